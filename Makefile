@@ -1,0 +1,5 @@
+.PHONY: demo test
+demo:
+	./scripts/demo.sh
+test:
+	./scripts/test.sh

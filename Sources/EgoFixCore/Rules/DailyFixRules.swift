@@ -1,0 +1,166 @@
+import Foundation
+
+/// What today holds: a fix (and why it was chosen), or a rest day when nothing fits.
+public enum DailyAssignment: Equatable, Sendable {
+    case fix(Fix, reason: AssignmentReason)
+    case restDay
+
+    public var fix: Fix? {
+        if case .fix(let f, _) = self { return f }
+        return nil
+    }
+}
+
+public enum AssignmentReason: String, Equatable, Sendable, Codable {
+    case daily          // the ordinary daily fix
+    case weeklyOverhaul // Monday's system overhaul
+    case retest         // a stable bug's 30-day retest
+    case fallback       // the day's bug had nothing left; another active bug's fix
+}
+
+/// The daily-fix rule, pure. One fix per local day, chosen deterministically for a user and a day.
+///
+/// 1. The day's bug: a stable bug whose retest is due comes first; otherwise the active bugs take
+///    turns by day (primary bug first, then by activation date and slug).
+/// 2. Target severity grows with how long that bug has been active: low for the first 14 days,
+///    medium from day 14, high from day 42. If none of that severity is left, the nearest severity
+///    is used (lower first).
+/// 3. On Mondays, once the bug has been active 14 days, a weekly "system overhaul" is chosen when one is left.
+/// 4. Never a fix already applied; a skipped (or never-marked) fix not within 21 days; a failed fix
+///    not within 7 days. Quick fixes are only for after a crash.
+/// 5. When the day's bug has nothing left, another active bug's fix; when nothing is left at all, a rest day.
+public enum DailyFixRules {
+    public struct Input: Sendable {
+        public var userId: UUID
+        public var day: LocalDay
+        public var bugs: [Bug]
+        public var primaryBugId: UUID?
+        public var fixes: [Fix]
+        public var completions: [FixCompletion]
+        public var calendar: Calendar
+
+        public init(userId: UUID, day: LocalDay, bugs: [Bug], primaryBugId: UUID?, fixes: [Fix],
+                    completions: [FixCompletion], calendar: Calendar) {
+            self.userId = userId
+            self.day = day
+            self.bugs = bugs
+            self.primaryBugId = primaryBugId
+            self.fixes = fixes
+            self.completions = completions
+            self.calendar = calendar
+        }
+    }
+
+    public static func targetSeverity(daysActive: Int) -> FixSeverity {
+        if daysActive >= Thresholds.highSeverityAfterDays { return .high }
+        if daysActive >= Thresholds.mediumSeverityAfterDays { return .medium }
+        return .low
+    }
+
+    /// Active bugs in turn order: primary first, then by activation date, then slug.
+    public static func turnOrder(_ bugs: [Bug], primaryBugId: UUID?) -> [Bug] {
+        bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .active }
+            .sorted { a, b in
+                let pa = a.id == primaryBugId, pb = b.id == primaryBugId
+                if pa != pb { return pa }
+                let da = a.activatedAt ?? .distantPast, db = b.activatedAt ?? .distantPast
+                if da != db { return da < db }
+                return a.slug < b.slug
+            }
+    }
+
+    /// A stable bug whose 30-day retest is due on `day`, if any (the longest-waiting first).
+    public static func retestDue(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Bug? {
+        bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .stable }
+            .compactMap { bug -> (Bug, Int)? in
+                guard let since = bug.lastRetestAt ?? bug.stableSince else { return nil }
+                let waited = day.days(since: LocalDay(since, calendar: calendar))
+                return waited >= Thresholds.retestIntervalDays ? (bug, waited) : nil
+            }
+            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.slug < $1.0.slug }
+            .first?.0
+    }
+
+    /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
+    public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
+        var out = Set<UUID>()
+        for c in completions where c.deletedAt == nil {
+            let when = LocalDay(c.completedAt ?? c.assignedAt, calendar: calendar)
+            let age = day.days(since: when)
+            switch c.outcome {
+            case .applied: out.insert(c.fixId)
+            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.insert(c.fixId) }
+            case .failed: if age < Thresholds.failedCooldownDays { out.insert(c.fixId) }
+            }
+        }
+        return out
+    }
+
+    public static func choose(_ input: Input) -> DailyAssignment {
+        let excluded = excludedFixIds(input.completions, day: input.day, calendar: input.calendar)
+        let live = input.fixes.filter { $0.deletedAt == nil && !excluded.contains($0.id) }
+
+        if let bug = retestDue(input.bugs, day: input.day, calendar: input.calendar),
+           let fix = pick(live, bug: bug, input: input, allowWeekly: false) {
+            return .fix(fix, reason: .retest)
+        }
+        let order = turnOrder(input.bugs, primaryBugId: input.primaryBugId)
+        guard !order.isEmpty else { return .restDay }
+        let first = LocalDay.mod(input.day.ordinal, order.count)
+        let rotated = Array(order[first...] + order[..<first])
+        for (i, bug) in rotated.enumerated() {
+            if let fix = pick(live, bug: bug, input: input, allowWeekly: i == 0) {
+                if i > 0 { return .fix(fix, reason: .fallback) }
+                return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
+            }
+        }
+        return .restDay
+    }
+
+    static func pick(_ live: [Fix], bug: Bug, input: Input, allowWeekly: Bool) -> Fix? {
+        let daysActive = bug.activatedAt.map { input.day.days(since: LocalDay($0, calendar: input.calendar)) } ?? 0
+        let mine = live.filter { $0.bugId == bug.id }
+        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays {
+            if let f = stablePick(mine.filter { $0.type == .weekly }, input: input) { return f }
+        }
+        let daily = mine.filter { $0.type == .daily }
+        let target = targetSeverity(daysActive: daysActive)
+        let preference = FixSeverity.allCases.sorted { a, b in
+            let da = abs(a.rank - target.rank), db = abs(b.rank - target.rank)
+            return da != db ? da < db : a.rank < b.rank
+        }
+        for sev in preference {
+            if let f = stablePick(daily.filter { $0.severity == sev }, input: input) { return f }
+        }
+        return nil
+    }
+
+    /// The same user and day always get the same fix from the same candidates.
+    static func stablePick(_ candidates: [Fix], input: Input) -> Fix? {
+        candidates.min { a, b in
+            let ha = StableHash.fnv1a([input.userId.uuidString, String(input.day.ordinal), a.id.uuidString])
+            let hb = StableHash.fnv1a([input.userId.uuidString, String(input.day.ordinal), b.id.uuidString])
+            return ha != hb ? ha < hb : a.number < b.number
+        }
+    }
+}
+
+/// Crash → quick fix: the quick fix for the crashed bug that has waited longest (never used first).
+public enum CrashRules {
+    public static func quickFix(for bugId: UUID, fixes: [Fix], completions: [FixCompletion],
+                                userId: UUID, day: LocalDay) -> Fix? {
+        let quick = fixes.filter { $0.deletedAt == nil && $0.bugId == bugId && $0.type == .quickFix }
+        guard !quick.isEmpty else { return nil }
+        var lastUsed: [UUID: Date] = [:]
+        for c in completions where c.deletedAt == nil {
+            lastUsed[c.fixId] = max(lastUsed[c.fixId] ?? .distantPast, c.assignedAt)
+        }
+        return quick.min { a, b in
+            let ua = lastUsed[a.id] ?? .distantPast, ub = lastUsed[b.id] ?? .distantPast
+            if ua != ub { return ua < ub }
+            let ha = StableHash.fnv1a([userId.uuidString, String(day.ordinal), a.id.uuidString])
+            let hb = StableHash.fnv1a([userId.uuidString, String(day.ordinal), b.id.uuidString])
+            return ha != hb ? ha < hb : a.number < b.number
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A calendar date in the user's time zone, as a count of days since 1970-01-01.
+/// Day arithmetic is plain integer arithmetic, so it cannot drift across DST changes.
+public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
+    public let ordinal: Int
+
+    public init(ordinal: Int) { self.ordinal = ordinal }
+
+    public init(year: Int, month: Int, day: Int) {
+        ordinal = LocalDay.daysFromCivil(year, month, day)
+    }
+
+    /// The local date of an instant in the calendar's time zone.
+    public init(_ instant: Date, calendar: Calendar) {
+        let c = calendar.dateComponents([.year, .month, .day], from: instant)
+        self.init(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
+    }
+
+    public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
+
+    public func adding(days n: Int) -> LocalDay { LocalDay(ordinal: ordinal + n) }
+    public func days(since other: LocalDay) -> Int { ordinal - other.ordinal }
+
+    public var components: (year: Int, month: Int, day: Int) { LocalDay.civilFromDays(ordinal) }
+    public var year: Int { components.year }
+    public var month: Int { components.month }
+    public var day: Int { components.day }
+
+    /// 1 = Sunday ... 7 = Saturday, as Foundation's Gregorian weekday.
+    public var weekday: Int { LocalDay.mod(ordinal + 4, 7) + 1 }
+    /// 1 = Monday ... 7 = Sunday (ISO 8601).
+    public var isoWeekday: Int { LocalDay.mod(ordinal + 3, 7) + 1 }
+
+    /// The Monday that starts this day's ISO week.
+    public var isoWeekStart: LocalDay { adding(days: 1 - isoWeekday) }
+    /// The Sunday on or before this day (the streak-freeze week starts on Sunday).
+    public var sundayOnOrBefore: LocalDay { adding(days: 1 - weekday) }
+
+    /// ISO 8601 week-numbering year and week.
+    public var isoWeek: (year: Int, week: Int) {
+        let thursday = adding(days: 4 - isoWeekday)
+        let y = thursday.year
+        let jan1 = LocalDay(year: y, month: 1, day: 1)
+        return (y, (thursday.ordinal - jan1.ordinal) / 7 + 1)
+    }
+
+    /// "2026-W47"
+    public var isoWeekLabel: String {
+        let w = isoWeek
+        return "\(w.year)-W" + (w.week < 10 ? "0\(w.week)" : "\(w.week)")
+    }
+
+    /// "2026-11-22"
+    public var description: String {
+        let c = components
+        return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+    }
+
+    public init?(iso string: String) {
+        let parts = string.split(separator: "-")
+        guard parts.count == 3, let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              (1...12).contains(m), (1...31).contains(d) else { return nil }
+        self.init(year: y, month: m, day: d)
+        guard components == (y, m, d) else { return nil }
+    }
+
+    /// The first instant of this day in the calendar's time zone.
+    public func start(in calendar: Calendar) -> Date {
+        let c = components
+        var dc = DateComponents()
+        dc.year = c.year
+        dc.month = c.month
+        dc.day = c.day
+        if let d = calendar.date(from: dc) { return d }
+        // Unreachable for the Gregorian calendar; keep a total function anyway.
+        return Date(timeIntervalSince1970: TimeInterval(ordinal) * 86_400)
+    }
+
+    /// An instant at a local wall-clock time on this day.
+    public func at(hour: Int, minute: Int = 0, in calendar: Calendar) -> Date {
+        let c = components
+        var dc = DateComponents()
+        dc.year = c.year
+        dc.month = c.month
+        dc.day = c.day
+        dc.hour = hour
+        dc.minute = minute
+        return calendar.date(from: dc) ?? start(in: calendar).addingTimeInterval(TimeInterval(hour * 3600 + minute * 60))
+    }
+
+    static func mod(_ a: Int, _ n: Int) -> Int { ((a % n) + n) % n }
+
+    // Howard Hinnant's civil-date algorithms (proleptic Gregorian).
+    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        return (y, m, d)
+    }
+}
+
+public enum UserCalendar {
+    /// A Gregorian calendar in the given zone; weeks start on Monday (ISO).
+    public static func make(timeZone: TimeZone) -> Calendar {
+        var c = Calendar(identifier: .gregorian)
+        c.timeZone = timeZone
+        c.firstWeekday = 2
+        c.minimumDaysInFirstWeek = 4
+        c.locale = Locale(identifier: "en_US_POSIX")
+        return c
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// What marking an outcome produced, for the command to print.
+public struct OutcomeResult: Sendable, Equatable {
+    public let completion: FixCompletion
+    public let fix: Fix
+    public let versionEntry: VersionEntry?
+    public let tidbit: MicroEducation?
+    public let transition: BugLifecycle.Transition?
+}
+
+public struct OutcomeService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    /// The fix an outcome applies to: a pending quick fix first, else today's fix.
+    public func target(at now: Date) async throws -> (FixCompletion, Fix) {
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
+        let pending = try await repos.completions.getPending().sorted { $0.assignedAt < $1.assignedAt }
+        if let q = pending.first(where: { byId[$0.fixId]?.type == .quickFix }), let f = byId[q.fixId] { return (q, f) }
+        guard let today = try await DailyFixService(repos: repos, calendar: calendar)
+            .todaysAssignment(at: now, fixesById: byId) else { throw PracticeError.noPendingFix }
+        guard today.completion.outcome == .pending else {
+            throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
+        }
+        return today
+    }
+
+    /// Marks the current fix. Everything is checked before anything is written.
+    public func mark(_ outcome: FixOutcome, reflection: String?, interaction: InteractionOutcome? = nil,
+                     at now: Date) async throws -> OutcomeResult {
+        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        if let reflection, reflection.utf8.count > Thresholds.maxMarkdownBytes {
+            throw PracticeError.reflectionTooLong(bytes: reflection.utf8.count)
+        }
+        guard outcome != .pending else { throw FixCompletion.TransitionError.notAnOutcome }
+        var (completion, fix) = try await target(at: now)
+        let data: Data? = try interaction.map {
+            let e = JSONEncoder()
+            e.outputFormatting = [.sortedKeys]
+            return try e.encode($0)
+        }
+        let trimmed = reflection?.trimmingCharacters(in: .whitespacesAndNewlines)
+        try completion.mark(outcome, at: now, reflection: trimmed?.isEmpty == false ? reflection : nil, outcomeData: data)
+        try await repos.completions.save(completion)
+
+        let eventType: EventType = outcome == .applied ? .fixApplied : outcome == .skipped ? .fixSkipped : .fixFailed
+        try await EventRecorder(repos: repos, calendar: calendar)
+            .record(eventType, userId: user.id, bugId: fix.bugId, fixId: fix.id, at: now)
+        let entry = outcome == .applied ? try await VersionService(repos: repos).recordApplied(at: now) : nil
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        let transition = try await LifecycleService(repos: repos, calendar: calendar).reconcile(bugId: fix.bugId, at: now)
+
+        var tidbit: MicroEducation?
+        user = try await repos.users.get() ?? user
+        if let bug = try await repos.bugs.getById(fix.bugId) {
+            let trigger: EducationTrigger = outcome == .applied ? .afterApplied : outcome == .skipped ? .afterSkipped : .afterFailed
+            tidbit = MicroEducationPicker.pick(
+                from: try await repos.education.getFor(bugSlug: bug.slug, trigger: trigger), bugSlug: bug.slug,
+                trigger: trigger, lastShownId: user.lastTidbitId,
+                seed: StableHash.fnv1a([user.id.uuidString, completion.id.uuidString]))
+            if let t = tidbit {
+                user.lastTidbitId = t.id
+                try await repos.users.save(user)
+            }
+        }
+        return OutcomeResult(completion: completion, fix: fix, versionEntry: entry, tidbit: tidbit, transition: transition)
+    }
+}
+
+public struct LifecycleService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    /// Evaluates one bug (or every bug) and saves any transition.
+    @discardableResult
+    public func reconcile(bugId: UUID? = nil, at now: Date) async throws -> BugLifecycle.Transition? {
+        let bugs = try await repos.bugs.getAll().filter { bugId == nil || $0.id == bugId }
+        let crashes = try await repos.crashes.getAll()
+        let diagnostics = try await repos.diagnostics.getAll()
+        let completions = try await repos.completions.getAll()
+        let fixes = try await repos.fixes.getAll()
+        var last: BugLifecycle.Transition?
+        for bug in bugs {
+            let mine = Set(fixes.filter { $0.bugId == bug.id }.map(\.id))
+            let retests = completions.filter { c in
+                mine.contains(c.fixId) && (bug.lastRetestAt.map { c.assignedAt >= $0 } ?? false)
+            }
+            if let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
+                                             now: now, calendar: calendar) {
+                try await repos.bugs.save(BugLifecycle.apply(t, to: bug, at: now))
+                last = t
+            }
+        }
+        return last
+    }
+}
+
+public struct DiagnosticService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    public func isDue(at now: Date) async throws -> Bool {
+        DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll())
+    }
+
+    /// The bugs this week's diagnostic asks about (at most 3, rotating).
+    public func bugsToAsk() async throws -> [Bug] {
+        let user = try await repos.users.get()
+        return DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId,
+                                            completed: try await repos.diagnostics.getAll())
+    }
+
+    /// The Monday of the week a diagnostic completed now reviews: the window's week, else this ISO week.
+    public func weekUnderReview(at now: Date) -> LocalDay {
+        DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) ?? LocalDay(now, calendar: calendar).isoWeekStart
+    }
+
+    public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
+        for r in responses where try await repos.bugs.getById(r.bugId) == nil {
+            throw PracticeError.unknownBug(r.bugId.uuidString)
+        }
+        let week = weekUnderReview(at: now)
+        let start = week.start(in: calendar)
+        if try await repos.diagnostics.getAll().contains(where: { LocalDay($0.weekStarting, calendar: calendar) == week }) {
+            throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
+        }
+        let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)
+        try await repos.diagnostics.save(d)
+        try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
+        return d
+    }
+}

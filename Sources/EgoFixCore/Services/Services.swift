@@ -1,0 +1,243 @@
+import Foundation
+
+/// Errors a user can cause through the services. Each says what happened and what to do.
+public enum PracticeError: Error, Equatable, CustomStringConvertible {
+    case noProfile
+    case unknownBug(String)
+    case noPendingFix
+    case alreadyMarked(fix: String, outcome: FixOutcome)
+    case reflectionTooLong(bytes: Int)
+    case nothingToReboot
+    case diagnosticAlreadyDone(week: String)
+    case diagnosticEmpty
+
+    public var description: String {
+        switch self {
+        case .noProfile:
+            return "no profile in this store. Run `egofix init` first."
+        case .unknownBug(let slug):
+            return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
+        case .noPendingFix:
+            return "no pending fix to mark. Run `egofix today` to get one."
+        case .alreadyMarked(let fix, let outcome):
+            return "\(fix) is already marked \(outcome.rawValue). An outcome is recorded once."
+        case .reflectionTooLong(let bytes):
+            return "text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes). Shorten it and run the command again."
+        case .nothingToReboot:
+            return "no crash waiting for a reboot. Nothing changed."
+        case .diagnosticAlreadyDone(let week):
+            return "the diagnostic for \(week) is already done. Next one opens Sunday evening."
+        case .diagnosticEmpty:
+            return "a diagnostic needs at least one bug rating. To skip, record nothing."
+        }
+    }
+}
+
+/// Records events stamped in the user's time zone.
+public struct EventRecorder: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    public func record(_ type: EventType, userId: UUID, bugId: UUID? = nil, fixId: UUID? = nil,
+                       context: EventContext? = nil, at now: Date) async throws {
+        try await repos.events.save(AnalyticsEvent.make(userId: userId, type: type, bugId: bugId, fixId: fixId,
+                                                        context: context, at: now, calendar: calendar))
+    }
+}
+
+public struct StreakService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    public func state(of user: UserProfile) -> StreakState {
+        StreakState(current: user.currentStreak, longest: user.longestStreak,
+                    lastEngagedDay: user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
+                    freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
+    }
+
+    /// Any engagement (opening a fix, an outcome, a crash, a diagnostic) counts the day.
+    /// Returns the profile as saved. A break is silent: there is nothing to announce.
+    @discardableResult
+    public func recordEngagement(at now: Date) async throws -> UserProfile {
+        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let today = LocalDay(now, calendar: calendar)
+        let s = StreakRules.engage(state(of: user), on: today)
+        if s == state(of: user) { return user }
+        user.currentStreak = s.current
+        user.longestStreak = s.longest
+        user.lastEngagementDate = now
+        user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
+        user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        try await repos.users.save(user)
+        return user
+    }
+
+    /// The streak shown today: 0 once a missed day was not covered by a freeze.
+    public func currentStreak(at now: Date) async throws -> Int {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        return StreakRules.current(state(of: user), today: LocalDay(now, calendar: calendar))
+    }
+
+    public func freezeAvailable(at now: Date) async throws -> Bool {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        return StreakRules.freezeAvailable(state(of: user), today: LocalDay(now, calendar: calendar))
+    }
+}
+
+public struct VersionService: Sendable {
+    public let repos: Repositories
+
+    public init(repos: Repositories) { self.repos = repos }
+
+    /// Called after a fix was marked applied: bumps the version when the count reaches a multiple of 7.
+    @discardableResult
+    public func recordApplied(at now: Date) async throws -> VersionEntry? {
+        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let applied = try await repos.completions.getAll().filter { $0.outcome == .applied }.count
+        let entries = VersionRules.entriesAfterApplying(appliedCountBefore: applied - 1, userId: user.id, at: now)
+        for e in entries { try await repos.versions.save(e) }
+        let v = VersionRules.version(forAppliedCount: applied).description
+        if user.currentVersion != v {
+            user.currentVersion = v
+            try await repos.users.save(user)
+        }
+        return entries.first
+    }
+}
+
+public struct DailyFixService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    /// The fix to show now: a pending quick fix after a crash first, else today's daily fix,
+    /// assigned on first request and the same for the rest of the local day. Nil on a rest day.
+    public func current(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
+        let pending = try await repos.completions.getPending().sorted { $0.assignedAt < $1.assignedAt }
+        if let q = pending.first(where: { byId[$0.fixId]?.type == .quickFix }), let f = byId[q.fixId] {
+            return (q, f)
+        }
+        if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
+        let completions = try await repos.completions.getAll()
+        let assignment = DailyFixRules.choose(.init(
+            userId: user.id, day: LocalDay(now, calendar: calendar), bugs: try await repos.bugs.getAll(),
+            primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
+        guard case .fix(let fix, let reason) = assignment else { return nil }
+        let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now)
+        try await repos.completions.save(completion)
+        if reason == .retest, var bug = try await repos.bugs.getById(fix.bugId) {
+            bug.lastRetestAt = now
+            try await repos.bugs.save(bug)
+        }
+        try await EventRecorder(repos: repos, calendar: calendar)
+            .record(.fixAssigned, userId: user.id, bugId: fix.bugId, fixId: fix.id, at: now)
+        return (completion, fix)
+    }
+
+    /// The daily (or weekly) fix already assigned on this local day, whatever its outcome.
+    public func todaysAssignment(at now: Date, fixesById: [UUID: Fix]? = nil) async throws -> (completion: FixCompletion, fix: Fix)? {
+        let day = LocalDay(now, calendar: calendar)
+        let start = day.start(in: calendar), end = day.adding(days: 1).start(in: calendar)
+        let byId: [UUID: Fix]
+        if let fixesById { byId = fixesById } else {
+            byId = Dictionary(uniqueKeysWithValues: try await repos.fixes.getAll().map { ($0.id, $0) })
+        }
+        let today = try await repos.completions.getAssigned(from: start, to: end)
+            .filter { byId[$0.fixId].map { $0.type != .quickFix } ?? false }
+            .sorted { $0.assignedAt < $1.assignedAt }
+        guard let c = today.first, let f = byId[c.fixId] else { return nil }
+        return (c, f)
+    }
+}
+
+public struct CrashService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    /// Logs a crash (bug optional: the primary bug is assumed), records it in the changelog
+    /// under the current version, and queues a quick fix for that bug, shown next.
+    public func logCrash(bugId: UUID?, note: String?, context: EventContext? = nil,
+                         at now: Date) async throws -> (crash: Crash, quickFix: Fix?) {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        if let note, note.utf8.count > Thresholds.maxMarkdownBytes {
+            throw PracticeError.reflectionTooLong(bytes: note.utf8.count)
+        }
+        let bug = bugId ?? user.primaryBugId
+        let crash = Crash(userId: user.id, bugId: bug, note: note, crashedAt: now)
+        try await repos.crashes.save(crash)
+        let title = try await bug.asyncMap { try await repos.bugs.getById($0)?.title } ?? nil
+        let version = Version(user.currentVersion) ?? .initial
+        try await repos.versions.save(VersionRules.entry(
+            for: .crash, current: version, userId: user.id, at: now,
+            description: title.map { "Crash: \($0.lowercased())." } ?? "Crash."))
+        try await EventRecorder(repos: repos, calendar: calendar)
+            .record(.crashLogged, userId: user.id, bugId: bug, context: context, at: now)
+        var quick: Fix?
+        if let bug {
+            let pendingQuick = try await repos.completions.getPending()
+            let fixes = try await repos.fixes.getAll()
+            let quickIds = Set(fixes.filter { $0.type == .quickFix }.map(\.id))
+            if let already = pendingQuick.first(where: { quickIds.contains($0.fixId) }) {
+                quick = fixes.first { $0.id == already.fixId }
+            } else if let q = CrashRules.quickFix(for: bug, fixes: fixes, completions: try await repos.completions.getAll(),
+                                                  userId: user.id, day: LocalDay(now, calendar: calendar)) {
+                try await repos.completions.save(FixCompletion(fixId: q.id, userId: user.id, assignedAt: now))
+                try await EventRecorder(repos: repos, calendar: calendar)
+                    .record(.fixAssigned, userId: user.id, bugId: bug, fixId: q.id, at: now)
+                quick = q
+            }
+        }
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        return (crash, quick)
+    }
+
+    /// Reboot: every open crash gets rebootedAt; one changelog entry; the version number stays.
+    public func reboot(at now: Date) async throws -> [Crash] {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let open = try await repos.crashes.getUnrebooted()
+        guard !open.isEmpty else { throw PracticeError.nothingToReboot }
+        var done: [Crash] = []
+        for var c in open {
+            c.reboot(at: now)
+            try await repos.crashes.save(c)
+            done.append(c)
+        }
+        let version = Version(user.currentVersion) ?? .initial
+        try await repos.versions.save(VersionRules.entry(
+            for: .reboot, current: version, userId: user.id, at: now,
+            description: open.count == 1 ? "Reboot." : "Reboot after \(open.count) crashes."))
+        try await EventRecorder(repos: repos, calendar: calendar).record(.crashRebooted, userId: user.id, at: now)
+        return done
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ f: (Wrapped) async throws -> T) async rethrows -> T? {
+        switch self {
+        case .none: return nil
+        case .some(let w): return try await f(w)
+        }
+    }
+}

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs the Debian packages EgoFix builds against, only when one is missing. Idempotent.
+set -euo pipefail
+need=()
+for p in libcmark-dev libcairo2-dev libsqlite3-dev fonts-dejavu-core pkg-config "$@"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  echo "deps: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "deps: swift is not on PATH (expected Swift 6.3 at /opt/swift)" >&2; exit 1; }
