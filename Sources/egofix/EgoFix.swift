@@ -14,7 +14,39 @@ struct EgoFix: AsyncParsableCommand {
         they shouldn't. EgoFix gives you one small fix a day and keeps the record in a local store.
         """,
         version: EgoFixInfo.version,
-        subcommands: [])
+        subcommands: [Lint.self])
+}
+
+extension EgoFix {
+    /// Errors a user can cause end in one line on standard error and exit code 1;
+    /// usage errors get ArgumentParser's message and help hint.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var async = command as? AsyncParsableCommand {
+                try await async.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if let line = userFacingMessage(error) {
+                FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
+                Foundation.exit(error is CLIError ? (error as? CLIError)?.code ?? 1 : 1)
+            }
+            exit(withError: error)
+        }
+    }
+
+    static func userFacingMessage(_ error: Error) -> String? {
+        switch error {
+        case let e as CLIError: return e.message
+        case let e as PracticeError: return e.description
+        case let e as SeedLint.Failure: return e.description
+        case let e as FixCompletion.TransitionError: return e.description
+        case let e as RepositoryError: return e.description
+        default: return nil
+        }
+    }
 }
 
 enum EgoFixInfo {

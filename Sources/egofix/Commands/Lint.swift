@@ -1,0 +1,71 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixResources
+import Foundation
+
+/// The three seed files from a folder, or the built-in ones.
+struct SeedFiles {
+    let source: String
+    let bugs: Data?
+    let fixes: Data?
+    let education: Data?
+
+    static func load(folder: String?) -> SeedFiles {
+        guard let folder else {
+            return SeedFiles(source: "built-in Seeds", bugs: BuiltIn.file("Seeds/" + SeedCatalogue.bugsFile),
+                             fixes: BuiltIn.file("Seeds/" + SeedCatalogue.fixesFile),
+                             education: BuiltIn.file("Seeds/" + SeedCatalogue.educationFile))
+        }
+        func read(_ name: String) -> Data? { FileManager.default.contents(atPath: folder + "/" + name) }
+        return SeedFiles(source: folder, bugs: read(SeedCatalogue.bugsFile), fixes: read(SeedCatalogue.fixesFile),
+                         education: read(SeedCatalogue.educationFile))
+    }
+
+    func lint() -> [SeedLint.Issue] { SeedLint.lint(bugs: bugs, fixes: fixes, education: education) }
+
+    /// The catalogue, after a lint that found nothing.
+    func catalogue() throws -> SeedCatalogue {
+        let issues = lint()
+        guard issues.isEmpty else { throw SeedLint.Failure(issues: issues) }
+        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data())
+    }
+}
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules.",
+        discussion: "With no folder, checks the built-in seeds. Each problem is one line: file: entry: field: what is wrong.")
+
+    @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.")
+    var dir: String?
+
+    @Flag(help: "Print counts per bug, severity, type, interaction type and trigger.")
+    var stats = false
+
+    func run() throws {
+        if let dir {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                throw CLIError("\(dir) is not a folder. Give a folder holding bugs.json, fixes.json and micro_education.json.")
+            }
+        }
+        let files = SeedFiles.load(folder: dir)
+        let issues = files.lint()
+        for i in issues { print(i.description) }
+        guard issues.isEmpty else {
+            throw CLIError("\(issues.count) problem\(issues.count == 1 ? "" : "s") in \(files.source). Fix them and run `egofix lint` again.")
+        }
+        let c = try files.catalogue()
+        print("\(files.source): ok. \(c.bugs.count) bugs, \(c.fixes.count) fixes, \(c.education.count) tidbits.")
+        if stats {
+            for section in SeedLint.stats(c) {
+                print("")
+                print(section.section)
+                let width = section.rows.map(\.0.count).max() ?? 0
+                for (k, v) in section.rows {
+                    print("  " + k + String(repeating: " ", count: width - k.count) + "  " + String(v))
+                }
+            }
+        }
+    }
+}
