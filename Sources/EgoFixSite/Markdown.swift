@@ -1,0 +1,128 @@
+import CCmark
+import EgoFixCore
+import Foundation
+
+/// Rendering of the user's Markdown (reflections, week notes, release notes, free pages).
+///
+/// libcmark runs with its safe default (`CMARK_OPT_DEFAULT`, never `CMARK_OPT_UNSAFE`): raw HTML
+/// becomes `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`, `file:` and non-image `data:`
+/// URLs become empty. On top of that every link and image destination is checked against an allow
+/// list of schemes (`http`, `https`, `mailto` for links; `http`, `https` for images; relative URLs for
+/// both); anything else is emptied before rendering.
+public enum Markdown {
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        /// The document is over `Thresholds.maxMarkdownBytes`.
+        case tooLarge(name: String, bytes: Int, limit: Int)
+        /// libcmark could not allocate or render the document.
+        case renderFailed(name: String)
+
+        public var description: String {
+            switch self {
+            case .tooLarge(let name, let bytes, let limit):
+                return "\(name): Markdown is \(bytes) bytes (\(Markdown.kib(bytes))); the limit is \(limit) bytes "
+                    + "(\(Markdown.kib(limit))). Split it into smaller documents or shorten it."
+            case .renderFailed(let name):
+                return "\(name): libcmark could not render this Markdown. Check the file is plain UTF-8 text."
+            }
+        }
+    }
+
+    /// The cap on one document, in UTF-8 bytes. Debian's libcmark 0.30.2 has super-linear inputs;
+    /// the cap keeps them cheap.
+    public static var maxBytes: Int { Thresholds.maxMarkdownBytes }
+
+    /// Renders CommonMark to an HTML fragment.
+    /// - Parameters:
+    ///   - source: the Markdown text.
+    ///   - name: where it came from ("content/weeks/2026-W47.md"), used in errors.
+    public static func render(_ source: String, name: String) throws -> String {
+        try html(source, name: name).html
+    }
+
+    /// The same, wrapped for raw output in a template (`{{{body}}}`).
+    public static func html(_ source: String, name: String) throws -> RawHTML {
+        let bytes = source.utf8.count
+        guard bytes <= maxBytes else {
+            throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
+        }
+        let options = CMARK_OPT_DEFAULT  // safe: raw HTML and dangerous URLs dropped
+        let maybeDocument: OpaquePointer? = source.withCString { cmark_parse_document($0, strlen($0), options) }
+        guard let document = maybeDocument else { throw Error.renderFailed(name: name) }
+        defer { cmark_node_free(document) }
+
+        try sanitizeDestinations(document, name: name)
+
+        guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
+        defer { freeCmarkString(html) }
+        return RawHTML(trusted: String(cString: html))
+    }
+
+    // MARK: - URL allow list
+
+    /// Schemes a link may use. Relative URLs (no scheme) are always allowed.
+    static let linkSchemes: Set<String> = ["http", "https", "mailto"]
+    /// Schemes an image may use.
+    static let imageSchemes: Set<String> = ["http", "https"]
+
+    private static func sanitizeDestinations(_ document: OpaquePointer, name: String) throws {
+        guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
+            let type = cmark_node_get_type(node)
+            let allowed: Set<String>
+            if type == CMARK_NODE_LINK {
+                allowed = linkSchemes
+            } else if type == CMARK_NODE_IMAGE {
+                allowed = imageSchemes
+            } else {
+                continue
+            }
+            guard let raw = cmark_node_get_url(node) else { continue }
+            let url = String(cString: raw)
+            if !isAllowed(url: url, schemes: allowed) {
+                guard cmark_node_set_url(node, "") == 1 else { throw Error.renderFailed(name: name) }
+            }
+        }
+    }
+
+    /// Whether a destination is relative or uses one of the schemes. Browsers ignore ASCII tab and
+    /// newline anywhere in a URL and strip leading C0 controls and spaces, so those are removed
+    /// before the scheme is read.
+    static func isAllowed(url: String, schemes: Set<String>) -> Bool {
+        var cleaned = String.UnicodeScalarView()
+        var leading = true
+        for u in url.unicodeScalars {
+            if u == "\t" || u == "\n" || u == "\r" { continue }
+            if leading && u.value <= 0x20 { continue }
+            leading = false
+            cleaned.append(u)
+        }
+        let s = String(cleaned)
+        // The scheme is whatever comes before the first ":" that precedes any "/", "?" or "#".
+        var scheme = ""
+        for u in s.unicodeScalars {
+            if u == ":" {
+                return schemes.contains(scheme.lowercased())
+            }
+            if u == "/" || u == "?" || u == "#" { return true }
+            scheme.unicodeScalars.append(u)
+        }
+        return true  // no colon: relative
+    }
+
+    private static func freeCmarkString(_ pointer: UnsafeMutablePointer<CChar>) {
+        if let allocator = cmark_get_default_mem_allocator() {
+            allocator.pointee.free(pointer)
+        } else {
+            free(pointer)
+        }
+    }
+
+    static func kib(_ bytes: Int) -> String {
+        let tenths = (bytes * 10 + 512) / 1024
+        return "\(tenths / 10).\(tenths % 10) KiB"
+    }
+}
