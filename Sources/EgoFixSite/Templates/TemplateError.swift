@@ -1,0 +1,45 @@
+/// Everything that can go wrong loading or rendering templates. Each description is one line
+/// saying what, where (template file and line) and what to do.
+public enum TemplateError: Error, Equatable, CustomStringConvertible {
+    /// `render` was asked for a template that does not exist.
+    case missingTemplate(name: String)
+    /// A `{{> partial}}` names a template that does not exist.
+    case missingPartial(template: String, line: Int, partial: String)
+    /// A tag reads a key the context does not have.
+    case missingKey(template: String, line: Int, key: String)
+    /// A tag reads a key whose value has the wrong kind for the tag.
+    case wrongKind(template: String, line: Int, key: String, found: String, hint: String)
+    /// The template text is not valid (or uses a Mustache feature EgoFix does not allow).
+    case syntax(template: String, line: Int, message: String)
+    /// Partials include each other deeper than `TemplateSet.maxPartialDepth`.
+    case partialTooDeep(template: String, line: Int, partial: String)
+    /// A context value of a type templates cannot print.
+    case unsupportedValue(path: String, type: String)
+    /// A template or asset file could not be read.
+    case unreadable(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .missingTemplate(let name):
+            return "template '\(name)' does not exist. Add Templates/\(name).mustache or fix the name."
+        case .missingPartial(let template, let line, let partial):
+            return "\(template):\(line): partial '\(partial)' does not exist. "
+                + "Add Templates/\(partial).mustache or fix the name."
+        case .missingKey(let template, let line, let key):
+            return "\(template):\(line): missing key '\(key)'. "
+                + "The page does not provide it; fix the name in the template or remove the tag."
+        case .wrongKind(let template, let line, let key, let found, let hint):
+            return "\(template):\(line): key '\(key)' is \(found); \(hint)"
+        case .syntax(let template, let line, let message):
+            return "\(template):\(line): \(message)"
+        case .partialTooDeep(let template, let line, let partial):
+            return "\(template):\(line): partial '\(partial)' nests deeper than \(TemplateSet.maxPartialDepth) levels. "
+                + "Check for a partial that includes itself."
+        case .unsupportedValue(let path, let type):
+            return "template context value '\(path)' has type \(type), which a template cannot print. "
+                + "Convert it to text first."
+        case .unreadable(let path, let reason):
+            return "\(path): cannot read: \(reason)"
+        }
+    }
+}

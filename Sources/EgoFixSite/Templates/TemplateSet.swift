@@ -1,0 +1,258 @@
+import EgoFixResources
+import Foundation
+import Mustache
+
+/// The site's Mustache templates and partials: the built-in theme overridden file by file by the
+/// workspace's `Templates/` folder. A template's name is its path without ".mustache"
+/// ("week", "partials/header"); partials are included by that name (`{{> partials/header}}`).
+///
+/// Rendering is strict, unlike Mustache's default: a missing template, partial or key is an error
+/// naming the template file, the line and the key. Text is escaped per Unicode scalar
+/// (`HTMLEscape`), not by the library, which escapes per `Character` and so lets `"` or `<` followed
+/// by a combining mark through. Raw output (`{{{name}}}` or `{{& name}}`) is only accepted for
+/// `RawHTML` values: rendered Markdown and generated SVG.
+///
+/// Each template is parsed twice at load time: by a small strict reader (`TemplateSyntax`) that
+/// checks the context before rendering, and by swift-mustache, which renders.
+public struct TemplateSet: Sendable {
+    /// Deepest chain of partials including partials.
+    public static let maxPartialDepth = 32
+
+    struct Entry: Sendable {
+        let name: String
+        let origin: String
+        let nodes: [TemplateSyntax.Node]
+    }
+
+    private let entries: [String: Entry]
+    private let library: MustacheLibrary
+    /// Template names, sorted.
+    public let names: [String]
+
+    /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
+    public static func load(workspace: URL?) throws -> TemplateSet {
+        try TemplateSet(builtIn: BuiltIn.files(under: "Templates"),
+                        overrides: workspace?.appendingPathComponent("Templates", isDirectory: true))
+    }
+
+    /// - Parameters:
+    ///   - builtIn: the embedded defaults, paths relative to `Templates/`.
+    ///   - folder: the user's templates folder; ignored when it does not exist.
+    /// Files not ending in ".mustache" are ignored.
+    public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
+        let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder)
+        var sources: [(name: String, origin: String, text: String)] = []
+        for file in files where file.path.hasSuffix(".mustache") {
+            guard var text = String(data: file.data, encoding: .utf8) else {
+                throw TemplateError.unreadable(path: file.origin, reason: "it is not UTF-8 text")
+            }
+            if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text))
+        }
+        try self.init(sources: sources)
+    }
+
+    /// Templates given directly as text (for tests and tools): name → Mustache source.
+    public init(templates: [String: String]) throws {
+        try self.init(sources: templates.keys.sorted().compactMap { name in
+            templates[name].map { (name, "Templates/\(name).mustache", $0) }
+        })
+    }
+
+    private init(sources: [(name: String, origin: String, text: String)]) throws {
+        let pragma = "{{% CONTENT_TYPE: \(PreEscapedContentType.registeredName)}}\n"
+        var entries: [String: Entry] = [:]
+        var library = MustacheLibrary()
+        for source in sources {
+            let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
+            do {
+                // Every template (and so every partial) starts by switching the library to a
+                // content type that prints values as they are: values arrive already escaped.
+                library.register(try MustacheTemplate(string: pragma + source.text), named: source.name)
+            } catch let error as MustacheTemplate.ParserError {
+                throw TemplateError.syntax(template: source.origin, line: max(1, error.context.lineNumber - 1),
+                                           message: "swift-mustache cannot parse it (\(error.error))")
+            } catch {
+                throw TemplateError.syntax(template: source.origin, line: 1,
+                                           message: "swift-mustache cannot parse it (\(error))")
+            }
+            entries[source.name] = Entry(name: source.name, origin: source.origin, nodes: nodes)
+        }
+        // Every partial must exist, whether or not a render reaches it.
+        for name in entries.keys.sorted() {
+            guard let entry = entries[name] else { continue }
+            for partial in TemplateSyntax.partials(in: entry.nodes) where entries[partial.name] == nil {
+                throw TemplateError.missingPartial(template: entry.origin, line: partial.line, partial: partial.name)
+            }
+        }
+        self.entries = entries
+        self.library = library
+        self.names = entries.keys.sorted()
+    }
+
+    /// Where a template came from ("Templates/week.mustache (built-in)" or a file path).
+    public func origin(of name: String) -> String? { entries[name]?.origin }
+
+    /// Renders a template with a dictionary context (see `TemplateValue(any:)` for what it may hold).
+    public func render(_ name: String, _ context: [String: Any]) throws -> String {
+        try render(name, TemplateValue(any: context))
+    }
+
+    /// Renders a template. The context is normally an `.object`.
+    public func render(_ name: String, _ context: TemplateValue) throws -> String {
+        guard let entry = entries[name] else { throw TemplateError.missingTemplate(name: name) }
+        try check(entry, nodes: entry.nodes, stack: [context], depth: 0)
+        guard let out = library.render(LibraryValue.make(context), withTemplate: name) else {
+            throw TemplateError.missingTemplate(name: name)
+        }
+        return out
+    }
+
+    // MARK: - Checking a context against a template
+
+    /// Walks the template the way swift-mustache renders it, and fails where the library would
+    /// silently print nothing.
+    private func check(_ entry: Entry, nodes: [TemplateSyntax.Node], stack: [TemplateValue], depth: Int) throws {
+        for node in nodes {
+            switch node {
+            case .variable(let name, let line):
+                let value = try lookup(name, stack: stack, entry: entry, line: line)
+                switch value {
+                case .text, .null: break
+                case .html:
+                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
+                                                  hint: "print it raw with {{{\(name)}}}.")
+                default:
+                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
+                                                  hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
+                }
+            case .raw(let name, let line):
+                let value = try lookup(name, stack: stack, entry: entry, line: line)
+                switch value {
+                case .html, .null: break
+                case .text:
+                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
+                                                  hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
+                default:
+                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
+                                                  hint: "only Markdown or SVG can be printed raw.")
+                }
+            case .section(let name, let inverted, let line, let body):
+                let value = try lookup(name, stack: stack, entry: entry, line: line)
+                if inverted {
+                    switch value {
+                    case .list(let items) where items.isEmpty:
+                        try check(entry, nodes: body, stack: stack + [value], depth: depth)
+                    case .bool(false), .null:
+                        try check(entry, nodes: body, stack: stack, depth: depth)
+                    case .text(let s) where s.isEmpty:
+                        try check(entry, nodes: body, stack: stack, depth: depth)
+                    case .html(let h) where h.html.isEmpty:
+                        try check(entry, nodes: body, stack: stack, depth: depth)
+                    default:
+                        break
+                    }
+                } else {
+                    switch value {
+                    case .list(let items):
+                        for item in items {
+                            try check(entry, nodes: body, stack: stack + [item], depth: depth)
+                        }
+                    case .bool(let b):
+                        if b { try check(entry, nodes: body, stack: stack, depth: depth) }
+                    case .null:
+                        break
+                    case .text(let s):
+                        if !s.isEmpty { try check(entry, nodes: body, stack: stack + [value], depth: depth) }
+                    case .html(let h):
+                        if !h.html.isEmpty { try check(entry, nodes: body, stack: stack + [value], depth: depth) }
+                    case .object:
+                        try check(entry, nodes: body, stack: stack + [value], depth: depth)
+                    }
+                }
+            case .partial(let name, let line):
+                guard let partial = entries[name] else {
+                    throw TemplateError.missingPartial(template: entry.origin, line: line, partial: name)
+                }
+                guard depth < TemplateSet.maxPartialDepth else {
+                    throw TemplateError.partialTooDeep(template: entry.origin, line: line, partial: name)
+                }
+                try check(partial, nodes: partial.nodes, stack: stack, depth: depth + 1)
+            }
+        }
+    }
+
+    /// Mustache name resolution: "." is the current item; the first segment of a dotted name is
+    /// looked up from the innermost context outwards; later segments only in the value found.
+    private func lookup(_ name: String, stack: [TemplateValue], entry: Entry, line: Int) throws -> TemplateValue {
+        if name == "." {
+            guard let top = stack.last else {
+                throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
+            }
+            return top
+        }
+        let segments = name.split(separator: ".").map(String.init)
+        guard let first = segments.first else {
+            throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
+        }
+        var found: TemplateValue?
+        for value in stack.reversed() {
+            if case .object(let dict) = value, let child = dict[first] {
+                found = child
+                break
+            }
+        }
+        guard var current = found else {
+            throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
+        }
+        for segment in segments.dropFirst() {
+            guard case .object(let dict) = current, let child = dict[segment] else {
+                throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
+            }
+            current = child
+        }
+        return current
+    }
+}
+
+// MARK: - What swift-mustache sees
+
+/// The library's view of a `TemplateValue`: text already escaped, HTML as is, and leaves that
+/// have no children (so name lookups pass over them exactly as `TemplateSet.lookup` does).
+enum LibraryValue {
+    static func make(_ value: TemplateValue) -> Any {
+        switch value {
+        case .text(let s): return Leaf(text: HTMLEscape.escape(s), isEmpty: s.isEmpty)
+        case .html(let h): return Leaf(text: h.html, isEmpty: h.html.isEmpty)
+        case .bool(let b): return b
+        case .null: return Leaf(text: "", isEmpty: true)
+        case .list(let items): return items.map(make)
+        case .object(let dict):
+            var out: [String: Any] = [:]
+            out.reserveCapacity(dict.count)
+            for (key, child) in dict { out[key] = make(child) }
+            return out
+        }
+    }
+
+    /// A printable leaf. `isNull` makes empty values false in sections.
+    struct Leaf: MustacheCustomRenderable, MustacheParent {
+        let text: String
+        let isEmpty: Bool
+        var renderText: String { text }
+        var isNull: Bool { isEmpty }
+        func child(named: String) -> Any? { nil }
+    }
+}
+
+/// A content type that prints values unchanged: `LibraryValue` escapes text before the library
+/// sees it (per Unicode scalar), and `RawHTML` must not be escaped.
+struct PreEscapedContentType: MustacheContentType {
+    func escapeText(_ text: String) -> String { text }
+
+    static let registeredName: String = {
+        let name = "EGOFIX_PRE_ESCAPED"
+        MustacheContentTypes.register(PreEscapedContentType(), named: name)
+        return name
+    }()
+}
