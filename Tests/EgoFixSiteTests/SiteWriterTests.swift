@@ -1,0 +1,188 @@
+import XCTest
+@testable import EgoFixSite
+
+final class SiteWriterTests: XCTestCase {
+    private func inode(_ url: URL) throws -> UInt64 {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
+    }
+
+    private func mtime(_ url: URL) throws -> Date {
+        let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+        return attributes[.modificationDate] as? Date ?? .distantPast
+    }
+
+    /// Sets a file's modification time into the past, so a rewrite would be visible.
+    private func age(_ url: URL) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)],
+                                              ofItemAtPath: url.path)
+    }
+
+    private func files(_ pairs: [(String, String)]) -> [(path: String, data: Data)] {
+        pairs.map { ($0.0, Data($0.1.utf8)) }
+    }
+
+    private func tree(_ url: URL) -> [String: String] {
+        var out: [String: String] = [:]
+        for path in SiteBuild.filesUnder(url) {
+            out[path] = (try? String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)) ?? "?"
+        }
+        return out
+    }
+
+    func test_write_firstBuildWritesEverythingAndMarksTheFolder() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let report = try SiteWriter(output: site).write(files([("index.html", "i"), ("share/fix-001.svg", "s")]))
+        XCTAssertEqual(report, SiteWriteReport(written: ["index.html", "share/fix-001.svg"]))
+        XCTAssertEqual(tree(site), ["index.html": "i", "share/fix-001.svg": "s",
+                                    SiteWriter.markerName: SiteWriter.markerText])
+        // Nothing left next to the output.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), ["site"])
+    }
+
+    func test_write_unchangedFilesKeepInodeAndMtime_changedChange_removedDisappear() throws {
+        #if os(Linux)
+        XCTAssertNotNil(Exchange.function, "renameat2 not found: the one-step swap is not in use")
+        #endif
+        for strategy in [SiteWriter.SwapStrategy.exchange, .renamePair] {
+            let dir = try TempDir()
+            let site = dir.url.appendingPathComponent("site")
+            let writer = SiteWriter(output: site, swapStrategy: strategy)
+            try writer.write(files([("index.html", "same"), ("week/2026-W47.html", "old"), ("gone.html", "x"),
+                                    ("old/deep/file.css", "y")]))
+            let same = site.appendingPathComponent("index.html")
+            let changed = site.appendingPathComponent("week/2026-W47.html")
+            try age(same)
+            try age(changed)
+            let sameInode = try inode(same), sameMtime = try mtime(same)
+            let changedInode = try inode(changed), changedMtime = try mtime(changed)
+
+            let report = try writer.write(files([("week/2026-W47.html", "new"), ("index.html", "same"),
+                                                 ("added.html", "a")]))
+            XCTAssertEqual(report, SiteWriteReport(written: ["added.html", "week/2026-W47.html"],
+                                                   unchanged: ["index.html"],
+                                                   removed: ["gone.html", "old/deep/file.css"]), "\(strategy)")
+            XCTAssertEqual(try inode(same), sameInode)
+            XCTAssertEqual(try mtime(same), sameMtime)
+            XCTAssertNotEqual(try inode(changed), changedInode)
+            XCTAssertNotEqual(try mtime(changed), changedMtime)
+            XCTAssertEqual(tree(site), ["index.html": "same", "week/2026-W47.html": "new", "added.html": "a",
+                                        SiteWriter.markerName: SiteWriter.markerText])
+            XCTAssertFalse(FileManager.default.fileExists(atPath: site.appendingPathComponent("old").path),
+                           "empty folders of the previous site remain")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), ["site"])
+        }
+    }
+
+    func test_write_sameInputTwiceRewritesNothing() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let input = files([("a.html", "a"), ("b/c.html", "c")])
+        try SiteWriter(output: site).write(input)
+        let report = try SiteWriter(output: site).write(input)
+        XCTAssertEqual(report, SiteWriteReport(unchanged: ["a.html", "b/c.html"]))
+        XCTAssertEqual(report.summary, "0 written, 2 unchanged, 0 removed")
+    }
+
+    func test_build_failureMidBuildLeavesTheOldTreeIntact() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site)
+        try writer.write(files([("index.html", "v1"), ("week.html", "w1")]))
+        let before = tree(site)
+        let inodeBefore = try inode(site.appendingPathComponent("index.html"))
+
+        // A page fails half-way: the build throws before commit.
+        struct PageFailed: Error {}
+        XCTAssertThrowsError(try {
+            let build = try writer.begin()
+            try build.add("index.html", Data("v2".utf8))
+            try build.add("new.html", Data("n".utf8))
+            throw PageFailed()
+        }())
+        XCTAssertEqual(tree(site), before)
+        XCTAssertEqual(try inode(site.appendingPathComponent("index.html")), inodeBefore)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), ["site"])
+
+        // An invalid file aborts `write` the same way.
+        XCTAssertThrowsError(try writer.write(files([("index.html", "v3"), ("../escape.html", "x")])))
+        XCTAssertEqual(tree(site), before)
+    }
+
+    func test_build_interruptedProcessLeavesOldTreeAndNextBuildRecovers() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site)
+        try writer.write(files([("index.html", "v1")]))
+        // What a killed build leaves behind: a half-written build folder.
+        try dir.write(".site.egofix-build/index.html", "half")
+        XCTAssertEqual(tree(site)["index.html"], "v1")
+        let report = try writer.write(files([("index.html", "v2")]))
+        XCTAssertEqual(report.written, ["index.html"])
+        XCTAssertEqual(tree(site)["index.html"], "v2")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.url.path), ["site"])
+    }
+
+    func test_build_killedBetweenTheTwoRenamesRestoresThePreviousSite() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site, swapStrategy: .renamePair)
+        try writer.write(files([("index.html", "v1")]))
+        // The fallback swap died after moving the old site aside.
+        try FileManager.default.moveItem(at: site, to: dir.url.appendingPathComponent(".site.egofix-old"))
+        let build = try writer.begin()
+        XCTAssertEqual(tree(site)["index.html"], "v1", "previous site restored before building")
+        build.abandon()
+        XCTAssertEqual(tree(site)["index.html"], "v1")
+    }
+
+    func test_begin_refusesAFolderEgoFixDidNotMake() throws {
+        let dir = try TempDir()
+        try dir.write("home/notes.txt", "precious")
+        let home = dir.url.appendingPathComponent("home")
+        XCTAssertThrowsError(try SiteWriter(output: home).write(files([("index.html", "x")]))) { error in
+            XCTAssertEqual(error as? SiteWriterError, .notASiteFolder(home.path))
+        }
+        XCTAssertEqual(tree(home), ["notes.txt": "precious"])
+    }
+
+    func test_begin_acceptsAnEmptyFolderOrALoneGitkeep() throws {
+        let dir = try TempDir()
+        try dir.write("site/.gitkeep", "")
+        let report = try SiteWriter(output: dir.url.appendingPathComponent("site")).write(files([("a", "a")]))
+        XCTAssertEqual(report.removed, [".gitkeep"])
+    }
+
+    func test_begin_secondConcurrentBuildIsRefused() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let first = try SiteWriter(output: site).begin()
+        XCTAssertThrowsError(try SiteWriter(output: site).begin()) { error in
+            XCTAssertEqual(error as? SiteWriterError, .busy(site.path))
+        }
+        first.abandon()
+        XCTAssertNoThrow(try SiteWriter(output: site).begin().abandon())
+    }
+
+    func test_add_rejectsBadDuplicateAndConflictingPaths() throws {
+        let dir = try TempDir()
+        let build = try SiteWriter(output: dir.url.appendingPathComponent("site")).begin()
+        defer { build.abandon() }
+        for bad in ["", "/etc/passwd", "a/../b", "./a", "a//b", "a\u{0}b", SiteWriter.markerName] {
+            XCTAssertThrowsError(try build.add(bad, Data()), bad)
+        }
+        try build.add("a/b.html", Data())
+        XCTAssertThrowsError(try build.add("a/b.html", Data())) { XCTAssertEqual($0 as? SiteWriterError, .duplicatePath("a/b.html")) }
+        XCTAssertThrowsError(try build.add("a", Data()))
+        XCTAssertThrowsError(try build.add("a/b.html/c", Data()))
+    }
+
+    func test_commit_twiceIsAnError() throws {
+        let dir = try TempDir()
+        let build = try SiteWriter(output: dir.url.appendingPathComponent("site")).begin()
+        try build.commit()
+        XCTAssertThrowsError(try build.commit())
+        XCTAssertThrowsError(try build.add("x", Data()))
+    }
+}
