@@ -1,0 +1,128 @@
+import Foundation
+
+/// Exact ISO 8601 instants for the export file.
+///
+/// A `Date` is a Double of seconds since 2001-01-01. The text is the whole UTC second
+/// ("2026-03-02T08:00:00") followed by the shortest decimal fraction that reads back as the
+/// very same Double (at least three digits): `2026-03-02T08:00:00.123Z`,
+/// `2026-03-02T08:00:00.1234567Z`. Formatting then parsing gives back the identical Date, so
+/// export → import → export is byte-identical and nothing is rounded away.
+enum Instant {
+    /// Seconds between 1970-01-01 and 2001-01-01.
+    private static let referenceOffset: Int64 = 978_307_200
+
+    static func format(_ date: Date) -> String {
+        let t = date.timeIntervalSinceReferenceDate
+        let whole = t.rounded(.down)
+        let frac = t - whole // exact: both are Doubles and the difference is representable
+        let unix = Int64(whole) + referenceOffset
+        let days = floorDiv(unix, 86_400)
+        let secs = unix - days * 86_400
+        let (y, m, d) = civil(fromDays: days)
+        return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
+            + pad(secs / 3600, 2) + ":" + pad(secs % 3600 / 60, 2) + ":" + pad(secs % 60, 2)
+            + "." + fractionDigits(frac) + "Z"
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; nil for anything else.
+    static func parse(_ text: String) -> Date? {
+        let u = Array(text.utf8)
+        guard u.count >= 20, u.last == UInt8(ascii: "Z") else { return nil }
+        func num(_ a: Int, _ n: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in a..<(a + n) {
+                let c = u[i]
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int64(c - 48)
+            }
+            return v
+        }
+        guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
+              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
+              let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
+              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
+        else { return nil }
+        var frac = 0.0
+        if u.count > 20 {
+            guard u[19] == UInt8(ascii: "."), u.count > 21 else { return nil }
+            for c in u[20..<(u.count - 1)] where c < 48 || c > 57 { return nil }
+            guard let f = Double("0." + String(decoding: u[20..<(u.count - 1)], as: UTF8.self)), f < 1 else { return nil }
+            frac = f
+        } else if u.count != 20 {
+            return nil
+        }
+        let unix = days(fromYear: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s
+        // whole + frac is exact when the text came from `format`.
+        return Date(timeIntervalSinceReferenceDate: Double(unix - referenceOffset) + frac)
+    }
+
+    // MARK: - Helpers
+
+    private static func pad(_ v: Int64, _ width: Int) -> String {
+        let s = String(v)
+        return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+
+    /// The digits after "0." of the shortest decimal that reads back as `frac` (0 ≤ frac < 1), at least three.
+    private static func fractionDigits(_ frac: Double) -> String {
+        var digits: String
+        if frac == 0 {
+            digits = ""
+        } else {
+            // Swift prints the shortest round-tripping form: "0.125" or "1.5e-05".
+            let s = "\(frac)"
+            if let e = s.firstIndex(of: "e") {
+                let mantissa = s[s.startIndex..<e].replacingOccurrences(of: ".", with: "")
+                let exponent = Int(s[s.index(after: e)...]) ?? 0 // negative: frac < 1
+                digits = String(repeating: "0", count: max(0, -exponent - 1)) + mantissa
+            } else if let dot = s.firstIndex(of: ".") {
+                digits = String(s[s.index(after: dot)...])
+            } else {
+                digits = ""
+            }
+            while digits.hasSuffix("0") { digits.removeLast() }
+        }
+        while digits.count < 3 { digits += "0" }
+        return digits
+    }
+
+    private static func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    private static func daysIn(month m: Int64, year y: Int64) -> Int64 {
+        switch m {
+        case 2: return isLeap(y) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's days_from_civil).
+    private static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = floorDiv(y, 400)
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (civil_from_days).
+    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
+        let z = z0 + 719_468
+        let era = floorDiv(z, 146_097)
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import GRDB
+import EgoFixCore
+
+/// The local-first store: one SQLite file, one connection, versioned migrations.
+///
+/// - `synchronous=FULL`: a commit is on disk before `save` returns, so a crash or power cut
+///   never loses a recorded outcome.
+/// - Journal mode DELETE (SQLite's default rollback journal), not WAL: the store is one file
+///   and nothing else, so copying it, syncing it or attaching it to a bug report takes the
+///   whole practice (WAL keeps recent commits in `-wal`/`-shm` side files until a checkpoint,
+///   and does not work on network folders). A CLI writes a handful of rows per run, so WAL's
+///   reader/writer concurrency buys nothing here.
+/// - A busy timeout: a second `egofix` process writing the same file waits for the lock
+///   instead of failing (writes take the lock up front with BEGIN IMMEDIATE).
+/// - Foreign keys on: fixes → bugs, completions → fixes, crashes → bugs.
+public final class SQLiteStore: Sendable {
+    public let path: String
+    /// The ten repositories, backed by this file. Same semantics as `Repositories.inMemory`.
+    public let repositories: Repositories
+
+    let queue: DatabaseQueue
+    let clock: @Sendable () -> Date
+
+    /// Opens the store at `path`, creating the file and its parent folders when missing, and
+    /// migrates it to the current schema. `clock` stamps updatedAt and deletedAt.
+    public init(path: String, clock: @escaping @Sendable () -> Date) throws {
+        self.path = path
+        self.clock = clock
+        let queue = try SQLiteStore.open(path: path)
+        try SQLiteStore.identify(queue, path: path)
+        try SQLiteStore.migrate(queue, path: path)
+        self.queue = queue
+        let access = Access(queue: queue, clock: clock)
+        self.repositories = Repositories(
+            fixes: SQLiteFixRepository(access: access),
+            bugs: SQLiteBugRepository(access: access),
+            completions: SQLiteFixCompletionRepository(access: access),
+            crashes: SQLiteCrashRepository(access: access),
+            users: SQLiteUserRepository(access: access),
+            versions: SQLiteVersionEntryRepository(access: access),
+            events: SQLiteAnalyticsEventRepository(access: access),
+            patterns: SQLitePatternRepository(access: access),
+            diagnostics: SQLiteWeeklyDiagnosticRepository(access: access),
+            education: SQLiteMicroEducationRepository(access: access))
+    }
+
+    /// The connection settings every store uses.
+    static func configuration() -> Configuration {
+        var c = Configuration()
+        c.foreignKeysEnabled = true
+        c.busyMode = .timeout(10)
+        c.journalMode = .default // DELETE; see the type's documentation
+        c.label = "EgoFixStore"
+        c.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return c
+    }
+
+    private static func open(path: String) throws -> DatabaseQueue {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
+        }
+        let parent = (path as NSString).deletingLastPathComponent
+        if !parent.isEmpty, !fm.fileExists(atPath: parent) {
+            do {
+                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            } catch {
+                throw StoreError.cannotOpen(path: path, reason: "cannot create folder \(parent)")
+            }
+        }
+        do {
+            return try DatabaseQueue(path: path, configuration: configuration())
+        } catch {
+            throw map(error, path: path, operation: "opening")
+        }
+    }
+
+    /// Refuses SQLite files that are not EgoFix stores, and stores from a newer EgoFix.
+    private static func identify(_ queue: DatabaseQueue, path: String) throws {
+        struct Facts: Sendable {
+            var applicationID: Int32
+            var tables: [String]
+            var applied: [String]
+        }
+        let facts: Facts
+        do {
+            facts = try queue.read { db in
+                let appID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+                let tables = try String.fetchAll(db, sql: """
+                    SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name
+                    """)
+                var applied: [String] = []
+                if tables.contains("grdb_migrations") {
+                    applied = try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier")
+                }
+                return Facts(applicationID: appID, tables: tables, applied: applied)
+            }
+        } catch {
+            throw map(error, path: path, operation: "opening")
+        }
+        if facts.applicationID != 0 && facts.applicationID != Schema.applicationID {
+            throw StoreError.foreignDatabase(path: path, reason: "it belongs to another program (application id \(facts.applicationID))")
+        }
+        if facts.applicationID == 0 {
+            // A fresh file, or one another egofix is creating right now (only grdb_migrations so far).
+            let others = facts.tables.filter { $0 != "grdb_migrations" }
+            if !others.isEmpty {
+                let shown = others.prefix(3).joined(separator: ", ") + (others.count > 3 ? ", ..." : "")
+                throw StoreError.foreignDatabase(path: path, reason: "it holds tables another program made: \(shown)")
+            }
+        }
+        let unknown = facts.applied.filter { !Schema.knownMigrations.contains($0) }
+        if !unknown.isEmpty {
+            throw StoreError.newerVersion(path: path, unknownMigrations: unknown)
+        }
+    }
+
+    private static func migrate(_ queue: DatabaseQueue, path: String) throws {
+        let migrator = Schema.migrator
+        do {
+            try migrator.migrate(queue)
+        } catch {
+            // Two processes opening a brand-new file race to create the tables; the loser's
+            // migration fails on "table exists" once the winner has committed. That is fine.
+            if let done = try? queue.read({ try migrator.hasCompletedMigrations($0) }), done { return }
+            throw map(error, path: path, operation: "migrating")
+        }
+    }
+
+    /// One clear error for any failure touching the file.
+    static func map(_ error: Error, path: String, operation: String) -> Error {
+        if error is StoreError || error is RepositoryError { return error }
+        guard let e = error as? DatabaseError else {
+            return StoreError.database(operation: operation, reason: "\(error)")
+        }
+        let reason = e.message ?? "\(e.resultCode)"
+        switch e.resultCode {
+        case .SQLITE_NOTADB: return StoreError.notADatabase(path: path, reason: reason)
+        case .SQLITE_CORRUPT: return StoreError.damaged(path: path, reason: reason)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return StoreError.cannotOpen(path: path, reason: reason)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return StoreError.database(operation: operation, reason: "store \(path) stayed locked by another process; try again")
+        case .SQLITE_FULL: return StoreError.database(operation: operation, reason: "the disk is full")
+        default: return StoreError.database(operation: operation, reason: "\(reason), store \(path)")
+        }
+    }
+}
+
+/// The queue and clock every repository shares; maps SQLite errors to StoreError.
+struct Access: Sendable {
+    let queue: DatabaseQueue
+    let clock: @Sendable () -> Date
+
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await queue.read(body) } catch {
+            throw SQLiteStore.map(error, path: queue.path, operation: "reading")
+        }
+    }
+
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do { return try await queue.write(body) } catch {
+            throw SQLiteStore.map(error, path: queue.path, operation: "writing")
+        }
+    }
+}
+
+extension SQLiteStore {
+    /// A bookkeeping value stored with the data (e.g. the fingerprint of the catalogue loaded last), or nil.
+    /// Not part of the export; an import clears every value, since it replaces what they described.
+    public func meta(_ key: String) throws -> String? {
+        do {
+            return try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "reading \(key)")
+        }
+    }
+
+    /// Sets a bookkeeping value; nil removes it.
+    public func setMeta(_ key: String, _ value: String?) throws {
+        do {
+            try queue.write { db in
+                if let value {
+                    try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                                   arguments: [key, value])
+                } else {
+                    try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [key])
+                }
+            }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "writing \(key)")
+        }
+    }
+}

@@ -1,0 +1,376 @@
+import Foundation
+import GRDB
+import EgoFixCore
+
+/// The whole store as one JSON document. Keys are the repository names; every table is present,
+/// soft-deleted records included, each in the in-memory order (orderDate, then id).
+struct Snapshot: Codable, Sendable {
+    /// Bumped whenever the file's shape changes incompatibly.
+    static let currentFormat = 1
+
+    var formatVersion: Int
+    var bugs: [Bug]
+    var fixes: [Fix]
+    var completions: [FixCompletion]
+    var crashes: [Crash]
+    var users: [UserProfile]
+    var versions: [VersionEntry]
+    var events: [AnalyticsEvent]
+    var patterns: [DetectedPattern]
+    var diagnostics: [WeeklyDiagnostic]
+    var education: [MicroEducation]
+
+    static func read(_ db: Database) throws -> Snapshot {
+        Snapshot(formatVersion: currentFormat,
+                 bugs: try TableOps.everything(db, Bug.self),
+                 fixes: try TableOps.everything(db, Fix.self),
+                 completions: try TableOps.everything(db, FixCompletion.self),
+                 crashes: try TableOps.everything(db, Crash.self),
+                 users: try TableOps.everything(db, UserProfile.self),
+                 versions: try TableOps.everything(db, VersionEntry.self),
+                 events: try TableOps.everything(db, AnalyticsEvent.self),
+                 patterns: try TableOps.everything(db, DetectedPattern.self),
+                 diagnostics: try TableOps.everything(db, WeeklyDiagnostic.self),
+                 education: try TableOps.everything(db, MicroEducation.self))
+    }
+
+    /// Records per table, in file order.
+    var counts: [ImportReport.TableCount] {
+        [.init(table: Bug.table, count: bugs.count), .init(table: Fix.table, count: fixes.count),
+         .init(table: FixCompletion.table, count: completions.count), .init(table: Crash.table, count: crashes.count),
+         .init(table: UserProfile.table, count: users.count), .init(table: VersionEntry.table, count: versions.count),
+         .init(table: AnalyticsEvent.table, count: events.count), .init(table: DetectedPattern.table, count: patterns.count),
+         .init(table: WeeklyDiagnostic.table, count: diagnostics.count),
+         .init(table: MicroEducation.table, count: education.count)]
+    }
+
+    /// Writes every record; the tables must be empty. Runs inside the caller's transaction.
+    func insert(_ db: Database) throws {
+        for r in bugs { try TableOps.insert(db, r) }
+        for r in fixes { try TableOps.insert(db, r) }
+        for r in completions { try TableOps.insert(db, r) }
+        for r in crashes { try TableOps.insert(db, r) }
+        for r in users { try TableOps.insert(db, r) }
+        for r in versions { try TableOps.insert(db, r) }
+        for r in events { try TableOps.insert(db, r) }
+        for r in patterns { try TableOps.insert(db, r) }
+        for r in diagnostics { try TableOps.insert(db, r) }
+        for r in education { try TableOps.insert(db, r) }
+    }
+
+    /// Every table, children before parents.
+    static let tables = [FixCompletion.table, Crash.table, Fix.table, Bug.table, UserProfile.table, VersionEntry.table,
+                         AnalyticsEvent.table, DetectedPattern.table, WeeklyDiagnostic.table, MicroEducation.table]
+
+    /// Tables holding what the user did (as opposed to the shipped catalogue).
+    static let userTables = [UserProfile.table, FixCompletion.table, Crash.table, VersionEntry.table,
+                             AnalyticsEvent.table, DetectedPattern.table, WeeklyDiagnostic.table]
+
+    // MARK: - Canonical JSON
+
+    static func encoder() -> JSONEncoder {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        e.dateEncodingStrategy = .custom { date, encoder in
+            var c = encoder.singleValueContainer()
+            try c.encode(Instant.format(date))
+        }
+        e.dataEncodingStrategy = .base64
+        return e
+    }
+
+    static let instantExample = "2026-03-02T08:00:00.000Z"
+
+    static func decoder() -> JSONDecoder {
+        let d = JSONDecoder()
+        d.dateDecodingStrategy = .custom { decoder in
+            let c = try decoder.singleValueContainer()
+            let s = try c.decode(String.self)
+            guard let date = Instant.parse(s) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                                                        debugDescription: "\"\(s)\" is not a UTC ISO 8601 instant like \(instantExample)"))
+            }
+            return date
+        }
+        d.dataDecodingStrategy = .base64
+        return d
+    }
+}
+
+/// What `importJSON` wrote.
+public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
+    public struct TableCount: Equatable, Sendable {
+        public let table: String
+        public let count: Int
+    }
+
+    /// Records written per table, in a fixed table order.
+    public let tables: [TableCount]
+    /// True when the store held a practice that this import replaced.
+    public let replaced: Bool
+    /// Where the copy of the previous store was written, if asked.
+    public let backupPath: String?
+
+    public func count(_ table: String) -> Int { tables.first { $0.table == table }?.count ?? 0 }
+    public var total: Int { tables.reduce(0) { $0 + $1.count } }
+
+    /// "5 bugs, 270 fixes, 12 completions, ..."
+    public var summary: String { tables.map { "\($0.count) \($0.table)" }.joined(separator: ", ") }
+
+    /// "imported 5 bugs, 270 fixes, ... (replaced the previous practice; backup at /x.sqlite)"
+    public var description: String {
+        var s = "imported " + summary
+        var notes: [String] = []
+        if replaced { notes.append("replaced the previous practice") }
+        if let backupPath { notes.append("backup at \(backupPath)") }
+        if !notes.isEmpty { s += " (" + notes.joined(separator: "; ") + ")" }
+        return s
+    }
+}
+
+extension SQLiteStore {
+    /// The whole store as canonical JSON: sorted keys, two-space indentation, UTC ISO 8601 instants with
+    /// exact fractional seconds, Data as base64, every table including soft-deleted records, each table in
+    /// (orderDate, id) order, a top-level `formatVersion`. The same store always gives the same bytes.
+    public func exportJSON() throws -> Data {
+        let snapshot: Snapshot
+        do {
+            snapshot = try queue.read { db in try Snapshot.read(db) }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "exporting")
+        }
+        do {
+            var data = try Snapshot.encoder().encode(snapshot)
+            data.append(0x0A)
+            return data
+        } catch {
+            throw StoreError.database(operation: "exporting", reason: "a record does not encode as JSON: \(error)")
+        }
+    }
+
+    /// Imports a file written by `exportJSON`.
+    ///
+    /// Everything is checked before anything is written: the file decodes completely, ids are unique per
+    /// table, references hold (fixes → bugs, completions → fixes, crashes → bugs when set), reflections
+    /// and crash notes are at most `Thresholds.maxMarkdownBytes`. A store that already holds user records
+    /// (a profile, completions, crashes, ...) is refused unless `replace` is true. With `backupPath`, the
+    /// current store is first copied there with SQLite's backup API. Then every table is emptied and
+    /// written in one transaction: the store afterwards holds exactly what the file holds (and no `meta`
+    /// values, so a catalogue fingerprint from before the import cannot hide newer seed wording).
+    @discardableResult
+    public func importJSON(_ data: Data, replace: Bool, backupPath: String?) throws -> ImportReport {
+        let snapshot = try ImportValidation.decodeAndValidate(data)
+
+        let existing: String?
+        do {
+            existing = try queue.read { db in try ImportValidation.userData(db) }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "importing")
+        }
+        if let existing, !replace {
+            throw StoreError.importWouldOverwrite(path: path, what: existing)
+        }
+
+        if let backupPath { try backup(to: backupPath) }
+
+        do {
+            try queue.write { db in
+                if !replace, let what = try ImportValidation.userData(db) {
+                    // Another process wrote a practice since the check above.
+                    throw StoreError.importWouldOverwrite(path: self.path, what: what)
+                }
+                for table in Snapshot.tables { try db.execute(sql: "DELETE FROM \(table)") }
+                try db.execute(sql: "DELETE FROM meta")
+                try snapshot.insert(db)
+            }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "importing")
+        }
+        return ImportReport(tables: snapshot.counts, replaced: existing != nil, backupPath: backupPath)
+    }
+
+    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup).
+    public func backup(to destination: String) throws {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: destination) {
+            throw StoreError.backupFailed(path: destination, reason: "a file is already there and would be overwritten")
+        }
+        let parent = (destination as NSString).deletingLastPathComponent
+        do {
+            if !parent.isEmpty, !fm.fileExists(atPath: parent) {
+                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+            }
+            let target = try DatabaseQueue(path: destination, configuration: SQLiteStore.configuration())
+            try queue.backup(to: target)
+            try target.close()
+        } catch {
+            try? fm.removeItem(atPath: destination)
+            let reason = (error as? DatabaseError)?.message ?? "\(error)"
+            throw StoreError.backupFailed(path: destination, reason: reason)
+        }
+    }
+}
+
+enum ImportValidation {
+    private struct Header: Decodable {
+        var formatVersion: Int
+    }
+
+    /// Decodes the whole file and checks every rule; throws StoreError naming table, index and field.
+    static func decodeAndValidate(_ data: Data) throws -> Snapshot {
+        let decoder = Snapshot.decoder()
+        // Not JSON at all (truncated, binary, another format)?
+        do {
+            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw StoreError.importNotJSON(reason: jsonReason(error))
+        }
+        let header: Header
+        do { header = try decoder.decode(Header.self, from: data) } catch {
+            throw StoreError.importInvalid([issue(from: error, fallback: "this is not an EgoFix export")])
+        }
+        if header.formatVersion > Snapshot.currentFormat {
+            throw StoreError.importNewerFormat(found: header.formatVersion, supported: Snapshot.currentFormat)
+        }
+        if header.formatVersion < 1 {
+            throw StoreError.importInvalid([ImportIssue(table: "", index: nil, field: "formatVersion",
+                                                        message: "\(header.formatVersion) is not a format version")])
+        }
+        let s: Snapshot
+        do { s = try decoder.decode(Snapshot.self, from: data) } catch {
+            throw StoreError.importInvalid([issue(from: error, fallback: "does not decode")])
+        }
+        let problems = check(s)
+        if !problems.isEmpty { throw StoreError.importInvalid(problems) }
+        return s
+    }
+
+    /// Every rule a decoded file must satisfy, problems in table then record order.
+    static func check(_ s: Snapshot) -> [ImportIssue] {
+        var issues: [ImportIssue] = []
+
+        func unique<R: SQLRecord>(_ records: [R]) -> Set<UUID> {
+            var firstIndex: [UUID: Int] = [:]
+            for (i, r) in records.enumerated() {
+                if let earlier = firstIndex[r.id] {
+                    issues.append(ImportIssue(table: R.table, index: i, field: "id",
+                                              message: "\(r.id.uuidString) appears twice (also at index \(earlier))"))
+                } else {
+                    firstIndex[r.id] = i
+                }
+            }
+            return Set(firstIndex.keys)
+        }
+        func size(_ table: String, _ i: Int, _ field: String, _ text: String?) {
+            guard let text else { return }
+            let bytes = text.utf8.count
+            if bytes > Thresholds.maxMarkdownBytes {
+                issues.append(ImportIssue(table: table, index: i, field: field,
+                                          message: "\(bytes) bytes, over the limit of \(Thresholds.maxMarkdownBytes)"))
+            }
+        }
+
+        let bugIds = unique(s.bugs)
+        let fixIds = unique(s.fixes)
+        for (i, f) in s.fixes.enumerated() where !bugIds.contains(f.bugId) {
+            issues.append(ImportIssue(table: Fix.table, index: i, field: "bugId",
+                                      message: "refers to bug \(f.bugId.uuidString), which is not in the file"))
+        }
+        _ = unique(s.completions)
+        for (i, c) in s.completions.enumerated() {
+            if !fixIds.contains(c.fixId) {
+                issues.append(ImportIssue(table: FixCompletion.table, index: i, field: "fixId",
+                                          message: "refers to fix \(c.fixId.uuidString), which is not in the file"))
+            }
+            size(FixCompletion.table, i, "reflection", c.reflection)
+        }
+        _ = unique(s.crashes)
+        for (i, c) in s.crashes.enumerated() {
+            if let b = c.bugId, !bugIds.contains(b) {
+                issues.append(ImportIssue(table: Crash.table, index: i, field: "bugId",
+                                          message: "refers to bug \(b.uuidString), which is not in the file"))
+            }
+            size(Crash.table, i, "note", c.note)
+        }
+        _ = unique(s.users)
+        _ = unique(s.versions)
+        _ = unique(s.events)
+        _ = unique(s.patterns)
+        _ = unique(s.diagnostics)
+        _ = unique(s.education)
+        return issues
+    }
+
+    /// A phrase for what the user has in this store, or nil when it holds no user record
+    /// (soft-deleted ones count: they are the user's too).
+    static func userData(_ db: Database) throws -> String? {
+        var parts: [String] = []
+        for table in Snapshot.userTables {
+            let n = try TableOps.count(db, table: table)
+            if n > 0 { parts.append("\(n) \(table)") }
+        }
+        return parts.isEmpty ? nil : "a practice (" + parts.joined(separator: ", ") + ")"
+    }
+
+    // MARK: - Messages
+
+    static func jsonReason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let debug = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
+        if case .dataCorrupted(let ctx)? = error as? DecodingError { return ctx.debugDescription }
+        return ns.localizedDescription
+    }
+
+    /// An ImportIssue from a DecodingError's coding path: table, record index, field.
+    static func issue(from error: Error, fallback: String) -> ImportIssue {
+        guard let e = error as? DecodingError else {
+            return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
+        }
+        var path: [CodingKey]
+        let message: String
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            path = ctx.codingPath + [key]
+            message = "missing"
+        case .valueNotFound(let type, let ctx):
+            path = ctx.codingPath
+            message = "is null, expected \(type)"
+        case .typeMismatch(let type, let ctx):
+            path = ctx.codingPath
+            message = "has the wrong type, expected \(typeName(type))"
+        case .dataCorrupted(let ctx):
+            path = ctx.codingPath
+            message = ctx.debugDescription
+        @unknown default:
+            return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
+        }
+        var table = ""
+        var index: Int?
+        if let first = path.first, first.intValue == nil, path.count > 1 {
+            table = first.stringValue
+            path.removeFirst()
+            if let i = path.first?.intValue {
+                index = i
+                path.removeFirst()
+            }
+        }
+        var field = ""
+        for key in path {
+            if let i = key.intValue { field += "[\(i)]" } else { field += (field.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return ImportIssue(table: table, index: index, field: field, message: message)
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "text"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default:
+            let n = String(describing: type)
+            if n.hasPrefix("Array") { return "a list" }
+            if n.hasPrefix("Dictionary") { return "an object" }
+            return n
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Everything that can go wrong opening, loading, exporting or importing a store.
+/// Each description is one line: what, where, and what to do.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// The file exists but SQLite cannot read it as a database.
+    case notADatabase(path: String, reason: String)
+    /// A readable SQLite database that some other program made.
+    case foreignDatabase(path: String, reason: String)
+    /// A store whose schema was written by a newer EgoFix.
+    case newerVersion(path: String, unknownMigrations: [String])
+    /// The file or its folder cannot be opened or created.
+    case cannotOpen(path: String, reason: String)
+    /// The store file is damaged.
+    case damaged(path: String, reason: String)
+    /// A stored row holds a value this version cannot read.
+    case unreadableRow(table: String, id: String, field: String, reason: String)
+    /// The catalogue could not be loaded (nothing was changed).
+    case catalogue(String)
+    /// The import file is not valid JSON at all (nothing was changed).
+    case importNotJSON(reason: String)
+    /// The import file decodes but breaks a rule; every problem found, first one shown (nothing was changed).
+    case importInvalid([ImportIssue])
+    /// The import file was written by a newer EgoFix.
+    case importNewerFormat(found: Int, supported: Int)
+    /// The store already holds a practice and `replace` was not given (nothing was changed).
+    case importWouldOverwrite(path: String, what: String)
+    /// The backup could not be written (nothing was changed).
+    case backupFailed(path: String, reason: String)
+    /// Any other SQLite failure, with the operation that hit it.
+    case database(operation: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .notADatabase(let path, let reason):
+            return "store \(path) is not an EgoFix database (\(reason)). Point --store at another file."
+        case .foreignDatabase(let path, let reason):
+            return "store \(path) is not an EgoFix database (\(reason)). Point --store at another file."
+        case .newerVersion(let path, let unknown):
+            return "store \(path) was written by a newer version of EgoFix (schema \(unknown.joined(separator: ", ")) is unknown here). "
+                + "Update egofix, or point --store at another file."
+        case .cannotOpen(let path, let reason):
+            return "cannot open store \(path) (\(reason)). Check the path and its permissions, or point --store at another file."
+        case .damaged(let path, let reason):
+            return "store \(path) is damaged (\(reason)). Restore it from a backup or an export, or point --store at another file."
+        case .unreadableRow(let table, let id, let field, let reason):
+            return "store row \(table) \(id): field \(field) cannot be read (\(reason)). Export what you can and report this."
+        case .catalogue(let why):
+            return "catalogue not loaded: \(why). Nothing was changed."
+        case .importNotJSON(let reason):
+            return "import refused: the file is not valid JSON, it may be truncated or not an EgoFix export (\(reason)). Nothing was changed."
+        case .importInvalid(let issues):
+            guard let first = issues.first else { return "import refused. Nothing was changed." }
+            let more = issues.count > 1 ? " (and \(issues.count - 1) more problem\(issues.count == 2 ? "" : "s"))" : ""
+            return "import refused: \(first)\(more). Nothing was changed."
+        case .importNewerFormat(let found, let supported):
+            return "import refused: the file has formatVersion \(found) but this EgoFix reads up to \(supported). Update egofix. Nothing was changed."
+        case .importWouldOverwrite(let path, let what):
+            return "import refused: store \(path) already holds \(what). Pass --replace to overwrite it (with --backup to keep a copy). Nothing was changed."
+        case .backupFailed(let path, let reason):
+            return "backup to \(path) failed (\(reason)). Choose another backup path. Nothing was changed."
+        case .database(let operation, let reason):
+            return "store error while \(operation) (\(reason))."
+        }
+    }
+}
+
+/// One problem in an import file: table, record index (or nil for the file itself), field and message.
+public struct ImportIssue: Equatable, Sendable, CustomStringConvertible {
+    public let table: String
+    public let index: Int?
+    public let field: String
+    public let message: String
+
+    public init(table: String, index: Int?, field: String, message: String) {
+        self.table = table
+        self.index = index
+        self.field = field
+        self.message = message
+    }
+
+    /// "completions[3].fixId: refers to fix …, which is not in the file"
+    public var description: String {
+        var where_ = table
+        if let index { where_ += "[\(index)]" }
+        if !field.isEmpty { where_ += where_.isEmpty ? field : "." + field }
+        return where_.isEmpty ? message : "\(where_): \(message)"
+    }
+}

@@ -1,0 +1,196 @@
+import XCTest
+import GRDB
+import EgoFixCore
+@testable import EgoFixStore
+
+final class SQLiteStoreTests: XCTestCase {
+    private let clock = TestClock(Fixture.start)
+
+    private func open(_ path: String) throws -> SQLiteStore {
+        let c = clock
+        return try SQLiteStore(path: path, clock: { c.now })
+    }
+
+    private func pragma<T: DatabaseValueConvertible & Sendable>(_ store: SQLiteStore, _ name: String, as: T.Type) throws -> T? {
+        try store.queue.read { db in try T.fetchOne(db, sql: "PRAGMA \(name)") }
+    }
+
+    func test_open_setsSynchronousFull_foreignKeys_busyTimeout_andDeleteJournal() throws {
+        let dir = try TempDir()
+        let store = try open(dir.file("s.sqlite"))
+        XCTAssertEqual(try pragma(store, "synchronous", as: Int.self), 2, "FULL: a recorded outcome is on disk when save returns")
+        XCTAssertEqual(try pragma(store, "foreign_keys", as: Int.self), 1)
+        XCTAssertEqual(try pragma(store, "journal_mode", as: String.self), "delete", "one file holds the whole practice")
+        XCTAssertGreaterThanOrEqual(try pragma(store, "busy_timeout", as: Int.self) ?? 0, 1000)
+        // Same settings after reopening an existing file.
+        let again = try open(dir.file("s.sqlite"))
+        XCTAssertEqual(try pragma(again, "synchronous", as: Int.self), 2)
+        XCTAssertEqual(try pragma(again, "foreign_keys", as: Int.self), 1)
+    }
+
+    func test_freshFile_isCreatedWithItsFolders_andMigrated() throws {
+        let dir = try TempDir()
+        let path = dir.file("deep/er/egofix.sqlite")
+        let store = try open(path)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: path))
+        let tables = try store.queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        }
+        XCTAssertEqual(tables, ["bugs", "completions", "crashes", "diagnostics", "education", "events", "fixes",
+                                "grdb_migrations", "meta", "patterns", "users", "versions"])
+        let applied = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        XCTAssertEqual(applied, ["v1", "v2"])
+        XCTAssertEqual(try pragma(store, "application_id", as: Int32.self), Schema.applicationID)
+    }
+
+    func test_reopen_keepsEverything_andDoesNotMigrateAgain() async throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        let profile = UserProfile(currentVersion: "1.3", currentStreak: 4, createdAt: Fixture.start)
+        let bug = Fixture.bug("need-to-be-right")
+        let reflection = "Ça m'a coûté — 日本語 🙂"
+        let precise = Date(timeIntervalSinceReferenceDate: 794_131_200.123_456_789)
+        do {
+            let store = try open(path)
+            try await store.repositories.users.save(profile)
+            try await store.repositories.bugs.save(bug)
+            let fix = Fixture.fixes(for: bug)[0]
+            try await store.repositories.fixes.save(fix)
+            try await store.repositories.completions.save(
+                FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: reflection, assignedAt: precise))
+        }
+        let store = try open(path)
+        let got = try await store.repositories.users.get()
+        XCTAssertEqual(got?.currentVersion, "1.3")
+        XCTAssertEqual(got?.currentStreak, 4)
+        let c = try await store.repositories.completions.getById(uuid("c"))
+        XCTAssertEqual(c?.reflection, reflection)
+        XCTAssertEqual(c?.assignedAt, precise, "instants keep every bit")
+        let applied = try await store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        XCTAssertEqual(applied, ["v1", "v2"])
+    }
+
+    func test_storeFromAnOlderVersion_isMigratedInPlace_keepingItsData() async throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        do {
+            let store = try open(path)
+            try await store.repositories.users.save(UserProfile(id: uuid("u"), createdAt: Fixture.start))
+            // Make it a v1 store, as an earlier egofix left it.
+            try await store.queue.write { db in
+                try db.execute(sql: "DROP TABLE meta; DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+            }
+        }
+        let store = try open(path)
+        try store.setMeta("catalogue", "abc")
+        XCTAssertEqual(try store.meta("catalogue"), "abc")
+        let user = try await store.repositories.users.get()
+        XCTAssertEqual(user?.id, uuid("u"))
+    }
+
+    func test_meta_isKeptAcrossReopen_andRemovable() throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        do {
+            let store = try open(path)
+            XCTAssertNil(try store.meta("catalogue"))
+            try store.setMeta("catalogue", "one")
+            try store.setMeta("catalogue", "two")
+        }
+        let store = try open(path)
+        XCTAssertEqual(try store.meta("catalogue"), "two")
+        try store.setMeta("catalogue", nil)
+        XCTAssertNil(try store.meta("catalogue"))
+    }
+
+    func test_fileThatIsNotADatabase_isRefusedInOneLine_andLeftAlone() throws {
+        let dir = try TempDir()
+        let path = dir.file("notes.txt")
+        let bytes = Data(String(repeating: "These are my notes, not a database.\n", count: 20).utf8)
+        try bytes.write(to: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try open(path)) { error in
+            guard case StoreError.notADatabase = error else { return XCTFail("\(error)") }
+            XCTAssertEqual("\(error)", "store \(path) is not an EgoFix database (file is not a database). Point --store at another file.")
+            XCTAssertFalse("\(error)".contains("\n"))
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), bytes, "the file is not touched")
+    }
+
+    func test_anotherProgramsSQLiteFile_isRefused_andNotMigrated() throws {
+        let dir = try TempDir()
+        let path = dir.file("photos.sqlite")
+        do {
+            let q = try DatabaseQueue(path: path)
+            try q.write { db in try db.execute(sql: "CREATE TABLE photos (id INTEGER PRIMARY KEY, name TEXT)") }
+        }
+        XCTAssertThrowsError(try open(path)) { error in
+            guard case StoreError.foreignDatabase = error else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".hasPrefix("store \(path) is not an EgoFix database"), "\(error)")
+            XCTAssertTrue("\(error)".contains("photos"), "\(error)")
+        }
+        let q = try DatabaseQueue(path: path)
+        let tables = try q.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") }
+        XCTAssertEqual(tables, ["photos"], "no EgoFix table was added to someone else's file")
+    }
+
+    func test_storeFromANewerVersion_isRefusedAndSaysSo() throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        do {
+            let store = try open(path)
+            try store.queue.write { db in try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3')") }
+        }
+        XCTAssertThrowsError(try open(path)) { error in
+            guard case StoreError.newerVersion(_, let unknown) = error else { return XCTFail("\(error)") }
+            XCTAssertEqual(unknown, ["v3"])
+            XCTAssertTrue("\(error)".contains("newer version of EgoFix"), "\(error)")
+            XCTAssertTrue("\(error)".contains("Update egofix"), "\(error)")
+        }
+    }
+
+    func test_folderAsStorePath_isAClearError() throws {
+        let dir = try TempDir()
+        XCTAssertThrowsError(try open(dir.path)) { error in
+            guard case StoreError.cannotOpen = error else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("is a folder"), "\(error)")
+        }
+    }
+
+    func test_savingARecordWithABrokenReference_isRefusedAndWritesNothing() async throws {
+        let w = try await World.make(.sqlite)
+        let orphan = FixCompletion(fixId: uuid("no-such-fix"), userId: w.user.id, assignedAt: w.clock.now)
+        do {
+            try await w.repos.completions.save(orphan)
+            XCTFail("a completion of an unknown fix must not be stored")
+        } catch let e as RepositoryError {
+            XCTAssertTrue(e.description.contains("fixId \(uuid("no-such-fix").uuidString) is not in the store"), e.description)
+        }
+        let all = try await w.repos.completions.getAll()
+        XCTAssertTrue(all.isEmpty)
+    }
+
+    func test_twoStoresOnOneFile_writingAtOnce_loseNothing() async throws {
+        let dir = try TempDir()
+        let path = dir.file("shared.sqlite")
+        let a = try open(path)
+        let b = try open(path)
+        let user = uuid("user")
+        let perWriter = 200
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (name, store) in [("a", a), ("b", b)] {
+                group.addTask {
+                    for i in 0..<perWriter {
+                        let e = AnalyticsEvent(id: uuid("\(name)-\(i)"), userId: user, eventType: .appOpened, dayOfWeek: 2,
+                                               hourOfDay: 9, timestamp: Fixture.start.addingTimeInterval(Double(i)))
+                        try await store.repositories.events.save(e)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let reader = try open(path)
+        let events = try await reader.repositories.events.getAll()
+        XCTAssertEqual(events.count, 2 * perWriter)
+        XCTAssertEqual(Set(events.map(\.id)).count, 2 * perWriter)
+    }
+}
