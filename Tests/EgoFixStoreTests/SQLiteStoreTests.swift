@@ -28,6 +28,15 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try pragma(again, "foreign_keys", as: Int.self), 1)
     }
 
+    func test_settingsAndIntegrityCheck_reportWhatADoctorCommandShows() throws {
+        let dir = try TempDir()
+        let store = try open(dir.file("s.sqlite"))
+        XCTAssertEqual(try store.integrityCheck(), "ok")
+        let settings = try store.settings()
+        XCTAssertEqual(settings.map(\.0), ["synchronous", "foreign_keys", "journal_mode"])
+        XCTAssertEqual(settings.map(\.1), ["2", "1", "delete"])
+    }
+
     func test_freshFile_isCreatedWithItsFolders_andMigrated() throws {
         let dir = try TempDir()
         let path = dir.file("deep/er/egofix.sqlite")
