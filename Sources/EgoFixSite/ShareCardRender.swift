@@ -1,0 +1,186 @@
+import CCairo
+import Foundation
+
+/// A share card as a 1200×630 SVG: monospace, dark palette, the prompt wrapped, the comment under
+/// it, a small "EgoFix" mark. Same card, same bytes.
+public enum ShareCardSVG {
+    public static func render(_ card: ShareCard) -> String {
+        let layout = ShareCardLayout.make(card, measure: ShareCardLayout.monospaceMeasure)
+        let w = ShareCardLayout.width, h = ShareCardLayout.height
+        let summary = XMLEscape.escape(accessibleText(card))
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\" "
+            + "role=\"img\" aria-label=\"\(summary)\" "
+            + "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n"
+        svg += "<title>\(summary)</title>\n"
+        svg += "<rect width=\"\(w)\" height=\"\(h)\" fill=\"\(ShareCardLayout.background)\"/>\n"
+        let rule = layout.rule
+        svg += "<path d=\"M\(rule.x1) \(rule.y)H\(rule.x2)\" stroke=\"\(ShareCardLayout.ruleColor)\" stroke-width=\"2\"/>\n"
+        for line in layout.lines {
+            let anchor = line.anchor == .end ? " text-anchor=\"end\"" : ""
+            svg += "<text x=\"\(line.x)\" y=\"\(line.y)\" font-size=\"\(line.size)\" fill=\"\(line.color)\"\(anchor)>"
+                + XMLEscape.escape(line.text) + "</text>\n"
+        }
+        svg += "</svg>\n"
+        return svg
+    }
+
+    /// The same, for a template (`{{{card}}}`).
+    public static func html(_ card: ShareCard) -> RawHTML {
+        RawHTML(trusted: render(card))
+    }
+
+    /// The card's words, for `aria-label`, `alt` and link-preview descriptions.
+    public static func accessibleText(_ card: ShareCard) -> String {
+        var parts = ["\(card.label) (\(card.bugTitle)): \(card.prompt)"]
+        if let comment = card.inlineComment {
+            parts.append(comment.split(separator: "\n").map { String($0).trimmingWhitespace() }.joined(separator: " "))
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// A share card as a 1200×630 PNG for link previews, drawn with cairo in DejaVu Sans Mono (or the
+/// system's monospace fallback). The PNG keeps only its IHDR, IDAT and IEND chunks, so it carries
+/// no timestamp or text metadata; the same card gives the same bytes on the same system.
+public enum ShareCardPNG {
+    public enum Error: Swift.Error, Equatable, CustomStringConvertible {
+        case cairo(String)
+        case png(String)
+
+        public var description: String {
+            switch self {
+            case .cairo(let what): return "share card: cairo could not draw the image (\(what))."
+            case .png(let what): return "share card: the PNG cairo wrote is not valid (\(what))."
+            }
+        }
+    }
+
+    static let fontFamily = "DejaVu Sans Mono"
+
+    public static func render(_ card: ShareCard) throws -> Data {
+        let w = Int32(ShareCardLayout.width), h = Int32(ShareCardLayout.height)
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) else {
+            throw Error.cairo("no surface")
+        }
+        defer { cairo_surface_destroy(surface) }
+        try check(cairo_surface_status(surface))
+        guard let cr = cairo_create(surface) else { throw Error.cairo("no context") }
+        defer { cairo_destroy(cr) }
+        try check(cairo_status(cr))
+
+        // Fixed font options, so the bytes do not depend on desktop font settings.
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+        cairo_select_font_face(cr, fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+
+        let measure: (String, Int) -> Double = { text, size in
+            cairo_set_font_size(cr, Double(size))
+            var extents = cairo_text_extents_t()
+            cairo_text_extents(cr, text, &extents)
+            return extents.x_advance
+        }
+        let layout = ShareCardLayout.make(card, measure: measure)
+
+        setColor(cr, ShareCardLayout.background)
+        cairo_paint(cr)
+
+        setColor(cr, ShareCardLayout.ruleColor)
+        cairo_set_line_width(cr, 2)
+        cairo_move_to(cr, Double(layout.rule.x1), Double(layout.rule.y))
+        cairo_line_to(cr, Double(layout.rule.x2), Double(layout.rule.y))
+        cairo_stroke(cr)
+
+        for line in layout.lines {
+            cairo_set_font_size(cr, Double(line.size))
+            var x = Double(line.x)
+            if line.anchor == .end {
+                var extents = cairo_text_extents_t()
+                cairo_text_extents(cr, line.text, &extents)
+                x -= extents.x_advance
+            }
+            setColor(cr, line.color)
+            cairo_move_to(cr, x, Double(line.y))
+            cairo_show_text(cr, line.text)
+        }
+        try check(cairo_status(cr))
+        cairo_surface_flush(surface)
+
+        let sink = PNGSink()
+        let status = withExtendedLifetime(sink) {
+            cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
+                guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+                Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
+                return CAIRO_STATUS_SUCCESS
+            }, Unmanaged.passUnretained(sink).toOpaque())
+        }
+        try check(status)
+        return try PNGChunks.keepingOnly(["IHDR", "IDAT", "IEND"], in: sink.data)
+    }
+
+    private final class PNGSink {
+        var data = Data()
+    }
+
+    private static func check(_ status: cairo_status_t) throws {
+        guard status == CAIRO_STATUS_SUCCESS else {
+            let text = cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+            throw Error.cairo(text)
+        }
+    }
+
+    /// "#rrggbb" to cairo's source colour.
+    private static func setColor(_ cr: OpaquePointer, _ hex: String) {
+        let v = Int(hex.dropFirst(), radix: 16) ?? 0
+        cairo_set_source_rgb(cr, Double(v >> 16) / 255, Double((v >> 8) & 0xff) / 255, Double(v & 0xff) / 255)
+    }
+}
+
+/// Reading and filtering PNG chunks. Chunks are copied verbatim with their CRCs.
+public enum PNGChunks {
+    public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    public struct Chunk: Equatable, Sendable {
+        public let type: String
+        /// The whole chunk: length, type, data and CRC.
+        public let range: Range<Int>
+        public let dataRange: Range<Int>
+    }
+
+    /// The chunks of a PNG, in order. Throws if the signature, a length or the final IEND is wrong.
+    public static func chunks(_ png: Data) throws -> [Chunk] {
+        let bytes = [UInt8](png)
+        guard bytes.count >= 8, Array(bytes[0..<8]) == signature else {
+            throw ShareCardPNG.Error.png("no PNG signature")
+        }
+        var out: [Chunk] = []
+        var i = 8
+        while i < bytes.count {
+            guard i + 12 <= bytes.count else { throw ShareCardPNG.Error.png("truncated chunk at byte \(i)") }
+            let length = Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3])
+            guard length <= 0x7fff_ffff, i + 12 + length <= bytes.count else {
+                throw ShareCardPNG.Error.png("chunk at byte \(i) runs past the end")
+            }
+            let type = String(decoding: bytes[(i + 4)..<(i + 8)], as: UTF8.self)
+            out.append(Chunk(type: type, range: i..<(i + 12 + length), dataRange: (i + 8)..<(i + 8 + length)))
+            i += 12 + length
+            if type == "IEND" { break }
+        }
+        guard out.last?.type == "IEND" else { throw ShareCardPNG.Error.png("no IEND chunk") }
+        return out
+    }
+
+    /// The PNG with only the chunks whose type is in `types`, in their original order.
+    public static func keepingOnly(_ types: Set<String>, in png: Data) throws -> Data {
+        var out = Data(signature)
+        for chunk in try chunks(png) where types.contains(chunk.type) {
+            out.append(png.subdata(in: chunk.range))
+        }
+        return out
+    }
+}
