@@ -11,14 +11,17 @@ enum Instant {
     /// Seconds between 1970-01-01 and 2001-01-01.
     private static let referenceOffset: Int64 = 978_307_200
 
-    static func format(_ date: Date) -> String {
+    /// The instant as text; nil outside the years 0001–9999 (or for a NaN), which `parse` could not read back.
+    static func format(_ date: Date) -> String? {
         let t = date.timeIntervalSinceReferenceDate
         let whole = t.rounded(.down)
         let frac = t - whole // exact: both are Doubles and the difference is representable
-        let unix = Int64(whole) + referenceOffset
+        guard let w = Int64(exactly: whole), abs(w) < 400_000_000_000 else { return nil }
+        let unix = w + referenceOffset
         let days = floorDiv(unix, 86_400)
         let secs = unix - days * 86_400
         let (y, m, d) = civil(fromDays: days)
+        guard (1...9999).contains(y) else { return nil }
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
             + pad(secs / 3600, 2) + ":" + pad(secs % 3600 / 60, 2) + ":" + pad(secs % 60, 2)
             + "." + fractionDigits(frac) + "Z"

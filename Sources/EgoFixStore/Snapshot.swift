@@ -72,11 +72,39 @@ struct Snapshot: Codable, Sendable {
         let e = JSONEncoder()
         e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
         e.dateEncodingStrategy = .custom { date, encoder in
+            guard let text = Instant.format(date) else {
+                throw EncodingError.invalidValue(date, .init(codingPath: encoder.codingPath,
+                                                             debugDescription: "instant \(date.timeIntervalSinceReferenceDate) is outside the years 0001-9999"))
+            }
             var c = encoder.singleValueContainer()
-            try c.encode(Instant.format(date))
+            try c.encode(text)
         }
         e.dataEncodingStrategy = .base64
         return e
+    }
+
+    /// Foundation pretty-prints an empty array as "[\n\n  ]"; write "[]". A raw newline never occurs
+    /// inside a JSON string (it is escaped there), so this touches formatting only.
+    static func tidyEmptyArrays(_ data: Data) -> Data {
+        let b = [UInt8](data)
+        var out = [UInt8]()
+        out.reserveCapacity(b.count)
+        var i = 0
+        while i < b.count {
+            if b[i] == UInt8(ascii: "["), i + 2 < b.count, b[i + 1] == 0x0A, b[i + 2] == 0x0A {
+                var j = i + 3
+                while j < b.count, b[j] == UInt8(ascii: " ") { j += 1 }
+                if j < b.count, b[j] == UInt8(ascii: "]") {
+                    out.append(UInt8(ascii: "["))
+                    out.append(UInt8(ascii: "]"))
+                    i = j + 1
+                    continue
+                }
+            }
+            out.append(b[i])
+            i += 1
+        }
+        return Data(out)
     }
 
     static let instantExample = "2026-03-02T08:00:00.000Z"
@@ -140,9 +168,12 @@ extension SQLiteStore {
             throw SQLiteStore.map(error, path: path, operation: "exporting")
         }
         do {
-            var data = try Snapshot.encoder().encode(snapshot)
+            var data = Snapshot.tidyEmptyArrays(try Snapshot.encoder().encode(snapshot))
             data.append(0x0A)
             return data
+        } catch let EncodingError.invalidValue(_, ctx) {
+            let path = ctx.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            throw StoreError.database(operation: "exporting", reason: "\(path.hasPrefix(".") ? String(path.dropFirst()) : path): \(ctx.debugDescription)")
         } catch {
             throw StoreError.database(operation: "exporting", reason: "a record does not encode as JSON: \(error)")
         }

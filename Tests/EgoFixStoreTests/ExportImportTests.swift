@@ -155,6 +155,7 @@ final class ExportImportTests: XCTestCase {
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains("\"createdAt\" : \"1970-01-01T00:00:00.000Z\""), "instants are UTC ISO 8601 with fractional seconds")
         XCTAssertTrue(text.contains("Ça m'a coûté — 日本語 🙂"))
+        XCTAssertTrue(text.hasSuffix("}\n"))
         // Sorted keys: in every record, "id" comes after "createdAt".
         let first = try XCTUnwrap(text.range(of: "\"createdAt\""))
         let id = try XCTUnwrap(text.range(of: "\"id\""))
@@ -165,6 +166,18 @@ final class ExportImportTests: XCTestCase {
         XCTAssertEqual(assigned, assigned.sorted())
     }
 
+    func test_emptyStore_exportsEveryTableAsAnEmptyList_andReimportsIdentically() throws {
+        let dir = try TempDir()
+        let store = try open(dir.file("a.sqlite"))
+        let data = try store.exportJSON()
+        let text = String(decoding: data, as: UTF8.self)
+        XCTAssertTrue(text.contains("\"completions\" : [],"), text)
+        XCTAssertTrue(text.contains("\"formatVersion\" : 1,"), text)
+        let other = try open(dir.file("b.sqlite"))
+        try other.importJSON(data, replace: false, backupPath: nil)
+        XCTAssertEqual(try other.exportJSON(), data)
+    }
+
     func test_instants_roundTripExactly() {
         let samples: [Date] = [
             Date(timeIntervalSince1970: 0), Fixture.start, Fixture.start.addingTimeInterval(0.123_456_789),
@@ -173,10 +186,13 @@ final class ExportImportTests: XCTestCase {
             Date(timeIntervalSince1970: 4_102_444_799.999),
         ]
         for d in samples {
-            let s = Instant.format(d)
+            let s = Instant.format(d) ?? "nil"
             XCTAssertEqual(Instant.parse(s), d, s)
             XCTAssertTrue(s.hasSuffix("Z"))
         }
+        XCTAssertNil(Instant.format(Date(timeIntervalSinceReferenceDate: .nan)))
+        XCTAssertNil(Instant.format(Date(timeIntervalSinceReferenceDate: 1e300)))
+        XCTAssertNil(Instant.format(Date(timeIntervalSince1970: 253_402_300_800)), "year 10000 could not be read back")
         XCTAssertEqual(Instant.format(Fixture.start), "2026-03-02T08:00:00.000Z")
         XCTAssertEqual(Instant.format(Date(timeIntervalSince1970: 951_782_400.25)), "2000-02-29T00:00:00.250Z")
         XCTAssertNil(Instant.parse("2026-02-30T08:00:00.000Z"))
