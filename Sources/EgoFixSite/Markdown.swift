@@ -46,7 +46,10 @@ public enum Markdown {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
         }
         let options = CMARK_OPT_DEFAULT  // safe: raw HTML and dangerous URLs dropped
-        let maybeDocument: OpaquePointer? = source.withCString { cmark_parse_document($0, strlen($0), options) }
+        var text = removingControlCharacters(source)
+        let maybeDocument: OpaquePointer? = text.withUTF8 { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
+        }
         guard let document = maybeDocument else { throw Error.renderFailed(name: name) }
         defer { cmark_node_free(document) }
 
@@ -111,6 +114,17 @@ public enum Markdown {
             scheme.unicodeScalars.append(u)
         }
         return true  // no colon: relative
+    }
+
+    /// C0 controls other than tab, newline and carriage return, and DEL, have no place in a page.
+    static func removingControlCharacters(_ s: String) -> String {
+        guard s.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7f })
+        else { return s }
+        var out = String.UnicodeScalarView()
+        for u in s.unicodeScalars where !((u.value < 0x20 && u != "\t" && u != "\n" && u != "\r") || u.value == 0x7f) {
+            out.append(u)
+        }
+        return String(out)
     }
 
     private static func freeCmarkString(_ pointer: UnsafeMutablePointer<CChar>) {

@@ -82,7 +82,8 @@ public final class SiteWriter: Sendable {
     }
 
     init(output: URL, swapStrategy: SwapStrategy) {
-        self.output = output.standardizedFileURL
+        // A symbolic link to the output folder is followed: the swap happens where the site really is.
+        self.output = output.standardizedFileURL.resolvingSymlinksInPath()
         self.swapStrategy = swapStrategy
     }
 

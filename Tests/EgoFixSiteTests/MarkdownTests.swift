@@ -144,8 +144,8 @@ final class MarkdownTests: XCTestCase {
     }
 
     func test_render_nulAndControlCharactersDoNotBreakRendering() throws {
-        let out = try html("a\u{0}b\u{1b}[31mc")
-        XCTAssertTrue(out.hasPrefix("<p>a"))
+        let out = try html("a\u{0}b\u{1b}[31mc\u{7f}d")
+        XCTAssertEqual(out, "<p>ab[31mcd</p>\n")
     }
 
     func test_isAllowed_scheme() {

@@ -137,6 +137,18 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertEqual(tree(site)["index.html"], "v1")
     }
 
+    func test_write_throughASymlinkedOutputReplacesTheRealFolderAndKeepsTheLink() throws {
+        let dir = try TempDir()
+        let real = dir.url.appendingPathComponent("real-site")
+        let link = dir.url.appendingPathComponent("site")
+        try SiteWriter(output: real).write(files([("a.html", "1")]))
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: real)
+        let report = try SiteWriter(output: link).write(files([("a.html", "1"), ("b.html", "2")]))
+        XCTAssertEqual(report, SiteWriteReport(written: ["b.html"], unchanged: ["a.html"]))
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), real.path)
+        XCTAssertEqual(tree(real)["b.html"], "2")
+    }
+
     func test_begin_refusesAFolderEgoFixDidNotMake() throws {
         let dir = try TempDir()
         try dir.write("home/notes.txt", "precious")
