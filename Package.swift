@@ -35,6 +35,7 @@ let package = Package(
                           path: "Sources/egofix"),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
         .testTarget(name: "EgoFixStoreTests", dependencies: ["EgoFixStore", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixStoreTests"),
+        .testTarget(name: "EgoFixCLITests", dependencies: ["egofix"], path: "Tests/EgoFixCLITests"),
         .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixSiteTests"),
     ],
     swiftLanguageModes: [.v6]

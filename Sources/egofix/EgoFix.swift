@@ -14,7 +14,8 @@ struct EgoFix: AsyncParsableCommand {
         they shouldn't. EgoFix gives you one small fix a day and keeps the record in a local store.
         """,
         version: EgoFixInfo.version,
-        subcommands: [Lint.self])
+        subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, CrashCommand.self, Reboot.self,
+                      Diagnostic.self, Status.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, Lint.self])
 }
 
 extension EgoFix {
@@ -44,6 +45,7 @@ extension EgoFix {
         case let e as SeedLint.Failure: return e.description
         case let e as FixCompletion.TransitionError: return e.description
         case let e as RepositoryError: return e.description
+        case let e as StoreError: return e.description
         default: return nil
         }
     }

@@ -38,7 +38,7 @@ enum Catalogue {
     }
 
     /// `count` daily fixes per severity for a bug, plus quick and weekly fixes.
-    static func fixes(for bug: Bug, perSeverity: Int = 4, quick: Int = 2, weekly: Int = 2, startNumber: Int = 1) -> [Fix] {
+    static func fixes(for bug: Bug, perSeverity: Int = 8, quick: Int = 2, weekly: Int = 2, startNumber: Int = 1) -> [Fix] {
         var out: [Fix] = []
         var n = startNumber
         for sev in FixSeverity.allCases {

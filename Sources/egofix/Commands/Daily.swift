@@ -1,0 +1,221 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+struct Init: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start: pick your primary bug and see the first fix.",
+        discussion: "With no --bug, asks which one when run in a terminal.")
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(help: ArgumentHelp("The primary bug's slug (see `egofix bugs`).", valueName: "slug"))
+    var bug: String?
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
+        do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
+        if let bug {
+            try vm.select(slug: bug)
+        } else if Prompt.interactive {
+            Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
+            let choice = Prompt.choose("Primary bug:", vm.bugs.map { "\($0.title)  " + s.style.dim("// " + $0.description) })
+            guard let i = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
+            try vm.select(slug: vm.bugs[i].slug)
+        } else {
+            throw CLIError("no bug chosen. Pass --bug SLUG, one of: \(vm.bugs.map(\.slug).sorted().joined(separator: ", ")).")
+        }
+        let card = try await vm.complete(at: s.now)
+        var out = ["v1.0. Primary bug: " + s.style.paint(vm.selected?.title ?? "", vm.selected?.color ?? Style.heading) + ".",
+                   s.style.dim("// Store: \(s.storePath)"), ""]
+        if let card {
+            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "FIRST FIX")
+        }
+        s.print(out)
+    }
+}
+
+struct Today: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show today's fix (a quick fix first, after a crash). Counts as opening it.")
+
+    @OptionGroup var options: StoreOptions
+    @Flag(help: "Print JSON instead of the card.") var json = false
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
+        try await vm.load(at: s.now)
+        switch vm.state {
+        case .loaded(let card):
+            if json {
+                Swift.print(try JSONOut.encode(TodayJSON(fix: card.fix, bug: card.bug, completion: card.completion, restDay: false)))
+                return
+            }
+            let heading = card.isQuickFix ? "QUICK FIX // after the crash" : "TODAY // " + s.today.description
+            var out = FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
+                                    showCommands: card.completion.outcome == .pending)
+            if card.completion.outcome != .pending {
+                out.append("")
+                out.append(s.style.paint("Marked " + card.completion.outcome.rawValue + ".", s.style.outcomeColor(card.completion.outcome))
+                           + s.style.dim(" Next fix tomorrow."))
+            }
+            s.print(out)
+        case .restDay(let tidbit):
+            if json {
+                Swift.print(try JSONOut.encode(TodayJSON(fix: nil, bug: nil, completion: nil, restDay: true)))
+                return
+            }
+            var out = ["REST DAY", "", "No fix today. Nothing left that fits, or nothing active."]
+            if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
+            s.print(out)
+        case .loading, .marked:
+            break
+        }
+    }
+
+    struct TodayJSON: Encodable {
+        let fix: Fix?
+        let bug: Bug?
+        let completion: FixCompletion?
+        let restDay: Bool
+    }
+}
+
+/// applied / skipped / failed share everything but the outcome.
+struct OutcomeOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The reflection (Markdown). Also read from standard input when it is piped.", valueName: "text"))
+    var message: String?
+
+    @Flag(name: .shortAndLong, help: "Write the reflection in $EDITOR, so it never passes through shell history.")
+    var edit = false
+
+    @Option(help: ArgumentHelp("Counter fixes: how many times.", valueName: "n")) var count: Int?
+    @Option(help: ArgumentHelp("Quiz and scenario fixes: the option you chose.", valueName: "id")) var option: String?
+    @Flag(help: "Timed fixes: the timer ran out.") var timerDone = false
+    @Option(help: ArgumentHelp("Multi-step fixes: how many steps you did.", valueName: "n")) var steps: Int?
+}
+
+enum OutcomeCommand {
+    static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
+        let s = try Session.open(o.store)
+        try s.ensureCatalogue()
+        let (_, fix) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+        let interaction = try interactionOutcome(fix: fix, o)
+        let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection")
+        var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
+        try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now)
+        guard case .marked(let r) = vm.state else { return }
+        var out: [String] = []
+        let head: String
+        switch outcome {
+        case .applied: head = "FIX APPLIED"
+        case .skipped: head = "FIX SKIPPED"
+        default: head = "FIX FAILED"
+        }
+        out.append(s.style.paint(head, s.style.outcomeColor(outcome)) + "  " + s.style.dim(r.fix.label))
+        out.append("")
+        out.append(line(for: outcome, fix: r.fix))
+        if let insight = chosenInsight(fix: r.fix, interaction: interaction) {
+            out.append("")
+            out += Text.wrap(insight).map { s.style.dim($0) }
+        }
+        if let v = r.versionEntry {
+            out.append("")
+            out.append("v" + v.version + ". " + v.description)
+        }
+        if let t = r.transition {
+            out.append("")
+            out.append(transitionLine(t))
+        }
+        if let tid = r.tidbit {
+            out.append("")
+            out += Text.wrap(tid.body)
+        }
+        if reflection != nil { out += ["", s.style.dim("// Reflection saved. It stays in your store.")] }
+        s.print(out)
+    }
+
+    static func line(for outcome: FixOutcome, fix: Fix) -> String {
+        switch outcome {
+        case .applied: return "No fanfare. You did the thing."
+        case .skipped: return "Skipped. It goes back in the pile for 21 days."
+        case .failed: return "Failed. Expected, some days. The attempt is the data."
+        case .pending: return ""
+        }
+    }
+
+    static func transitionLine(_ t: BugLifecycle.Transition) -> String {
+        switch t {
+        case .activated: return "Bug activated."
+        case .stabilised: return "Bug marked stable. Retest in 30 days."
+        case .resolved: return "Bug resolved. It can still regress. They do."
+        case .regressed(let why): return "Regression: \(why). Back to active."
+        }
+    }
+
+    static func interactionOutcome(fix: Fix, _ o: OutcomeOptions) throws -> InteractionOutcome? {
+        let config = try? fix.configuration()
+        switch config {
+        case .counter?:
+            if let c = o.count, c < 0 { throw CLIError("--count must be 0 or more.") }
+            return o.count.map { InteractionOutcome(count: $0) }
+        case .quiz(let q)?:
+            guard let id = o.option else { return nil }
+            guard q.options.contains(where: { $0.id == id }) else {
+                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(q.options.map(\.id).joined(separator: ", ")).")
+            }
+            return InteractionOutcome(optionId: id)
+        case .scenario(let sc)?:
+            guard let id = o.option else { return nil }
+            guard sc.options.contains(where: { $0.id == id }) else {
+                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(sc.options.map(\.id).joined(separator: ", ")).")
+            }
+            return InteractionOutcome(optionId: id)
+        case .timed?:
+            return o.timerDone ? InteractionOutcome(timerCompleted: true) : nil
+        case .multiStep(let m)?:
+            guard let n = o.steps else { return nil }
+            guard (0...m.steps.count).contains(n) else { throw CLIError("--steps must be between 0 and \(m.steps.count) for \(fix.label).") }
+            return InteractionOutcome(stepsCompleted: n)
+        default:
+            if o.count != nil || o.option != nil || o.timerDone || o.steps != nil {
+                throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; --count, --option, --timer-done and --steps do not apply.")
+            }
+            return nil
+        }
+    }
+
+    static func chosenInsight(fix: Fix, interaction: InteractionOutcome?) -> String? {
+        guard let id = interaction?.optionId else { return nil }
+        switch try? fix.configuration() {
+        case .quiz(let q)?: return q.options.first { $0.id == id }?.insight
+        case .scenario(let s)?: return s.options.first { $0.id == id }?.insight
+        default: return nil
+        }
+    }
+}
+
+struct Applied: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark today's fix applied.")
+    @OptionGroup var o: OutcomeOptions
+    func run() async throws { try await OutcomeCommand.run(.applied, o) }
+}
+
+struct Skipped: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark today's fix skipped.")
+    @OptionGroup var o: OutcomeOptions
+    func run() async throws { try await OutcomeCommand.run(.skipped, o) }
+}
+
+struct Failed: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Mark today's fix failed.")
+    @OptionGroup var o: OutcomeOptions
+    func run() async throws { try await OutcomeCommand.run(.failed, o) }
+}

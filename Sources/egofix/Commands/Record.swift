@@ -1,0 +1,330 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+struct CrashCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash",
+        abstract: "Log a crash: a bad ego day. Queues a quick fix.",
+        discussion: "Two steps at most: which bug (default: your primary bug; asked in a terminal), and an optional note.")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The bug that resurfaced.", valueName: "slug")) var slug: String?
+    @Option(help: ArgumentHelp("A private note (Markdown). Also read from piped standard input.", valueName: "text")) var note: String?
+    @Option(help: ArgumentHelp("Where it happened: work, home, social, family, online, unknown.", valueName: "context"))
+    var context: String?
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let user = try await s.profile()
+        var bug: Bug?
+        if let slug {
+            bug = try await s.bug(slug: slug)
+        } else if Prompt.interactive {
+            let bugs = try await s.repos.bugs.getAll().sorted { $0.title < $1.title }
+            Swift.print("CRASH LOGGED\n")
+            if let i = Prompt.choose("What resurfaced?", bugs.map(\.title)) { bug = bugs[i] }
+        }
+        if bug == nil, let p = user.primaryBugId { bug = try await s.repos.bugs.getById(p) }
+        var ctx: EventContext?
+        if let context {
+            guard let c = EventContext(rawValue: context.lowercased()) else {
+                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            ctx = c
+        }
+        var text = try note.flatMap { try ReflectionInput.checked($0) }
+        if text == nil && note == nil {
+            if Prompt.interactive && slug == nil {
+                text = Prompt.ask("Note (optional, enter to skip):").flatMap { $0.isEmpty ? nil : $0 }
+            } else if !Prompt.interactive && isatty(STDIN_FILENO) == 0 {
+                text = try ReflectionInput.read(message: nil, edit: false, what: "note")
+            }
+        }
+        let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: bug?.id, note: text, context: ctx, at: s.now)
+        try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: bug?.id, at: s.now)
+        var out = [s.style.paint("CRASH LOGGED", Style.crash) + (bug.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
+        out.append("")
+        out.append("Logged. The version number stays where it is.")
+        if let b = bug, let tid = try await crashTidbit(s, bug: b, user: user) {
+            out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
+        }
+        if let q = r.quickFix {
+            out.append("")
+            out += FixCard.lines(fix: q, bug: bug, style: s.style, heading: "QUICK FIX // shown next")
+        }
+        out += ["", s.style.dim("// `egofix reboot` when you are ready to start fresh.")]
+        s.print(out)
+    }
+
+    func crashTidbit(_ s: Session, bug: Bug, user: UserProfile) async throws -> MicroEducation? {
+        let pool = try await s.repos.education.getFor(bugSlug: bug.slug, trigger: .afterCrash)
+        guard let t = MicroEducationPicker.pick(from: pool, bugSlug: bug.slug, trigger: .afterCrash, lastShownId: user.lastTidbitId,
+                                                seed: StableHash.fnv1a([user.id.uuidString, ISO8601.format(s.now)])) else { return nil }
+        var u = try await s.profile()
+        u.lastTidbitId = t.id
+        try await s.repos.users.save(u)
+        return t
+    }
+}
+
+struct Reboot: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Start fresh after a crash. Closes every open crash.")
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
+        let user = try await s.profile()
+        s.print(["REBOOT", "", "Closed \(Text.plural(closed.count, "crash", "crashes")). Still v\(user.currentVersion).",
+                 s.style.dim("// A reboot is not a reset. The log keeps everything.")])
+    }
+}
+
+struct Diagnostic: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "The weekly check-in: 30 seconds, at most 3 bugs. Always skippable.",
+        discussion: """
+        Open from Sunday 18:00 through Monday, in your time zone. In a terminal it asks; in scripts pass \
+        --rate once per bug, e.g. --rate need-to-be-right=loud@work --rate need-to-be-busy=quiet.
+        """)
+
+    @OptionGroup var options: StoreOptions
+    @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable.", valueName: "rating")) var rate: [String] = []
+    @Flag(help: "Skip this week. Records nothing.") var skip = false
+    @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let user = try await s.profile()
+        let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
+        if skip {
+            s.print(["Skipped. Nothing recorded, nothing owed."])
+            return
+        }
+        let week = svc.weekUnderReview(at: s.now)
+        let due = try await svc.isDue(at: s.now)
+        let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
+        if !inWindow && !anyway && rate.isEmpty {
+            s.print(["No diagnostic due. It opens Sunday at 18:00 and stays open through Monday.",
+                     s.style.dim("// --anyway records one for this week now.")])
+            return
+        }
+        if inWindow && !due { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
+        var responses: [BugDiagnosticResponse] = []
+        if !rate.isEmpty {
+            for r in rate { responses.append(try await parse(r, s)) }
+        } else if Prompt.interactive {
+            let bugs = try await svc.bugsToAsk()
+            if let tid = MicroEducationPicker.pick(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
+                                                   trigger: .duringDiagnostic, lastShownId: user.lastTidbitId,
+                                                   seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
+                s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
+            }
+            for b in bugs {
+                guard let i = Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"]) else {
+                    s.print(["Skipped. Nothing recorded, nothing owed."])
+                    return
+                }
+                let intensity = [BugIntensity.quiet, .present, .loud][i]
+                var ctx: EventContext?
+                if intensity != .quiet {
+                    let names = ["Work", "Home", "Social", "Family", "Online", "Unsure"]
+                    if let j = Prompt.choose("Where was it loudest?", names) {
+                        ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
+                    }
+                }
+                responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
+            }
+        } else {
+            throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug, or --skip.")
+        }
+        let d = try await svc.complete(responses, at: s.now)
+        var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
+        for r in d.responses {
+            let b = try await s.repos.bugs.getById(r.bugId)
+            let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
+            out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.rawValue } ?? ""))
+        }
+        out += ["", "Recorded. It feeds the patterns, not a score."]
+        s.print(out)
+    }
+
+    func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
+        let parts = r.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context].") }
+        let bug = try await s.bug(slug: parts[0])
+        let valueParts = parts[1].split(separator: "@", maxSplits: 1).map(String.init)
+        guard let intensity = BugIntensity(rawValue: valueParts[0].lowercased()) else {
+            throw CLIError("--rate '\(r)': '\(valueParts[0])' is not quiet, present or loud.")
+        }
+        var ctx: EventContext?
+        if valueParts.count == 2 {
+            guard let c = EventContext(rawValue: valueParts[1].lowercased()) else {
+                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            ctx = c
+        }
+        return BugDiagnosticResponse(bugId: bug.id, intensity: intensity, primaryContext: ctx)
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Version, streak, active bugs, the pending fix.")
+    @OptionGroup var options: StoreOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let snap = try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now)
+        if json {
+            Swift.print(try JSONOut.encode(snap))
+            return
+        }
+        var out = [s.style.bold("v" + snap.version) + s.style.dim("  // \(Text.plural(snap.fixesToNextVersion, "fix", "fixes")) applied to the next version")]
+        out.append(s.style.dim(snap.streakLine))
+        out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
+        out.append("")
+        out.append("ACTIVE BUGS")
+        if snap.activeBugs.isEmpty { out.append("  none. `egofix bug activate SLUG`") }
+        for b in snap.activeBugs {
+            out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 9) + (b.isPrimary ? s.style.dim("primary") : ""))
+        }
+        out.append("")
+        if let f = snap.pendingFix, let p = snap.pendingFixPrompt {
+            out.append("PENDING  " + f)
+            out += Text.wrap(p, indent: "  ")
+        } else {
+            out.append(s.style.dim("No pending fix. `egofix today` assigns one."))
+        }
+        if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes them."] }
+        if snap.diagnosticDue { out += ["", "Weekly diagnostic open. `egofix diagnostic`, or skip it."] }
+        s.print(out)
+    }
+}
+
+func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
+
+struct Bugs: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "The bug library.")
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let user = try await s.repos.users.get()
+        let bugs = try await s.repos.bugs.getAll().sorted { $0.slug < $1.slug }
+        var out: [String] = []
+        for b in bugs {
+            let state = b.isActive ? b.status.rawValue : (b.status == .identified ? "inactive" : b.status.rawValue + ", inactive")
+            out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + pad(state, 10) + (b.id == user?.primaryBugId ? s.style.dim("primary") : ""))
+            out += Text.wrap(b.description, indent: "  ").map { s.style.dim($0) }
+        }
+        out += ["", s.style.dim("// egofix bug activate SLUG | egofix bug deactivate SLUG")]
+        s.print(out)
+    }
+}
+
+struct BugCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bug", abstract: "Activate or deactivate a bug.",
+                                                    subcommands: [Activate.self, Deactivate.self])
+
+    struct Activate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Start getting fixes for a bug.")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
+
+        func run() async throws {
+            let s = try Session.open(options)
+            try s.ensureCatalogue()
+            _ = try await s.profile()
+            let b = try await s.bug(slug: slug)
+            if b.isActive { s.print(["\(b.title) is already active (\(b.status.rawValue)). Nothing changed."]); return }
+            try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
+            s.print([s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation tomorrow."])
+        }
+    }
+
+    struct Deactivate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Stop getting fixes for a bug. Its history stays.")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
+
+        func run() async throws {
+            let s = try Session.open(options)
+            try s.ensureCatalogue()
+            _ = try await s.profile()
+            let b = try await s.bug(slug: slug)
+            if !b.isActive { s.print(["\(b.title) is not active. Nothing changed."]); return }
+            try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
+            s.print([b.title + " deactivated. The history stays; the fixes stop."])
+        }
+    }
+}
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Write the whole store as canonical JSON.")
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file")) var file: String
+
+    func run() async throws {
+        let s = try Session.open(options)
+        let data = try s.store.exportJSON()
+        if file == "-" {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        let tmp = file + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
+            throw CLIError("cannot write \(file). Check that its folder exists and is writable.")
+        }
+        if rename(tmp, file) != 0 {
+            try? FileManager.default.removeItem(atPath: tmp)
+            throw CLIError("cannot write \(file): \(String(cString: strerror(errno))).")
+        }
+        s.print(["Exported to \(file) (\(data.count) bytes)."])
+    }
+}
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Read a whole store from an export. Validates everything before writing anything; backs the store up first.")
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
+    @Flag(help: "Replace a store that already has a profile (a backup is kept).") var replace = false
+
+    func run() async throws {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError("cannot read \(file). Check the path.")
+        }
+        let s = try Session.open(options)
+        let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
+        var backup = s.storePath + ".backup-" + stamp
+        var n = 2
+        while FileManager.default.fileExists(atPath: backup) {
+            backup = s.storePath + ".backup-" + stamp + "-\(n)"
+            n += 1
+        }
+        let report = try s.store.importJSON(data, replace: replace, backupPath: backup)
+        s.print(["Imported \(file): \(report.summary).", s.style.dim("// Backup of the previous store: \(backup)")])
+    }
+}
+
+struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Check the store file: SQLite's integrity check and its settings.")
+    @OptionGroup var options: StoreOptions
+
+    func run() async throws {
+        let s = try Session.open(options)
+        let result = try s.store.integrityCheck()
+        var out = ["store: \(s.storePath)", "integrity: \(result)"]
+        for (k, v) in try s.store.settings() { out.append("\(k): \(v)") }
+        s.print(out)
+        if result != "ok" { throw CLIError("the store failed SQLite's integrity check. Restore a backup or an export (`egofix import`).") }
+    }
+}

@@ -1,0 +1,170 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixResources
+import EgoFixStore
+import Foundation
+
+/// Options every command that touches the store takes.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The store file.", discussion: "Default: $EGOFIX_STORE, then `store` in egofix.toml, then $XDG_DATA_HOME/egofix/egofix.sqlite.", valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("Pin the clock (ISO 8601, e.g. 2026-11-22T09:00:00Z). Default: $EGOFIX_NOW, else now.", valueName: "instant"))
+    var now: String?
+}
+
+/// Everything a command needs: the store, the clock, the user's calendar, the terminal style.
+struct Session {
+    let store: SQLiteStore
+    let repos: Repositories
+    let now: Date
+    let calendar: Calendar
+    let style: Style
+    let config: WorkspaceConfig
+    let storePath: String
+
+    static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
+
+    static func loadConfig(folder: String = FileManager.default.currentDirectoryPath) throws -> WorkspaceConfig {
+        let path = folder + "/egofix.toml"
+        guard let data = FileManager.default.contents(atPath: path) else { return WorkspaceConfig() }
+        return try WorkspaceConfig.parse(String(decoding: data, as: UTF8.self), file: path)
+    }
+
+    static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
+        let raw = flag ?? env["EGOFIX_NOW"]
+        guard let raw, !raw.isEmpty else { return Date() }
+        guard let d = ISO8601.parse(raw) else {
+            throw CLIError("--now '\(raw)' is not an ISO 8601 instant. Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
+        }
+        return d
+    }
+
+    /// The time zone: egofix.toml, else TZ, else the system's.
+    static func timeZone(config: WorkspaceConfig, environment env: [String: String]) throws -> TimeZone {
+        if let id = config.timeZone, let tz = TimeZone(identifier: id) { return tz }
+        if var tzName = env["TZ"], !tzName.isEmpty {
+            if tzName.hasPrefix(":") { tzName.removeFirst() }
+            if let tz = TimeZone(identifier: tzName) { return tz }
+            if tzName.hasPrefix("/"), let r = tzName.range(of: "zoneinfo/"), let tz = TimeZone(identifier: String(tzName[r.upperBound...])) {
+                return tz
+            }
+            throw CLIError("TZ '\(tzName)' is not a time zone this system knows. Use an IANA name such as Europe/Berlin.")
+        }
+        return TimeZone.current
+    }
+
+    static func open(_ options: StoreOptions) throws -> Session {
+        let env = environment()
+        let config: WorkspaceConfig
+        do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        let now = try clock(options.now, environment: env)
+        let tz = try timeZone(config: config, environment: env)
+        let path = StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
+                                         environment: env)
+        let store: SQLiteStore
+        do { store = try SQLiteStore(path: path, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }
+        return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
+                       style: .detect(), config: config, storePath: path)
+    }
+
+    static func expandTilde(_ p: String) -> String {
+        p.hasPrefix("~/") ? (environment()["HOME"] ?? NSHomeDirectory()) + String(p.dropFirst(1)) : p
+    }
+
+    /// The catalogue: built-in seeds, overridden file by file by a ./Seeds folder.
+    static func seedFiles() -> SeedFiles {
+        let local = FileManager.default.currentDirectoryPath + "/Seeds"
+        var isDir: ObjCBool = false
+        let hasLocal = FileManager.default.fileExists(atPath: local, isDirectory: &isDir) && isDir.boolValue
+        func pick(_ name: String) -> Data? {
+            if hasLocal, let d = FileManager.default.contents(atPath: local + "/" + name) { return d }
+            return BuiltIn.file("Seeds/" + name)
+        }
+        return SeedFiles(source: hasLocal ? "Seeds (with built-in defaults)" : "built-in Seeds",
+                         bugs: pick(SeedCatalogue.bugsFile), fixes: pick(SeedCatalogue.fixesFile),
+                         education: pick(SeedCatalogue.educationFile))
+    }
+
+    /// Loads the catalogue when the store has none or the seeds changed since the last load.
+    func ensureCatalogue() throws {
+        let files = Session.seedFiles()
+        let fingerprint = String(StableHash.fnv1a([files.bugs, files.fixes, files.education].map { $0?.base64EncodedString() ?? "" }), radix: 16)
+        if try store.meta("catalogue") == fingerprint { return }
+        let catalogue = try files.catalogue()
+        _ = try store.loadCatalogue(catalogue)
+        try store.setMeta("catalogue", fingerprint)
+    }
+
+    func profile() async throws -> UserProfile {
+        guard let u = try await repos.users.get() else { throw PracticeError.noProfile }
+        return u
+    }
+
+    func bug(slug: String) async throws -> Bug {
+        guard let b = try await repos.bugs.getBySlug(slug) else { throw PracticeError.unknownBug(slug) }
+        return b
+    }
+
+    var today: LocalDay { LocalDay(now, calendar: calendar) }
+
+    func print(_ lines: [String]) {
+        Swift.print(lines.joined(separator: "\n"))
+    }
+}
+
+/// Reads private text without it passing through shell history: -m, piped stdin, or $EDITOR.
+enum ReflectionInput {
+    static func read(message: String?, edit: Bool, what: String) throws -> String? {
+        if let message { return try checked(message) }
+        if edit {
+            let env = ProcessInfo.processInfo.environment
+            let editor = env["VISUAL"] ?? env["EDITOR"] ?? "vi"
+            let path = NSTemporaryDirectory() + "egofix-\(what)-\(getpid()).md"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", editor + " \"$1\"", "sh", path]
+            try p.run()
+            p.waitUntilExit()
+            guard p.terminationStatus == 0 else { throw CLIError("\(editor) exited with \(p.terminationStatus). Nothing recorded.") }
+            let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            return try checked(text)
+        }
+        if isatty(STDIN_FILENO) == 0 {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            if data.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: data.count) }
+            return try checked(String(decoding: data, as: UTF8.self))
+        }
+        return nil
+    }
+
+    static func checked(_ s: String) throws -> String? {
+        if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return t.isEmpty ? nil : t
+    }
+}
+
+/// Interactive prompts, only when both ends are a terminal.
+enum Prompt {
+    static var interactive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
+
+    static func ask(_ question: String) -> String? {
+        Swift.print(question, terminator: " ")
+        fflush(nil)
+        return readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A numbered menu; returns the index chosen, nil for an empty answer.
+    static func choose(_ question: String, _ options: [String]) -> Int? {
+        Swift.print(question)
+        for (i, o) in options.enumerated() { Swift.print("  \(i + 1)  \(o)") }
+        while true {
+            guard let a = ask(">"), !a.isEmpty else { return nil }
+            if let n = Int(a), (1...options.count).contains(n) { return n - 1 }
+            Swift.print("  a number from 1 to \(options.count), or enter to skip")
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import EgoFixCore
+import Foundation
+
+/// Terminal styling: muted 24-bit colours on a terminal, plain text when NO_COLOR is set or
+/// output is not a terminal.
+struct Style: Sendable {
+    let color: Bool
+
+    static func detect(environment: [String: String] = ProcessInfo.processInfo.environment) -> Style {
+        if let v = environment["NO_COLOR"], !v.isEmpty { return Style(color: false) }
+        if environment["TERM"] == "dumb" { return Style(color: false) }
+        return Style(color: isatty(STDOUT_FILENO) == 1)
+    }
+
+    // The palette: a dark IDE's muted syntax colours.
+    static let comment = "#7f848e"
+    static let applied = "#98c379"
+    static let skipped = "#e5c07b"
+    static let crash = "#e06c75"
+    static let failed = "#d19a66"
+    static let heading = "#abb2bf"
+
+    func paint(_ text: String, _ hex: String) -> String {
+        guard color, let (r, g, b) = Style.rgb(hex) else { return text }
+        return "\u{1B}[38;2;\(r);\(g);\(b)m" + text + "\u{1B}[0m"
+    }
+
+    func bold(_ text: String) -> String { color ? "\u{1B}[1m" + text + "\u{1B}[0m" : text }
+    func dim(_ text: String) -> String { paint(text, Style.comment) }
+
+    static func rgb(_ hex: String) -> (Int, Int, Int)? {
+        guard hex.count == 7, hex.hasPrefix("#"), let v = Int(hex.dropFirst(), radix: 16) else { return nil }
+        return ((v >> 16) & 0xff, (v >> 8) & 0xff, v & 0xff)
+    }
+
+    func outcomeColor(_ o: FixOutcome) -> String {
+        switch o {
+        case .applied: return Style.applied
+        case .skipped: return Style.skipped
+        case .failed: return Style.failed
+        case .pending: return Style.comment
+        }
+    }
+}
+
+enum Text {
+    static let width = 64
+
+    /// Word-wraps a paragraph to `width` columns, keeping existing line breaks.
+    static func wrap(_ text: String, width: Int = Text.width, indent: String = "") -> [String] {
+        var out: [String] = []
+        for para in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in para.split(separator: " ", omittingEmptySubsequences: true) {
+                if line.isEmpty {
+                    line = indent + word
+                } else if line.count + 1 + word.count <= width {
+                    line += " " + word
+                } else {
+                    out.append(line)
+                    line = indent + word
+                }
+            }
+            out.append(line)
+        }
+        return out
+    }
+
+    /// An inline comment keeps its "// " on every wrapped line.
+    static func wrapComment(_ comment: String, width: Int = Text.width) -> [String] {
+        comment.split(separator: "\n").flatMap { line -> [String] in
+            let body = line.hasPrefix("// ") ? String(line.dropFirst(3)) : String(line)
+            return wrap(body, width: width - 3).map { "// " + $0 }
+        }
+    }
+
+    static func plural(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(n) " + (n == 1 ? one : (many ?? one + "s"))
+    }
+}
+
+/// The fix card, as the spec draws it.
+enum FixCard {
+    static func lines(fix: Fix, bug: Bug?, style: Style, heading: String? = nil, showCommands: Bool = true) -> [String] {
+        var out: [String] = []
+        if let heading { out.append(style.dim(heading)); out.append("") }
+        var title = style.bold(fix.label)
+        if let bug { title += "  " + style.paint(bug.title.lowercased(), bug.color) }
+        out.append(title)
+        var meta = "Severity: " + fix.severity.rawValue.capitalized
+        if fix.type == .quickFix { meta += "   quick fix" }
+        if fix.type == .weekly { meta += "   system overhaul" }
+        out.append(meta)
+        out.append("")
+        out += Text.wrap(fix.prompt)
+        if let c = fix.inlineComment {
+            out.append("")
+            out += Text.wrapComment(c).map { style.dim($0) }
+        }
+        let details = interactionLines(fix: fix)
+        if !details.isEmpty {
+            out.append("")
+            out += details
+        }
+        if let v = fix.validation {
+            out.append("")
+            out += Text.wrap(v).map { style.dim($0) }
+        }
+        if showCommands {
+            out.append("")
+            out.append("[ egofix applied ]   [ egofix skipped ]   [ egofix failed ]")
+        }
+        return out
+    }
+
+    static func interactionLines(fix: Fix) -> [String] {
+        guard let config = try? fix.configuration() else { return [] }
+        switch config {
+        case .standard:
+            return []
+        case .timed(let t):
+            var out = ["timer: " + duration(t.durationSeconds)]
+            if let p = t.prompt { out += Text.wrap(p, indent: "  ") }
+            out.append("  (--timer-done when it ran out)")
+            return out
+        case .multiStep(let m):
+            var out: [String] = []
+            for (i, s) in m.steps.enumerated() {
+                let lines = Text.wrap(s.instruction, width: Text.width - 4)
+                out.append("\(i + 1). " + (lines.first ?? ""))
+                out += lines.dropFirst().map { "   " + $0 }
+            }
+            out.append("  (--steps N: how many you did)")
+            return out
+        case .quiz(let q):
+            var out = Text.wrap(q.question)
+            for o in q.options { out += Text.wrap("\(o.id)) " + o.text, indent: "  ").enumerated().map { $0.offset == 0 ? $0.element : "   " + $0.element } }
+            out.append("  (--option ID: your honest answer)")
+            return out
+        case .scenario(let s):
+            var out = Text.wrap(s.situation)
+            for o in s.options { out += Text.wrap("\(o.id)) " + o.text, indent: "  ").enumerated().map { $0.offset == 0 ? $0.element : "   " + $0.element } }
+            out.append("  (--option ID: what you would actually do)")
+            return out
+        case .counter(let c):
+            return ["count: " + c.targetDescription + (c.unit.map { " (\($0))" } ?? ""), "  (--count N at the end of the day)"]
+        }
+    }
+
+    static func duration(_ seconds: Int) -> String {
+        if seconds >= 3600 && seconds % 3600 == 0 { return Text.plural(seconds / 3600, "hour") }
+        if seconds >= 60 && seconds % 60 == 0 { return Text.plural(seconds / 60, "minute") }
+        return Text.plural(seconds, "second")
+    }
+}
+
+/// Canonical JSON for --json output: sorted keys, ISO 8601 instants.
+enum JSONOut {
+    static func encode<T: Encodable>(_ value: T) throws -> String {
+        let e = JSONEncoder()
+        e.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        e.dateEncodingStrategy = .custom { date, enc in
+            var c = enc.singleValueContainer()
+            try c.encode(ISO8601.format(date))
+        }
+        e.dataEncodingStrategy = .custom { data, enc in
+            var c = enc.singleValueContainer()
+            if let v = try? JSONDecoder().decode(JSONValue.self, from: data) { try c.encode(v) } else { try c.encode(data.base64EncodedString()) }
+        }
+        return String(decoding: try e.encode(value), as: UTF8.self)
+    }
+}
+
+enum ISO8601 {
+    static func format(_ d: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.string(from: d)
+    }
+
+    static func parse(_ s: String) -> Date? {
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let d = f.date(from: s) { return d }
+        f.formatOptions = [.withInternetDateTime]
+        return f.date(from: s)
+    }
+}

@@ -1,0 +1,89 @@
+import XCTest
+
+/// Bad input gets one clear line, a non-zero exit, and changes nothing.
+final class BadInputTests: XCTestCase {
+    func assertRefused(_ cli: CLI, _ args: [String], at now: String, stdin: String? = nil, mentions: String,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try cli.export()
+        let r = try cli.run(args, at: now, stdin: stdin)
+        XCTAssertNotEqual(r.status, 0, "accepted: \(args)", file: file, line: line)
+        let lines = r.err.split(separator: "\n")
+        XCTAssertEqual(lines.count, 1, "not one line: \(r.err)", file: file, line: line)
+        XCTAssertTrue(r.err.contains(mentions), "\(r.err) does not mention \(mentions)", file: file, line: line)
+        XCTAssertFalse(r.err.contains("Fatal error"), file: file, line: line)
+        XCTAssertEqual(try cli.export(), before, "the store changed", file: file, line: line)
+    }
+
+    func onboarded() throws -> CLI {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        return cli
+    }
+
+    func test_badInput_unknownBugSlug() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["crash", "need-to-be-perfect"], at: "2026-03-02T10:00:00+01:00", mentions: "unknown bug 'need-to-be-perfect'")
+        try assertRefused(cli, ["bug", "activate", "nope"], at: "2026-03-02T10:00:00+01:00", mentions: "egofix bugs")
+    }
+
+    func test_badInput_outcomeWithNoPendingFix() throws {
+        let cli = try onboarded()
+        // Next day: nothing assigned yet.
+        try assertRefused(cli, ["applied"], at: "2026-03-03T10:00:00+01:00", mentions: "no pending fix")
+    }
+
+    func test_badInput_secondOutcomeForTheSameFix() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["failed"], at: "2026-03-02T10:00:00+01:00").status, 0)
+        try assertRefused(cli, ["applied"], at: "2026-03-02T11:00:00+01:00", mentions: "already marked failed")
+    }
+
+    func test_badInput_reflectionOverTheCap() throws {
+        let cli = try onboarded()
+        let big = String(repeating: "é", count: 40_000) // 80,000 bytes
+        try assertRefused(cli, ["applied"], at: "2026-03-02T10:00:00+01:00", stdin: big, mentions: "limit is 65536")
+    }
+
+    func test_badInput_malformedAndTruncatedImport() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["applied", "-m", "fine"], at: "2026-03-02T10:00:00+01:00").status, 0)
+        let good = try cli.export()
+        let target = try CLI()
+        let truncated = target.workdir + "/truncated.json"
+        _ = FileManager.default.createFile(atPath: truncated, contents: good.prefix(good.count / 2))
+        let before = try target.export()
+        var r = try target.run(["import", truncated])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertEqual(try target.export(), before)
+        let malformed = target.workdir + "/malformed.json"
+        var text = String(decoding: good, as: UTF8.self)
+        text = text.replacingOccurrences(of: "\"applied\"", with: "\"maybe\"")
+        _ = FileManager.default.createFile(atPath: malformed, contents: Data(text.utf8))
+        r = try target.run(["import", malformed])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertEqual(try target.export(), before)
+    }
+
+    func test_badInput_storePathIsNotADatabase() throws {
+        let cli = try CLI()
+        let notDB = cli.workdir + "/notes.txt"
+        _ = FileManager.default.createFile(atPath: notDB, contents: Data(String(repeating: "just some notes\n", count: 200).utf8))
+        let r = try cli.run(["status", "--store", notDB])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertTrue(r.err.contains("not an EgoFix database"), r.err)
+        XCTAssertEqual(FileManager.default.contents(atPath: notDB), Data(String(repeating: "just some notes\n", count: 200).utf8))
+    }
+
+    func test_badInput_badClockAndNoProfile() throws {
+        let cli = try CLI()
+        var r = try cli.run(["status", "--now", "yesterday"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("ISO 8601"), r.err)
+        r = try cli.run(["today"], at: "2026-03-02T08:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("egofix init"), r.err)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import XCTest
+
+/// Runs the real `egofix` binary that `swift test` built next to the test bundle.
+struct CLI {
+    let store: String
+    let zone: String
+    let workdir: String
+
+    /// The products folder: on Linux the test bundle's URL is that folder, elsewhere its parent.
+    static var binary: URL {
+        let bundle = Bundle(for: BundleMarker.self).bundleURL
+        let here = bundle.appendingPathComponent("egofix")
+        if FileManager.default.isExecutableFile(atPath: here.path) { return here }
+        return bundle.deletingLastPathComponent().appendingPathComponent("egofix")
+    }
+
+    static func temporaryDirectory() throws -> String {
+        let dir = NSTemporaryDirectory() + "egofix-cli-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    init(zone: String = "Europe/Berlin") throws {
+        workdir = try CLI.temporaryDirectory()
+        store = workdir + "/store.sqlite"
+        self.zone = zone
+    }
+
+    struct Result {
+        let status: Int32
+        let out: String
+        let err: String
+    }
+
+    @discardableResult
+    func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:]) throws -> Result {
+        let p = Process()
+        p.executableURL = CLI.binary
+        var a = args
+        if !args.contains("--store") && !["lint", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
+        if let now { a += ["--now", now] }
+        p.arguments = a
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C"]
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.currentDirectoryURL = URL(fileURLWithPath: workdir)
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = inp
+        try p.run()
+        if let stdin { inp.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+
+    func json(_ args: [String], at now: String? = nil) throws -> [String: Any] {
+        let r = try run(args + ["--json"], at: now)
+        XCTAssertEqual(r.status, 0, r.err)
+        return (try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any]) ?? [:]
+    }
+
+    func export() throws -> Data {
+        let path = workdir + "/export-\(UUID().uuidString).json"
+        let r = try run(["export", path])
+        XCTAssertEqual(r.status, 0, r.err)
+        return FileManager.default.contents(atPath: path) ?? Data()
+    }
+}
+
+final class BundleMarker {}

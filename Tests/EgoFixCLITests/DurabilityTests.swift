@@ -1,0 +1,91 @@
+import XCTest
+
+/// Kills the process at random moments during writes and imports, then checks that the store is
+/// intact and that every write the tool acknowledged (exit 0) is there.
+final class DurabilityTests: XCTestCase {
+    func test_durability_sigkillDuringWritesAndImports() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        // An export to import over and over, large enough that imports take a while.
+        for i in 0..<40 {
+            _ = try cli.run(["crash", "--note", "seed crash \(i) " + String(repeating: "ü", count: 500)], at: "2026-03-02T09:00:00+01:00")
+        }
+        let snapshot = cli.workdir + "/snapshot.json"
+        XCTAssertEqual(try cli.run(["export", snapshot]).status, 0)
+
+        var rng = SplitMix(seed: 2026)
+        var acknowledged: [String] = []
+        var killed = 0
+        for i in 0..<220 {
+            let note = "ack-\(i)-" + String(rng.next() % 1_000_000)
+            let isImport = i % 5 == 4
+            let args = isImport ? ["import", "--replace", snapshot, "--store", cli.store]
+                                : ["crash", "need-to-be-right", "--note", note, "--store", cli.store, "--now", "2026-03-03T10:00:00+01:00"]
+            let p = Process()
+            p.executableURL = CLI.binary
+            p.arguments = args
+            p.environment = ["TZ": cli.zone, "NO_COLOR": "1", "HOME": cli.workdir]
+            p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32(rng.next() % 60_000))
+            if p.isRunning { kill(p.processIdentifier, SIGKILL); killed += 1 }
+            p.waitUntilExit()
+            if p.terminationReason == .exit && p.terminationStatus == 0 {
+                if isImport { acknowledged.removeAll() } else { acknowledged.append(note) }
+            }
+        }
+        XCTAssertGreaterThanOrEqual(killed, 100, "the kills should land mid-write often")
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.contains("integrity: ok"), check.out)
+        let export = String(decoding: try cli.export(), as: UTF8.self)
+        for note in acknowledged { XCTAssertTrue(export.contains(note), "acknowledged \(note) is missing") }
+    }
+
+    func test_durability_twoProcessesRecordingAtOnceLoseNothing() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let group = DispatchGroup()
+        let failures = Failures()
+        for worker in 0..<2 {
+            group.enter()
+            DispatchQueue.global().async {
+                defer { group.leave() }
+                for i in 0..<40 {
+                    do {
+                        let r = try cli.run(["crash", "need-to-be-liked", "--note", "w\(worker)-n\(i)"], at: "2026-03-02T12:00:00+01:00")
+                        if r.status != 0 { failures.add(r.err) }
+                    } catch {
+                        failures.add("\(error)")
+                    }
+                }
+            }
+        }
+        group.wait()
+        XCTAssertEqual(failures.all, [])
+        let export = String(decoding: try cli.export(), as: UTF8.self)
+        for w in 0..<2 { for i in 0..<40 { XCTAssertTrue(export.contains("\"w\(w)-n\(i)\""), "w\(w)-n\(i) lost") } }
+    }
+}
+
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state = state &+ 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
