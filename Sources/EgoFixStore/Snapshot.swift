@@ -66,6 +66,25 @@ struct Snapshot: Codable, Sendable {
     static let userTables = [UserProfile.table, FixCompletion.table, Crash.table, VersionEntry.table,
                              AnalyticsEvent.table, DetectedPattern.table, WeeklyDiagnostic.table]
 
+    /// "1 profile", "3 crashes", "2 version entries": a count of a table's records in words.
+    static func phrase(_ n: Int, _ table: String) -> String {
+        let (one, many): (String, String)
+        switch table {
+        case UserProfile.table: (one, many) = ("profile", "profiles")
+        case Bug.table: (one, many) = ("bug", "bugs")
+        case Fix.table: (one, many) = ("fix", "fixes")
+        case FixCompletion.table: (one, many) = ("completion", "completions")
+        case Crash.table: (one, many) = ("crash", "crashes")
+        case VersionEntry.table: (one, many) = ("version entry", "version entries")
+        case AnalyticsEvent.table: (one, many) = ("event", "events")
+        case DetectedPattern.table: (one, many) = ("pattern", "patterns")
+        case WeeklyDiagnostic.table: (one, many) = ("weekly diagnostic", "weekly diagnostics")
+        case MicroEducation.table: (one, many) = ("tidbit", "tidbits")
+        default: (one, many) = (table, table)
+        }
+        return "\(n) \(n == 1 ? one : many)"
+    }
+
     // MARK: - Canonical JSON
 
     static func encoder() -> JSONEncoder {
@@ -142,8 +161,8 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public func count(_ table: String) -> Int { tables.first { $0.table == table }?.count ?? 0 }
     public var total: Int { tables.reduce(0) { $0 + $1.count } }
 
-    /// "5 bugs, 270 fixes, 12 completions, ..."
-    public var summary: String { tables.map { "\($0.count) \($0.table)" }.joined(separator: ", ") }
+    /// "5 bugs, 270 fixes, 12 completions, 1 profile, ..."
+    public var summary: String { tables.map { Snapshot.phrase($0.count, $0.table) }.joined(separator: ", ") }
 
     /// "imported 5 bugs, 270 fixes, ... (replaced the previous practice; backup at /x.sqlite)"
     public var description: String {
@@ -338,7 +357,7 @@ enum ImportValidation {
         var parts: [String] = []
         for table in Snapshot.userTables {
             let n = try TableOps.count(db, table: table)
-            if n > 0 { parts.append("\(n) \(table)") }
+            if n > 0 { parts.append(Snapshot.phrase(n, table)) }
         }
         return parts.isEmpty ? nil : "a practice (" + parts.joined(separator: ", ") + ")"
     }

@@ -120,6 +120,8 @@ final class ExportImportTests: XCTestCase {
         let report = try target.importJSON(first, replace: false, backupPath: nil)
         XCTAssertFalse(report.replaced)
         XCTAssertEqual(report.count("completions"), 5)
+        XCTAssertEqual(report.summary, "5 bugs, 270 fixes, 5 completions, 3 crashes, 1 profile, 2 version entries, "
+                       + "4 events, 2 patterns, 2 weekly diagnostics, 160 tidbits")
         XCTAssertEqual(report.count("fixes"), 270)
         let second = try target.exportJSON()
         XCTAssertEqual(first, second, "export → import → export must give the same bytes")
@@ -246,7 +248,7 @@ final class ExportImportTests: XCTestCase {
         XCTAssertThrowsError(try target.importJSON(data, replace: false, backupPath: nil)) { error in
             guard case StoreError.importWouldOverwrite = error else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".contains("--replace"), "\(error)")
-            XCTAssertTrue("\(error)".contains("1 users"), "\(error)")
+            XCTAssertTrue("\(error)".contains("already holds a practice (1 profile)"), "\(error)")
         }
         try assertUnchanged(target, before)
     }
