@@ -1,0 +1,285 @@
+import Foundation
+
+/// One marked fix, as the detectors see it.
+struct OutcomeRecord: Sendable {
+    let bugId: UUID
+    let fixId: UUID?
+    let outcome: FixOutcome
+    let at: Date
+    let day: LocalDay
+    let key: String
+}
+
+/// One logged crash, with the weekday (1 = Sunday) and hour it was logged at in the user's zone.
+struct CrashRecord: Sendable {
+    let bugId: UUID?
+    let at: Date
+    let day: LocalDay
+    let weekday: Int
+    let hour: Int
+    let key: String
+}
+
+/// One bug's rating in one weekly diagnostic.
+struct RatingRecord: Sendable {
+    let bugId: UUID
+    let intensity: BugIntensity
+    let context: EventContext?
+    /// The Monday of the week rated.
+    let week: LocalDay
+    let completedAt: Date
+}
+
+/// The detectors' input, normalised once: soft-deleted records and records about deleted bugs
+/// dropped, everything after `now` dropped, the lookback window applied, all sorted by a total order.
+///
+/// Sources: outcomes come from fixApplied / fixSkipped / fixFailed events; when there are none,
+/// from the context's completions. Crashes come from crashLogged events; when there are none,
+/// from the context's crashes. Ratings come from the diagnostics.
+struct DetectionData: Sendable {
+    let context: DetectionContext
+    let today: LocalDay
+    let windowStart: LocalDay
+    let bugsById: [UUID: Bug]
+    /// Outcomes in the window, oldest first.
+    let outcomes: [OutcomeRecord]
+    /// Crashes in the window, oldest first.
+    let crashes: [CrashRecord]
+    /// Every crash up to now, oldest first (the regression detector needs the whole story).
+    let allCrashes: [CrashRecord]
+    /// Every failed outcome up to now, oldest first (a failed retest is a regression).
+    let allFailures: [OutcomeRecord]
+    /// Weekday (1 = Sunday) and hour of every non-crash event in the window: when the user is around.
+    let baseline: [(weekday: Int, hour: Int)]
+    /// Local days in the window with any event at all.
+    let activeDays: Set<LocalDay>
+    /// Ratings in the window, oldest week first.
+    let ratings: [RatingRecord]
+    /// Every rating up to now, oldest week first.
+    let allRatings: [RatingRecord]
+
+    init(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic], context: DetectionContext) {
+        self.context = context
+        let cal = context.calendar
+        let today = LocalDay(context.now, calendar: cal)
+        self.today = today
+        let windowStart = today.adding(days: -(max(1, context.lookbackDays) - 1))
+        self.windowStart = windowStart
+        let windowInstant = windowStart.start(in: cal)
+        let now = context.now
+        var bugs: [UUID: Bug] = [:]
+        for b in context.bugs { bugs[b.id] = b }
+        self.bugsById = bugs
+        let deletedBugs = Set(context.bugs.filter { $0.deletedAt != nil }.map(\.id))
+        func liveBug(_ id: UUID?) -> Bool { id.map { !deletedBugs.contains($0) } ?? true }
+        var fixBug: [UUID: UUID] = [:]
+        for f in context.fixes { fixBug[f.id] = f.bugId }
+
+        let live = events.filter { $0.deletedAt == nil && $0.timestamp <= now }
+            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.uuidString < $1.id.uuidString }
+
+        // Outcomes.
+        let outcomeTypes: [EventType: FixOutcome] = [.fixApplied: .applied, .fixSkipped: .skipped, .fixFailed: .failed]
+        var windowOutcomes: [OutcomeRecord] = []
+        var failures: [OutcomeRecord] = []
+        let outcomeEvents = live.filter { outcomeTypes[$0.eventType] != nil }
+        if !outcomeEvents.isEmpty {
+            for e in outcomeEvents {
+                guard let outcome = outcomeTypes[e.eventType],
+                      let bug = e.bugId ?? e.fixId.flatMap({ fixBug[$0] }), liveBug(bug) else { continue }
+                let inWindow = e.timestamp >= windowInstant
+                guard inWindow || outcome == .failed else { continue }
+                let r = OutcomeRecord(bugId: bug, fixId: e.fixId, outcome: outcome, at: e.timestamp,
+                                      day: LocalDay(e.timestamp, calendar: cal), key: e.id.uuidString)
+                if inWindow { windowOutcomes.append(r) }
+                if outcome == .failed { failures.append(r) }
+            }
+        } else {
+            let marked = context.completions
+                .filter { $0.deletedAt == nil && $0.outcome != .pending && ($0.completedAt ?? $0.assignedAt) <= now }
+                .sorted { a, b in
+                    let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
+                    return ta != tb ? ta < tb : a.id.uuidString < b.id.uuidString
+                }
+            for c in marked {
+                guard let bug = fixBug[c.fixId], liveBug(bug) else { continue }
+                let at = c.completedAt ?? c.assignedAt
+                let inWindow = at >= windowInstant
+                guard inWindow || c.outcome == .failed else { continue }
+                let r = OutcomeRecord(bugId: bug, fixId: c.fixId, outcome: c.outcome, at: at,
+                                      day: LocalDay(at, calendar: cal), key: c.id.uuidString)
+                if inWindow { windowOutcomes.append(r) }
+                if c.outcome == .failed { failures.append(r) }
+            }
+        }
+        self.outcomes = windowOutcomes
+        self.allFailures = failures
+
+        // Crashes.
+        var all: [CrashRecord] = []
+        let crashEvents = live.filter { $0.eventType == .crashLogged }
+        if !crashEvents.isEmpty {
+            for e in crashEvents where liveBug(e.bugId) {
+                all.append(CrashRecord(bugId: e.bugId, at: e.timestamp, day: LocalDay(e.timestamp, calendar: cal),
+                                       weekday: e.dayOfWeek, hour: e.hourOfDay, key: e.id.uuidString))
+            }
+        } else {
+            let logged = context.crashes.filter { $0.deletedAt == nil && $0.crashedAt <= now && liveBug($0.bugId) }
+                .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString }
+            for c in logged {
+                let comps = cal.dateComponents([.weekday, .hour], from: c.crashedAt)
+                all.append(CrashRecord(bugId: c.bugId, at: c.crashedAt, day: LocalDay(c.crashedAt, calendar: cal),
+                                       weekday: comps.weekday ?? 1, hour: comps.hour ?? 0, key: c.id.uuidString))
+            }
+        }
+        self.allCrashes = all
+        self.crashes = all.filter { $0.at >= windowInstant }
+
+        // Baseline and active days.
+        var base: [(weekday: Int, hour: Int)] = []
+        var days = Set<LocalDay>()
+        for e in live where e.timestamp >= windowInstant {
+            days.insert(LocalDay(e.timestamp, calendar: cal))
+            if e.eventType != .crashLogged { base.append((e.dayOfWeek, e.hourOfDay)) }
+        }
+        if crashEvents.isEmpty { for c in crashes { days.insert(c.day) } }
+        if outcomeEvents.isEmpty { for o in windowOutcomes { days.insert(o.day) } }
+        self.baseline = base
+        self.activeDays = days
+
+        // Ratings.
+        let liveDiagnostics = diagnostics.filter { $0.deletedAt == nil && $0.completedAt <= now }
+            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.uuidString < $1.id.uuidString }
+        var ratings: [RatingRecord] = []
+        var seen = Set<String>()
+        for d in liveDiagnostics {
+            let week = LocalDay(d.weekStarting, calendar: cal).isoWeekStart
+            for r in d.responses where liveBug(r.bugId) {
+                // One rating per bug per week: the first diagnostic for that week wins.
+                guard seen.insert(r.bugId.uuidString + "/" + String(week.ordinal)).inserted else { continue }
+                ratings.append(RatingRecord(bugId: r.bugId, intensity: r.intensity, context: r.primaryContext,
+                                            week: week, completedAt: d.completedAt))
+            }
+        }
+        self.allRatings = ratings
+        self.ratings = ratings.filter { $0.week.adding(days: 6) >= windowStart }
+    }
+
+    // MARK: Naming
+
+    func title(_ bugId: UUID?) -> String {
+        guard let id = bugId else { return "an unnamed bug" }
+        return bugsById[id]?.title ?? "an unnamed bug"
+    }
+
+    /// "being right" for "Need to be right".
+    func topic(_ bugId: UUID?) -> String {
+        guard let id = bugId, let t = bugsById[id]?.title else { return "an unnamed bug" }
+        return PatternCopy.topic(t)
+    }
+
+    /// Bugs in a total order for iteration: by title, then id.
+    func sortedBugIds(_ ids: Set<UUID>) -> [UUID] {
+        ids.sorted { a, b in
+            let ta = title(a), tb = title(b)
+            return ta != tb ? ta < tb : a.uuidString < b.uuidString
+        }
+    }
+
+    /// Whole weeks spanned from `start` to today, at least 1.
+    func weeks(since start: LocalDay) -> Int { max(1, (today.days(since: start) + 7) / 7) }
+
+    func pattern(_ type: PatternType, severity: PatternSeverity, title: String, body: String,
+                 related: [UUID], dataPoints: Int, pValue: Double, basis: String, key: [String]) -> DetectedPattern {
+        let id = StableUUID.make(["pattern", context.userId.uuidString, type.rawValue] + related.map(\.uuidString) + key)
+        return DetectedPattern(id: id, userId: context.userId, patternType: type, severity: severity, title: title,
+                               body: body, relatedBugIds: related, dataPoints: dataPoints, pValue: pValue,
+                               basis: basis, detectedAt: context.now)
+    }
+}
+
+/// The copy helpers every detector shares: the user's own words and numbers, plainly.
+public enum PatternCopy {
+    /// A bug title as the object of "about": "Need to be right" → "being right",
+    /// "Need to impress" → "impressing", "Fear of being ordinary" → "being ordinary".
+    public static func topic(_ title: String) -> String {
+        // Title Case words go lower case ("Need To Be Right"); words with inner capitals stay ("LinkedIn").
+        let t = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            .split(separator: " ", omittingEmptySubsequences: true)
+            .map { w -> String in
+                let rest = w.dropFirst()
+                guard w.count > 1, w.first?.isUppercase == true, rest == rest.lowercased() else { return String(w) }
+                return w.lowercased()
+            }
+            .joined(separator: " ")
+        let lower = t.lowercased()
+        if lower.hasPrefix("need to be ") { return "being " + String(t.dropFirst("need to be ".count)) }
+        if lower.hasPrefix("fear of ") { return String(t.dropFirst("fear of ".count)) }
+        if lower.hasPrefix("need to ") {
+            let rest = String(t.dropFirst("need to ".count))
+            let words = rest.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = words.first {
+                let tail = words.dropFirst().joined(separator: " ")
+                let g = gerund(String(first))
+                return tail.isEmpty ? g : g + " " + tail
+            }
+        }
+        return lower.isEmpty ? "an unnamed bug" : "\u{201C}" + t + "\u{201D}"
+    }
+
+    static func gerund(_ verb: String) -> String {
+        let v = verb.lowercased()
+        if v.hasSuffix("ie") { return String(v.dropLast(2)) + "ying" }
+        if v.hasSuffix("e") && !v.hasSuffix("ee") && v.count > 2 { return String(v.dropLast()) + "ing" }
+        return v + "ing"
+    }
+
+    /// "1 crash", "7 crashes".
+    public static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
+        "\(n) " + (n == 1 ? singular : plural)
+    }
+
+    /// "two" for 2; numbers above ten stay digits.
+    public static func word(_ n: Int) -> String {
+        let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        return n >= 0 && n < words.count ? words[n] : String(n)
+    }
+
+    /// 1 = Sunday ... 7 = Saturday.
+    public static func weekdayName(_ weekday: Int) -> String {
+        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+        return names[LocalDay.mod(weekday - 1, 7)]
+    }
+
+    /// "12 March", or "12 March 2025" when not in `today`'s year.
+    public static func date(_ day: LocalDay, today: LocalDay) -> String {
+        let months = ["January", "February", "March", "April", "May", "June", "July", "August",
+                      "September", "October", "November", "December"]
+        let c = day.components
+        let base = "\(c.day) " + months[max(0, min(11, c.month - 1))]
+        return c.year == today.year ? base : base + " \(c.year)"
+    }
+
+    /// "57%"
+    public static func percent(_ share: Double) -> String {
+        "\(Int((share * 100).rounded()))%"
+    }
+
+    /// "based on 7 crashes over 26 weeks; could be chance"
+    public static func basis(_ what: String, severity: PatternSeverity?) -> String {
+        guard let severity else { return "based on " + what }
+        return "based on " + what + "; " + PatternStatistics.chanceWords(severity)
+    }
+
+    /// Capitalises the first letter only.
+    public static func sentence(_ s: String) -> String {
+        guard let f = s.first else { return s }
+        return String(f).uppercased() + s.dropFirst()
+    }
+}
+
+/// Detectors that work on shared, pre-normalised data; the engine builds it once for all of them.
+protocol DataDetector: PatternDetector {
+    func evaluate(_ data: DetectionData) -> DetectorResult
+}
+

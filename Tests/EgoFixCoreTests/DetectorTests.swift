@@ -1,0 +1,438 @@
+import XCTest
+@testable import EgoFixCore
+
+/// A small history built by hand: events, diagnostics and bugs, ending at a fixed `now`.
+struct DetectorScenario {
+    let clock = Clock("Europe/Berlin")
+    var cal: Calendar { clock.calendar }
+    let user = Catalogue.uuid("detector-user")
+    var bugs: [Bug]
+    var events: [AnalyticsEvent] = []
+    var diagnostics: [WeeklyDiagnostic] = []
+    var crashes: [Crash] = []
+    /// Monday 2026-06-01 12:00, Berlin.
+    var now: Date
+    var today: LocalDay { LocalDay(now, calendar: cal) }
+
+    init(bugs slugs: [String] = ["need-to-be-right", "need-to-be-liked", "need-to-impress"]) {
+        now = Clock("Europe/Berlin").at(2026, 6, 1, 12)
+        bugs = slugs.map { Catalogue.bug($0, activatedAt: Clock("Europe/Berlin").at(2025, 6, 1, 9)) }
+    }
+
+    func bug(_ slug: String) -> Bug { bugs.first { $0.slug == slug } ?? bugs[0] }
+
+    /// An instant `daysAgo` local days before today at a local hour.
+    func at(daysAgo: Int, hour: Int = 9, minute: Int = 0) -> Date {
+        today.adding(days: -daysAgo).at(hour: hour, minute: minute, in: cal)
+    }
+
+    mutating func event(_ type: EventType, bug: Bug? = nil, at: Date, context: EventContext? = nil) {
+        let id = Catalogue.uuid("event-\(events.count)")
+        events.append(.make(id: id, userId: user, type: type, bugId: bug?.id, context: context, at: at, calendar: cal))
+    }
+
+    mutating func outcomes(_ bug: Bug, skipped: Int, applied: Int, failed: Int = 0, startDaysAgo: Int = 60) {
+        var day = startDaysAgo
+        for _ in 0..<skipped { event(.fixSkipped, bug: bug, at: at(daysAgo: day, hour: 20)); day -= 1 }
+        for _ in 0..<applied { event(.fixApplied, bug: bug, at: at(daysAgo: day, hour: 20)); day -= 1 }
+        for _ in 0..<failed { event(.fixFailed, bug: bug, at: at(daysAgo: day, hour: 20)); day -= 1 }
+    }
+
+    mutating func crash(_ bug: Bug?, daysAgo: Int, hour: Int = 14) {
+        let t = at(daysAgo: daysAgo, hour: hour)
+        event(.crashLogged, bug: bug, at: t)
+        crashes.append(Crash(id: Catalogue.uuid("crash-\(crashes.count)"), userId: user, bugId: bug?.id, crashedAt: t))
+    }
+
+    /// The most recent Monday at or before today, minus `weeksAgo` weeks.
+    func monday(weeksAgo: Int) -> LocalDay { today.isoWeekStart.adding(days: -7 * weeksAgo) }
+
+    /// A diagnostic for the week `weeksAgo` weeks back, completed that Sunday evening.
+    mutating func rate(weeksAgo: Int, _ ratings: [(Bug, BugIntensity, EventContext?)]) {
+        let m = monday(weeksAgo: weeksAgo)
+        let done = min(m.adding(days: 6).at(hour: 19, in: cal), now)
+        diagnostics.append(WeeklyDiagnostic(id: Catalogue.uuid("diag-\(diagnostics.count)"), userId: user,
+                                            weekStarting: m.start(in: cal),
+                                            responses: ratings.map { BugDiagnosticResponse(bugId: $0.0.id, intensity: $0.1, primaryContext: $0.2) },
+                                            completedAt: done))
+    }
+
+    var context: DetectionContext {
+        DetectionContext(userId: user, now: now, calendar: cal, bugs: bugs, crashes: crashes, seed: 7)
+    }
+
+    func run(_ d: any PatternDetector) -> DetectorResult {
+        d.evaluate(events: events, diagnostics: diagnostics, context: context)
+    }
+}
+
+final class DetectorTests: XCTestCase {
+    // MARK: Avoidance
+
+    func test_AvoidanceDetector_triggersAt50Percent() throws {
+        var s = DetectorScenario()
+        s.outcomes(s.bug("need-to-be-right"), skipped: 5, applied: 4)
+        let p = try XCTUnwrap(s.run(AvoidanceDetector()).pattern)
+        XCTAssertEqual(p.patternType, .avoidance)
+        XCTAssertEqual(p.relatedBugIds, [s.bug("need-to-be-right").id])
+        XCTAssertEqual(p.title, "You skip fixes about being right.")
+        XCTAssertTrue(p.body.hasPrefix("5 of your last 9 fixes about being right were skipped."), p.body)
+        XCTAssertEqual(p.dataPoints, 9)
+    }
+
+    func test_AvoidanceDetector_ignoresBelowThreshold() {
+        var s = DetectorScenario()
+        s.outcomes(s.bug("need-to-be-right"), skipped: 4, applied: 4)    // exactly half: not more than half
+        s.outcomes(s.bug("need-to-be-liked"), skipped: 3, applied: 0)    // all skipped, but only 3
+        XCTAssertNil(s.run(AvoidanceDetector()).pattern)
+    }
+
+    func test_AvoidanceDetector_thresholdEdges() {
+        func fires(skipped: Int, applied: Int) -> Bool {
+            var s = DetectorScenario()
+            s.outcomes(s.bug("need-to-be-right"), skipped: skipped, applied: applied)
+            return s.run(AvoidanceDetector()).pattern != nil
+        }
+        XCTAssertFalse(fires(skipped: 4, applied: 4), "50 % is not more than 50 %")
+        XCTAssertTrue(fires(skipped: 4, applied: 3), "4 skips, 57 %: at the minimum")
+        XCTAssertTrue(fires(skipped: 5, applied: 3), "just above")
+        XCTAssertFalse(fires(skipped: 3, applied: 1), "75 % but 3 skips: below the minimum count")
+    }
+
+    func test_AvoidanceDetector_severityFollowsConfidence() throws {
+        var weak = DetectorScenario()
+        weak.outcomes(weak.bug("need-to-be-right"), skipped: 4, applied: 3)
+        let w = try XCTUnwrap(weak.run(AvoidanceDetector()).pattern)
+        XCTAssertEqual(w.severity, .observation, "4 of 7 is what a coin does half the time")
+        XCTAssertEqual(w.pValue, 0.5, accuracy: 1e-9)
+        XCTAssertTrue(w.basis.contains("7 outcomes") && w.basis.contains("could be chance"), w.basis)
+
+        var strong = DetectorScenario()
+        strong.outcomes(strong.bug("need-to-be-right"), skipped: 20, applied: 2, startDaysAgo: 100)
+        strong.outcomes(strong.bug("need-to-be-liked"), skipped: 3, applied: 20, startDaysAgo: 70)
+        let p = try XCTUnwrap(strong.run(AvoidanceDetector()).pattern)
+        XCTAssertEqual(p.severity, .alert)
+        XCTAssertLessThan(p.pValue, 0.01)
+        XCTAssertTrue(p.body.contains("For your other bugs it is 3 of 23."), p.body)
+    }
+
+    func test_AvoidanceDetector_generalSkipperIsNotTestedAgainstHalf() throws {
+        // Skips 80 % of everything: skipping one bug at 80 % is not news.
+        var s = DetectorScenario()
+        s.outcomes(s.bug("need-to-be-right"), skipped: 16, applied: 4, startDaysAgo: 100)
+        s.outcomes(s.bug("need-to-be-liked"), skipped: 16, applied: 4, startDaysAgo: 70)
+        let p = try XCTUnwrap(s.run(AvoidanceDetector()).pattern)
+        XCTAssertEqual(p.severity, .observation)
+    }
+
+    func test_AvoidanceDetector_linksSkipsToCrashDaysOfAnotherBug() throws {
+        var s = DetectorScenario()
+        let listening = s.bug("need-to-be-liked"), right = s.bug("need-to-be-right")
+        s.outcomes(listening, skipped: 5, applied: 2, startDaysAgo: 40)
+        for d in [40, 39, 38, 37] { s.crash(right, daysAgo: d, hour: 12) }
+        let p = try XCTUnwrap(s.run(AvoidanceDetector()).pattern)
+        XCTAssertEqual(p.title, "You skip fixes about being liked on days you crash about being right.")
+        XCTAssertEqual(p.relatedBugIds, [listening.id, right.id])
+        XCTAssertTrue(p.body.contains("Four of the days you skipped, you also logged a crash about being right."), p.body)
+    }
+
+    func test_AvoidanceDetector_reportsProgress() {
+        var s = DetectorScenario()
+        s.outcomes(s.bug("need-to-be-right"), skipped: 2, applied: 1)
+        let status = s.run(AvoidanceDetector()).status
+        XCTAssertFalse(status.isReady)
+        XCTAssertEqual(status.line, "avoidance check: 2 of 4 skips on one bug")
+    }
+
+    func test_AvoidanceDetector_ignoresOutcomesBeforeTheWindow() {
+        var s = DetectorScenario()
+        s.outcomes(s.bug("need-to-be-right"), skipped: 8, applied: 1, startDaysAgo: 400)
+        XCTAssertNil(s.run(AvoidanceDetector()).pattern)
+    }
+
+    func test_AvoidanceDetector_fallsBackToCompletionsWithoutEvents() throws {
+        let s = DetectorScenario()
+        let bug = s.bug("need-to-be-right")
+        let fix = Fix(id: Catalogue.uuid("f"), number: 1, bugId: bug.id, prompt: "p", createdAt: Catalogue.epoch)
+        var completions: [FixCompletion] = []
+        for i in 0..<6 {
+            var c = FixCompletion(id: Catalogue.uuid("c\(i)"), fixId: fix.id, userId: s.user, assignedAt: s.at(daysAgo: 30 - i))
+            try c.mark(i < 4 ? .skipped : .applied, at: s.at(daysAgo: 30 - i, hour: 20))
+            completions.append(c)
+        }
+        let ctx = DetectionContext(userId: s.user, now: s.now, calendar: s.cal, bugs: s.bugs, fixes: [fix], completions: completions)
+        let p = try XCTUnwrap(AvoidanceDetector().analyze(events: [], diagnostics: [], context: ctx))
+        XCTAssertEqual(p.dataPoints, 6)
+    }
+
+    // MARK: Temporal
+
+    func test_TemporalDetector_findsDayClusters() throws {
+        var s = DetectorScenario()
+        let right = s.bug("need-to-be-right")
+        // 2026-06-01 is a Monday: 7, 14, 21, 28 days ago are Mondays.
+        for d in [7, 14, 21, 28] { s.crash(right, daysAgo: d) }
+        for d in [9, 17, 25] { s.crash(right, daysAgo: d) }
+        let p = try XCTUnwrap(s.run(TemporalDetector.weekday).pattern)
+        XCTAssertEqual(p.patternType, .temporalCrash)
+        XCTAssertEqual(p.title, "4 of your 7 crashes about being right happened on a Monday.")
+        XCTAssertEqual(p.relatedBugIds, [right.id])
+        XCTAssertEqual(p.dataPoints, 7)
+    }
+
+    func test_TemporalDetector_findsTimeClusters() throws {
+        var s = DetectorScenario()
+        let liked = s.bug("need-to-be-liked")
+        for d in [3, 10, 17, 24, 31] { s.crash(liked, daysAgo: d, hour: 2) }
+        for d in [5, 12] { s.crash(liked, daysAgo: d, hour: 15) }
+        let p = try XCTUnwrap(s.run(TemporalDetector.timeOfDay).pattern)
+        XCTAssertEqual(p.title, "5 of your 7 crashes about being liked were logged at night, between 00:00 and 06:00.")
+    }
+
+    func test_TemporalDetector_weekdayThresholdEdges() {
+        func fires(_ monday: Int, _ other: Int) -> Bool {
+            var s = DetectorScenario(bugs: ["need-to-be-right"])
+            let b = s.bug("need-to-be-right")
+            for i in 0..<monday { s.crash(b, daysAgo: 7 * (i + 1)) }
+            // Other crashes spread over Tuesday to Sunday, never two on one weekday more than Monday has.
+            for i in 0..<other { s.crash(b, daysAgo: 7 * (i / 6 + 1) - 1 - (i % 6)) }
+            return s.run(TemporalDetector.weekday).pattern != nil
+        }
+        XCTAssertFalse(fires(2, 1), "67 % but only 2 crashes")
+        XCTAssertFalse(fires(4, 6), "exactly 40 % is not more than 40 %")
+        XCTAssertTrue(fires(3, 4), "3 of 7, 43 %: just above")
+        XCTAssertTrue(fires(3, 0), "3 of 3")
+    }
+
+    func test_TemporalDetector_timeThresholdEdges() {
+        func fires(_ night: Int, _ day: Int) -> Bool {
+            var s = DetectorScenario(bugs: ["need-to-be-right"])
+            let b = s.bug("need-to-be-right")
+            for i in 0..<night { s.crash(b, daysAgo: i + 1, hour: 3) }
+            for i in 0..<day { s.crash(b, daysAgo: i + 1, hour: 8 + 5 * (i % 3)) }
+            return s.run(TemporalDetector.timeOfDay).pattern != nil
+        }
+        XCTAssertFalse(fires(2, 0), "all at night but only 2")
+        XCTAssertFalse(fires(3, 3), "exactly half")
+        XCTAssertTrue(fires(3, 2), "3 of 5, 60 %")
+        XCTAssertTrue(fires(4, 2), "just above")
+    }
+
+    func test_TemporalDetector_baselineTempersConfidence() throws {
+        // Crashes in the evening from someone who is only ever here in the evening: not news.
+        var evening = DetectorScenario(bugs: ["need-to-be-right"])
+        let b = evening.bug("need-to-be-right")
+        for d in 1...60 { evening.event(.appOpened, at: evening.at(daysAgo: d, hour: 20)) }
+        for d in 1...8 { evening.crash(b, daysAgo: d * 3, hour: 21) }
+        let e = try XCTUnwrap(evening.run(TemporalDetector.timeOfDay).pattern)
+        XCTAssertEqual(e.severity, .observation)
+        XCTAssertTrue(e.body.contains("That window holds 100% of everything else you do here"), e.body)
+
+        // The same crashes from someone who is here every morning: the hour is the signal.
+        var morning = DetectorScenario(bugs: ["need-to-be-right"])
+        for d in 1...60 { morning.event(.appOpened, at: morning.at(daysAgo: d, hour: 8)) }
+        for d in 1...8 { morning.crash(b, daysAgo: d * 3, hour: 21) }
+        let m = try XCTUnwrap(morning.run(TemporalDetector.timeOfDay).pattern)
+        XCTAssertEqual(m.severity, .alert)
+    }
+
+    // MARK: Context spike
+
+    func test_ContextSpikeDetector_thresholdEdges() {
+        func fires(work: Int, home: Int) -> Bool {
+            var s = DetectorScenario(bugs: ["need-to-impress"])
+            let b = s.bug("need-to-impress")
+            var w = 1
+            for _ in 0..<work { s.rate(weeksAgo: w, [(b, .loud, .work)]); w += 1 }
+            for _ in 0..<home { s.rate(weeksAgo: w, [(b, .loud, .home)]); w += 1 }
+            return s.run(ContextSpikeDetector()).pattern != nil
+        }
+        XCTAssertFalse(fires(work: 2, home: 0), "100 % but 2")
+        XCTAssertFalse(fires(work: 3, home: 2), "exactly 60 %")
+        XCTAssertTrue(fires(work: 3, home: 1), "3 of 4")
+        XCTAssertTrue(fires(work: 4, home: 2), "4 of 6, 67 %")
+    }
+
+    func test_ContextSpikeDetector_namesContextAndBug() throws {
+        var s = DetectorScenario(bugs: ["need-to-impress"])
+        let b = s.bug("need-to-impress")
+        for w in 1...5 { s.rate(weeksAgo: w, [(b, .loud, .work)]) }
+        s.rate(weeksAgo: 6, [(b, .loud, .online)])
+        for w in 7...12 { s.rate(weeksAgo: w, [(b, .present, w % 2 == 0 ? .home : .social)]) }
+        let p = try XCTUnwrap(s.run(ContextSpikeDetector()).pattern)
+        XCTAssertEqual(p.title, "5 of your 6 loud weeks about impressing were loudest at work.")
+        XCTAssertTrue(p.body.contains("work came up 0 of 6 times"), p.body)
+        XCTAssertNotEqual(p.severity, .observation)
+    }
+
+    func test_ContextSpikeDetector_unsureNeverSpikes() {
+        var s = DetectorScenario(bugs: ["need-to-impress"])
+        let b = s.bug("need-to-impress")
+        for w in 1...5 { s.rate(weeksAgo: w, [(b, .loud, .unknown)]) }
+        XCTAssertNil(s.run(ContextSpikeDetector()).pattern)
+    }
+
+    // MARK: Correlated bugs
+
+    func test_CorrelatedBugs_detectsHighCorrelation() throws {
+        var s = DetectorScenario()
+        let liked = s.bug("need-to-be-liked"), impress = s.bug("need-to-impress")
+        let levels: [BugIntensity] = [.quiet, .loud, .present, .loud, .quiet, .present, .loud, .quiet, .loud, .present, .quiet, .loud]
+        for (i, l) in levels.enumerated() { s.rate(weeksAgo: i + 1, [(liked, l, .work), (impress, l, .work)]) }
+        let p = try XCTUnwrap(s.run(CorrelatedBugsDetector()).pattern)
+        XCTAssertEqual(p.patternType, .correlatedBugs)
+        XCTAssertEqual(Set(p.relatedBugIds), [liked.id, impress.id])
+        XCTAssertTrue(p.title.hasSuffix("rise and fall together."), p.title)
+        XCTAssertTrue(p.basis.contains("12 weeks rated for both; r = 1.00"), p.basis)
+        XCTAssertEqual(p.severity, .alert)
+    }
+
+    func test_CorrelatedBugs_thresholdEdges() {
+        let levels: [BugIntensity] = [.quiet, .loud, .present, .loud, .quiet, .present, .loud, .quiet]
+        func run(weeks: Int, flipLast: Bool = false) -> DetectorResult {
+            var s = DetectorScenario(bugs: ["need-to-be-liked", "need-to-impress"])
+            let a = s.bug("need-to-be-liked"), b = s.bug("need-to-impress")
+            for i in 0..<weeks {
+                var other = levels[i]
+                if flipLast && i >= weeks - 2 { other = other == .quiet ? .loud : .quiet }
+                s.rate(weeksAgo: i + 1, [(a, levels[i], nil), (b, other, nil)])
+            }
+            return s.run(CorrelatedBugsDetector())
+        }
+        let five = run(weeks: 5)
+        XCTAssertNil(five.pattern, "5 weeks is one short")
+        XCTAssertEqual(five.status.line, "correlation check: 5 of 6 weeks")
+        XCTAssertNotNil(run(weeks: 6).pattern, "6 weeks, r = 1")
+        XCTAssertNotNil(run(weeks: 7).pattern)
+        XCTAssertNil(run(weeks: 8, flipLast: true).pattern, "r well below 0.7")
+    }
+
+    func test_CorrelatedBugs_sharedTrendIsNotEvidence() throws {
+        // Two bugs fading on the same schedule with unrelated wobble: r is high, the link is the calendar.
+        var s = DetectorScenario(bugs: ["need-to-be-liked", "need-to-impress"])
+        let a = s.bug("need-to-be-liked"), b = s.bug("need-to-impress")
+        // Raw r = 0.79; with the shared fade removed, r = −0.01.
+        let x: [BugIntensity] = [.loud, .loud, .loud, .loud, .present, .loud, .present, .present, .quiet, .quiet, .present, .quiet, .quiet, .quiet]
+        let y: [BugIntensity] = [.loud, .loud, .loud, .loud, .loud, .loud, .present, .loud, .present, .present, .quiet, .quiet, .quiet, .quiet]
+        for i in 0..<14 { s.rate(weeksAgo: 14 - i, [(a, x[i], nil), (b, y[i], nil)]) }
+        let p = try XCTUnwrap(s.run(CorrelatedBugsDetector()).pattern)
+        XCTAssertEqual(p.severity, .observation)
+        XCTAssertGreaterThan(p.pValue, 0.05)
+    }
+
+    func test_CorrelatedBugs_weeklyCrashCountsAndDeterminism() throws {
+        var s = DetectorScenario(bugs: ["need-to-be-right", "need-to-be-busy"])
+        let a = s.bug("need-to-be-right"), b = s.bug("need-to-be-busy")
+        let counts = [0, 2, 0, 1, 3, 0, 0, 2, 1, 0, 3, 0, 1, 0]
+        for (w, n) in counts.enumerated() {
+            s.event(.appOpened, at: s.at(daysAgo: 7 * (w + 1) + 2))
+            for k in 0..<n {
+                s.crash(a, daysAgo: 7 * (w + 1) + k)
+                s.crash(b, daysAgo: 7 * (w + 1) + k, hour: 22)
+            }
+        }
+        let first = try XCTUnwrap(s.run(CorrelatedBugsDetector()).pattern)
+        XCTAssertEqual(first.title, "Weeks you crash about being busy are weeks you crash about being right.")
+        let again = try XCTUnwrap(s.run(CorrelatedBugsDetector()).pattern)
+        XCTAssertEqual(first, again)
+    }
+
+    // MARK: Plateau
+
+    func test_PlateauDetector_requiresFixesApplied() throws {
+        func run(applied: Int, weeks: Int = 5) -> DetectorResult {
+            var s = DetectorScenario(bugs: ["need-to-impress"])
+            let b = s.bug("need-to-impress")
+            s.rate(weeksAgo: weeks + 1, [(b, .quiet, nil)])
+            for w in 1...weeks { s.rate(weeksAgo: w, [(b, w % 2 == 0 ? .loud : .present, .work)]) }
+            s.outcomes(b, skipped: 0, applied: applied, startDaysAgo: 7 * weeks - 1)
+            return s.run(PlateauDetector())
+        }
+        XCTAssertNil(run(applied: 5).pattern, "5 fixes applied is one short")
+        let status = run(applied: 5).status
+        XCTAssertEqual(status.line, "plateau check: enough data (5 weeks present or loud), 5 of 6 fixes applied")
+        let p = try XCTUnwrap(run(applied: 6).pattern)
+        XCTAssertEqual(p.title, "Need To Impress has been present or loud for 5 rated weeks in a row.")
+        XCTAssertTrue(p.body.hasPrefix("6 fixes about impressing applied in that time."), p.body)
+        XCTAssertEqual(p.severity, .observation)
+        XCTAssertEqual(p.pValue, 1)
+        XCTAssertNotNil(run(applied: 7).pattern)
+        XCTAssertNil(run(applied: 10, weeks: 3).pattern, "3 weeks is one short")
+        XCTAssertNotNil(run(applied: 10, weeks: 4).pattern)
+        XCTAssertEqual(run(applied: 14, weeks: 9).pattern?.severity, .insight)
+    }
+
+    func test_PlateauDetector_aQuietWeekEndsTheRun() {
+        var s = DetectorScenario(bugs: ["need-to-impress"])
+        let b = s.bug("need-to-impress")
+        for w in 3...8 { s.rate(weeksAgo: w, [(b, .loud, nil)]) }
+        s.rate(weeksAgo: 2, [(b, .quiet, nil)])
+        s.rate(weeksAgo: 1, [(b, .present, nil)])
+        s.outcomes(b, skipped: 0, applied: 12, startDaysAgo: 50)
+        XCTAssertNil(s.run(PlateauDetector()).pattern)
+    }
+
+    // MARK: Improvement
+
+    func test_ImprovementDetector_requiresDownwardTrend() throws {
+        func run(_ levels: [BugIntensity]) -> DetectedPattern? {
+            var s = DetectorScenario(bugs: ["fear-of-ordinary"])
+            let b = s.bug("fear-of-ordinary")
+            for (i, l) in levels.enumerated() { s.rate(weeksAgo: levels.count - i, [(b, l, l == .quiet ? nil : .social)]) }
+            return s.run(ImprovementDetector()).pattern
+        }
+        let p = try XCTUnwrap(run([.loud, .loud, .present, .present, .quiet, .quiet]))
+        XCTAssertEqual(p.title, "Fear Of Ordinary went from loud to quiet over 6 weeks.")
+        XCTAssertTrue(p.body.hasPrefix("Ratings, oldest first: loud, loud, present, present, quiet, quiet."), p.body)
+        XCTAssertNil(run([.quiet, .present, .loud, .loud]), "upward")
+        XCTAssertNil(run([.present, .quiet, .loud, .quiet]), "no trend, only noise")
+        XCTAssertNil(run([.loud, .loud, .present, .present]), "not ending in quiet")
+        XCTAssertNil(run([.loud, .present, .quiet]), "3 weeks is one short")
+        XCTAssertNotNil(run([.loud, .present, .quiet, .quiet]), "4 weeks")
+        XCTAssertNotNil(run([.loud, .loud, .present, .quiet, .quiet]))
+    }
+
+    func test_ImprovementDetector_longerDeclineIsMoreConfident() throws {
+        var s = DetectorScenario(bugs: ["fear-of-ordinary"])
+        let b = s.bug("fear-of-ordinary")
+        let levels: [BugIntensity] = [.loud, .loud, .loud, .present, .present, .quiet, .quiet, .quiet]
+        for (i, l) in levels.enumerated() { s.rate(weeksAgo: levels.count - i, [(b, l, nil)]) }
+        let p = try XCTUnwrap(s.run(ImprovementDetector()).pattern)
+        XCTAssertLessThanOrEqual(p.pValue, 0.01)
+        XCTAssertEqual(p.severity, .alert)
+    }
+
+    // MARK: Regression
+
+    func test_RegressionDetector_storedStableBugWithACrash() throws {
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        s.bugs[0].status = .stable
+        s.bugs[0].stableSince = s.at(daysAgo: 60)
+        s.crash(s.bugs[0], daysAgo: 10, hour: 2)
+        let p = try XCTUnwrap(s.run(RegressionDetector()).pattern)
+        XCTAssertEqual(p.title, "Need To Be Busy is back.")
+        XCTAssertTrue(p.body.hasPrefix("Stable since 2 April. A crash about it was logged on 22 May, 50 days later."), p.body)
+        XCTAssertEqual(p.severity, .insight)
+    }
+
+    func test_RegressionDetector_replaysStableThenActive() throws {
+        // Active since a year ago, three quiet weeks and no crash: stable by the rules. Then a loud week.
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        let b = s.bugs[0]
+        for w in [9, 8, 7] { s.rate(weeksAgo: w, [(b, .quiet, nil)]) }
+        s.rate(weeksAgo: 3, [(b, .loud, .work)])
+        let p = try XCTUnwrap(s.run(RegressionDetector()).pattern)
+        XCTAssertTrue(p.body.contains("It was rated loud"), p.body)
+        XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: enough data (1 stable bug to watch)")
+    }
+
+    func test_RegressionDetector_neverStableIsNoRegression() {
+        // Quiet every week, but a crash every 14 days: never 21 days without one, so never stable.
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        let b = s.bugs[0]
+        for w in 1...9 { s.rate(weeksAgo: w, [(b, .quiet, nil)]) }
+        for d in [60, 46, 32, 18, 4] { s.crash(b, daysAgo: d) }
+        XCTAssertNil(s.run(RegressionDetector()).pattern)
+        XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: 0 of 1 stable bugs to watch")
+    }
+}
