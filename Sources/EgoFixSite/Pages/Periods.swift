@@ -1,0 +1,128 @@
+import EgoFixCore
+import Foundation
+
+/// A report period: an ISO week, a month, a quarter or a year, inclusive of both ends.
+struct Period: Hashable {
+    enum Kind: String { case week, month, quarter, year }
+    let kind: Kind
+    let start: LocalDay
+    let end: LocalDay
+
+    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
+                             "September", "October", "November", "December"]
+
+    static func week(containing d: LocalDay) -> Period {
+        let s = d.isoWeekStart
+        return Period(kind: .week, start: s, end: s.adding(days: 6))
+    }
+
+    static func month(containing d: LocalDay) -> Period {
+        let s = LocalDay(year: d.year, month: d.month, day: 1)
+        let n = d.month == 12 ? LocalDay(year: d.year + 1, month: 1, day: 1) : LocalDay(year: d.year, month: d.month + 1, day: 1)
+        return Period(kind: .month, start: s, end: n.adding(days: -1))
+    }
+
+    static func quarter(containing d: LocalDay) -> Period {
+        let q = (d.month - 1) / 3
+        let s = LocalDay(year: d.year, month: q * 3 + 1, day: 1)
+        let n = q == 3 ? LocalDay(year: d.year + 1, month: 1, day: 1) : LocalDay(year: d.year, month: q * 3 + 4, day: 1)
+        return Period(kind: .quarter, start: s, end: n.adding(days: -1))
+    }
+
+    static func year(containing d: LocalDay) -> Period {
+        Period(kind: .year, start: LocalDay(year: d.year, month: 1, day: 1), end: LocalDay(year: d.year, month: 12, day: 31))
+    }
+
+    static func containing(_ d: LocalDay, kind: Kind) -> Period {
+        switch kind {
+        case .week: return week(containing: d)
+        case .month: return month(containing: d)
+        case .quarter: return quarter(containing: d)
+        case .year: return year(containing: d)
+        }
+    }
+
+    /// Every period of a kind that overlaps [first, last], in order.
+    static func all(_ kind: Kind, from first: LocalDay, through last: LocalDay) -> [Period] {
+        var out: [Period] = []
+        var p = containing(first, kind: kind)
+        while p.start <= last {
+            out.append(p)
+            p = containing(p.end.adding(days: 1), kind: kind)
+        }
+        return out
+    }
+
+    var key: String {
+        switch kind {
+        case .week: return start.isoWeekLabel
+        case .month: return String(format: "%04d-%02d", start.year, start.month)
+        case .quarter: return "\(start.year)-Q\((start.month - 1) / 3 + 1)"
+        case .year: return String(start.year)
+        }
+    }
+
+    var folder: String {
+        switch kind {
+        case .week: return "weeks"
+        case .month: return "months"
+        case .quarter: return "quarters"
+        case .year: return "years"
+        }
+    }
+
+    var path: String { "\(folder)/\(key)/index.html" }
+
+    var title: String {
+        switch kind {
+        case .week: return "Week \(key)"
+        case .month: return "\(Period.monthNames[start.month - 1]) \(start.year)"
+        case .quarter: return "Q\((start.month - 1) / 3 + 1) \(start.year)"
+        case .year: return "\(start.year)"
+        }
+    }
+
+    var range: String { "\(start) to \(end)" }
+
+    /// The period one level up: week → month (of its Thursday), month → quarter, quarter → year.
+    var parent: Period? {
+        switch kind {
+        case .week: return .month(containing: start.adding(days: 3))
+        case .month: return .quarter(containing: start)
+        case .quarter: return .year(containing: start)
+        case .year: return nil
+        }
+    }
+
+    var days: [LocalDay] { (0...end.days(since: start)).map { start.adding(days: $0) } }
+}
+
+/// Sentences ending in "?" from the user's own text, verbatim.
+enum Questions {
+    static func extract(_ text: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        let chars = Array(text)
+        var i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c == "\n" {
+                current = ""
+            } else {
+                current.append(c)
+                let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
+                let boundary = next == nil || next == " " || next == "\n" || next == "\"" || next == ")"
+                if (c == "." || c == "!") && boundary {
+                    current = ""
+                } else if c == "?" && boundary {
+                    var q = current.trimmingCharacters(in: .whitespaces)
+                    while let f = q.first, "-*>#".contains(f) { q = String(q.dropFirst()).trimmingCharacters(in: .whitespaces) }
+                    if q.count > 1 { out.append(q) }
+                    current = ""
+                }
+            }
+            i += 1
+        }
+        return out
+    }
+}

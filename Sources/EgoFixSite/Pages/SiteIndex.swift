@@ -1,0 +1,147 @@
+import EgoFixCore
+import Foundation
+
+/// Lookups every page needs, computed once per build.
+struct SiteIndex {
+    let data: SiteData
+    let calendar: Calendar
+    let today: LocalDay
+    let bugsById: [UUID: Bug]
+    let fixesById: [UUID: Fix]
+    let bugs: [Bug]                         // by slug
+    let completionsByDay: [LocalDay: [FixCompletion]]
+    let crashesByDay: [LocalDay: [Crash]]
+    let rebootsByDay: [LocalDay: [VersionEntry]]
+    let openedDays: Set<LocalDay>
+    let diagnosticsByWeek: [LocalDay: WeeklyDiagnostic]
+    let first: LocalDay
+    let last: LocalDay
+    /// Version changes (minor and major), in order.
+    let versionSteps: [VersionEntry]
+    /// Instants of applied completions, sorted.
+    let appliedTimes: [Date]
+    let cells: [LocalDay: GraphCellInfo]
+
+    struct GraphCellInfo {
+        let kind: GraphCell.Kind
+        let depth: Int
+        let label: String
+    }
+
+    init(data: SiteData, calendar: Calendar, now: Date) {
+        self.data = data
+        self.calendar = calendar
+        today = LocalDay(now, calendar: calendar)
+        var bugsById: [UUID: Bug] = [:]
+        for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
+        self.bugsById = bugsById
+        var fixesById: [UUID: Fix] = [:]
+        for f in data.fixes { fixesById[f.id] = f }
+        self.fixesById = fixesById
+        bugs = bugsById.values.sorted { $0.slug < $1.slug }
+
+        var comp: [LocalDay: [FixCompletion]] = [:]
+        for c in data.completions where c.deletedAt == nil { comp[LocalDay(c.assignedAt, calendar: calendar), default: []].append(c) }
+        for k in Array(comp.keys) { comp[k]?.sort { ($0.assignedAt, $0.id.uuidString) < ($1.assignedAt, $1.id.uuidString) } }
+        completionsByDay = comp
+        var crashes: [LocalDay: [Crash]] = [:]
+        for c in data.crashes where c.deletedAt == nil { crashes[LocalDay(c.crashedAt, calendar: calendar), default: []].append(c) }
+        for k in Array(crashes.keys) { crashes[k]?.sort { ($0.crashedAt, $0.id.uuidString) < ($1.crashedAt, $1.id.uuidString) } }
+        crashesByDay = crashes
+        var reboots: [LocalDay: [VersionEntry]] = [:]
+        for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
+            reboots[LocalDay(v.createdAt, calendar: calendar), default: []].append(v)
+        }
+        rebootsByDay = reboots
+        var opened = Set<LocalDay>()
+        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(LocalDay(e.timestamp, calendar: calendar)) }
+        openedDays = opened
+        var diags: [LocalDay: WeeklyDiagnostic] = [:]
+        for d in data.diagnostics where d.deletedAt == nil { diags[LocalDay(d.weekStarting, calendar: calendar).isoWeekStart] = d }
+        diagnosticsByWeek = diags
+
+        let activity = Array(comp.keys) + Array(crashes.keys) + Array(opened) + Array(diags.keys)
+        let start = data.profile.map { LocalDay($0.createdAt, calendar: calendar) }
+        first = ([start].compactMap { $0 } + activity).min() ?? today
+        last = max(today, activity.max() ?? today)
+        versionSteps = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) }
+            .sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+        appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
+            .map { $0.completedAt ?? $0.assignedAt }.sorted()
+
+        var cells: [LocalDay: GraphCellInfo] = [:]
+        let days = Set(activity)
+        for day in days {
+            cells[day] = SiteIndex.cell(day: day, completions: comp[day] ?? [], crashes: crashes[day] ?? [],
+                                        opened: opened.contains(day) || diags[day] != nil, fixes: fixesById)
+        }
+        self.cells = cells
+    }
+
+    /// Colour = outcome, shade = depth. A day with several outcomes shows the heaviest:
+    /// crash > failed > applied > skipped > opened. Depth: severity (low 1, medium 2, high 3),
+    /// +1 for a reflection; a crash is 2, +1 with a note, +1 for a second crash that day.
+    static func cell(day: LocalDay, completions: [FixCompletion], crashes: [Crash], opened: Bool, fixes: [UUID: Fix]) -> GraphCellInfo {
+        var parts: [String] = []
+        for c in completions where c.outcome != .pending {
+            let label = fixes[c.fixId]?.label ?? "a fix"
+            parts.append("\(label) \(c.outcome.rawValue)" + (c.reflection != nil ? ", reflection written" : ""))
+        }
+        if !crashes.isEmpty { parts.append(crashes.count == 1 ? "crash logged" : "\(crashes.count) crashes logged") }
+        func depth(_ c: FixCompletion) -> Int {
+            (fixes[c.fixId].map { $0.severity.rank + 1 } ?? 1) + (c.reflection != nil ? 1 : 0)
+        }
+        let kind: GraphCell.Kind
+        var d = 0
+        if !crashes.isEmpty {
+            kind = .crash
+            d = 2 + (crashes.contains { $0.note != nil } ? 1 : 0) + (crashes.count > 1 ? 1 : 0)
+        } else if let f = completions.filter({ $0.outcome == .failed }).map(depth).max() {
+            kind = .failed
+            d = f
+        } else if let a = completions.filter({ $0.outcome == .applied }).map(depth).max() {
+            kind = .applied
+            d = a
+        } else if let s = completions.filter({ $0.outcome == .skipped }).map(depth).max() {
+            kind = .skipped
+            d = max(1, s - 1)
+        } else if opened || !completions.isEmpty {
+            kind = .opened
+            d = 1
+            parts.append("opened, no outcome")
+        } else {
+            kind = .empty
+        }
+        let text = parts.isEmpty ? "" : "\(day): " + parts.joined(separator: "; ")
+        return GraphCellInfo(kind: kind, depth: min(4, d), label: text)
+    }
+
+    func graphCells(from: LocalDay, through: LocalDay) -> [GraphCell] {
+        var out: [GraphCell] = []
+        var d = from
+        while d <= through {
+            if let c = cells[d] { out.append(GraphCell(day: d, kind: c.kind, depth: c.depth, label: c.label)) }
+            d = d.adding(days: 1)
+        }
+        return out
+    }
+
+    /// The version in effect at an instant.
+    func version(at date: Date) -> String {
+        var v = "1.0"
+        for s in versionSteps {
+            if s.createdAt <= date { v = s.version } else { break }
+        }
+        return v
+    }
+
+    /// Applied fixes up to (not including) an instant.
+    func appliedCount(before date: Date) -> Int {
+        var lo = 0, hi = appliedTimes.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if appliedTimes[mid] < date { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}

@@ -1,0 +1,114 @@
+import EgoFixCore
+import Foundation
+
+/// Everything the site is built from. The CLI fills it from the store and the workspace;
+/// the site never opens the database.
+public struct SiteData: Sendable {
+    public var profile: UserProfile?
+    public var bugs: [Bug]
+    public var fixes: [Fix]
+    public var completions: [FixCompletion]
+    public var crashes: [Crash]
+    public var versions: [VersionEntry]
+    public var events: [AnalyticsEvent]
+    public var diagnostics: [WeeklyDiagnostic]
+    public var patterns: [DetectedPattern]
+    public var education: [MicroEducation]
+
+    public init(profile: UserProfile?, bugs: [Bug], fixes: [Fix], completions: [FixCompletion], crashes: [Crash],
+                versions: [VersionEntry], events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic],
+                patterns: [DetectedPattern], education: [MicroEducation]) {
+        self.profile = profile
+        self.bugs = bugs
+        self.fixes = fixes
+        self.completions = completions
+        self.crashes = crashes
+        self.versions = versions
+        self.events = events
+        self.diagnostics = diagnostics
+        self.patterns = patterns
+        self.education = education
+    }
+
+    /// Reads every live record from the repositories.
+    public static func load(_ repos: Repositories) async throws -> SiteData {
+        SiteData(profile: try await repos.users.get(), bugs: try await repos.bugs.getAll(), fixes: try await repos.fixes.getAll(),
+                 completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
+                 versions: try await repos.versions.getAll(), events: try await repos.events.getAll(),
+                 diagnostics: try await repos.diagnostics.getAll(), patterns: try await repos.patterns.getAll(),
+                 education: try await repos.education.getAll())
+    }
+}
+
+/// The user's own Markdown from `content/`: week notes, version notes, free pages.
+public struct SiteContent: Sendable {
+    public struct Document: Sendable {
+        public let name: String      // "2026-W47", "1.3", "about"
+        public let source: String    // for errors: "content/weeks/2026-W47.md"
+        public let markdown: String
+        public init(name: String, source: String, markdown: String) {
+            self.name = name
+            self.source = source
+            self.markdown = markdown
+        }
+    }
+
+    public var weeks: [Document]
+    public var versions: [Document]
+    public var pages: [Document]
+
+    public init(weeks: [Document] = [], versions: [Document] = [], pages: [Document] = []) {
+        self.weeks = weeks
+        self.versions = versions
+        self.pages = pages
+    }
+
+    public enum LoadError: Error, CustomStringConvertible {
+        case unreadable(String)
+        case badName(String, String)
+        public var description: String {
+            switch self {
+            case .unreadable(let p): return "\(p): not readable as UTF-8 text"
+            case .badName(let p, let want): return "\(p): the file name should look like \(want)"
+            }
+        }
+    }
+
+    /// Reads `folder/weeks/*.md`, `folder/versions/*.md`, `folder/pages/*.md`. A missing folder is empty.
+    public static func load(folder: URL, label: String = "content") throws -> SiteContent {
+        func docs(_ sub: String, check: (String) -> Bool, want: String) throws -> [Document] {
+            let dir = folder.appendingPathComponent(sub)
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
+            return try names.filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted().map { file in
+                let name = String(file.dropLast(3))
+                let source = "\(label)/\(sub)/\(file)"
+                guard check(name) else { throw LoadError.badName(source, want) }
+                guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(file).path),
+                      let text = String(data: data, encoding: .utf8) else { throw LoadError.unreadable(source) }
+                return Document(name: name, source: source, markdown: text)
+            }
+        }
+        return SiteContent(
+            weeks: try docs("weeks", check: { $0.range(of: #"^\d{4}-W\d{2}$"#, options: .regularExpression) != nil }, want: "2026-W47.md"),
+            versions: try docs("versions", check: { Version($0) != nil }, want: "1.3.md"),
+            pages: try docs("pages", check: { $0.range(of: #"^[a-z0-9][a-z0-9-]*$"#, options: .regularExpression) != nil },
+                            want: "about.md (lowercase letters, digits and '-')"))
+    }
+}
+
+/// How the site is built: title, base URL, clock and calendar, where overrides live.
+public struct SiteOptions: Sendable {
+    public var title: String
+    public var baseURL: String?
+    public var now: Date
+    public var calendar: Calendar
+    public var workspace: URL?
+
+    public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil) {
+        self.title = title
+        self.baseURL = baseURL
+        self.now = now
+        self.calendar = calendar
+        self.workspace = workspace
+    }
+}
