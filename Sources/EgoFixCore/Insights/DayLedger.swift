@@ -1,0 +1,166 @@
+import Foundation
+
+/// What happened on one local day.
+public struct DayActivity: Sendable, Equatable {
+    public let day: LocalDay
+    public var applied = 0
+    public var skipped = 0
+    public var failed = 0
+    /// Fixes assigned this day and never marked.
+    public var unmarked = 0
+    public var crashes = 0
+    public var crashesWithNote = 0
+    public var reboots = 0
+    /// Events that are not an outcome or a crash: opening the tool, a diagnostic, a share.
+    public var opens = 0
+    public var reflections = 0
+    public var diagnostics = 0
+    /// The most demanding fix applied or failed this day (skipping a fix is not engaging with it).
+    public var attemptedSeverity: FixSeverity?
+    /// Counts for the streak: opened a fix, marked an outcome, logged a crash or did a diagnostic.
+    public var engaged = false
+
+    public init(day: LocalDay) { self.day = day }
+
+    public var isEmpty: Bool {
+        applied + skipped + failed + unmarked + crashes + reboots + opens + diagnostics == 0
+    }
+}
+
+/// Every day's activity, computed once in one pass, so week, month, quarter and year summaries and
+/// the contribution graph are range reads. Linear in the size of the history.
+public struct DayLedger: Sendable {
+    public let input: InsightInput
+    /// Days with anything on them, oldest first.
+    public let days: [DayActivity]
+    let index: [LocalDay: Int]
+    /// Streak state after each engaged day, oldest first.
+    let streaks: [(day: LocalDay, state: StreakState)]
+    public let timeline: VersionTimeline
+
+    public init(_ input: InsightInput) {
+        self.input = input
+        let cal = input.calendar
+        let fixes = input.fixIndex()
+        var acc: [LocalDay: DayActivity] = [:]
+        func touch(_ d: LocalDay, _ f: (inout DayActivity) -> Void) {
+            var a = acc[d] ?? DayActivity(day: d)
+            f(&a)
+            acc[d] = a
+        }
+        for c in input.liveCompletions {
+            if c.outcome == .pending {
+                touch(LocalDay(c.assignedAt, calendar: cal)) { $0.unmarked += 1; $0.engaged = true }
+                continue
+            }
+            let d = LocalDay(c.completedAt ?? c.assignedAt, calendar: cal)
+            let sev = fixes[c.fixId]?.severity
+            let wrote = !(c.reflection?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+            touch(d) { a in
+                switch c.outcome {
+                case .applied: a.applied += 1
+                case .skipped: a.skipped += 1
+                case .failed: a.failed += 1
+                case .pending: break
+                }
+                if c.outcome != .skipped, let sev { a.attemptedSeverity = max(a.attemptedSeverity ?? sev, sev) }
+                if wrote { a.reflections += 1 }
+                a.engaged = true
+            }
+        }
+        for c in input.liveCrashes {
+            let noted = !(c.note?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+            touch(LocalDay(c.crashedAt, calendar: cal)) { a in
+                a.crashes += 1
+                if noted { a.crashesWithNote += 1 }
+                a.engaged = true
+            }
+        }
+        let versionReboots = input.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
+        for v in versionReboots { touch(LocalDay(v.createdAt, calendar: cal)) { $0.reboots += 1 } }
+        let hasVersions = !input.versions.filter { $0.deletedAt == nil }.isEmpty
+        for e in input.liveEvents {
+            let d = LocalDay(e.timestamp, calendar: cal)
+            switch e.eventType {
+            case .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .fixAssigned:
+                // Counted from the records themselves; the event still shows the day was used.
+                touch(d) { $0.engaged = true }
+            case .crashRebooted:
+                if !hasVersions { touch(d) { $0.reboots += 1 } }
+            case .weeklyCompleted:
+                touch(d) { $0.opens += 1; $0.engaged = true }
+            case .appOpened:
+                touch(d) { $0.opens += 1; $0.engaged = true }
+            case .patternViewed, .patternDismissed, .fixShared:
+                touch(d) { $0.opens += 1 }
+            }
+        }
+        for diag in input.liveDiagnostics {
+            touch(LocalDay(diag.completedAt, calendar: cal)) { $0.diagnostics += 1; $0.engaged = true }
+        }
+        let sorted = acc.keys.sorted().compactMap { acc[$0] }
+        days = sorted
+        var idx: [LocalDay: Int] = [:]
+        for (i, d) in sorted.enumerated() { idx[d.day] = i }
+        index = idx
+        var state = StreakState()
+        var st: [(day: LocalDay, state: StreakState)] = []
+        for d in sorted where d.engaged {
+            state = StreakRules.engage(state, on: d.day)
+            st.append((d.day, state))
+        }
+        streaks = st
+        timeline = VersionTimeline(versions: input.versions)
+    }
+
+    public func activity(on day: LocalDay) -> DayActivity {
+        index[day].map { days[$0] } ?? DayActivity(day: day)
+    }
+
+    /// Days with activity in [start, end), oldest first.
+    public func days(from start: LocalDay, to end: LocalDay) -> ArraySlice<DayActivity> {
+        let lo = lowerBound(start), hi = lowerBound(end)
+        return lo < hi ? days[lo..<hi] : []
+    }
+
+    func lowerBound(_ day: LocalDay) -> Int {
+        var lo = 0, hi = days.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if days[mid].day < day { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+
+    /// The streak as it reads at the start of `day` (before anything that day), per StreakRules.
+    public func streak(before day: LocalDay) -> Int {
+        var lo = 0, hi = streaks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if streaks[mid].day < day { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return 0 }
+        return StreakRules.current(streaks[lo - 1].state, today: day)
+    }
+
+    /// The streak at the end of `day`.
+    public func streak(endOf day: LocalDay) -> Int {
+        streak(before: day.adding(days: 1))
+    }
+
+    /// The longest streak value reached on any engaged day in [start, end).
+    public func longestStreak(from start: LocalDay, to end: LocalDay) -> Int {
+        var lo = 0, hi = streaks.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if streaks[mid].day < start { lo = mid + 1 } else { hi = mid }
+        }
+        var best = 0
+        var i = lo
+        while i < streaks.count && streaks[i].day < end {
+            best = max(best, streaks[i].state.current)
+            i += 1
+        }
+        return best
+    }
+}

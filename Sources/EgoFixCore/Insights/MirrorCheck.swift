@@ -1,0 +1,80 @@
+import Foundation
+
+/// One bug's rating held up against what was logged about it in the same week.
+public struct MirrorLine: Sendable, Equatable {
+    public let bugId: UUID
+    public let title: String
+    public let said: BugIntensity
+    public let crashes: Int
+    public let applied: Int
+    public let skipped: Int
+    public let failed: Int
+    /// Whether the rating and the log tell the same story.
+    public let agrees: Bool
+    /// "You said quiet. You logged two crashes about it."
+    public let text: String
+}
+
+/// The mirror check: the week's diagnostic next to the week's log.
+///
+/// - quiet, with a crash about it that week, or with two or more of its fixes failed: does not agree.
+/// - present, with three or more crashes about it: does not agree (that is loud by most measures).
+/// - loud, with no crash and no failed fix about it: does not agree.
+/// - anything else agrees.
+///
+/// The week is the ISO week the diagnostic reviews, in the user's time zone.
+public enum MirrorCheck {
+    public static func check(_ diagnostic: WeeklyDiagnostic, input: InsightInput) -> [MirrorLine] {
+        let cal = input.calendar
+        let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
+        let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
+        let fixes = input.fixIndex(), bugs = input.bugIndex()
+        let crashes = input.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
+        let marked = input.liveCompletions.filter { c in
+            guard c.outcome != .pending, let t = c.completedAt else { return false }
+            return t >= start && t < end
+        }
+        var seen = Set<UUID>()
+        var out: [MirrorLine] = []
+        for r in diagnostic.responses where seen.insert(r.bugId).inserted {
+            let n = crashes.filter { $0.bugId == r.bugId }.count
+            let mine = marked.filter { fixes[$0.fixId]?.bugId == r.bugId }
+            let applied = mine.filter { $0.outcome == .applied }.count
+            let skipped = mine.filter { $0.outcome == .skipped }.count
+            let failed = mine.filter { $0.outcome == .failed }.count
+            let said = "You said \(r.intensity.rawValue)."
+            let crashLine = "You logged \(InsightCopy.counted(n, "crash", "crashes")) about it."
+            let agrees: Bool
+            var text: String
+            switch r.intensity {
+            case .quiet:
+                if n > 0 {
+                    agrees = false
+                    text = said + " " + crashLine
+                } else if failed >= 2 {
+                    agrees = false
+                    text = said + " \(PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))) for it failed that week."
+                } else {
+                    agrees = true
+                    text = said + " The log agrees."
+                }
+            case .present:
+                agrees = n < 3
+                text = said + " " + crashLine + (agrees ? "" : " Present is a generous word for that.")
+            case .loud:
+                if n == 0 && failed == 0 {
+                    agrees = false
+                    text = said + " You logged nothing about it that week"
+                        + (applied > 0 ? ", and applied \(InsightCopy.counted(applied, "fix", "fixes")) for it." : ".")
+                        + " Loud on the inside, quiet in the log."
+                } else {
+                    agrees = true
+                    text = said + " " + (n > 0 ? crashLine : "\(PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))) for it failed.")
+                }
+            }
+            out.append(MirrorLine(bugId: r.bugId, title: bugs[r.bugId]?.title ?? "Unnamed bug", said: r.intensity,
+                                  crashes: n, applied: applied, skipped: skipped, failed: failed, agrees: agrees, text: text))
+        }
+        return out
+    }
+}

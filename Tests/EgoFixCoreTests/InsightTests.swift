@@ -1,0 +1,274 @@
+import XCTest
+@testable import EgoFixCore
+
+/// A hand-built log for the insights: fixes marked on given days, crashes, versions from VersionRules.
+struct InsightLog {
+    let clock = Clock("Europe/Berlin")
+    var cal: Calendar { clock.calendar }
+    let user = Catalogue.uuid("insight-user")
+    let bug = Catalogue.bug("need-to-be-right")
+    let other = Catalogue.bug("need-to-be-liked")
+    var fixes: [Fix]
+    var completions: [FixCompletion] = []
+    var crashes: [Crash] = []
+    var versions: [VersionEntry] = []
+    var events: [AnalyticsEvent] = []
+    var diagnostics: [WeeklyDiagnostic] = []
+    var appliedCount = 0
+
+    init() {
+        fixes = Catalogue.fixes(for: Catalogue.bug("need-to-be-right"), perSeverity: 10)
+            + Catalogue.fixes(for: Catalogue.bug("need-to-be-liked"), perSeverity: 10, startNumber: 101)
+    }
+
+    func fix(_ bug: Bug, _ sev: FixSeverity, _ i: Int) -> Fix {
+        fixes.first { $0.id == Catalogue.uuid("fix-\(bug.slug)-\(sev.rawValue)-\(i)") } ?? fixes[0]
+    }
+
+    @discardableResult
+    mutating func mark(_ outcome: FixOutcome, _ f: Fix, at t: Date, reflection: String? = nil) -> FixCompletion {
+        var c = FixCompletion(id: Catalogue.uuid("completion-\(completions.count)"), fixId: f.id, userId: user,
+                              assignedAt: t.addingTimeInterval(-3600))
+        if outcome != .pending { try? c.mark(outcome, at: t, reflection: reflection) }
+        completions.append(c)
+        if outcome == .applied {
+            versions += VersionRules.entriesAfterApplying(appliedCountBefore: appliedCount, userId: user, at: t,
+                                                          id: Catalogue.uuid("version-\(versions.count)"))
+            appliedCount += 1
+        }
+        return c
+    }
+
+    mutating func crash(_ bug: Bug?, at t: Date, note: String? = nil) {
+        crashes.append(Crash(id: Catalogue.uuid("crash-\(crashes.count)"), userId: user, bugId: bug?.id, note: note, crashedAt: t))
+        let v = VersionRules.version(forAppliedCount: appliedCount)
+        versions.append(VersionRules.entry(for: .crash, current: v, userId: user, at: t, description: "Crash.",
+                                           id: Catalogue.uuid("version-\(versions.count)")))
+    }
+
+    mutating func open(at t: Date) {
+        events.append(.make(id: Catalogue.uuid("event-\(events.count)"), userId: user, type: .appOpened, at: t, calendar: cal))
+    }
+
+    var input: InsightInput {
+        InsightInput(bugs: [bug, other], fixes: fixes, completions: completions, crashes: crashes, versions: versions,
+                     events: events, diagnostics: diagnostics, calendar: cal)
+    }
+}
+
+final class InsightTests: XCTestCase {
+    // MARK: Contribution graph
+
+    func test_ContributionGraph_colorMatchesOutcome() {
+        var log = InsightLog()
+        let c = log.clock
+        log.mark(.applied, log.fix(log.bug, .low, 0), at: c.at(2026, 3, 2, 20))
+        log.mark(.skipped, log.fix(log.bug, .low, 1), at: c.at(2026, 3, 3, 20))
+        log.crash(log.bug, at: c.at(2026, 3, 4, 14))
+        log.open(at: c.at(2026, 3, 5, 8))
+        // 2026-03-06: nothing.
+        log.mark(.failed, log.fix(log.bug, .low, 2), at: c.at(2026, 3, 7, 20))
+        // Several outcomes on one day: crash > failed > applied > skipped.
+        log.mark(.applied, log.fix(log.bug, .low, 3), at: c.at(2026, 3, 8, 20))
+        log.crash(log.other, at: c.at(2026, 3, 8, 22))
+        log.mark(.applied, log.fix(log.bug, .low, 4), at: c.at(2026, 3, 9, 10))
+        log.mark(.failed, log.fix(log.other, .low, 0), at: c.at(2026, 3, 9, 20))
+        log.mark(.skipped, log.fix(log.bug, .low, 5), at: c.at(2026, 3, 10, 10))
+        log.mark(.applied, log.fix(log.other, .low, 1), at: c.at(2026, 3, 10, 20))
+        let g = ContributionGraph.make(log.input, from: c.day(2026, 3, 2), to: c.day(2026, 3, 10))
+        XCTAssertEqual(g.cells.map(\.color), [.applied, .skipped, .crash, .opened, .empty, .failed, .crash, .failed, .applied])
+        XCTAssertEqual(g.cells.map(\.row), [0, 1, 2, 3, 4, 5, 6, 0, 1], "Monday is row 0")
+        XCTAssertEqual(g.cells.map(\.column), [0, 0, 0, 0, 0, 0, 0, 1, 1])
+        XCTAssertEqual(g.columns, 2)
+        XCTAssertEqual(g.cells[6].label, "2026-03-08: 1 applied, 1 crash")
+        XCTAssertEqual(g.cells[4].label, "2026-03-06: nothing")
+    }
+
+    func test_ContributionGraph_intensityMatchesDepth() {
+        var log = InsightLog()
+        let c = log.clock
+        log.mark(.applied, log.fix(log.bug, .high, 0), at: c.at(2026, 3, 2, 20), reflection: "I let him finish. It took effort.")
+        log.mark(.applied, log.fix(log.bug, .low, 0), at: c.at(2026, 3, 3, 20))
+        log.mark(.applied, log.fix(log.bug, .medium, 0), at: c.at(2026, 3, 4, 20))
+        log.crash(log.bug, at: c.at(2026, 3, 5, 14), note: "Corrected a stranger's grammar. Out loud.")
+        log.crash(log.bug, at: c.at(2026, 3, 6, 14))
+        log.open(at: c.at(2026, 3, 7, 8))
+        log.mark(.skipped, log.fix(log.bug, .high, 1), at: c.at(2026, 3, 8, 20))
+        let g = ContributionGraph.make(log.input, from: c.day(2026, 3, 2), to: c.day(2026, 3, 9))
+        XCTAssertEqual(g.cells.map(\.depth), [4, 1, 2, 3, 1, 1, 1, 0],
+                       "high + reflection is dark; a low tap-through light; a crash with a note deep; a skipped high fix is not engagement")
+    }
+
+    // MARK: History and changelog
+
+    func test_HistoryViewModel_groupsByVersion() throws {
+        var log = InsightLog()
+        let c = log.clock
+        for i in 0..<7 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
+        log.mark(.skipped, log.fix(log.other, .low, 0), at: c.at(2026, 3, 9, 20))
+        log.mark(.skipped, log.fix(log.bug, .low, 7), at: c.at(2026, 3, 10, 20))
+        for i in 0..<3 { log.mark(.applied, log.fix(log.other, .low, 1 + i), at: c.at(2026, 3, 11 + i, 20)) }
+        log.mark(.pending, log.fix(log.bug, .low, 8), at: c.at(2026, 3, 14, 9))
+        XCTAssertEqual(log.versions.map(\.version), ["1.1"])
+
+        let h = HistoryInsight.make(log.input)
+        XCTAssertEqual(h.groups.map(\.version), ["1.1", "1.0"], "newest version first")
+        let v10 = h.groups[1], v11 = h.groups[0]
+        XCTAssertEqual(v10.applied, 7, "the fix that completed 1.0 belongs to 1.0")
+        XCTAssertEqual(v10.bugs.map(\.title), ["Need To Be Right"])
+        XCTAssertNil(v10.startedAt)
+        XCTAssertEqual(v10.endedAt, c.at(2026, 3, 8, 20))
+        XCTAssertEqual(v11.bugs.map(\.title), ["Need To Be Liked", "Need To Be Right"])
+        let liked = try XCTUnwrap(v11.bugs.first)
+        XCTAssertEqual(liked.applied, 3)
+        XCTAssertEqual(liked.skipped, 1)
+        XCTAssertEqual(liked.line, "3 of 4 applied (75%)")
+        XCTAssertEqual(v11.bugs[1].skipped, 1)
+        XCTAssertEqual(v11.bugs[1].unmarked, 1)
+        XCTAssertNil(v11.endedAt)
+        XCTAssertEqual(h.overall.first { $0.title == "Need To Be Right" }?.completionRate ?? 0, 7.0 / 8, accuracy: 1e-9)
+    }
+
+    func test_Changelog_newestFirstWithShippedFixes() {
+        var log = InsightLog()
+        let c = log.clock
+        for i in 0..<7 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
+        log.crash(log.bug, at: c.at(2026, 3, 10, 13))
+        for i in 0..<3 { log.mark(.applied, log.fix(log.other, .low, i), at: c.at(2026, 3, 11 + i, 20)) }
+        let cl = Changelog.make(log.input)
+        XCTAssertEqual(cl.entries.map(\.changeType), [.crash, .minorUpdate])
+        XCTAssertEqual(cl.entries.map(\.version), ["1.1", "1.1"])
+        XCTAssertEqual(cl.releases.first?.fixes.map(\.number), [1, 2, 3, 4, 5, 6, 7])
+        XCTAssertEqual(cl.releases.first?.day, c.day(2026, 3, 8))
+        XCTAssertEqual(cl.entries.first?.fixes, [])
+        XCTAssertEqual(cl.unreleased.map(\.label), ["FIX #101", "FIX #102", "FIX #103"])
+        XCTAssertEqual(cl.currentVersion, "1.1")
+        XCTAssertEqual(cl.fixesToNextVersion, 4)
+    }
+
+    // MARK: Periods
+
+    func test_Period_boundariesAndLabels() {
+        let d = LocalDay(year: 2027, month: 1, day: 1)   // a Friday in 2026-W53
+        XCTAssertEqual(Period.containing(d, kind: .week).label, "2026-W53")
+        XCTAssertEqual(Period.containing(d, kind: .week).start.description, "2026-12-28")
+        XCTAssertEqual(Period.containing(d, kind: .month).label, "2027-01")
+        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).label, "2026-Q4")
+        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).end.description, "2027-01-01")
+        XCTAssertEqual(Period.containing(d, kind: .year).label, "2027")
+        XCTAssertEqual(Period.all(.month, from: LocalDay(year: 2026, month: 11, day: 30), to: LocalDay(year: 2027, month: 2, day: 1)).map(\.label),
+                       ["2026-11", "2026-12", "2027-01", "2027-02"])
+        XCTAssertEqual(Period.containing(LocalDay(year: 2024, month: 2, day: 10), kind: .month).end.description, "2024-03-01")
+    }
+
+    func test_PeriodSummary_weekCountsStreakVersionAndDiagnostic() throws {
+        var log = InsightLog()
+        let c = log.clock
+        // Week before: 6 applied (Mon 2026-03-02 .. Sat 03-07).
+        for i in 0..<6 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
+        // Week of 2026-03-09: the 7th applied on Monday (bump to 1.1), a skip, a failure, a crash; Thursday missed.
+        log.mark(.applied, log.fix(log.bug, .low, 6), at: c.at(2026, 3, 9, 20))
+        log.mark(.skipped, log.fix(log.bug, .low, 7), at: c.at(2026, 3, 10, 20))
+        log.mark(.failed, log.fix(log.other, .low, 0), at: c.at(2026, 3, 11, 20))
+        log.crash(log.bug, at: c.at(2026, 3, 13, 14))
+        log.diagnostics.append(WeeklyDiagnostic(id: Catalogue.uuid("d"), userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
+                                                responses: [.init(bugId: log.bug.id, intensity: .quiet)], completedAt: c.at(2026, 3, 15, 19)))
+        let reports = PeriodReports(log.input)
+        let w = reports.summary(for: Period.containing(c.day(2026, 3, 11), kind: .week))
+        XCTAssertEqual(w.period.label, "2026-W11")
+        XCTAssertEqual([w.applied, w.skipped, w.failed, w.crashes], [1, 1, 1, 1])
+        XCTAssertEqual(w.streakAtStart, 6, "six days in a row before Monday")
+        XCTAssertEqual(w.longestStreak, 9)
+        // Sunday 03-08 used the week's freeze; missing Thursday reset the streak, and Saturday again;
+        // Sunday's diagnostic starts it at 1.
+        XCTAssertEqual(w.streakAtEnd, 1)
+        XCTAssertEqual(w.versionAtStart, "1.0")
+        XCTAssertEqual(w.versionAtEnd, "1.1")
+        XCTAssertEqual(w.versionRange, "1.0 → 1.1")
+        XCTAssertEqual(w.diagnostics.map(\.weekStarting), [c.day(2026, 3, 9)])
+        XCTAssertEqual(w.bugs.map(\.title), ["Need To Be Liked", "Need To Be Right"])
+        XCTAssertEqual(w.bugs[1].ratings, [.quiet])
+        XCTAssertEqual(w.activeDays, 5)
+
+        let m = reports.summary(for: Period.containing(c.day(2026, 3, 11), kind: .month))
+        XCTAssertEqual([m.applied, m.skipped, m.failed, m.crashes], [7, 1, 1, 1])
+        XCTAssertEqual(m.versionRange, "1.0 → 1.1")
+        let q = reports.summaries(.quarter, from: c.day(2026, 1, 1), to: c.day(2026, 12, 31))
+        XCTAssertEqual(q.map(\.period.label), ["2026-Q1", "2026-Q2", "2026-Q3", "2026-Q4"])
+        XCTAssertEqual(q.map(\.applied), [7, 0, 0, 0])
+        XCTAssertEqual(q[1].versionRange, "1.1")
+        XCTAssertEqual(reports.summary(for: Period.containing(c.day(2026, 6, 1), kind: .year)).crashes, 1)
+    }
+
+    // MARK: Questions
+
+    func test_AskedQuestions_verbatimSentencesEndingInQuestionMarks() {
+        let text = """
+        Let him finish. Why does that cost me so much? Unclear.
+
+        - **Who was I performing for?**
+        - Was it worth it? No.
+        # Why now?
+        He said the link was https://example.com/?q=1 and I checked. Did I need to
+        check it?
+
+        ```
+        let x = a ? b : c
+        is this code?
+        ```
+        "Why me?" she asked. What?! Okay…  Fine?
+        """
+        XCTAssertEqual(AskedQuestions.extract(from: text), [
+            "Why does that cost me so much?",
+            "- **Who was I performing for?**",
+            "- Was it worth it?",
+            "# Why now?",
+            "Did I need to\ncheck it?",
+            "\"Why me?\"",
+            "Fine?",
+        ])
+        XCTAssertEqual(AskedQuestions.extract(from: "No questions here. None."), [])
+        XCTAssertEqual(AskedQuestions.extract(from: "  Trailing space?   "), ["Trailing space?"])
+    }
+
+    func test_AskedQuestions_collectedFromReflectionsAndCrashNotesInOrder() {
+        var log = InsightLog()
+        let c = log.clock
+        log.mark(.applied, log.fix(log.bug, .low, 0), at: c.at(2026, 3, 3, 20), reflection: "Did anyone notice? Probably not.")
+        log.crash(log.other, at: c.at(2026, 3, 2, 14), note: "Laughed at a joke I didn't get. Why?")
+        log.mark(.skipped, log.fix(log.bug, .low, 1), at: c.at(2026, 3, 4, 20), reflection: "No.")
+        let qs = AskedQuestions.collect(log.input)
+        XCTAssertEqual(qs.map(\.text), ["Why?", "Did anyone notice?"])
+        XCTAssertEqual(qs.map(\.source), [.crashNote, .reflection])
+        XCTAssertEqual(qs.first?.bugId, log.other.id)
+        XCTAssertEqual(AskedQuestions.collect(log.input, from: c.at(2026, 3, 3)).count, 1)
+    }
+
+    // MARK: Mirror check
+
+    func test_MirrorCheck_comparesRatingWithTheLog() {
+        var log = InsightLog()
+        let c = log.clock
+        log.crash(log.bug, at: c.at(2026, 3, 10, 14))
+        log.crash(log.bug, at: c.at(2026, 3, 12, 22))
+        log.crash(log.bug, at: c.at(2026, 3, 16, 9))   // the next week: not counted
+        log.mark(.applied, log.fix(log.other, .low, 0), at: c.at(2026, 3, 11, 20))
+        let d = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
+                                 responses: [.init(bugId: log.bug.id, intensity: .quiet),
+                                             .init(bugId: log.other.id, intensity: .loud, primaryContext: .work)],
+                                 completedAt: c.at(2026, 3, 15, 19))
+        let lines = MirrorCheck.check(d, input: log.input)
+        XCTAssertEqual(lines.map(\.text), [
+            "You said quiet. You logged two crashes about it.",
+            "You said loud. You logged nothing about it that week, and applied one fix for it. Loud on the inside, quiet in the log.",
+        ])
+        XCTAssertEqual(lines.map(\.agrees), [false, false])
+
+        let agreeing = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
+                                        responses: [.init(bugId: log.bug.id, intensity: .loud, primaryContext: .home)],
+                                        completedAt: c.at(2026, 3, 15, 19))
+        XCTAssertEqual(MirrorCheck.check(agreeing, input: log.input).map(\.text), ["You said loud. You logged two crashes about it."])
+        XCTAssertEqual(MirrorCheck.check(agreeing, input: log.input).map(\.agrees), [true])
+        for l in lines { XCTAssertEqual(CopyRules.violations(l.text), []) }
+    }
+}
