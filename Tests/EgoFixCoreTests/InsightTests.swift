@@ -150,15 +150,15 @@ final class InsightTests: XCTestCase {
 
     func test_Period_boundariesAndLabels() {
         let d = LocalDay(year: 2027, month: 1, day: 1)   // a Friday in 2026-W53
-        XCTAssertEqual(Period.containing(d, kind: .week).label, "2026-W53")
-        XCTAssertEqual(Period.containing(d, kind: .week).start.description, "2026-12-28")
-        XCTAssertEqual(Period.containing(d, kind: .month).label, "2027-01")
-        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).label, "2026-Q4")
-        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).end.description, "2027-01-01")
-        XCTAssertEqual(Period.containing(d, kind: .year).label, "2027")
-        XCTAssertEqual(Period.all(.month, from: LocalDay(year: 2026, month: 11, day: 30), to: LocalDay(year: 2027, month: 2, day: 1)).map(\.label),
+        XCTAssertEqual(ReportPeriod.containing(d, kind: .week).label, "2026-W53")
+        XCTAssertEqual(ReportPeriod.containing(d, kind: .week).start.description, "2026-12-28")
+        XCTAssertEqual(ReportPeriod.containing(d, kind: .month).label, "2027-01")
+        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).label, "2026-Q4")
+        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).end.description, "2027-01-01")
+        XCTAssertEqual(ReportPeriod.containing(d, kind: .year).label, "2027")
+        XCTAssertEqual(ReportPeriod.all(.month, from: LocalDay(year: 2026, month: 11, day: 30), to: LocalDay(year: 2027, month: 2, day: 1)).map(\.label),
                        ["2026-11", "2026-12", "2027-01", "2027-02"])
-        XCTAssertEqual(Period.containing(LocalDay(year: 2024, month: 2, day: 10), kind: .month).end.description, "2024-03-01")
+        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2024, month: 2, day: 10), kind: .month).end.description, "2024-03-01")
     }
 
     func test_PeriodSummary_weekCountsStreakVersionAndDiagnostic() throws {
@@ -174,7 +174,7 @@ final class InsightTests: XCTestCase {
         log.diagnostics.append(WeeklyDiagnostic(id: Catalogue.uuid("d"), userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
                                                 responses: [.init(bugId: log.bug.id, intensity: .quiet)], completedAt: c.at(2026, 3, 15, 19)))
         let reports = PeriodReports(log.input)
-        let w = reports.summary(for: Period.containing(c.day(2026, 3, 11), kind: .week))
+        let w = reports.summary(for: ReportPeriod.containing(c.day(2026, 3, 11), kind: .week))
         XCTAssertEqual(w.period.label, "2026-W11")
         XCTAssertEqual([w.applied, w.skipped, w.failed, w.crashes], [1, 1, 1, 1])
         XCTAssertEqual(w.streakAtStart, 6, "six days in a row before Monday")
@@ -190,14 +190,14 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(w.bugs[1].ratings, [.quiet])
         XCTAssertEqual(w.activeDays, 5)
 
-        let m = reports.summary(for: Period.containing(c.day(2026, 3, 11), kind: .month))
+        let m = reports.summary(for: ReportPeriod.containing(c.day(2026, 3, 11), kind: .month))
         XCTAssertEqual([m.applied, m.skipped, m.failed, m.crashes], [7, 1, 1, 1])
         XCTAssertEqual(m.versionRange, "1.0 → 1.1")
         let q = reports.summaries(.quarter, from: c.day(2026, 1, 1), to: c.day(2026, 12, 31))
         XCTAssertEqual(q.map(\.period.label), ["2026-Q1", "2026-Q2", "2026-Q3", "2026-Q4"])
         XCTAssertEqual(q.map(\.applied), [7, 0, 0, 0])
         XCTAssertEqual(q[1].versionRange, "1.1")
-        XCTAssertEqual(reports.summary(for: Period.containing(c.day(2026, 6, 1), kind: .year)).crashes, 1)
+        XCTAssertEqual(reports.summary(for: ReportPeriod.containing(c.day(2026, 6, 1), kind: .year)).crashes, 1)
     }
 
     // MARK: Questions

@@ -1,6 +1,6 @@
 import Foundation
 
-public enum PeriodKind: String, Sendable, CaseIterable, Codable {
+public enum ReportPeriodKind: String, Sendable, CaseIterable, Codable {
     case week
     case month
     case quarter
@@ -8,35 +8,35 @@ public enum PeriodKind: String, Sendable, CaseIterable, Codable {
 }
 
 /// A calendar period in the user's time zone: [start, end) in local days.
-public struct Period: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    public let kind: PeriodKind
+public struct ReportPeriod: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    public let kind: ReportPeriodKind
     public let start: LocalDay
     /// The first day after the period.
     public let end: LocalDay
 
     /// The period of `kind` that contains `day`. Weeks are ISO weeks (Monday first).
-    public static func containing(_ day: LocalDay, kind: PeriodKind) -> Period {
+    public static func containing(_ day: LocalDay, kind: ReportPeriodKind) -> ReportPeriod {
         switch kind {
         case .week:
             let s = day.isoWeekStart
-            return Period(kind: kind, start: s, end: s.adding(days: 7))
+            return ReportPeriod(kind: kind, start: s, end: s.adding(days: 7))
         case .month:
             let s = LocalDay(year: day.year, month: day.month, day: 1)
             let e = day.month == 12 ? LocalDay(year: day.year + 1, month: 1, day: 1) : LocalDay(year: day.year, month: day.month + 1, day: 1)
-            return Period(kind: kind, start: s, end: e)
+            return ReportPeriod(kind: kind, start: s, end: e)
         case .quarter:
             let q = (day.month - 1) / 3
             let s = LocalDay(year: day.year, month: q * 3 + 1, day: 1)
             let e = q == 3 ? LocalDay(year: day.year + 1, month: 1, day: 1) : LocalDay(year: day.year, month: q * 3 + 4, day: 1)
-            return Period(kind: kind, start: s, end: e)
+            return ReportPeriod(kind: kind, start: s, end: e)
         case .year:
-            return Period(kind: kind, start: LocalDay(year: day.year, month: 1, day: 1),
+            return ReportPeriod(kind: kind, start: LocalDay(year: day.year, month: 1, day: 1),
                           end: LocalDay(year: day.year + 1, month: 1, day: 1))
         }
     }
 
-    public var next: Period { Period.containing(end, kind: kind) }
-    public var previous: Period { Period.containing(start.adding(days: -1), kind: kind) }
+    public var next: ReportPeriod { ReportPeriod.containing(end, kind: kind) }
+    public var previous: ReportPeriod { ReportPeriod.containing(start.adding(days: -1), kind: kind) }
     public var lastDay: LocalDay { end.adding(days: -1) }
 
     /// "2026-W47", "2026-11", "2026-Q4", "2026"
@@ -52,9 +52,9 @@ public struct Period: Sendable, Hashable, Comparable, Codable, CustomStringConve
     public var description: String { label }
 
     /// Every period of `kind` touching [from, to], oldest first.
-    public static func all(_ kind: PeriodKind, from: LocalDay, to: LocalDay) -> [Period] {
+    public static func all(_ kind: ReportPeriodKind, from: LocalDay, to: LocalDay) -> [ReportPeriod] {
         guard from <= to else { return [] }
-        var out: [Period] = []
+        var out: [ReportPeriod] = []
         var p = containing(from, kind: kind)
         while p.start <= to {
             out.append(p)
@@ -63,7 +63,7 @@ public struct Period: Sendable, Hashable, Comparable, Codable, CustomStringConve
         return out
     }
 
-    public static func < (a: Period, b: Period) -> Bool {
+    public static func < (a: ReportPeriod, b: ReportPeriod) -> Bool {
         a.start != b.start ? a.start < b.start : a.kind.rawValue < b.kind.rawValue
     }
 }
@@ -96,7 +96,7 @@ public struct BugPeriodLine: Sendable, Equatable {
 
 /// A week, month, quarter or year in numbers: the report pages' data.
 public struct PeriodSummary: Sendable, Equatable {
-    public let period: Period
+    public let period: ReportPeriod
     public let applied: Int
     public let skipped: Int
     public let failed: Int
@@ -123,7 +123,7 @@ public struct PeriodSummary: Sendable, Equatable {
     public var versionRange: String { versionAtStart == versionAtEnd ? versionAtStart : versionAtStart + " → " + versionAtEnd }
 }
 
-/// Period reports, all read off one `DayLedger`.
+/// ReportPeriod reports, all read off one `DayLedger`.
 public struct PeriodReports: Sendable {
     public let ledger: DayLedger
     let bugs: [UUID: Bug]
@@ -143,7 +143,7 @@ public struct PeriodReports: Sendable {
         diagnostics = ledger.input.liveDiagnostics
     }
 
-    public func summary(for period: Period) -> PeriodSummary {
+    public func summary(for period: ReportPeriod) -> PeriodSummary {
         let cal = ledger.input.calendar
         let days = ledger.days(from: period.start, to: period.end)
         var applied = 0, skipped = 0, failed = 0, unmarked = 0, crashCount = 0, reboots = 0, reflections = 0, active = 0
@@ -207,8 +207,8 @@ public struct PeriodReports: Sendable {
     }
 
     /// Every period of `kind` from `from` to `to`, oldest first.
-    public func summaries(_ kind: PeriodKind, from: LocalDay, to: LocalDay) -> [PeriodSummary] {
-        Period.all(kind, from: from, to: to).map { summary(for: $0) }
+    public func summaries(_ kind: ReportPeriodKind, from: LocalDay, to: LocalDay) -> [PeriodSummary] {
+        ReportPeriod.all(kind, from: from, to: to).map { summary(for: $0) }
     }
 
     /// The records in [start, end) of a list sorted by `key`, found by binary search.
