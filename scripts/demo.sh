@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# The main job. Builds egofix (release) and runs it.
-# Until the site generator exists (issue: the static site), this shows the CLI and the
-# shipped catalogue; it will build the demo site into site/ once `egofix build` lands.
+# The main job: build egofix (release) and build the demo site into site/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
-swift build -c release --product egofix 2>&1 | grep -E "error|warning:|Compiling egofix|Build complete" || true
+swift build -c release --product egofix 2>&1 | grep -E "error|warning: |Build complete" || true
 bin="$(swift build -c release --show-bin-path)/egofix"
-"$bin" --version
-"$bin" --help
+[ -x "$bin" ] || { echo "demo: the build failed (run: swift build -c release --product egofix)" >&2; exit 1; }
+(cd demo && "$bin" build --demo)
+echo "Open $(pwd)/site/index.html in a browser (file:// works; no server needed)."

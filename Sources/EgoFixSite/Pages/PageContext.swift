@@ -152,10 +152,10 @@ final class PageContext {
         var out: [[String: Any]] = []
         for d in days {
             for c in index.completionsByDay[d] ?? [] {
-                for q in Questions.extract(c.reflection ?? "") { out.append(["text": q, "date": d.description]) }
+                for q in AskedQuestions.extract(from: c.reflection ?? "") { out.append(["text": q, "date": d.description]) }
             }
             for c in index.crashesByDay[d] ?? [] {
-                for q in Questions.extract(c.note ?? "") { out.append(["text": q, "date": d.description]) }
+                for q in AskedQuestions.extract(from: c.note ?? "") { out.append(["text": q, "date": d.description]) }
             }
         }
         return out
@@ -167,21 +167,14 @@ final class PageContext {
 
     func counts(_ days: [LocalDay]) -> Counts {
         var c = Counts()
-        for d in days {
-            var any = index.openedDays.contains(d)
-            for x in index.completionsByDay[d] ?? [] {
-                any = true
-                switch x.outcome {
-                case .applied: c.applied += 1
-                case .skipped: c.skipped += 1
-                case .failed: c.failed += 1
-                case .pending: break
-                }
-            }
-            let cr = index.crashesByDay[d]?.count ?? 0
-            c.crashes += cr
-            c.reboots += index.rebootsByDay[d]?.count ?? 0
-            if any || cr > 0 { c.engaged += 1 }
+        guard let first = days.first, let last = days.last else { return c }
+        for a in index.ledger.days(from: first, to: last.adding(days: 1)) {
+            c.applied += a.applied
+            c.skipped += a.skipped
+            c.failed += a.failed
+            c.crashes += a.crashes
+            c.reboots += a.reboots
+            if a.engaged { c.engaged += 1 }
         }
         return c
     }

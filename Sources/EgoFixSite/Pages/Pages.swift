@@ -153,30 +153,11 @@ extension PageContext {
         return ["rows": rows]
     }
 
-    /// What the diagnostic said against what was logged that week.
+    /// What the diagnostic said against what was logged that week (Core's mirror check).
     func mirror(week p: Period) -> String? {
         guard let d = index.diagnosticsByWeek[p.start] else { return nil }
-        var lines: [String] = []
-        for r in d.responses {
-            let name = bugTitle(r.bugId).lowercased()
-            let crashes = p.days.flatMap { index.crashesByDay[$0] ?? [] }.filter { $0.bugId == r.bugId }.count
-            let comps = p.days.flatMap { index.completionsByDay[$0] ?? [] }.filter { index.fixesById[$0.fixId]?.bugId == r.bugId }
-            let skipped = comps.filter { $0.outcome == .skipped }.count
-            let applied = comps.filter { $0.outcome == .applied }.count
-            let words = ["no", "one", "two", "three", "four", "five", "six", "seven"]
-            func n(_ x: Int) -> String { x < words.count ? words[x] : String(x) }
-            switch r.intensity {
-            case .quiet where crashes > 0:
-                lines.append("You said \(name) was quiet. You logged \(n(crashes)) crash\(crashes == 1 ? "" : "es") about it.")
-            case .quiet where skipped >= 2:
-                lines.append("You said \(name) was quiet. You skipped \(n(skipped)) of its fixes.")
-            case .loud where crashes == 0 && skipped == 0:
-                lines.append("You said \(name) was loud. The log has no crash about it and \(n(applied)) applied fix\(applied == 1 ? "" : "es"). Louder inside than on paper.")
-            default:
-                lines.append("You said \(name) was \(r.intensity.rawValue). The log agrees: \(n(crashes)) crash\(crashes == 1 ? "" : "es"), \(n(applied)) applied.")
-            }
-        }
-        return lines.joined(separator: " ")
+        let lines = MirrorCheck.check(d, input: index.input)
+        return lines.isEmpty ? nil : lines.map { "\($0.title): \($0.text)" }.joined(separator: " ")
     }
 
     /// A pattern for a week: one stored as detected that week, else the surfaced one on the current week.

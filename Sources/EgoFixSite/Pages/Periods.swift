@@ -97,32 +97,3 @@ struct Period: Hashable {
     var days: [LocalDay] { (0...end.days(since: start)).map { start.adding(days: $0) } }
 }
 
-/// Sentences ending in "?" from the user's own text, verbatim.
-enum Questions {
-    static func extract(_ text: String) -> [String] {
-        var out: [String] = []
-        var current = ""
-        let chars = Array(text)
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == "\n" {
-                current = ""
-            } else {
-                current.append(c)
-                let next: Character? = i + 1 < chars.count ? chars[i + 1] : nil
-                let boundary = next == nil || next == " " || next == "\n" || next == "\"" || next == ")"
-                if (c == "." || c == "!") && boundary {
-                    current = ""
-                } else if c == "?" && boundary {
-                    var q = current.trimmingCharacters(in: .whitespaces)
-                    while let f = q.first, "-*>#".contains(f) { q = String(q.dropFirst()).trimmingCharacters(in: .whitespaces) }
-                    if q.count > 1 { out.append(q) }
-                    current = ""
-                }
-            }
-            i += 1
-        }
-        return out
-    }
-}

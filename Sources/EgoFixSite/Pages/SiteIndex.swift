@@ -20,13 +20,8 @@ struct SiteIndex {
     let versionSteps: [VersionEntry]
     /// Instants of applied completions, sorted.
     let appliedTimes: [Date]
-    let cells: [LocalDay: GraphCellInfo]
-
-    struct GraphCellInfo {
-        let kind: GraphCell.Kind
-        let depth: Int
-        let label: String
-    }
+    let input: InsightInput
+    let ledger: DayLedger
 
     init(data: SiteData, calendar: Calendar, now: Date) {
         self.data = data
@@ -69,61 +64,25 @@ struct SiteIndex {
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
-        var cells: [LocalDay: GraphCellInfo] = [:]
-        let days = Set(activity)
-        for day in days {
-            cells[day] = SiteIndex.cell(day: day, completions: comp[day] ?? [], crashes: crashes[day] ?? [],
-                                        opened: opened.contains(day) || diags[day] != nil, fixes: fixesById)
-        }
-        self.cells = cells
+        input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
+                             versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
+        ledger = DayLedger(input)
     }
 
-    /// Colour = outcome, shade = depth. A day with several outcomes shows the heaviest:
-    /// crash > failed > applied > skipped > opened. Depth: severity (low 1, medium 2, high 3),
-    /// +1 for a reflection; a crash is 2, +1 with a note, +1 for a second crash that day.
-    static func cell(day: LocalDay, completions: [FixCompletion], crashes: [Crash], opened: Bool, fixes: [UUID: Fix]) -> GraphCellInfo {
-        var parts: [String] = []
-        for c in completions where c.outcome != .pending {
-            let label = fixes[c.fixId]?.label ?? "a fix"
-            parts.append("\(label) \(c.outcome.rawValue)" + (c.reflection != nil ? ", reflection written" : ""))
-        }
-        if !crashes.isEmpty { parts.append(crashes.count == 1 ? "crash logged" : "\(crashes.count) crashes logged") }
-        func depth(_ c: FixCompletion) -> Int {
-            (fixes[c.fixId].map { $0.severity.rank + 1 } ?? 1) + (c.reflection != nil ? 1 : 0)
-        }
-        let kind: GraphCell.Kind
-        var d = 0
-        if !crashes.isEmpty {
-            kind = .crash
-            d = 2 + (crashes.contains { $0.note != nil } ? 1 : 0) + (crashes.count > 1 ? 1 : 0)
-        } else if let f = completions.filter({ $0.outcome == .failed }).map(depth).max() {
-            kind = .failed
-            d = f
-        } else if let a = completions.filter({ $0.outcome == .applied }).map(depth).max() {
-            kind = .applied
-            d = a
-        } else if let s = completions.filter({ $0.outcome == .skipped }).map(depth).max() {
-            kind = .skipped
-            d = max(1, s - 1)
-        } else if opened || !completions.isEmpty {
-            kind = .opened
-            d = 1
-            parts.append("opened, no outcome")
-        } else {
-            kind = .empty
-        }
-        let text = parts.isEmpty ? "" : "\(day): " + parts.joined(separator: "; ")
-        return GraphCellInfo(kind: kind, depth: min(4, d), label: text)
-    }
-
+    /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer.
     func graphCells(from: LocalDay, through: LocalDay) -> [GraphCell] {
-        var out: [GraphCell] = []
-        var d = from
-        while d <= through {
-            if let c = cells[d] { out.append(GraphCell(day: d, kind: c.kind, depth: c.depth, label: c.label)) }
-            d = d.adding(days: 1)
+        ContributionGraph.make(ledger, from: from, to: through).cells.compactMap { c in
+            let kind: GraphCell.Kind
+            switch c.color {
+            case .empty: return nil
+            case .opened: kind = .opened
+            case .skipped: kind = .skipped
+            case .applied: kind = .applied
+            case .failed: kind = .failed
+            case .crash: kind = .crash
+            }
+            return GraphCell(day: c.day, kind: kind, depth: c.depth, label: c.label)
         }
-        return out
     }
 
     /// The version in effect at an instant.
