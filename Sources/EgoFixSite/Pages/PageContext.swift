@@ -100,9 +100,25 @@ final class PageContext {
             "outcome": c.outcome.rawValue, "outcomeText": c.outcome == .pending ? "pending" : c.outcome.rawValue,
             "prompt": fix?.prompt ?? "(fix no longer in the catalogue)",
             "comment": fix?.inlineComment ?? NSNull(),
+            "detail": fix.flatMap(PageContext.interactionDetail) ?? NSNull(),
             "interaction": interactionText(c, fix: fix) ?? NSNull(),
             "reflection": reflection,
         ]
+    }
+
+    /// What the fix asks beyond its prompt: the scenario, the quiz question, the timer, the steps, the count.
+    static func interactionDetail(_ fix: Fix) -> String? {
+        switch try? fix.configuration() {
+        case .timed(let t)?:
+            let mins = t.durationSeconds >= 60 ? "\(t.durationSeconds / 60) min" : "\(t.durationSeconds) s"
+            return "Timer, \(mins)." + (t.prompt.map { " " + $0 } ?? "")
+        case .multiStep(let m)?:
+            return m.steps.enumerated().map { "\($0.offset + 1). \($0.element.instruction)" }.joined(separator: " ")
+        case .quiz(let q)?: return "Quiz: " + q.question
+        case .scenario(let s)?: return "Scenario: " + s.situation
+        case .counter(let c)?: return "Count: " + c.targetDescription + "."
+        default: return nil
+        }
     }
 
     func interactionText(_ c: FixCompletion, fix: Fix?) -> String? {

@@ -101,7 +101,9 @@ extension PageContext {
             page["note"] = try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) } ?? NSNull()
             page["days"] = try days.map { try dayModel($0) }
             page["diagnostic"] = diagnosticModel(week: p.start) ?? NSNull()
-            page["mirror"] = mirror(week: p) ?? NSNull()
+            let mirrorLines = mirror(week: p) ?? []
+            page["mirror"] = mirrorLines
+            page["hasMirror"] = !mirrorLines.isEmpty
             page["pattern"] = weekPattern(p).map(patternModel) ?? NSNull()
             page["tidbit"] = tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key) ?? NSNull()
             return try render("week", page, path: p.path, title: p.title, current: p.start == Period.week(containing: index.today).start ? p.path : "reports/index.html", crisis: crisisHere)
@@ -154,10 +156,10 @@ extension PageContext {
     }
 
     /// What the diagnostic said against what was logged that week (Core's mirror check).
-    func mirror(week p: Period) -> String? {
+    func mirror(week p: Period) -> [String]? {
         guard let d = index.diagnosticsByWeek[p.start] else { return nil }
         let lines = MirrorCheck.check(d, input: index.input)
-        return lines.isEmpty ? nil : lines.map { "\($0.title): \($0.text)" }.joined(separator: " ")
+        return lines.isEmpty ? nil : lines.map { "\($0.title): \($0.text)" }
     }
 
     /// A pattern for a week: one stored as detected that week, else the surfaced one on the current week.

@@ -1,0 +1,130 @@
+import EgoFixCore
+@testable import EgoFixSite
+import XCTest
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+final class SitePagesTests: XCTestCase {
+    func text(_ files: [String: Data], _ path: String) throws -> String {
+        String(decoding: try XCTUnwrap(files[path], "missing \(path)"), as: UTF8.self)
+    }
+
+    func test_site_buildsEveryPageType() async throws {
+        let p = try await Practice.make(reflections: ["Kept my mouth shut in standup. Why does *that* feel like losing?"], crashNotes: ["Argued about tabs."])
+        let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "A **week** note.")],
+                                  versions: [.init(name: "1.1", source: "content/versions/1.1.md", markdown: "First bump.")],
+                                  pages: [.init(name: "about", source: "content/pages/about.md", markdown: "# About\n\nHello.")])
+        let files = try Practice.build(p, content: content)
+        for path in ["index.html", "weeks/2026-W10/index.html", "weeks/2026-W12/index.html", "months/2026-03/index.html",
+                     "quarters/2026-Q1/index.html", "years/2026/index.html", "reports/index.html", "changelog/index.html",
+                     "changelog/feed.xml", "history/index.html", "bugs/need-to-be-right/index.html", "patterns/index.html",
+                     "how/index.html", "pages/about/index.html", "404.html", "style.css", "share/index.html", "share/share.css",
+                     "share/fix-037/index.html", "share/fix-037/card.svg", "share/fix-037/card.png"] {
+            XCTAssertNotNil(files[path], "no \(path)")
+        }
+        let about = HTMLDocument(try text(files, "pages/about/index.html"))
+        XCTAssertEqual(about.all("title").count, 1)
+        XCTAssertTrue(about.texts.contains("About | EgoFix"))
+    }
+
+    func test_site_weekPage_showsEachDaysFixWithRenderedReflection() async throws {
+        let p = try await Practice.make(reflections: ["Let Tom finish. *Why* was that hard?"], crashNotes: ["Corrected a waiter."])
+        let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "Note with **bold**.")])
+        let week = HTMLDocument(try text(try Practice.build(p, content: content), "weeks/2026-W10/index.html"))
+        let articles = week.elements.filter { $0.name == "article" && $0.classes.contains("fix") }
+        XCTAssertGreaterThanOrEqual(articles.count, 7, "a fix per day, plus quick fixes")
+        XCTAssertTrue(week.all("em").count >= 1, "the reflection's Markdown is rendered")
+        XCTAssertTrue((week.textByClass["reflection"] ?? []).contains("Why"))
+        XCTAssertTrue(week.all("strong").count >= 1, "the week note is rendered")
+        XCTAssertTrue(week.texts.contains { $0.contains("Let Tom finish.") })
+        // Questions you asked yourself: verbatim.
+        XCTAssertTrue(week.texts.contains("Let Tom finish. *Why* was that hard?") || week.texts.contains("*Why* was that hard?"))
+        // Diagnostic, mirror check and pager are there.
+        XCTAssertTrue(week.texts.contains { $0.contains("You said present.") })
+        XCTAssertEqual(week.elements.filter { $0.name == "a" && $0.attr("rel") == "next" }.count, 1)
+        XCTAssertEqual(week.elements.filter { $0.name == "a" && $0.attr("rel") == "prev" }.count, 0, "the first week has nothing earlier")
+    }
+
+    func test_site_changelog_newestFirstWithFeed() async throws {
+        let p = try await Practice.make(reflections: [], crashNotes: [])
+        let files = try Practice.build(p)
+        let doc = HTMLDocument(try text(files, "changelog/index.html"))
+        let versions = doc.all("h2").compactMap { $0.attr("id") }
+        XCTAssertGreaterThanOrEqual(versions.count, 2)
+        XCTAssertEqual(versions, versions.sorted { $0.split(separator: "-").compactMap { Int($0) }.lexicographicallyPrecedes($1.split(separator: "-").compactMap { Int($0) }) }.reversed(), "newest first")
+        XCTAssertEqual(versions.last, "v-1-0")
+        XCTAssertTrue(doc.elements.contains { $0.name == "a" && $0.attr("href") == "../changelog/feed.xml" })
+        let feed = try XCTUnwrap(files["changelog/feed.xml"])
+        let parser = XMLParser(data: feed)
+        XCTAssertTrue(parser.parse(), "the feed parses")
+        XCTAssertTrue(String(decoding: feed, as: UTF8.self).contains("https://example.org/me/changelog/index.html"))
+    }
+
+    func test_site_everyPrivatePageHasCSPNoReferrerAndNoindex() async throws {
+        let files = try Practice.build(try await Practice.make(reflections: ["x"], crashNotes: []))
+        for (path, data) in files where path.hasSuffix(".html") {
+            let doc = HTMLDocument(String(decoding: data, as: UTF8.self))
+            let metas = doc.all("meta")
+            XCTAssertTrue(metas.contains { $0.attr("http-equiv") == "Content-Security-Policy" && ($0.attr("content") ?? "").contains("default-src 'none'") }, path)
+            XCTAssertTrue(metas.contains { $0.attr("name") == "referrer" && $0.attr("content") == "no-referrer" }, path)
+            XCTAssertTrue(doc.all("script").isEmpty, path)
+            if !path.hasPrefix("share/") {
+                XCTAssertTrue(metas.contains { $0.attr("name") == "robots" && ($0.attr("content") ?? "").contains("noindex") }, path)
+            } else {
+                XCTAssertFalse(doc.elements.contains { $0.name == "a" && ($0.attr("href") ?? "").contains("../../weeks") }, "share links into private pages: \(path)")
+            }
+            for el in doc.elements {
+                for (k, v) in el.attributes where k == "href" || k == "src" {
+                    XCTAssertFalse(v.hasPrefix("http://") || (v.hasPrefix("https://") && !v.hasPrefix("https://example.org/me/")), "\(path) requests \(v)")
+                }
+            }
+        }
+    }
+
+    func test_site_graphHasTableAlternativeAndLegend() async throws {
+        let files = try Practice.build(try await Practice.make(reflections: ["x"], crashNotes: ["y"]))
+        let doc = HTMLDocument(try text(files, "history/index.html"))
+        XCTAssertTrue(doc.all("svg").contains { $0.attr("role") == "img" && $0.attr("aria-label") != nil })
+        XCTAssertGreaterThanOrEqual(doc.all("table").count, 2)
+        XCTAssertTrue(doc.all("title").count > 7, "a label per cell")
+    }
+
+    func test_site_firstDay_hasNoEmptyBoxesOrNaN() async throws {
+        let p = try await Practice.make(reflections: ["One day in."], crashNotes: [], days: 1)
+        let files = try Practice.build(p)
+        for (path, data) in files where path.hasSuffix(".html") {
+            let s = String(decoding: data, as: UTF8.self)
+            XCTAssertFalse(s.contains("NaN"), path)
+            XCTAssertFalse(s.contains("nan%"), path)
+            XCTAssertFalse(s.contains("inf"), path)
+        }
+        let dash = HTMLDocument(try text(files, "index.html"))
+        XCTAssertTrue(dash.texts.contains("v1.0"))
+    }
+
+    func test_site_isDeterministic_acrossRuns() async throws {
+        let p = try await Practice.make(reflections: ["Same."], crashNotes: ["Same crash."])
+        let a = try Practice.build(p), b = try Practice.build(p)
+        XCTAssertEqual(a.keys.sorted(), b.keys.sorted())
+        for k in a.keys { XCTAssertEqual(a[k], b[k], k) }
+    }
+
+    func test_site_markdownOverTheCapNamesTheSource() async throws {
+        let p = try await Practice.make(reflections: [], crashNotes: [], days: 2)
+        let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)
+        let content = SiteContent(pages: [.init(name: "huge", source: "content/pages/huge.md", markdown: big)])
+        XCTAssertThrowsError(try Practice.build(p, content: content)) { e in
+            XCTAssertTrue("\(e)".contains("content/pages/huge.md"), "\(e)")
+        }
+    }
+
+    func test_site_crisisLanguageShowsHelpFirst() async throws {
+        let p = try await Practice.make(reflections: ["Some days I want to die a little when I lose an argument."], crashNotes: [], days: 3)
+        let week = HTMLDocument(try text(try Practice.build(p), "weeks/2026-W10/index.html"))
+        let firstHeading = week.all("h2").first?.attr("id")
+        XCTAssertEqual(firstHeading, "help-title")
+        let other = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
+        XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
+    }
+}
