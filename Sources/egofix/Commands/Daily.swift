@@ -57,7 +57,8 @@ struct Today: AsyncParsableCommand {
                 return
             }
             let heading = card.isQuickFix ? "QUICK FIX // after the crash" : "TODAY // " + s.today.description
-            var out = FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
+            var out = try await Surfacer.surface(s, moment: .beforeDailyFix)
+            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
                                     showCommands: card.completion.outcome == .pending)
             if card.completion.outcome != .pending {
                 out.append("")
@@ -139,6 +140,8 @@ enum OutcomeCommand {
             out += Text.wrap(tid.body)
         }
         if reflection != nil { out += ["", s.style.dim("// Reflection saved. It stays in your store.")] }
+        let pattern = try await Surfacer.surface(s, moment: .afterOutcome)
+        if !pattern.isEmpty { out += [""] + pattern }
         s.print(out)
     }
 

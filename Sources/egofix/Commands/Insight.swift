@@ -1,0 +1,203 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixSite
+import EgoFixStore
+import Foundation
+
+/// Runs the detectors on the store and surfaces at most one pattern per run of the tool.
+enum Surfacer {
+    static func run(_ s: Session) async throws -> PatternRun {
+        guard let user = try await s.repos.users.get() else { return PatternRun(patterns: [], statuses: []) }
+        let ctx = DetectionContext(userId: user.id, now: s.now, calendar: s.calendar, bugs: try await s.repos.bugs.getAll(),
+                                   fixes: try await s.repos.fixes.getAll(), completions: try await s.repos.completions.getAll(),
+                                   crashes: try await s.repos.crashes.getAll())
+        return PatternEngine.run(events: try await s.repos.events.getAll(), diagnostics: try await s.repos.diagnostics.getAll(), context: ctx)
+    }
+
+    /// The pattern for this moment, recorded as viewed (a patternViewed event), as lines to print.
+    static func surface(_ s: Session, moment: SurfacingMoment) async throws -> [String] {
+        guard let user = try await s.repos.users.get() else { return [] }
+        let run = try await run(s)
+        let history = try await s.repos.patterns.getAll()
+        guard var p = PatternSurfacing.pick(from: run.patterns, history: history, moment: moment, session: SurfacingSession(),
+                                            now: s.now, calendar: s.calendar) else { return [] }
+        p.viewedAt = s.now
+        try await s.repos.patterns.save(p)
+        try await EventRecorder(repos: s.repos, calendar: s.calendar)
+            .record(.patternViewed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
+        let head = p.severity == .alert ? s.style.paint("PATTERN DETECTED", Style.crash) : s.style.paint("PATTERN", Style.skipped)
+        return [head + s.style.dim("  // \(p.basis)"), ""] + Text.wrap(p.title) + Text.wrap(p.body).map { s.style.dim($0) } + [""]
+    }
+}
+
+struct Patterns: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "What the detectors find in your own data, with confidence, and the checks still waiting for data.")
+    @OptionGroup var options: StoreOptions
+    @Flag(help: "Print JSON.") var json = false
+
+    struct JSONPattern: Encodable {
+        let type: String, severity: String, confidence: Double, basis: String, dataPoints: Int, title: String, body: String
+        let relatedBugs: [String]
+    }
+    struct JSONStatus: Encodable {
+        let type: String, check: String, have: Int, need: Int, unit: String, ready: Bool, line: String
+    }
+    struct JSONOutput: Encodable {
+        let patterns: [JSONPattern]
+        let waiting: [JSONStatus]
+        let checks: [JSONStatus]
+    }
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        _ = try await s.profile()
+        let run = try await Surfacer.run(s)
+        let bugs = try await s.repos.bugs.getAll()
+        let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
+        let patterns = PatternSurfacing.page(run.patterns)
+        let statuses = run.statuses.map { JSONStatus(type: $0.patternType.rawValue, check: $0.name, have: $0.have, need: $0.need,
+                                                     unit: $0.unit, ready: $0.isReady, line: $0.line) }
+        if json {
+            Swift.print(try JSONOut.encode(JSONOutput(
+                patterns: patterns.map { JSONPattern(type: $0.patternType.rawValue, severity: $0.severity.rawValue, confidence: $0.pValue,
+                                                     basis: $0.basis, dataPoints: $0.dataPoints, title: $0.title, body: $0.body,
+                                                     relatedBugs: $0.relatedBugIds.map(slug)) },
+                waiting: statuses.filter { !$0.ready }, checks: statuses)))
+            return
+        }
+        var out: [String] = []
+        if patterns.isEmpty { out.append("Nothing detected. That is a result too.") }
+        for p in patterns {
+            let sevColor = p.severity == .alert ? Style.crash : (p.severity == .insight ? Style.skipped : Style.comment)
+            out.append(s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + p.patternType.rawValue
+                       + s.style.dim("  // \(p.basis)" + (p.pValue < 1 ? ", p = \(String(format: "%.3f", p.pValue))" : "")))
+            out += Text.wrap(p.title)
+            out += Text.wrap(p.body).map { s.style.dim($0) }
+            out.append("")
+        }
+        let waiting = run.statuses.filter { !$0.isReady }
+        if !waiting.isEmpty {
+            out.append("NOT YET")
+            out += waiting.map { "  " + $0.line }
+        }
+        s.print(out)
+    }
+}
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
+        discussion: "Refuses a store that already holds a practice. The history ends at --now, default 2026-11-22 20:00 Berlin.")
+    @OptionGroup var options: StoreOptions
+    @Option(help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
+    @Option(help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
+
+    func run() async throws {
+        guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
+        var opts = options
+        if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
+        let s = try Session.open(opts)
+        if let u = try await s.repos.users.get() {
+            throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
+        }
+        let catalogue = try Session.seedFiles().catalogue()
+        let d = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar)
+        let report = try s.store.loadPractice(PracticeRecords(
+            profile: d.profile, bugs: d.bugs, fixes: catalogue.fixes, education: catalogue.education, completions: d.completions,
+            crashes: d.crashes, versions: d.versions, events: d.events, diagnostics: d.diagnostics, patterns: []))
+        try s.ensureCatalogue()
+        s.print(["Demo history written to \(s.storePath): \(report.summary).",
+                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])
+    }
+}
+
+struct History: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Recent days, with a contribution strip.")
+    @OptionGroup var options: StoreOptions
+    @Option(help: ArgumentHelp("How many days back.", valueName: "n")) var days: Int = 28
+    @Flag(help: "Print JSON.") var json = false
+
+    struct JSONDay: Encodable {
+        let date: String, color: String, depth: Int, applied: Int, skipped: Int, failed: Int, crashes: Int, reboots: Int
+        let fixes: [JSONFix]
+    }
+    struct JSONFix: Encodable { let fix: String, bug: String, outcome: String, reflection: String? }
+    struct JSONBug: Encodable { let bug: String, applied: Int, skipped: Int, failed: Int, completionRate: Double? }
+    struct JSONOutput: Encodable { let from: String, to: String, days: [JSONDay], byBug: [JSONBug] }
+
+    func run() async throws {
+        guard (1...3660).contains(days) else { throw CLIError("--days must be between 1 and 3660.") }
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        _ = try await s.profile()
+        let data = try await SiteData.load(s.repos)
+        let input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
+                                 versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: s.calendar)
+        let ledger = DayLedger(input)
+        let from = s.today.adding(days: -(days - 1))
+        let graph = ContributionGraph.make(ledger, from: from, to: s.today)
+        let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
+        let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
+        var byDay: [LocalDay: [FixCompletion]] = [:]
+        for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.assignedAt, calendar: s.calendar), default: []].append(c) }
+        let rates = HistoryInsight.make(input).overall
+        if json {
+            let out = JSONOutput(from: from.description, to: s.today.description, days: graph.cells.map { c in
+                JSONDay(date: c.day.description, color: c.color.rawValue, depth: c.depth, applied: c.activity.applied,
+                        skipped: c.activity.skipped, failed: c.activity.failed, crashes: c.activity.crashes, reboots: c.activity.reboots,
+                        fixes: (byDay[c.day] ?? []).sorted { $0.assignedAt < $1.assignedAt }.map { x in
+                            JSONFix(fix: fixesById[x.fixId]?.label ?? "?", bug: fixesById[x.fixId].flatMap { bugsById[$0.bugId]?.slug } ?? "?",
+                                    outcome: x.outcome.rawValue, reflection: x.reflection)
+                        })
+            }, byBug: rates.map { JSONBug(bug: bugsById[$0.bugId]?.slug ?? "?", applied: $0.applied, skipped: $0.skipped,
+                                          failed: $0.failed, completionRate: $0.completionRate) })
+            Swift.print(try JSONOut.encode(out))
+            return
+        }
+        func mark(_ c: CellColor) -> (String, String) {
+            switch c {
+            case .applied: return ("A", Style.applied)
+            case .skipped: return ("s", Style.skipped)
+            case .failed: return ("F", Style.failed)
+            case .crash: return ("X", Style.crash)
+            case .opened: return ("o", Style.comment)
+            case .empty: return (".", Style.comment)
+            }
+        }
+        var out = ["HISTORY  \(from) to \(s.today)", ""]
+        for row in 0..<7 {
+            let name = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][row]
+            var line = name + " "
+            for col in 0..<graph.columns {
+                if let c = graph.cells.first(where: { $0.column == col && $0.row == row }) {
+                    let (m, color) = mark(c.color)
+                    line += s.style.paint(m, color)
+                } else {
+                    line += " "
+                }
+            }
+            out.append(line)
+        }
+        out.append(s.style.dim("A applied  s skipped  F failed  X crash  o opened  . nothing"))
+        out.append("")
+        for c in graph.cells.reversed() where !c.activity.isEmpty {
+            var line = c.day.description + "  "
+            let fixes = (byDay[c.day] ?? []).map { x -> String in
+                (fixesById[x.fixId]?.label ?? "FIX") + " " + x.outcome.rawValue + (x.reflection != nil ? " +note" : "")
+            }
+            line += fixes.joined(separator: ", ")
+            if c.activity.crashes > 0 { line += (fixes.isEmpty ? "" : ", ") + s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash) }
+            if c.activity.reboots > 0 { line += ", reboot" }
+            if fixes.isEmpty && c.activity.crashes == 0 { line += s.style.dim("opened") }
+            out.append(line)
+        }
+        out.append("")
+        for r in rates where r.marked > 0 {
+            let rate = r.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
+            out.append(pad(bugsById[r.bugId]?.title ?? "?", 24) + " applied \(r.applied), skipped \(r.skipped), failed \(r.failed)  " + s.style.dim(rate))
+        }
+        s.print(out)
+    }
+}
