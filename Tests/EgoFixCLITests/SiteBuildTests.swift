@@ -1,0 +1,100 @@
+import XCTest
+
+/// `egofix build` and `egofix demo` as a user runs them.
+final class SiteBuildTests: XCTestCase {
+    /// The demo workspace of the repository (demo/egofix.toml and demo/content).
+    var demoWorkspace: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("demo")
+    }
+
+    func tree(_ root: String) throws -> [String: Data] {
+        var out: [String: Data] = [:]
+        let fm = FileManager.default
+        guard let e = fm.enumerator(atPath: root) else { return out }
+        while let rel = e.nextObject() as? String {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: root + "/" + rel, isDirectory: &isDir), !isDir.boolValue {
+                out[rel] = fm.contents(atPath: root + "/" + rel)
+            }
+        }
+        return out
+    }
+
+    func buildDemo(into out: String, env: [String: String]) throws -> CLI.Result {
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["build", "--demo", "--out", out]
+        p.environment = ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"].merging(env) { $1 }
+        p.currentDirectoryURL = demoWorkspace
+        let o = Pipe(), e = Pipe()
+        p.standardOutput = o
+        p.standardError = e
+        try p.run()
+        let od = o.fileHandleForReading.readDataToEndOfFile(), ed = e.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return CLI.Result(status: p.terminationStatus, out: String(decoding: od, as: UTF8.self), err: String(decoding: ed, as: UTF8.self))
+    }
+
+    func test_build_twoProcessesInDifferentZonesAndLocalesGiveIdenticalTrees() throws {
+        let dir = try CLI.temporaryDirectory()
+        let a = try buildDemo(into: dir + "/a", env: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"])
+        let b = try buildDemo(into: dir + "/b", env: ["TZ": "Pacific/Apia", "LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"])
+        XCTAssertEqual(a.status, 0, a.err)
+        XCTAssertEqual(b.status, 0, b.err)
+        let ta = try tree(dir + "/a"), tb = try tree(dir + "/b")
+        XCTAssertGreaterThan(ta.count, 50)
+        XCTAssertEqual(ta.keys.sorted(), tb.keys.sorted())
+        for k in ta.keys.sorted() where ta[k] != tb[k] { XCTFail("\(k) differs between the two builds") }
+    }
+
+    func test_build_noChangeRebuildRewritesNothing() throws {
+        let dir = try CLI.temporaryDirectory()
+        XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)
+        let index = dir + "/s/index.html"
+        let before = try FileManager.default.attributesOfItem(atPath: index)
+        let again = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
+        XCTAssertTrue(again.out.contains(" 0 written"), again.out)
+        XCTAssertTrue(again.out.contains("0 removed"), again.out)
+        let after = try FileManager.default.attributesOfItem(atPath: index)
+        XCTAssertEqual(before[.modificationDate] as? Date, after[.modificationDate] as? Date)
+        XCTAssertEqual(before[.systemFileNumber] as? Int, after[.systemFileNumber] as? Int)
+    }
+
+    func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        try Data("{{> partials/top}}<p>{{noSuchKey}}</p>{{> partials/bottom}}".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/Templates/how.mustache"))
+        let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertTrue(r.err.contains("how.mustache"), r.err)
+        XCTAssertTrue(r.err.contains("noSuchKey"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site/index.html"), "a failed build writes nothing")
+    }
+
+    func test_build_withoutAStoreSaysWhatToDo() throws {
+        let cli = try CLI()
+        let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("egofix init"), r.err)
+    }
+
+    func test_demo_fillsAnEmptyStoreOnly_andPatternsFindAllSevenTypes() throws {
+        let cli = try CLI()
+        var r = try cli.run(["demo"])
+        XCTAssertEqual(r.status, 0, r.err)
+        r = try cli.run(["demo"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("already holds a practice"), r.err)
+        let json = try cli.json(["patterns"], at: "2026-11-22T20:00:00+01:00")
+        let types = Set(((json["patterns"] as? [[String: Any]]) ?? []).compactMap { $0["type"] as? String })
+        XCTAssertEqual(types, ["avoidance", "temporalCrash", "contextualSpike", "correlatedBugs", "plateau", "regression", "improvement"])
+        let history = try cli.json(["history", "--days", "56"], at: "2026-11-22T20:00:00+01:00")
+        XCTAssertEqual((history["days"] as? [Any])?.count, 56)
+        let site = try cli.run(["build"], at: "2026-11-22T20:00:00+01:00")
+        XCTAssertEqual(site.status, 0, site.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
+    }
+}
