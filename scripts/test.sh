@@ -11,8 +11,10 @@ if grep -E "^/.*/(Sources|Tests)/.*(warning|error):" "$log" | grep -v "/.build" 
 fi
 grep -q "error:" "$log" && { echo "test: build failed" >&2; exit 1; }
 swift test --skip-build --disable-swift-testing 2>&1 | tee "$log" | grep -E "error:|Executed [0-9]+ tests|passed|failed" | grep -vE "Test Case .* (passed|started)" || true
-grep -qE "Executed [0-9]+ tests, with 0 failures" "$log" || { echo "test: failures (above)" >&2; exit 1; }
-line=$(grep -E "Executed [0-9]+ tests" "$log" | tail -n 1)
-total=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests.*/\1/')
-failed=$(echo "$line" | sed -E 's/.*with ([0-9]+) failures.*/\1/')
+# The last "Executed" line is the whole run's.
+line=$(grep -E "Executed [0-9]+ tests?, with [0-9]+ failures?" "$log" | tail -n 1)
+[ -n "$line" ] || { echo "test: no test ran" >&2; exit 1; }
+total=$(echo "$line" | sed -E 's/.*Executed ([0-9]+) tests?.*/\1/')
+failed=$(echo "$line" | sed -E 's/.*with ([0-9]+) failures?.*/\1/')
 echo "$((total - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ] || exit 1
