@@ -1,0 +1,49 @@
+import XCTest
+
+final class LintCommandTests: XCTestCase {
+    var seeds: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Seeds")
+    }
+
+    func test_lint_builtInSeedsPassWithStats() throws {
+        let cli = try CLI()
+        let r = try cli.run(["lint", "--stats"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("ok. 5 bugs, 270 fixes, 160 tidbits."), r.out)
+        for section in ["severity", "type", "interaction type", "trigger", "fixes per bug"] {
+            XCTAssertTrue(r.out.contains("\n" + section + "\n"), "no \(section) section")
+        }
+    }
+
+    /// A folder breaking several rules at once: each error is one line naming file, entry and field.
+    func test_lint_brokenFolderReportsEachProblemWithItsLocation() throws {
+        let cli = try CLI()
+        let dir = cli.workdir + "/BrokenSeeds"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        func load(_ n: String) throws -> [[String: Any]] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: seeds.appendingPathComponent(n))) as? [[String: Any]])
+        }
+        var bugs = try load("bugs.json"), fixes = try load("fixes.json"), tidbits = try load("micro_education.json")
+        bugs[0]["color"] = "orange"
+        fixes[0]["prompt"] = "Win every argument today!"
+        fixes[1]["bugId"] = "00000000-0000-0000-0000-000000000009"
+        fixes[2]["number"] = 1
+        tidbits[0]["trigger"] = "afterLunch"
+        for (name, value) in [("bugs.json", bugs), ("fixes.json", fixes), ("micro_education.json", tidbits)] {
+            try JSONSerialization.data(withJSONObject: value).write(to: URL(fileURLWithPath: dir + "/" + name))
+        }
+        let r = try cli.run(["lint", dir])
+        XCTAssertNotEqual(r.status, 0)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("bugs.json: bug 'need-to-be-right': color:") }, r.out)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("fixes.json: FIX #001: prompt: contains '!'") }, r.out)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("fixes.json: FIX #002: bugId: no bug with id") }, r.out)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("fixes.json: FIX #001: number: duplicate number") }, r.out)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("micro_education.json: entry 1: trigger: 'afterLunch' is not one of") }, r.out)
+        XCTAssertTrue(r.err.contains("problems in \(dir)"), r.err)
+        let missing = try cli.run(["lint", cli.workdir + "/nope"])
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.err.contains("is not a folder"), missing.err)
+    }
+}
