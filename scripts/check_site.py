@@ -536,15 +536,20 @@ def browser_checks(res: SiteResult, driver, axe_js: str, shots_dir: Path, pages:
                 if problem:
                     res.shot_problems.append(f"{where}: {problem} ({shot})")
                 res.shots.append(str(shot))
-                # Every request the page made.
+                # Every request the page made. The page itself must be among them, or the log is blind.
+                saw_page = False
                 for entry in driver.get_log("performance"):
                     msg = json.loads(entry["message"])["message"]
                     if msg.get("method") != "Network.requestWillBeSent":
                         continue
                     req_url = msg["params"]["request"]["url"]
+                    saw_page = saw_page or req_url == url
                     if req_url.startswith(origin) or req_url.startswith("data:"):
                         continue
                     res.external.append(f"{where}: request to {req_url}")
+                if not saw_page:
+                    res.external.append(f"{where}: the performance log shows no request for the page itself, "
+                                        "so requests to other hosts cannot be seen")
                 for entry in driver.get_log("browser"):
                     if entry.get("level") in ("SEVERE", "WARNING"):
                         res.console.append(f"{where}: console {entry['level'].lower()}: {entry['message']}")
