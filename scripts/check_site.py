@@ -121,7 +121,10 @@ def pip_install(args: list[str]) -> None:
             "--no-input", "--root-user-action=ignore"]
     r = quiet_run(base + args)
     if r.returncode != 0 and "externally-managed" in r.stdout:
+        # Debian's own python3 (PEP 668): install for this user instead, and see that folder now.
         r = quiet_run(base + ["--user", "--break-system-packages"] + args)
+        import site
+        site.addsitedir(site.getusersitepackages())
     if r.returncode != 0:
         sys.exit(f"check-site: pip install {' '.join(args)} failed:\n{r.stdout}")
     importlib.invalidate_caches()
