@@ -1,12 +1,13 @@
 import Foundation
 
-/// Context spike: more than 60 % of the loud ratings (of one bug, or of all bugs) name the same
-/// context as where it was loudest, at least 3.
+/// Context spike: more than 60 % of one bug's loud ratings name the same context as where it was
+/// loudest, at least 3.
 ///
-/// "Unsure" (`.unknown`) counts in the total but is never the spike. Confidence: an exact binomial
-/// tail against the share of that context among the user's present (not loud) ratings, add-one
-/// smoothed, so someone whose bugs all live at work is not told so as news. Bonferroni-corrected
-/// for groups × 5 contexts.
+/// "Unsure" (`.unknown`) counts in the total but is never the spike. Confidence: Fisher's exact
+/// test (a hypergeometric tail) of that context among the bug's loud ratings against its present
+/// ones, so a bug that lives at work whatever its volume is not reported as loud at work; with no
+/// present ratings to compare there is no evidence either way (p = 1). Bonferroni-corrected for
+/// bugs tested × 5 contexts.
 public struct ContextSpikeDetector: DataDetector {
     public init() {}
 
@@ -51,32 +52,26 @@ public struct ContextSpikeDetector: DataDetector {
         let status = DetectorStatus(patternType: patternType, name: name,
                                     have: perBug.map { $0.1.count }.max() ?? 0, need: minimumDataPoints,
                                     unit: "loud weeks for one bug")
-        var groups: [(UUID?, [RatingRecord])] = []
-        if bugIds.count > 1 && loud.count >= minimumDataPoints { groups.append((nil, loud)) }
-        for (b, rs) in perBug where rs.count >= minimumDataPoints { groups.append((b, rs)) }
+        let groups = perBug.filter { $0.1.count >= minimumDataPoints }
         guard !groups.isEmpty else { return DetectorResult(pattern: nil, status: status) }
-
-        let present = data.ratings.filter { $0.intensity == .present && $0.context != nil }
-        func presentCount(_ c: EventContext) -> Int { present.filter { $0.context == c }.count }
-        func p0(_ c: EventContext) -> Double {
-            Double(presentCount(c) + 1) / Double(present.count + EventContext.allCases.count)
-        }
         let comparisons = groups.count * Self.known.count
 
-        struct Candidate { let group: UUID?; let ctx: EventContext; let k: Int; let n: Int; let p: Double }
+        struct Candidate { let group: UUID; let ctx: EventContext; let k: Int; let n: Int; let p: Double; let present: [RatingRecord] }
         var best: Candidate?
         for (g, rs) in groups {
             let n = rs.count
+            let present = data.ratings.filter { $0.bugId == g && $0.intensity == .present && $0.context != nil }
+            let loudWithContext = rs.filter { $0.context != nil }
             for ctx in Self.known {
                 let k = rs.filter { $0.context == ctx }.count
                 guard k >= minimumDataPoints, Double(k) / Double(n) > Thresholds.contextLoudShare else { continue }
-                let p = PatternStatistics.bonferroni(PatternStatistics.binomialUpperTail(k: k, n: n, p: p0(ctx)),
-                                                     comparisons: comparisons)
-                let c = Candidate(group: g, ctx: ctx, k: k, n: n, p: p)
+                let raw = PatternStatistics.hypergeometricUpperTail(
+                    k: k, population: loudWithContext.count + present.count,
+                    successes: k + present.filter { $0.context == ctx }.count, draws: loudWithContext.count)
+                let p = PatternStatistics.bonferroni(raw, comparisons: comparisons)
+                let c = Candidate(group: g, ctx: ctx, k: k, n: n, p: p, present: present)
                 if let b = best {
-                    let better = c.p != b.p ? c.p < b.p
-                        : (c.group != nil) != (b.group != nil) ? c.group != nil : c.k > b.k
-                    if better { best = c }
+                    if c.p != b.p ? c.p < b.p : c.k > b.k { best = c }
                 } else {
                     best = c
                 }
@@ -86,19 +81,18 @@ public struct ContextSpikeDetector: DataDetector {
 
         let severity = PatternStatistics.severity(forCorrectedP: c.p)
         let where_ = Self.phrase(c.ctx)
-        let about = c.group.map { " about " + data.topic($0) } ?? ""
+        let about = " about " + data.topic(c.group)
         let title = "\(c.k) of your \(c.n) loud weeks\(about) were loudest \(where_)."
         var body = ""
-        if present.count >= 3 {
-            body = "In the weeks it was only present, \(Self.noun(c.ctx)) came up \(presentCount(c.ctx)) of \(present.count) times. "
+        if c.present.count >= 3 {
+            body = "In the weeks it was only present, \(Self.noun(c.ctx)) came up \(c.present.filter { $0.context == c.ctx }.count) of \(c.present.count) times. "
         }
         body += "The bug is the same everywhere. The volume is not."
-        let rated = c.group.map { g in data.ratings.filter { $0.bugId == g } } ?? data.ratings
-        let first = rated.first?.week ?? data.today
+        let first = data.ratings.first { $0.bugId == c.group }?.week ?? data.today
         let basis = PatternCopy.basis("\(PatternCopy.count(c.n, "loud week", "loud weeks")) over \(PatternCopy.count(data.weeks(since: first), "week", "weeks"))",
                                       severity: severity)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body,
-                                   related: c.group.map { [$0] } ?? [], dataPoints: c.n, pValue: c.p,
+                                   related: [c.group], dataPoints: c.n, pValue: c.p,
                                    basis: basis, key: [c.ctx.rawValue])
         return DetectorResult(pattern: pattern, status: status)
     }

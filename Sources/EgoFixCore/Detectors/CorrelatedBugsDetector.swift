@@ -4,14 +4,17 @@ import Foundation
 /// 6 weeks. Two series are tried for each pair of bugs:
 ///
 /// - ratings: the diagnostic intensity (quiet 0, present 1, loud 2) in the weeks both were rated;
-/// - crashes: the number of crashes about each, per complete ISO week in the window, counting only
-///   weeks the user was around at all and both bugs were active.
+/// - crashes: crashes about each per day the tool was used, per complete ISO week in the window,
+///   counting only weeks the user was around at all and both bugs were active (so a week mostly
+///   away, with fewer crashes of every kind, does not tie two bugs together).
 ///
 /// Six weekly points reach r > 0.7 by chance often, and more so when two bugs share a trend
 /// (both fading as the practice works) or when there are many pairs. So the spec's r > 0.7 is only
-/// the gate; confidence comes from a one-sided permutation test of r on the two series with their
-/// linear trends removed (exact for up to 8 weeks, otherwise 9 999 shuffles from a seeded
-/// SplitMix64), Bonferroni-corrected for every pair and series that had enough weeks to test.
+/// the gate; confidence comes from a one-sided permutation test of r with linear trends removed
+/// (the weeks of one series shuffled, each shuffle detrended and correlated with the other's
+/// residuals; exact for up to 8 weeks, otherwise 9 999 shuffles from a seeded SplitMix64),
+/// Bonferroni-corrected for every pair and series that had enough weeks to test. A crash series
+/// also needs crashes in at least 3 of its weeks: one shared bad week is a coincidence.
 public struct CorrelatedBugsDetector: DataDetector {
     public init() {}
 
@@ -20,6 +23,9 @@ public struct CorrelatedBugsDetector: DataDetector {
     public var name: String { "correlation check" }
 
     enum Series: String { case ratings, crashes }
+
+    /// A crash series needs crashes in at least this many of its weeks to be compared at all.
+    static let minimumCrashWeeks = 3
 
     public func evaluate(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic], context: DetectionContext) -> DetectorResult {
         evaluate(DetectionData(events: events, diagnostics: diagnostics, context: context))
@@ -61,9 +67,14 @@ public struct CorrelatedBugsDetector: DataDetector {
         var firstMonday = data.windowStart.isoWeekStart
         if firstMonday < data.windowStart { firstMonday = firstMonday.adding(days: 7) }
         var mondays: [LocalDay] = []
+        var usedDays: [Int: Int] = [:]
         var m = firstMonday
         while m.adding(days: 6) < data.today {
-            if (0..<7).contains(where: { data.activeDays.contains(m.adding(days: $0)) }) { mondays.append(m) }
+            let used = (0..<7).filter { data.activeDays.contains(m.adding(days: $0)) }.count
+            if used > 0 {
+                mondays.append(m)
+                usedDays[m.ordinal] = used
+            }
             m = m.adding(days: 7)
         }
         var counts: [UUID: [Int: Int]] = [:]
@@ -82,9 +93,12 @@ public struct CorrelatedBugsDetector: DataDetector {
                 let weeks = mondays.filter { activeBy(a, $0) && activeBy(b, $0) }
                 mostWeeks = max(mostWeeks, weeks.count)
                 guard weeks.count >= minimumDataPoints else { continue }
-                let x = weeks.map { Double(counts[a]?[$0.ordinal] ?? 0) }
-                let y = weeks.map { Double(counts[b]?[$0.ordinal] ?? 0) }
-                guard let r = PatternStatistics.pearson(x, y) else { continue }
+                // Crashes per day the tool was used: a week half spent away has fewer of everything.
+                let x = weeks.map { Double(counts[a]?[$0.ordinal] ?? 0) / Double(usedDays[$0.ordinal] ?? 1) }
+                let y = weeks.map { Double(counts[b]?[$0.ordinal] ?? 0) / Double(usedDays[$0.ordinal] ?? 1) }
+                // One or two crash weeks each is a coincidence, not a series.
+                guard x.filter({ $0 > 0 }).count >= Self.minimumCrashWeeks, y.filter({ $0 > 0 }).count >= Self.minimumCrashWeeks,
+                      let r = PatternStatistics.pearson(x, y) else { continue }
                 let both = zip(x, y).filter { $0.0 > 0 && $0.1 > 0 }.count
                 tests.append(Test(a: a, b: b, series: .crashes, x: x, y: y, r: r, bothWeeks: both))
             }
@@ -94,11 +108,15 @@ public struct CorrelatedBugsDetector: DataDetector {
                                     need: minimumDataPoints, unit: "weeks")
         var best: (test: Test, p: Double)?
         for t in tests where t.r > Thresholds.correlationMinimumR {
-            let xd = PatternStatistics.detrended(t.x), yd = PatternStatistics.detrended(t.y)
+            let xd = PatternStatistics.detrended(t.x)
             let seed = StableHash.fnv1a(["correlation", data.context.userId.uuidString, t.a.uuidString,
                                          t.b.uuidString, t.series.rawValue]) ^ data.context.seed
-            let raw = PatternStatistics.pearson(xd, yd) == nil ? 1
-                : PatternStatistics.permutationPValue(yd, seed: seed) { PatternStatistics.pearson(xd, $0) ?? 0 }
+            // Shuffle the weeks of one series, remove each ordering's trend, correlate with the other's
+            // residuals: how often does chance line the two up at least this well once trends are gone?
+            let raw = PatternStatistics.pearson(xd, PatternStatistics.detrended(t.y)) == nil ? 1
+                : PatternStatistics.permutationPValue(t.y, seed: seed) {
+                    PatternStatistics.pearson(xd, PatternStatistics.detrended($0)) ?? 0
+                }
             let p = PatternStatistics.bonferroni(raw, comparisons: tests.count)
             if let b = best {
                 let better = p != b.p ? p < b.p : t.r > b.test.r

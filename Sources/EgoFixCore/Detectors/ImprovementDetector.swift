@@ -4,8 +4,8 @@ import Foundation
 /// spanning at least 4 weeks.
 ///
 /// The ratings looked at are the bug's last 8 in the window (a fixed rule, so the test is not
-/// fooled by picking the highest point to start from). They must start above quiet, end quiet, and
-/// have a negative Mann–Kendall S and a lower mean in their second half than in their first.
+/// fooled by picking the highest point to start from). They must end quiet, have a negative
+/// Mann–Kendall S, and a lower mean in their second half than in their first.
 /// Confidence: the share of orderings of the earlier ratings
 /// (the final quiet held in place, since it was required) with an S at least as negative — exact,
 /// as at most 7! orderings — Bonferroni-corrected for the number of bugs with enough ratings.
@@ -36,8 +36,7 @@ public struct ImprovementDetector: DataDetector {
                                     unit: "rated weeks")
         var best: (bug: UUID, seg: [RatingRecord], p: Double)?
         for (bug, seg) in segments {
-            guard let first = seg.first, let last = seg.last, first.intensity != .quiet, last.intensity == .quiet
-            else { continue }
+            guard let last = seg.last, last.intensity == .quiet else { continue }
             let y = seg.map { Double($0.intensity.level) }
             let half = y.count / 2
             let early = y.prefix(half).reduce(0, +) / Double(half)

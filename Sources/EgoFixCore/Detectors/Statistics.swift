@@ -53,6 +53,30 @@ public enum PatternStatistics {
         return min(1, max(0, exp(m) * s))
     }
 
+    /// log C(n, k), exact summation (n is small wherever this is used).
+    static func logChoose(_ n: Int, _ k: Int) -> Double {
+        guard k >= 0, k <= n else { return -.infinity }
+        let k = min(k, n - k)
+        var s = 0.0
+        for j in 0..<k { s += log(Double(n - j)) - log(Double(j + 1)) }
+        return s
+    }
+
+    /// Fisher's exact test, one-sided: P(X ≥ k) for X ~ Hypergeometric(population, successes, draws).
+    /// "Of the `draws` loud weeks, at least `k` were at work, when `successes` of all `population`
+    /// weeks were at work" — valid whatever the user's usual mix of contexts is.
+    public static func hypergeometricUpperTail(k: Int, population: Int, successes: Int, draws: Int) -> Double {
+        let n = population, s = successes, d = draws
+        guard n > 0, d >= 0, d <= n, s >= 0, s <= n else { return 1 }
+        let minX = max(0, d - (n - s)), maxX = min(d, s)
+        if k <= minX { return 1 }
+        if k > maxX { return 0 }
+        let total = logChoose(n, d)
+        var sum = 0.0
+        for i in k...maxX { sum += exp(logChoose(s, i) + logChoose(n - s, d - i) - total) }
+        return min(1, max(0, sum))
+    }
+
     // MARK: Correlation and trend
 
     /// Pearson's r, or nil when either series is constant or they differ in length or are shorter than 2.

@@ -38,10 +38,11 @@ public enum TimeBucket: Int, Sendable, CaseIterable, Codable {
 /// - time of day: more than 50 % of the crashes in one `TimeBucket`, at least 3.
 ///
 /// Tested on all crashes in the window and on each bug's crashes (bugs with at least 3).
-/// Confidence: an exact binomial tail against a baseline — the share of the user's other events
-/// (opening, marking fixes, diagnostics) that fall on that weekday or in that bucket, with add-one
-/// smoothing — so a crash cluster at 21:00 is only notable if the user is not simply always here
-/// at 21:00. With fewer than 28 other events, the baseline is uniform (1/7, 1/4).
+/// Confidence: an exact binomial tail against a baseline — half the share of the user's other
+/// events (opening, marking fixes, diagnostics) that fall on that weekday or in that bucket, with
+/// add-one smoothing, and half the uniform share — so a crash cluster at 21:00 is only notable if
+/// the user is not simply always here at 21:00. With fewer than 28 other events, the baseline is
+/// uniform (1/7, 1/4).
 /// Bonferroni-corrected for groups × weekdays (7) or buckets (4).
 public struct TemporalDetector: DataDetector {
     public enum Dimension: String, Sendable, CaseIterable {
@@ -92,8 +93,12 @@ public struct TemporalDetector: DataDetector {
         for e in data.baseline { base[category(weekday: e.weekday, hour: e.hour)] += 1 }
         let baseTotal = base.reduce(0, +)
         let useBaseline = baseTotal >= Thresholds.temporalBaselineMinimumEvents
+        // Half the user's own rhythm, half uniform: other use of the tool is a proxy for when a
+        // crash can be logged, not a measurement of it.
         func p0(_ c: Int) -> Double {
-            useBaseline ? Double(base[c] + 1) / Double(baseTotal + categories) : 1 / Double(categories)
+            let uniform = 1 / Double(categories)
+            guard useBaseline else { return uniform }
+            return 0.5 * Double(base[c] + 1) / Double(baseTotal + categories) + 0.5 * uniform
         }
         let comparisons = groups.count * categories
 
