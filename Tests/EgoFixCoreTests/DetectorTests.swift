@@ -305,6 +305,16 @@ final class DetectorTests: XCTestCase {
         XCTAssertNotNil(run(weeks: 6).pattern, "6 weeks, r = 1")
         XCTAssertNotNil(run(weeks: 7).pattern)
         XCTAssertNil(run(weeks: 8, flipLast: true).pattern, "r well below 0.7")
+
+        func r(_ x: [Int], _ y: [Int]) -> DetectorResult {
+            var s = DetectorScenario(bugs: ["need-to-be-liked", "need-to-impress"])
+            let a = s.bug("need-to-be-liked"), b = s.bug("need-to-impress")
+            let l: [BugIntensity] = [.quiet, .present, .loud]
+            for i in 0..<x.count { s.rate(weeksAgo: i + 1, [(a, l[x[i]], nil), (b, l[y[i]], nil)]) }
+            return s.run(CorrelatedBugsDetector())
+        }
+        XCTAssertNil(r([2, 1, 1, 1, 2, 1, 2, 1], [2, 1, 1, 1, 1, 0, 2, 1]).pattern, "r = 0.6999: just below")
+        XCTAssertNotNil(r([0, 1, 0, 1, 2, 0, 1, 0], [0, 1, 1, 0, 2, 0, 2, 0]).pattern, "r = 0.704: just above")
     }
 
     func test_CorrelatedBugs_sharedTrendIsNotEvidence() throws {
@@ -424,6 +434,24 @@ final class DetectorTests: XCTestCase {
         let p = try XCTUnwrap(s.run(RegressionDetector()).pattern)
         XCTAssertTrue(p.body.contains("It was rated loud"), p.body)
         XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: enough data (1 stable bug to watch)")
+    }
+
+    func test_RegressionDetector_stableNeeds21CrashFreeDays() {
+        // Three quiet weeks (the last rated 43 days ago), a crash 62 days ago: stable once 21 days
+        // have passed since it, at the start of the day 41 days ago. A crash that day is a regression;
+        // a crash the day before is not (the bug was not stable yet).
+        func run(secondCrashDaysAgo: Int) -> DetectorResult {
+            var s = DetectorScenario(bugs: ["need-to-be-busy"])
+            let b = s.bugs[0]
+            for w in [9, 8, 7] { s.rate(weeksAgo: w, [(b, .quiet, nil)]) }
+            s.crash(b, daysAgo: 62)
+            s.crash(b, daysAgo: secondCrashDaysAgo, hour: 9)
+            return s.run(RegressionDetector())
+        }
+        XCTAssertNil(run(secondCrashDaysAgo: 42).pattern, "day 20: not stable yet")
+        XCTAssertTrue(run(secondCrashDaysAgo: 41).pattern?.body.hasPrefix("Stable since 21 April. A crash about it was logged on 21 April, the same day.") == true,
+                      run(secondCrashDaysAgo: 41).pattern?.body ?? "nil")
+        XCTAssertNotNil(run(secondCrashDaysAgo: 30).pattern, "well after")
     }
 
     func test_RegressionDetector_neverStableIsNoRegression() {
