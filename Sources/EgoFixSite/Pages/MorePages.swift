@@ -97,7 +97,7 @@ extension PageContext {
             let from = max(y.start, index.first.isoWeekStart), through = min(y.end, index.last)
             let cells = index.graphCells(from: from, through: through)
             return ["year": y.title,
-                    "graph": ContributionGraphSVG.html(cells, from: from, through: through, title: "\(y.title), \(from) to \(through)"),
+                    "graph": ContributionGraphSVG.html(cells, from: from, through: through, title: y.title),
                     "table": ContributionGraphTable.html(cells, from: from, through: through, title: "\(y.title)")]
         }
         let c = counts(Period(kind: .year, start: index.first, end: index.last).days)

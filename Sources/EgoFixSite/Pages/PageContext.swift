@@ -97,7 +97,8 @@ final class PageContext {
             "label": fix?.label ?? "FIX", "bugSlug": bugSlug(fix?.bugId), "bugTitle": bugTitle(fix?.bugId),
             "severity": fix?.severity.rawValue ?? "-", "typeNote": typeNote,
             "when": showDate ? LocalDay(c.assignedAt, calendar: options.calendar).description as Any : NSNull(),
-            "outcome": c.outcome.rawValue, "outcomeText": c.outcome == .pending ? "pending" : c.outcome.rawValue,
+            "outcome": c.outcome.rawValue, "outcomeText": c.outcome != .pending ? c.outcome.rawValue
+                : (LocalDay(c.assignedAt, calendar: options.calendar) < index.today ? "not marked" : "pending"),
             "prompt": fix?.prompt ?? "(fix no longer in the catalogue)",
             "comment": fix?.inlineComment ?? NSNull(),
             "detail": fix.flatMap(PageContext.interactionDetail) ?? NSNull(),
@@ -140,12 +141,24 @@ final class PageContext {
         return nil
     }
 
+    static func patternName(_ t: PatternType) -> String {
+        switch t {
+        case .avoidance: return "avoidance"
+        case .temporalCrash: return "crash timing"
+        case .contextualSpike: return "context spike"
+        case .correlatedBugs: return "correlated bugs"
+        case .plateau: return "plateau"
+        case .regression: return "regression"
+        case .improvement: return "improvement"
+        }
+    }
+
     func patternModel(_ p: DetectedPattern) -> [String: Any] {
         let conf: String
         if p.pValue >= 1 { conf = "confidence not computed" } else if p.pValue < 0.001 { conf = "p < 0.001" } else {
             conf = String(format: "p = %.3f", p.pValue)
         }
-        return ["severity": p.severity.rawValue, "severityText": p.severity.rawValue, "type": p.patternType.rawValue,
+        return ["severity": p.severity.rawValue, "severityText": p.severity.rawValue, "type": PageContext.patternName(p.patternType),
                 "basis": p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, "confidence": conf,
                 "title": p.title, "body": p.body]
     }

@@ -63,7 +63,7 @@ extension PageContext {
             "pattern": surfacedPattern.map(patternModel) ?? NSNull(),
             "pending": try pending.map { try fixModel($0, showDate: true) } ?? NSNull(),
             "graph": ContributionGraphSVG.html(index.graphCells(from: from, through: index.today), from: from, through: index.today,
-                                               title: "The last year, \(from) to \(index.today)"),
+                                               title: "The last year"),
             "thisWeek": index.today.isoWeekLabel,
         ]
         return try render("dashboard", page, path: path, title: "Dashboard", crisis: crisis(in: Period.week(containing: index.today).days))
@@ -108,17 +108,15 @@ extension PageContext {
             page["tidbit"] = tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key) ?? NSNull()
             return try render("week", page, path: p.path, title: p.title, current: p.start == Period.week(containing: index.today).start ? p.path : "reports/index.html", crisis: crisisHere)
         }
-        page["graph"] = ContributionGraphSVG.html(index.graphCells(from: p.start, through: p.end), from: p.start, through: p.end,
-                                                  title: "\(p.title), \(p.range)")
+        let graphEnd = max(p.start, min(p.end, index.last))
+        page["graph"] = ContributionGraphSVG.html(index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd,
+                                                  title: p.title)
         page["bugRows"] = bugRows(days)
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
         page["children"] = Period.all(childKind, from: p.start, through: p.end)
             .filter { childKind != .week || $0.start.adding(days: 3) >= p.start && $0.start.adding(days: 3) <= p.end }
-            .map { child -> [String: Any] in
-                let cc = counts(child.days)
-                return ["href": child.path, "label": child.title,
-                        "summary": "\(cc.applied) applied, \(cc.skipped) skipped, \(cc.failed) failed, \(cc.crashes) crashes"]
-            }
+            .filter { $0.start <= index.last && $0.end >= index.first }
+            .map { child -> [String: Any] in ["href": child.path, "label": child.title, "summary": summary(child)] }
         return try render("period", page, path: p.path, title: p.title, current: "reports/index.html", crisis: crisisHere)
     }
 
@@ -130,7 +128,7 @@ extension PageContext {
              "note": try c.note.map { try markdown($0, name: "crash note of \(d) \(time(c.crashedAt))") } ?? NSNull()]
         }
         let empty: String
-        if d > index.today { empty = "Not yet." } else if index.openedDays.contains(d) { empty = "Opened. Nothing marked." } else { empty = "Nothing recorded." }
+        if d > index.today { empty = "Not yet." } else if d < index.first { empty = "Before day one." } else if index.openedDays.contains(d) { empty = "Opened. Nothing marked." } else { empty = "Nothing recorded." }
         return [
             "weekday": weekday, "date": d.description,
             "fixes": try (index.completionsByDay[d] ?? []).map { try fixModel($0, showDate: false) },
@@ -207,6 +205,6 @@ extension PageContext {
 
     func summary(_ p: Period) -> String {
         let c = counts(p.days)
-        return "\(c.applied) applied, \(c.skipped) skipped, \(c.failed) failed, \(c.crashes) crashes"
+        return "\(c.applied) applied, \(c.skipped) skipped, \(c.failed) failed, " + (c.crashes == 1 ? "1 crash" : "\(c.crashes) crashes")
     }
 }
