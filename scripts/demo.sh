@@ -7,4 +7,4 @@ swift build -c release --product egofix 2>&1 | grep -E "error|warning: |Build co
 bin="$(swift build -c release --show-bin-path)/egofix"
 [ -x "$bin" ] || { echo "demo: the build failed (run: swift build -c release --product egofix)" >&2; exit 1; }
 (cd demo && "$bin" build --demo)
-echo "Open $(pwd)/site/index.html in a browser (file:// works; no server needed)."
+echo "// file:// works; no server needed."

@@ -35,6 +35,8 @@ struct Patterns: AsyncParsableCommand {
         abstract: "What the detectors find in your own data, with confidence, and the checks still waiting for data.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
+    @Option(help: ArgumentHelp("Dismiss a detected pattern by its type (e.g. temporalCrash): it stops surfacing.", valueName: "type"))
+    var dismiss: String?
 
     struct JSONPattern: Encodable {
         let type: String, severity: String, confidence: Double, basis: String, dataPoints: Int, title: String, body: String
@@ -54,6 +56,22 @@ struct Patterns: AsyncParsableCommand {
         try s.ensureCatalogue()
         _ = try await s.profile()
         let run = try await Surfacer.run(s)
+        if let dismiss {
+            guard let type = PatternType(rawValue: dismiss) else {
+                throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            let found = run.patterns.filter { $0.patternType == type }
+            guard !found.isEmpty else { throw CLIError("no \(type.rawValue) pattern is detected right now. Nothing dismissed.") }
+            let user = try await s.profile()
+            for var p in found {
+                p.dismissedAt = s.now
+                try await s.repos.patterns.save(p)
+                try await EventRecorder(repos: s.repos, calendar: s.calendar)
+                    .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
+            }
+            s.print(["Noted. \(found.count == 1 ? "It" : "They") will not be surfaced again; the patterns page still lists \(found.count == 1 ? "it" : "them")."])
+            return
+        }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
         let patterns = PatternSurfacing.page(run.patterns)
