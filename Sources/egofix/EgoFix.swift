@@ -10,8 +10,9 @@ struct EgoFix: AsyncParsableCommand {
         commandName: "egofix",
         abstract: "Ego patterns as bugs in legacy code. A daily fix, a weekly diagnostic, a static site.",
         discussion: """
-        Your ego is legacy software: poorly documented, full of defensive functions that fire when
-        they shouldn't. EgoFix gives you one small fix a day and keeps the record in a local store.
+        Your ego is legacy software: poorly documented, full of defensive functions that fire when \
+        they shouldn't. EgoFix gives you one small fix a day and keeps the record in a local store. \
+        Start with `egofix init`, or `egofix build --demo` to see the site.
         """,
         version: EgoFixInfo.version,
         subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, CrashCommand.self, Reboot.self,
