@@ -59,12 +59,20 @@ struct Build: AsyncParsableCommand {
         }
         let builder: SiteBuilder
         do { builder = try SiteBuilder.load(workspace: cwd) } catch let e as TemplateError { throw CLIError(e.description) }
+        // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
+        let showProgress = isatty(STDERR_FILENO) == 1
+        func progress(_ line: String) {
+            guard showProgress else { return }
+            FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
+        }
+        progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering")
         let files: [(path: String, data: Data)]
         do {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
                                                            workspace: cwd))
         } catch let e as SiteBuildError { throw CLIError(e.description) }
+        progress("\(files.count) files rendered in \(Int(Date().timeIntervalSince(started) * 1000)) ms; writing \(output.path)")
         let report: SiteWriteReport
         do { report = try SiteWriter(output: output).write(files) } catch let e as SiteWriterError { throw CLIError(e.description) }
         let ms = Int(Date().timeIntervalSince(started) * 1000)
