@@ -13,8 +13,32 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// The local date of an instant in the calendar's time zone.
     public init(_ instant: Date, calendar: Calendar) {
+        if let local = LocalDay.local(instant, calendar: calendar) {
+            self.init(ordinal: local.day)
+            return
+        }
         let c = calendar.dateComponents([.year, .month, .day], from: instant)
         self.init(year: c.year ?? 1970, month: c.month ?? 1, day: c.day ?? 1)
+    }
+
+    /// The local wall-clock time of an instant: minutes since local midnight (0 ..< 1440).
+    public static func minuteOfDay(_ instant: Date, calendar: Calendar) -> Int {
+        if let local = local(instant, calendar: calendar) { return min(1439, max(0, Int(local.second) / 60)) }
+        let c = calendar.dateComponents([.hour, .minute], from: instant)
+        return (c.hour ?? 0) * 60 + (c.minute ?? 0)
+    }
+
+    /// The local day (ordinal) and second of the day of an instant, for the Gregorian calendar
+    /// from 1900 on: the instant plus the zone's offset at that instant, which is how Foundation's
+    /// Gregorian calendar computes date components, at a fraction of the cost. Nil elsewhere
+    /// (callers then ask the calendar).
+    static func local(_ instant: Date, calendar: Calendar) -> (day: Int, second: Double)? {
+        let t = instant.timeIntervalSinceReferenceDate
+        guard t >= -3_187_296_000, t < 250_000_000_000, calendar.identifier == .gregorian else { return nil }
+        let local = t + Double(calendar.timeZone.secondsFromGMT(for: instant))
+        let days = (local / 86_400).rounded(.down)
+        // 2001-01-01, the reference date, is day 11 323 after 1970-01-01.
+        return (Int(days) + 11_323, local - days * 86_400)
     }
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
@@ -54,7 +78,18 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
     /// "2026-11-22"
     public var description: String {
         let c = components
-        return String(format: "%04d-%02d-%02d", c.year, c.month, c.day)
+        guard (0...9999).contains(c.year) else { return String(format: "%04d-%02d-%02d", c.year, c.month, c.day) }
+        var bytes: [UInt8] = [0x30, 0x30, 0x30, 0x30, 0x2d, 0x30, 0x30, 0x2d, 0x30, 0x30]
+        var y = c.year
+        for i in stride(from: 3, through: 0, by: -1) {
+            bytes[i] = UInt8(0x30 + y % 10)
+            y /= 10
+        }
+        bytes[5] = UInt8(0x30 + c.month / 10)
+        bytes[6] = UInt8(0x30 + c.month % 10)
+        bytes[8] = UInt8(0x30 + c.day / 10)
+        bytes[9] = UInt8(0x30 + c.day % 10)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public init?(iso string: String) {
