@@ -98,10 +98,11 @@ public enum DailyFixRules {
 
     public static func choose(_ input: Input) -> DailyAssignment {
         let excluded = excludedFixIds(input.completions, day: input.day, calendar: input.calendar)
-        let live = input.fixes.filter { $0.deletedAt == nil && !excluded.contains($0.id) }
+        let live = Live(fixes: input.fixes, excluded: excluded)
+        let hash = DayHash(userId: input.userId, day: input.day)
 
         if let bug = retestDue(input.bugs, day: input.day, calendar: input.calendar),
-           let fix = pick(live, bug: bug, input: input, allowWeekly: false) {
+           let fix = pick(live, bug: bug, input: input, allowWeekly: false, hash: hash) {
             return .fix(fix, reason: .retest)
         }
         let order = turnOrder(input.bugs, primaryBugId: input.primaryBugId)
@@ -109,7 +110,7 @@ public enum DailyFixRules {
         let first = LocalDay.mod(input.day.ordinal, order.count)
         let rotated = Array(order[first...] + order[..<first])
         for (i, bug) in rotated.enumerated() {
-            if let fix = pick(live, bug: bug, input: input, allowWeekly: i == 0) {
+            if let fix = pick(live, bug: bug, input: input, allowWeekly: i == 0, hash: hash) {
                 if i > 0 { return .fix(fix, reason: .fallback) }
                 return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
             }
@@ -117,31 +118,101 @@ public enum DailyFixRules {
         return .restDay
     }
 
-    static func pick(_ live: [Fix], bug: Bug, input: Input, allowWeekly: Bool) -> Fix? {
-        let daysActive = bug.activatedAt.map { input.day.days(since: LocalDay($0, calendar: input.calendar)) } ?? 0
-        let mine = live.filter { $0.bugId == bug.id }
-        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays {
-            if let f = stablePick(mine.filter { $0.type == .weekly }, input: input) { return f }
+    /// The fixes that may be offered: not deleted and not excluded, read in place.
+    struct Live {
+        let fixes: [Fix]
+        let excluded: Set<UUID>
+
+        /// Indexes into `fixes` of the live fixes about a bug, in order.
+        func about(_ bugId: UUID) -> [Int] {
+            var out: [Int] = []
+            for i in fixes.indices where fixes[i].bugId == bugId && fixes[i].deletedAt == nil {
+                if excluded.isEmpty || !excluded.contains(fixes[i].id) { out.append(i) }
+            }
+            return out
         }
-        let daily = mine.filter { $0.type == .daily }
+    }
+
+    /// The bug's fix for the day among the live fixes: Monday's overhaul when allowed, else a
+    /// daily fix of the target severity, else the nearest severity (lower first).
+    static func pick(_ live: Live, bug: Bug, input: Input, allowWeekly: Bool, hash: DayHash) -> Fix? {
+        let daysActive = bug.activatedAt.map { input.day.days(since: LocalDay($0, calendar: input.calendar)) } ?? 0
+        var weekly: [Int] = []
+        var daily: [[Int]] = [[], [], []]
+        for i in live.about(bug.id) {
+            switch input.fixes[i].type {
+            case .weekly: weekly.append(i)
+            case .daily: daily[DailyFixRules.slot(input.fixes[i].severity)].append(i)
+            default: break
+            }
+        }
+        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays {
+            if let f = stablePick(weekly, in: input.fixes, hash: hash) { return f }
+        }
         let target = targetSeverity(daysActive: daysActive)
         let preference = FixSeverity.allCases.sorted { a, b in
             let da = abs(a.rank - target.rank), db = abs(b.rank - target.rank)
             return da != db ? da < db : a.rank < b.rank
         }
         for sev in preference {
-            if let f = stablePick(daily.filter { $0.severity == sev }, input: input) { return f }
+            if let f = stablePick(daily[DailyFixRules.slot(sev)], in: input.fixes, hash: hash) { return f }
         }
         return nil
     }
 
+    static func slot(_ severity: FixSeverity) -> Int {
+        switch severity {
+        case .low: return 0
+        case .medium: return 1
+        case .high: return 2
+        }
+    }
+
     /// The same user and day always get the same fix from the same candidates.
     static func stablePick(_ candidates: [Fix], input: Input) -> Fix? {
-        candidates.min { a, b in
-            let ha = StableHash.fnv1a([input.userId.uuidString, String(input.day.ordinal), a.id.uuidString])
-            let hb = StableHash.fnv1a([input.userId.uuidString, String(input.day.ordinal), b.id.uuidString])
-            return ha != hb ? ha < hb : a.number < b.number
+        stablePick(Array(candidates.indices), in: candidates, hash: DayHash(userId: input.userId, day: input.day))
+    }
+
+    /// The candidate with the smallest day hash (then number); the first such one.
+    static func stablePick(_ candidates: [Int], in fixes: [Fix], hash: DayHash) -> Fix? {
+        var best: (index: Int, hash: UInt64)?
+        for i in candidates {
+            let h = hash.of(fixes[i].id)
+            if let b = best, !(h != b.hash ? h < b.hash : fixes[i].number < fixes[b.index].number) { continue }
+            best = (i, h)
         }
+        return best.map { fixes[$0.index] }
+    }
+
+    /// `StableHash.fnv1a([userId.uuidString, String(day.ordinal), fixId.uuidString])`, with the
+    /// shared prefix hashed once and the fix id's text written without building a string.
+    struct DayHash {
+        static let prime: UInt64 = 0x0000_0100_0000_01b3
+        let prefix: UInt64
+
+        init(userId: UUID, day: LocalDay) {
+            var h: UInt64 = 0xcbf2_9ce4_8422_2325
+            for b in userId.uuidString.utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
+            h = (h ^ 0x1f) &* DayHash.prime
+            for b in String(day.ordinal).utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
+            prefix = (h ^ 0x1f) &* DayHash.prime
+        }
+
+        func of(_ id: UUID) -> UInt64 {
+            var h = prefix
+            withUnsafeBytes(of: id.uuid) { bytes in
+                for k in 0..<16 {
+                    if k == 4 || k == 6 || k == 8 || k == 10 { h = (h ^ 0x2d) &* DayHash.prime }
+                    let byte = bytes[k]
+                    h = (h ^ UInt64(DayHash.hex(byte >> 4))) &* DayHash.prime
+                    h = (h ^ UInt64(DayHash.hex(byte & 0xf))) &* DayHash.prime
+                }
+            }
+            return SplitMix64.mix(h)
+        }
+
+        /// Uppercase hex digit, as `uuidString` writes it.
+        static func hex(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x37 + nibble }
     }
 }
 
