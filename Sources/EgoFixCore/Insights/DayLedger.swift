@@ -37,18 +37,34 @@ public struct DayLedger: Sendable {
     /// Streak state after each engaged day, oldest first.
     let streaks: [(day: LocalDay, state: StreakState)]
     public let timeline: VersionTimeline
+    /// Live completions by (completedAt ?? assignedAt, id), and those instants.
+    public let liveCompletions: [FixCompletion]
+    let completionTimes: [Date]
+    /// Live crashes by (crashedAt, id), and those instants.
+    public let liveCrashes: [Crash]
+    let crashTimes: [Date]
+    let fixes: [UUID: Fix]
+    let bugs: [UUID: Bug]
 
     public init(_ input: InsightInput) {
         self.input = input
         let cal = input.calendar
         let fixes = input.fixIndex()
+        self.fixes = fixes
+        bugs = input.bugIndex()
+        let live = input.liveCompletions
+        liveCompletions = live
+        completionTimes = live.map { $0.completedAt ?? $0.assignedAt }
+        let crashes = input.liveCrashes
+        liveCrashes = crashes
+        crashTimes = crashes.map(\.crashedAt)
         var acc: [LocalDay: DayActivity] = [:]
         func touch(_ d: LocalDay, _ f: (inout DayActivity) -> Void) {
             var a = acc[d] ?? DayActivity(day: d)
             f(&a)
             acc[d] = a
         }
-        for c in input.liveCompletions {
+        for c in live {
             if c.outcome == .pending {
                 touch(LocalDay(c.assignedAt, calendar: cal)) { $0.unmarked += 1; $0.engaged = true }
                 continue
@@ -68,7 +84,7 @@ public struct DayLedger: Sendable {
                 a.engaged = true
             }
         }
-        for c in input.liveCrashes {
+        for c in crashes {
             let noted = !(c.note?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
             touch(LocalDay(c.crashedAt, calendar: cal)) { a in
                 a.crashes += 1
@@ -111,6 +127,20 @@ public struct DayLedger: Sendable {
         }
         streaks = st
         timeline = VersionTimeline(versions: input.versions)
+    }
+
+    /// Indexes of the sorted `times` in [start, end).
+    static func range(_ times: [Date], from start: Date, to end: Date) -> Range<Int> {
+        func lowerBound(_ x: Date) -> Int {
+            var lo = 0, hi = times.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if times[mid] < x { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        let lo = lowerBound(start), hi = lowerBound(end)
+        return lo < hi ? lo..<hi : lo..<lo
     }
 
     public func activity(on day: LocalDay) -> DayActivity {

@@ -28,12 +28,30 @@ public enum MirrorCheck {
         let cal = input.calendar
         let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
         let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
-        let fixes = input.fixIndex(), bugs = input.bugIndex()
         let crashes = input.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
         let marked = input.liveCompletions.filter { c in
             guard c.outcome != .pending, let t = c.completedAt else { return false }
             return t >= start && t < end
         }
+        return lines(diagnostic, crashes: crashes, marked: marked, fixes: input.fixIndex(), bugs: input.bugIndex())
+    }
+
+    /// The same, reading the week from a ledger built once for many weeks: each call costs the
+    /// week's records, not the whole history.
+    public static func check(_ diagnostic: WeeklyDiagnostic, ledger: DayLedger) -> [MirrorLine] {
+        let cal = ledger.input.calendar
+        let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
+        let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
+        let crashes = Array(ledger.liveCrashes[DayLedger.range(ledger.crashTimes, from: start, to: end)])
+        let marked = ledger.liveCompletions[DayLedger.range(ledger.completionTimes, from: start, to: end)].filter { c in
+            guard c.outcome != .pending, let t = c.completedAt else { return false }
+            return t >= start && t < end
+        }
+        return lines(diagnostic, crashes: crashes, marked: Array(marked), fixes: ledger.fixes, bugs: ledger.bugs)
+    }
+
+    static func lines(_ diagnostic: WeeklyDiagnostic, crashes: [Crash], marked: [FixCompletion], fixes: [UUID: Fix],
+                      bugs: [UUID: Bug]) -> [MirrorLine] {
         var seen = Set<UUID>()
         var out: [MirrorLine] = []
         for r in diagnostic.responses where seen.insert(r.bugId).inserted {
