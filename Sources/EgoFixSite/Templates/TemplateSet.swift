@@ -12,8 +12,10 @@ import Mustache
 /// by a combining mark through. Raw output (`{{{name}}}` or `{{& name}}`) is only accepted for
 /// `RawHTML` values: rendered Markdown and generated SVG.
 ///
-/// Each template is parsed twice at load time: by a small strict reader (`TemplateSyntax`) that
-/// checks the context before rendering, and by swift-mustache, which renders.
+/// Each template is read at load time by a small strict reader (`TemplateSyntax`, for the errors
+/// that name a file and line), by swift-mustache (whose grammar the templates are written in), and
+/// compiled once into `CompiledTemplate`, which renders with swift-mustache's layout rules straight
+/// into bytes and checks the context in the same walk.
 public struct TemplateSet: Sendable {
     /// Deepest chain of partials including partials.
     public static let maxPartialDepth = 32
@@ -25,7 +27,7 @@ public struct TemplateSet: Sendable {
     }
 
     private let entries: [String: Entry]
-    private let library: MustacheLibrary
+    private let renderer: TemplateRenderer
     /// Template names, sorted.
     public let names: [String]
 
@@ -62,13 +64,12 @@ public struct TemplateSet: Sendable {
     private init(sources: [(name: String, origin: String, text: String)]) throws {
         let pragma = "{{% CONTENT_TYPE: \(PreEscapedContentType.registeredName)}}\n"
         var entries: [String: Entry] = [:]
-        var library = MustacheLibrary()
+        var compiled: [String: CompiledTemplate] = [:]
         for source in sources {
             let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
             do {
-                // Every template (and so every partial) starts by switching the library to a
-                // content type that prints values as they are: values arrive already escaped.
-                library.register(try MustacheTemplate(string: pragma + source.text), named: source.name)
+                // swift-mustache must accept it too: the templates are written in its grammar.
+                _ = try MustacheTemplate(string: pragma + source.text)
             } catch let error as MustacheTemplate.ParserError {
                 throw TemplateError.syntax(template: source.origin, line: max(1, error.context.lineNumber - 1),
                                            message: "swift-mustache cannot parse it (\(error.error))")
@@ -77,6 +78,7 @@ public struct TemplateSet: Sendable {
                                            message: "swift-mustache cannot parse it (\(error))")
             }
             entries[source.name] = Entry(name: source.name, origin: source.origin, nodes: nodes)
+            compiled[source.name] = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
         }
         // Every partial must exist, whether or not a render reaches it.
         for name in entries.keys.sorted() {
@@ -86,7 +88,7 @@ public struct TemplateSet: Sendable {
             }
         }
         self.entries = entries
-        self.library = library
+        self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
     }
 
@@ -100,118 +102,12 @@ public struct TemplateSet: Sendable {
 
     /// Renders a template. The context is normally an `.object`.
     public func render(_ name: String, _ context: TemplateValue) throws -> String {
-        guard let entry = entries[name] else { throw TemplateError.missingTemplate(name: name) }
-        try check(entry, nodes: entry.nodes, stack: [context], depth: 0)
-        guard let out = library.render(LibraryValue.make(context), withTemplate: name) else {
-            throw TemplateError.missingTemplate(name: name)
-        }
-        return out
+        String(decoding: try renderer.render(name, PageValue(context)), as: UTF8.self)
     }
 
-    // MARK: - Checking a context against a template
-
-    /// Walks the template the way swift-mustache renders it, and fails where the library would
-    /// silently print nothing.
-    private func check(_ entry: Entry, nodes: [TemplateSyntax.Node], stack: [TemplateValue], depth: Int) throws {
-        for node in nodes {
-            switch node {
-            case .variable(let name, let line):
-                let value = try lookup(name, stack: stack, entry: entry, line: line)
-                switch value {
-                case .text, .null: break
-                case .html:
-                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
-                                                  hint: "print it raw with {{{\(name)}}}.")
-                default:
-                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
-                                                  hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
-                }
-            case .raw(let name, let line):
-                let value = try lookup(name, stack: stack, entry: entry, line: line)
-                switch value {
-                case .html, .null: break
-                case .text:
-                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
-                                                  hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
-                default:
-                    throw TemplateError.wrongKind(template: entry.origin, line: line, key: name, found: value.kindDescription,
-                                                  hint: "only Markdown or SVG can be printed raw.")
-                }
-            case .section(let name, let inverted, let line, let body):
-                let value = try lookup(name, stack: stack, entry: entry, line: line)
-                if inverted {
-                    switch value {
-                    case .list(let items) where items.isEmpty:
-                        try check(entry, nodes: body, stack: stack + [value], depth: depth)
-                    case .bool(false), .null:
-                        try check(entry, nodes: body, stack: stack, depth: depth)
-                    case .text(let s) where s.isEmpty:
-                        try check(entry, nodes: body, stack: stack, depth: depth)
-                    case .html(let h) where h.html.isEmpty:
-                        try check(entry, nodes: body, stack: stack, depth: depth)
-                    default:
-                        break
-                    }
-                } else {
-                    switch value {
-                    case .list(let items):
-                        for item in items {
-                            try check(entry, nodes: body, stack: stack + [item], depth: depth)
-                        }
-                    case .bool(let b):
-                        if b { try check(entry, nodes: body, stack: stack, depth: depth) }
-                    case .null:
-                        break
-                    case .text(let s):
-                        if !s.isEmpty { try check(entry, nodes: body, stack: stack + [value], depth: depth) }
-                    case .html(let h):
-                        if !h.html.isEmpty { try check(entry, nodes: body, stack: stack + [value], depth: depth) }
-                    case .object:
-                        try check(entry, nodes: body, stack: stack + [value], depth: depth)
-                    }
-                }
-            case .partial(let name, let line):
-                guard let partial = entries[name] else {
-                    throw TemplateError.missingPartial(template: entry.origin, line: line, partial: name)
-                }
-                guard depth < TemplateSet.maxPartialDepth else {
-                    throw TemplateError.partialTooDeep(template: entry.origin, line: line, partial: name)
-                }
-                try check(partial, nodes: partial.nodes, stack: stack, depth: depth + 1)
-            }
-        }
-    }
-
-    /// Mustache name resolution: "." is the current item; the first segment of a dotted name is
-    /// looked up from the innermost context outwards; later segments only in the value found.
-    private func lookup(_ name: String, stack: [TemplateValue], entry: Entry, line: Int) throws -> TemplateValue {
-        if name == "." {
-            guard let top = stack.last else {
-                throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
-            }
-            return top
-        }
-        let segments = name.split(separator: ".").map(String.init)
-        guard let first = segments.first else {
-            throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
-        }
-        var found: TemplateValue?
-        for value in stack.reversed() {
-            if case .object(let dict) = value, let child = dict[first] {
-                found = child
-                break
-            }
-        }
-        guard var current = found else {
-            throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
-        }
-        for segment in segments.dropFirst() {
-            guard case .object(let dict) = current, let child = dict[segment] else {
-                throw TemplateError.missingKey(template: entry.origin, line: line, key: name)
-            }
-            current = child
-        }
-        return current
+    /// Renders a template for a page model, as UTF-8 bytes.
+    func renderBytes(_ name: String, _ context: PageObject) throws -> [UInt8] {
+        try renderer.render(name, .object(context))
     }
 }
 

@@ -1,0 +1,93 @@
+/// The page models' own value tree: what `TemplateValue` is, built without dynamic casts or hashing.
+///
+/// Pages build these directly (`["title": .text(t), "items": .list(rows)]`); an object is an
+/// ordered list of fields read by a linear scan, which for the dozen keys a page object has is
+/// faster than hashing, and costs one allocation to build. The first field with a name wins.
+enum PageValue: Sendable {
+    case text(String)
+    case html(RawHTML)
+    case bool(Bool)
+    case list([PageValue])
+    case object(PageObject)
+    case null
+
+    /// Text, or null when there is none.
+    static func text(_ s: String?) -> PageValue { s.map { .text($0) } ?? .null }
+    /// HTML, or null when there is none.
+    static func html(_ h: RawHTML?) -> PageValue { h.map { .html($0) } ?? .null }
+    /// An object, or null when there is none.
+    static func object(_ o: PageObject?) -> PageValue { o.map { .object($0) } ?? .null }
+
+    init(_ value: TemplateValue) {
+        switch value {
+        case .text(let s): self = .text(s)
+        case .html(let h): self = .html(h)
+        case .bool(let b): self = .bool(b)
+        case .null: self = .null
+        case .list(let items): self = .list(items.map(PageValue.init))
+        case .object(let dict):
+            var o = PageObject()
+            o.fields.reserveCapacity(dict.count)
+            for (k, v) in dict { o.fields.append(PageObject.Field(key: k, value: PageValue(v))) }
+            self = .object(o)
+        }
+    }
+
+    /// A word for the kind, used in errors ("a list"); the same words as `TemplateValue`.
+    var kindDescription: String {
+        switch self {
+        case .text: return "text"
+        case .html: return "HTML (Markdown or SVG)"
+        case .bool: return "a true/false value"
+        case .list: return "a list"
+        case .object: return "an object"
+        case .null: return "null"
+        }
+    }
+}
+
+extension PageValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral,
+                     ExpressibleByDictionaryLiteral {
+    init(stringLiteral value: String) { self = .text(value) }
+    init(booleanLiteral value: Bool) { self = .bool(value) }
+    init(arrayLiteral elements: PageValue...) { self = .list(elements) }
+    init(dictionaryLiteral elements: (String, PageValue)...) {
+        var o = PageObject()
+        o.fields.reserveCapacity(elements.count)
+        for (k, v) in elements { o.fields.append(PageObject.Field(key: k, value: v)) }
+        self = .object(o)
+    }
+}
+
+/// An object for a template: named fields in order.
+struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
+    struct Field: Sendable {
+        let key: String
+        let value: PageValue
+    }
+
+    var fields: [Field] = []
+
+    init() {}
+
+    init(dictionaryLiteral elements: (String, PageValue)...) {
+        fields.reserveCapacity(elements.count)
+        for (k, v) in elements { fields.append(Field(key: k, value: v)) }
+    }
+
+    subscript(key: String) -> PageValue? {
+        get {
+            for f in fields where f.key == key { return f.value }
+            return nil
+        }
+        set {
+            fields.removeAll { $0.key == key }
+            if let newValue { fields.append(Field(key: key, value: newValue)) }
+        }
+    }
+
+    /// Adds a field (without checking for an earlier one of the same name: the earlier one wins).
+    mutating func append(_ key: String, _ value: PageValue) {
+        fields.append(Field(key: key, value: value))
+    }
+}

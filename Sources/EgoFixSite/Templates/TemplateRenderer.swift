@@ -1,0 +1,416 @@
+/// A template compiled once at load and rendered straight into bytes.
+///
+/// The layout rules are swift-mustache's, ported token for token from its parser (version 2.1.1,
+/// `Template+Parser.swift`) for the subset `TemplateSyntax` accepts: text, `{{name}}`,
+/// `{{{name}}}` / `{{& name}}`, sections, inverted sections, partials and comments, with the
+/// same standalone-line rules (a section, comment or partial tag alone on its line takes the line
+/// with it) and the same partial indentation. Output is byte for byte what swift-mustache
+/// printed with the pre-escaped content type; the strict checks of `TemplateSet` (missing key,
+/// wrong kind, partial depth) run during the one walk that renders, in the order the separate
+/// check used to, so the same error comes first.
+struct CompiledTemplate: Sendable {
+    indirect enum Token: Sendable {
+        case text([UInt8])
+        /// `{{name}}`: `path` is the name split at ".", empty for "." (the current item).
+        case variable(name: String, path: [String], line: Int)
+        case raw(name: String, path: [String], line: Int)
+        case section(name: String, path: [String], inverted: Bool, line: Int, body: [Token])
+        /// `indentation` is set when the tag stands alone on its line (it may be empty).
+        case partial(name: String, indentation: [UInt8]?, line: Int)
+    }
+
+    let name: String
+    let origin: String
+    let tokens: [Token]
+
+    init(name: String, origin: String, text: String) throws {
+        self.name = name
+        self.origin = origin
+        var parser = LayoutParser(chars: Array(text), label: origin)
+        tokens = try parser.parse(section: nil, newLine: true)
+    }
+}
+
+/// swift-mustache's parser, for the tags EgoFix templates use (see `CompiledTemplate`).
+private struct LayoutParser {
+    let chars: [Character]
+    let label: String
+    var pos = 0
+    /// Line of each position: 1 + the newlines before it (as `TemplateSyntax` counts them).
+    let lineAt: [Int]
+
+    init(chars: [Character], label: String) {
+        self.chars = chars
+        self.label = label
+        var lines = [Int](repeating: 1, count: chars.count + 1)
+        var line = 1
+        for (i, c) in chars.enumerated() {
+            lines[i] = line
+            if c.isNewline { line += 1 }
+        }
+        lines[chars.count] = line
+        lineAt = lines
+    }
+
+    var reachedEnd: Bool { pos >= chars.count }
+    /// The current character, "\0" at the end (as swift-mustache's `current()`).
+    var current: Character { pos < chars.count ? chars[pos] : "\0" }
+
+    func error(_ message: String) -> TemplateError {
+        .syntax(template: label, line: lineAt[min(pos, chars.count)], message: "cannot lay it out (\(message))")
+    }
+
+    mutating func read(whileIn set: Set<Character>) -> [Character] {
+        let start = pos
+        while pos < chars.count, set.contains(chars[pos]) { pos += 1 }
+        return Array(chars[start..<pos])
+    }
+
+    mutating func skipWhitespace() {
+        while pos < chars.count, chars[pos].isWhitespace { pos += 1 }
+    }
+
+    /// `read(string:)`: consumes `s` when it comes next; throws when fewer characters remain.
+    mutating func read(_ s: [Character]) throws -> Bool {
+        guard chars.count - pos >= s.count else { throw error("unexpected end") }
+        for (k, c) in s.enumerated() where chars[pos + k] != c { return false }
+        pos += s.count
+        return true
+    }
+
+    static let open: [Character] = ["{", "{"]
+    static let close: [Character] = ["}", "}"]
+    static let untilSet: Set<Character> = ["\n", "\r\n", "{"]
+    static let blank: Set<Character> = [" ", "\t"]
+    static let nameChars = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    static let partialNameChars = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
+
+    /// Text up to the next "{{" (consumed) or line end (not consumed).
+    mutating func readUntilDelimiterOrNewline() throws -> [Character] {
+        var total: [Character] = []
+        while !reachedEnd {
+            let start = pos
+            while pos < chars.count, !LayoutParser.untilSet.contains(chars[pos]) { pos += 1 }
+            total.append(contentsOf: chars[start..<pos])
+            if current.isNewline {
+                break
+            } else if current == "{" {
+                if try read(LayoutParser.open) { break }
+                total.append("{")
+                pos += 1
+            }
+        }
+        return total
+    }
+
+    mutating func parseName() throws -> String {
+        skipWhitespace()
+        let text = String(read(whileIn: LayoutParser.nameChars))
+        skipWhitespace()
+        guard try read(LayoutParser.close) else { throw error("unfinished name") }
+        return text
+    }
+
+    mutating func parsePartialName() throws -> String {
+        skipWhitespace()
+        let text = String(read(whileIn: LayoutParser.partialNameChars))
+        skipWhitespace()
+        guard try read(LayoutParser.close) else { throw error("unfinished name") }
+        return text
+    }
+
+    mutating func skipComment() throws {
+        while pos + 1 < chars.count {
+            if chars[pos] == "}" && chars[pos + 1] == "}" {
+                pos += 2
+                return
+            }
+            pos += 1
+        }
+        throw error("unclosed comment")
+    }
+
+    /// `hasLineFinished`: only blanks up to a line end (consumed) or the end of the text.
+    mutating func hasLineFinished() -> Bool {
+        if reachedEnd { return true }
+        var p = pos
+        while p < chars.count, LayoutParser.blank.contains(chars[p]) { p += 1 }
+        if p < chars.count, chars[p].isNewline {
+            pos = p + 1
+            return true
+        }
+        return false
+    }
+
+    mutating func isStandalone(_ newLine: Bool) -> Bool { newLine && hasLineFinished() }
+
+    static func bytes(_ c: [Character]) -> [UInt8] { Array(String(c).utf8) }
+
+    static func path(_ name: String) -> [String] {
+        name == "." ? [] : name.split(separator: ".").map(String.init)
+    }
+
+    mutating func parse(section: String?, newLine startNewLine: Bool) throws -> [CompiledTemplate.Token] {
+        var tokens: [CompiledTemplate.Token] = []
+        var newLine = startNewLine
+        var whiteSpaceBefore: [Character] = []
+        func text(_ c: [Character]) { tokens.append(.text(LayoutParser.bytes(c))) }
+        while !reachedEnd {
+            if newLine { whiteSpaceBefore = read(whileIn: LayoutParser.blank) }
+            let body = try readUntilDelimiterOrNewline()
+            if current.isNewline {
+                text(whiteSpaceBefore + body + [current])
+                newLine = true
+                pos += 1
+                continue
+            }
+            if !body.isEmpty {
+                text(whiteSpaceBefore + body)
+                whiteSpaceBefore = []
+                newLine = false
+            }
+            if reachedEnd { break }
+            let line = lineAt[max(0, pos - 2)]
+            var setNewLine = false
+            switch current {
+            case "#", "^":
+                let inverted = current == "^"
+                pos += 1
+                let name = try parseName()
+                if isStandalone(newLine) {
+                    setNewLine = true
+                } else if !whiteSpaceBefore.isEmpty {
+                    text(whiteSpaceBefore)
+                    whiteSpaceBefore = []
+                }
+                let inner = try parse(section: name, newLine: setNewLine ? newLine : false)
+                tokens.append(.section(name: name, path: LayoutParser.path(name), inverted: inverted, line: line, body: inner))
+            case "/":
+                pos += 1
+                let name = try parseName()
+                guard name == section else { throw error("section close name incorrect") }
+                if isStandalone(newLine) {
+                    // the line goes with the tag
+                } else if !whiteSpaceBefore.isEmpty {
+                    text(whiteSpaceBefore)
+                    whiteSpaceBefore = []
+                }
+                return tokens
+            case "!":
+                pos += 1
+                try skipComment()
+                setNewLine = isStandalone(newLine)
+            case "{":
+                if !whiteSpaceBefore.isEmpty {
+                    text(whiteSpaceBefore)
+                    whiteSpaceBefore = []
+                }
+                pos += 1
+                let name = try parseName()
+                guard try read(["}"]) else { throw error("unfinished name") }
+                tokens.append(.raw(name: name, path: LayoutParser.path(name), line: line))
+            case "&":
+                if !whiteSpaceBefore.isEmpty {
+                    text(whiteSpaceBefore)
+                    whiteSpaceBefore = []
+                }
+                pos += 1
+                let name = try parseName()
+                tokens.append(.raw(name: name, path: LayoutParser.path(name), line: line))
+            case ">":
+                pos += 1
+                skipWhitespace()
+                let name = try parsePartialName()
+                if !whiteSpaceBefore.isEmpty { text(whiteSpaceBefore) }
+                if isStandalone(newLine) {
+                    setNewLine = true
+                    tokens.append(.partial(name: name, indentation: LayoutParser.bytes(whiteSpaceBefore), line: line))
+                } else {
+                    tokens.append(.partial(name: name, indentation: nil, line: line))
+                }
+                whiteSpaceBefore = []
+            case "=", "%", "<", "$":
+                throw error("unsupported tag")
+            default:
+                if !whiteSpaceBefore.isEmpty {
+                    text(whiteSpaceBefore)
+                    whiteSpaceBefore = []
+                }
+                let name = try parseName()
+                tokens.append(.variable(name: name, path: LayoutParser.path(name), line: line))
+            }
+            newLine = setNewLine
+        }
+        guard section == nil else { throw error("expected section end") }
+        return tokens
+    }
+}
+
+// MARK: - Rendering
+
+/// Renders compiled templates with `PageValue` contexts into UTF-8 bytes.
+struct TemplateRenderer: Sendable {
+    let templates: [String: CompiledTemplate]
+
+    func render(_ name: String, _ context: PageValue) throws -> [UInt8] {
+        guard let template = templates[name] else { throw TemplateError.missingTemplate(name: name) }
+        var out: [UInt8] = []
+        out.reserveCapacity(16 * 1024)
+        var stack: [PageValue] = [context]
+        try render(template.tokens, template, &stack, depth: 0, indentation: nil, into: &out)
+        return out
+    }
+
+    private func render(_ tokens: [CompiledTemplate.Token], _ template: CompiledTemplate, _ stack: inout [PageValue],
+                        depth: Int, indentation: [UInt8]?, into out: inout [UInt8]) throws {
+        guard let indentation, !indentation.isEmpty else {
+            for token in tokens { try render(token, template, &stack, depth: depth, indentation: indentation, into: &out) }
+            return
+        }
+        // Inside an indented standalone partial: every token's output that starts a line is indented.
+        let start = out.count
+        for token in tokens {
+            let before = out.count
+            let n = before - start
+            let atLineStart = n > 0 && out[before - 1] == 0x0a && !(n > 1 && out[before - 2] == 0x0d)
+            try render(token, template, &stack, depth: depth, indentation: indentation, into: &out)
+            if atLineStart && out.count > before { out.insert(contentsOf: indentation, at: before) }
+        }
+    }
+
+    private func render(_ token: CompiledTemplate.Token, _ template: CompiledTemplate, _ stack: inout [PageValue],
+                        depth: Int, indentation: [UInt8]?, into out: inout [UInt8]) throws {
+        switch token {
+        case .text(let bytes):
+            out.append(contentsOf: bytes)
+        case .variable(let name, let path, let line):
+            let value = try lookup(name, path, stack, template, line)
+            switch value {
+            case .text(let s): TemplateRenderer.appendEscaped(s, to: &out)
+            case .null: break
+            case .html:
+                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
+                                              hint: "print it raw with {{{\(name)}}}.")
+            default:
+                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
+                                              hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
+            }
+        case .raw(let name, let path, let line):
+            let value = try lookup(name, path, stack, template, line)
+            switch value {
+            case .html(let h): out.append(contentsOf: h.html.utf8)
+            case .null: break
+            case .text:
+                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
+                                              hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
+            default:
+                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
+                                              hint: "only Markdown or SVG can be printed raw.")
+            }
+        case .section(let name, let path, let inverted, let line, let body):
+            let value = try lookup(name, path, stack, template, line)
+            func run(pushing pushed: PageValue?) throws {
+                if let pushed { stack.append(pushed) }
+                defer { if pushed != nil { stack.removeLast() } }
+                try render(body, template, &stack, depth: depth, indentation: indentation, into: &out)
+            }
+            if inverted {
+                switch value {
+                case .list(let items) where items.isEmpty: try run(pushing: value)
+                case .bool(false), .null: try run(pushing: nil)
+                case .text(let s) where s.isEmpty: try run(pushing: nil)
+                case .html(let h) where h.html.isEmpty: try run(pushing: nil)
+                default: break
+                }
+            } else {
+                switch value {
+                case .list(let items):
+                    for item in items { try run(pushing: item) }
+                case .bool(let b):
+                    if b { try run(pushing: nil) }
+                case .null:
+                    break
+                case .text(let s):
+                    if !s.isEmpty { try run(pushing: value) }
+                case .html(let h):
+                    if !h.html.isEmpty { try run(pushing: value) }
+                case .object:
+                    try run(pushing: value)
+                }
+            }
+        case .partial(let name, let own, let line):
+            guard let partial = templates[name] else {
+                throw TemplateError.missingPartial(template: template.origin, line: line, partial: name)
+            }
+            guard depth < TemplateSet.maxPartialDepth else {
+                throw TemplateError.partialTooDeep(template: template.origin, line: line, partial: name)
+            }
+            let inner = own.map { (indentation ?? []) + $0 } ?? indentation
+            try render(partial.tokens, partial, &stack, depth: depth + 1, indentation: inner, into: &out)
+        }
+    }
+
+    /// Mustache name resolution: "." is the current item; the first segment is looked up from the
+    /// innermost context outwards, later segments only in the value found.
+    private func lookup(_ name: String, _ path: [String], _ stack: [PageValue], _ template: CompiledTemplate,
+                        _ line: Int) throws -> PageValue {
+        guard let first = path.first else {
+            guard let top = stack.last else {
+                throw TemplateError.missingKey(template: template.origin, line: line, key: name)
+            }
+            return top
+        }
+        var found: PageValue?
+        var i = stack.count - 1
+        while i >= 0 {
+            if case .object(let o) = stack[i], let child = o[first] {
+                found = child
+                break
+            }
+            i -= 1
+        }
+        guard var current = found else {
+            throw TemplateError.missingKey(template: template.origin, line: line, key: name)
+        }
+        for segment in path.dropFirst() {
+            guard case .object(let o) = current, let child = o[segment] else {
+                throw TemplateError.missingKey(template: template.origin, line: line, key: name)
+            }
+            current = child
+        }
+        return current
+    }
+
+    /// `HTMLEscape.escape`, straight into bytes: the characters it changes are all ASCII, so
+    /// working on UTF-8 bytes is the same as working per Unicode scalar.
+    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
+        var s = s
+        s.withUTF8 { buf in
+            var runStart = 0
+            var i = 0
+            let n = buf.count
+            while i < n {
+                let b = buf[i]
+                let replacement: StaticString?
+                switch b {
+                case 0x26: replacement = "&amp;"
+                case 0x3c: replacement = "&lt;"
+                case 0x3e: replacement = "&gt;"
+                case 0x22: replacement = "&quot;"
+                case 0x27: replacement = "&#39;"
+                case 0x09, 0x0a, 0x0d: i += 1; continue
+                case 0x7f: replacement = ""
+                default:
+                    if b < 0x20 { replacement = "" } else { i += 1; continue }
+                }
+                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
+                if let r = replacement, r.utf8CodeUnitCount > 0 {
+                    out.append(contentsOf: UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount))
+                }
+                i += 1
+                runStart = i
+            }
+            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
+        }
+    }
+}
