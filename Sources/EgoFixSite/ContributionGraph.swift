@@ -45,12 +45,10 @@ public enum ContributionGraphPalette {
     public static let emptyFill = "#2a2c30"
     public static let openedStroke = "#7d828b"
 
-    static let shades: [GraphCell.Kind: [String]] = [
-        .applied: ["#2d3b2b", "#3c5a36", "#4f7a45", "#689a58", "#89b86f"],
-        .skipped: ["#3b3624", "#5a5030", "#7c6c3c", "#a08a48", "#c8ab5a"],
-        .failed: ["#3d2f24", "#5c4330", "#7f5b3c", "#a57448", "#cc8f57"],
-        .crash: ["#3e2628", "#5e3236", "#844047", "#ab4f58", "#d0636c"],
-    ]
+    static let appliedShades = ["#2d3b2b", "#3c5a36", "#4f7a45", "#689a58", "#89b86f"]
+    static let skippedShades = ["#3b3624", "#5a5030", "#7c6c3c", "#a08a48", "#c8ab5a"]
+    static let failedShades = ["#3d2f24", "#5c4330", "#7f5b3c", "#a57448", "#cc8f57"]
+    static let crashShades = ["#3e2628", "#5e3236", "#844047", "#ab4f58", "#d0636c"]
 
     /// The fill of a cell.
     public static func fill(_ kind: GraphCell.Kind, depth: Int) -> String {
@@ -58,7 +56,10 @@ public enum ContributionGraphPalette {
         switch kind {
         case .opened: return background
         case .empty: return emptyFill
-        default: return shades[kind]?[d] ?? emptyFill
+        case .applied: return appliedShades[d]
+        case .skipped: return skippedShades[d]
+        case .failed: return failedShades[d]
+        case .crash: return crashShades[d]
         }
     }
 
@@ -80,16 +81,17 @@ struct GraphGrid {
     let last: LocalDay
     let firstMonday: LocalDay
     let weeks: Int
-    let cells: [Int: GraphCell]  // by day ordinal; looked up, never iterated
+    /// By day offset from `first`; nil is an empty day.
+    let cells: [GraphCell?]
 
     init(_ cells: [GraphCell], from: LocalDay, through: LocalDay) {
         first = min(from, through)
         last = max(from, through)
         firstMonday = first.isoWeekStart
         weeks = last.isoWeekStart.days(since: firstMonday) / 7 + 1
-        var byDay: [Int: GraphCell] = [:]
-        for cell in cells where cell.day >= first && cell.day <= last && byDay[cell.day.ordinal] == nil {
-            byDay[cell.day.ordinal] = cell  // the first cell given for a day wins
+        var byDay = [GraphCell?](repeating: nil, count: last.days(since: first) + 1)
+        for cell in cells where cell.day >= first && cell.day <= last && byDay[cell.day.days(since: first)] == nil {
+            byDay[cell.day.days(since: first)] = cell  // the first cell given for a day wins
         }
         self.cells = byDay
     }
@@ -100,18 +102,28 @@ struct GraphGrid {
     }
 
     func cell(_ day: LocalDay) -> GraphCell {
-        cells[day.ordinal] ?? GraphCell(day: day, kind: .empty)
+        cells[day.days(since: first)] ?? GraphCell(day: day, kind: .empty)
     }
 
     /// Counts per kind over the days in range, in `Kind.allCases` order.
     func counts() -> [(GraphCell.Kind, Int)] {
         var n = [Int](repeating: 0, count: GraphCell.Kind.allCases.count)
-        var d = first
-        while d <= last {
-            if let i = GraphCell.Kind.allCases.firstIndex(of: cell(d).kind) { n[i] += 1 }
-            d = d.adding(days: 1)
+        for c in cells {
+            let kind = c?.kind ?? .empty
+            n[GraphGrid.kindIndex(kind)] += 1
         }
         return GraphCell.Kind.allCases.enumerated().map { ($0.element, n[$0.offset]) }
+    }
+
+    static func kindIndex(_ kind: GraphCell.Kind) -> Int {
+        switch kind {
+        case .applied: return 0
+        case .skipped: return 1
+        case .failed: return 2
+        case .crash: return 3
+        case .opened: return 4
+        case .empty: return 5
+        }
     }
 
     func summary(title: String) -> String {
@@ -151,15 +163,25 @@ public enum ContributionGraphSVG {
         let grid = GraphGrid(cells, from: from, through: through)
         let gridWidth = left + grid.weeks * pitch
         let legendY = top + 7 * pitch + 12
-        let (legend, legendWidth) = self.legend(y: legendY)
+        let (legend, legendWidth) = legendY == standardLegend.y ? (standardLegend.svg, standardLegend.width) : self.legend(y: legendY)
         let width = max(gridWidth, legendWidth) + 4
         let height = legendY + cell + 26
 
-        let summary = XMLEscape.escape(grid.summary(title: title))
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph\" viewBox=\"0 0 \(width) \(height)\" "
-            + "width=\"\(width)\" height=\"\(height)\" role=\"img\" aria-label=\"\(summary)\" "
-            + "font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"10\">\n"
-        svg += "<title>\(summary)</title>\n"
+        var out = ByteText(capacity: 512 + 200 * (grid.weeks * 7))
+        let summary = grid.summary(title: title)
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph\" viewBox=\"0 0 ")
+        out.append(width)
+        out.append(" ")
+        out.append(height)
+        out.append("\" width=\"")
+        out.append(width)
+        out.append("\" height=\"")
+        out.append(height)
+        out.append("\" role=\"img\" aria-label=\"")
+        out.appendXMLEscaped(summary)
+        out.append("\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"10\">\n<title>")
+        out.appendXMLEscaped(summary)
+        out.append("</title>\n")
 
         // Month labels over the column holding the month's first day; the first column gets the
         // starting month when no label follows closely.
@@ -171,23 +193,96 @@ public enum ContributionGraphSVG {
         }
         if (labels.first?.week ?? Int.max) > 2 { labels.insert((0, grid.first.month), at: 0) }
         for label in labels {
-            svg += "<text x=\"\(left + label.week * pitch)\" y=\"\(top - 6)\" fill=\"\(ContributionGraphPalette.text)\">"
-                + "\(GraphGrid.monthNames[label.month - 1])</text>\n"
+            out.append("<text x=\"")
+            out.append(left + label.week * pitch)
+            out.append("\" y=\"")
+            out.append(top - 6)
+            out.append("\" fill=\"")
+            out.append(ContributionGraphPalette.text)
+            out.append("\">")
+            out.append(GraphGrid.monthNames[label.month - 1])
+            out.append("</text>\n")
         }
         for row in [0, 2, 4, 6] {
-            svg += "<text x=\"0\" y=\"\(top + row * pitch + 9)\" fill=\"\(ContributionGraphPalette.text)\">"
-                + "\(GraphGrid.weekdayNames[row])</text>\n"
+            out.append("<text x=\"0\" y=\"")
+            out.append(top + row * pitch + 9)
+            out.append("\" fill=\"")
+            out.append(ContributionGraphPalette.text)
+            out.append("\">")
+            out.append(GraphGrid.weekdayNames[row])
+            out.append("</text>\n")
         }
         for week in 0..<grid.weeks {
             for row in 0..<7 {
                 guard let day = grid.day(week: week, row: row) else { continue }
                 let c = grid.cell(day)
-                svg += cellSVG(c, x: left + week * pitch, y: top + row * pitch, title: XMLEscape.escape(c.displayLabel))
+                cellSVG(c, x: left + week * pitch, y: top + row * pitch, into: &out) { out in
+                    if c.label.isEmpty {
+                        out.append(c.day.description)
+                        out.append(": ")
+                        out.appendXMLEscaped(c.kind.text)
+                    } else {
+                        out.appendXMLEscaped(c.label)
+                    }
+                }
             }
         }
-        svg += legend
-        svg += "</svg>\n"
-        return svg
+        out.append(legend)
+        out.append("</svg>\n")
+        return out.string
+    }
+
+    static let standardLegend: (y: Int, svg: String, width: Int) = {
+        let y = top + 7 * pitch + 12
+        let (svg, width) = legend(y: y)
+        return (y, svg, width)
+    }()
+
+    /// A cell, its title written by `title` (already escaped).
+    static func cellSVG(_ c: GraphCell, x: Int, y: Int, into out: inout ByteText, title: (inout ByteText) -> Void) {
+        let fill = ContributionGraphPalette.fill(c.kind, depth: c.depth)
+        out.append("<g class=\"cell ")
+        out.append(c.kind.rawValue)
+        out.append(" d")
+        out.append(c.depth)
+        out.append("\"><title>")
+        title(&out)
+        out.append("</title>")
+        if let stroke = ContributionGraphPalette.stroke(c.kind) {
+            out.append("<rect x=\"")
+            out.append(x)
+            out.append(".5\" y=\"")
+            out.append(y)
+            out.append(".5\" width=\"")
+            out.append(cell - 1)
+            out.append("\" height=\"")
+            out.append(cell - 1)
+            out.append("\" rx=\"2\" fill=\"")
+            out.append(fill)
+            out.append("\" stroke=\"")
+            out.append(stroke)
+            out.append("\" stroke-width=\"1\"/>")
+        } else {
+            out.append("<rect x=\"")
+            out.append(x)
+            out.append("\" y=\"")
+            out.append(y)
+            out.append("\" width=\"")
+            out.append(cell)
+            out.append("\" height=\"")
+            out.append(cell)
+            out.append("\" rx=\"2\" fill=\"")
+            out.append(fill)
+            out.append("\"/>")
+        }
+        if let path = markPath(c.kind, x: x, y: y) {
+            out.append("<path d=\"")
+            out.append(path)
+            out.append("\" stroke=\"")
+            out.append(ContributionGraphPalette.markColor(c.kind, depth: c.depth))
+            out.append("\" stroke-width=\"1.5\" stroke-linecap=\"round\" fill=\"none\"/>")
+        }
+        out.append("</g>\n")
     }
 
     /// The same, for a template (`{{{graph}}}`).
@@ -197,19 +292,9 @@ public enum ContributionGraphSVG {
     }
 
     static func cellSVG(_ c: GraphCell, x: Int, y: Int, title: String) -> String {
-        let fill = ContributionGraphPalette.fill(c.kind, depth: c.depth)
-        var s = "<g class=\"cell \(c.kind.rawValue) d\(c.depth)\"><title>\(title)</title>"
-        if let stroke = ContributionGraphPalette.stroke(c.kind) {
-            s += "<rect x=\"\(x).5\" y=\"\(y).5\" width=\"\(cell - 1)\" height=\"\(cell - 1)\" rx=\"2\" "
-                + "fill=\"\(fill)\" stroke=\"\(stroke)\" stroke-width=\"1\"/>"
-        } else {
-            s += "<rect x=\"\(x)\" y=\"\(y)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(fill)\"/>"
-        }
-        if let path = markPath(c.kind, x: x, y: y) {
-            s += "<path d=\"\(path)\" stroke=\"\(ContributionGraphPalette.markColor(c.kind, depth: c.depth))\" "
-                + "stroke-width=\"1.5\" stroke-linecap=\"round\" fill=\"none\"/>"
-        }
-        return s + "</g>\n"
+        var out = ByteText(capacity: 256)
+        cellSVG(c, x: x, y: y, into: &out) { $0.append(title) }
+        return out.string
     }
 
     /// The colour-free mark of a kind: skipped "/", failed "-", crash "x".
@@ -255,26 +340,39 @@ public enum ContributionGraphTable {
     public static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
                               title: String = "Contribution graph") -> String {
         let grid = GraphGrid(cells, from: from, through: through)
-        var s = "<table class=\"contribution-table\">\n"
-        s += "<caption>\(HTMLEscape.escape(grid.summary(title: title)))</caption>\n"
-        s += "<thead><tr><th scope=\"col\">Week</th>"
-        for name in GraphGrid.weekdayNames { s += "<th scope=\"col\">\(name)</th>" }
-        s += "</tr></thead>\n<tbody>\n"
+        var out = ByteText(capacity: 1024 + 80 * grid.weeks * 7)
+        out.append("<table class=\"contribution-table\">\n<caption>")
+        out.appendHTMLEscaped(grid.summary(title: title))
+        out.append("</caption>\n<thead><tr><th scope=\"col\">Week</th>")
+        for name in GraphGrid.weekdayNames {
+            out.append("<th scope=\"col\">")
+            out.append(name)
+            out.append("</th>")
+        }
+        out.append("</tr></thead>\n<tbody>\n")
         for week in 0..<grid.weeks {
             let monday = grid.firstMonday.adding(days: week * 7)
-            s += "<tr><th scope=\"row\">\(monday.isoWeekLabel)</th>"
+            out.append("<tr><th scope=\"row\">")
+            out.append(monday.isoWeekLabel)
+            out.append("</th>")
             for row in 0..<7 {
                 if let day = grid.day(week: week, row: row) {
                     let c = grid.cell(day)
-                    s += "<td class=\"\(c.kind.rawValue) d\(c.depth)\">\(HTMLEscape.escape(c.displayLabel))</td>"
+                    out.append("<td class=\"")
+                    out.append(c.kind.rawValue)
+                    out.append(" d")
+                    out.append(c.depth)
+                    out.append("\">")
+                    out.appendHTMLEscaped(c.displayLabel)
+                    out.append("</td>")
                 } else {
-                    s += "<td></td>"
+                    out.append("<td></td>")
                 }
             }
-            s += "</tr>\n"
+            out.append("</tr>\n")
         }
-        s += "</tbody>\n</table>\n"
-        return s
+        out.append("</tbody>\n</table>\n")
+        return out.string
     }
 
     /// The same, for a template (`{{{graphTable}}}`).

@@ -1,3 +1,4 @@
+import EgoFixCore
 import CCairo
 import Foundation
 
@@ -57,7 +58,24 @@ public enum ShareCardPNG {
 
     static let fontFamily = "DejaVu Sans Mono"
 
+    /// Where a card's PNG goes in the site.
+    public static func path(_ card: ShareCard) -> String { "share/\(card.slug)/card.png" }
+
+    /// Names the PNG's bytes: the same key, the same card drawn by the same renderer. `salt`
+    /// stands for the renderer (the egofix build); the text is everything the card draws.
+    public static func key(_ card: ShareCard, salt: String) -> String {
+        let parts = ["share-card-png-1", salt, card.label, card.bugTitle, card.prompt, card.inlineComment ?? "\u{0}none"]
+        return String(StableHash.fnv1a(parts), radix: 16) + "-" + String(StableHash.fnv1a(parts.reversed()), radix: 16)
+    }
+
     public static func render(_ card: ShareCard) throws -> Data {
+        var seconds = (draw: 0.0, encode: 0.0)
+        return try render(card, seconds: &seconds)
+    }
+
+    /// The same, adding the time spent drawing and encoding to `seconds` (for `egofix bench-card`).
+    public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double)) throws -> Data {
+        let started = Date()
         let w = Int32(ShareCardLayout.width), h = Int32(ShareCardLayout.height)
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) else {
             throw Error.cairo("no surface")
@@ -111,6 +129,11 @@ public enum ShareCardPNG {
         try check(cairo_status(cr))
         cairo_surface_flush(surface)
 
+        let drawn = Date()
+        defer {
+            seconds.draw += drawn.timeIntervalSince(started)
+            seconds.encode += Date().timeIntervalSince(drawn)
+        }
         let sink = PNGSink()
         let status = withExtendedLifetime(sink) {
             cairo_surface_write_to_png_stream(surface, { closure, bytes, length in

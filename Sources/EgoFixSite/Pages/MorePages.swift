@@ -21,34 +21,50 @@ extension PageContext {
         return out
     }
 
-    func changelog() throws -> String {
-        let path = "changelog/index.html"
-        let applied = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
-            .sorted { (($0.completedAt ?? $0.assignedAt), $0.id.uuidString) < (($1.completedAt ?? $1.assignedAt), $1.id.uuidString) }
-        let others = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) }
-            .sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
-        let versions = try changelogVersions.reversed().map { v -> [String: Any] in
-            let inRange: (Date) -> Bool = { t in t >= v.start && (v.end.map { t < $0 } ?? true) }
-            let fixes = applied.filter { inRange($0.completedAt ?? $0.assignedAt) }.map { c -> [String: Any] in
-                let f = index.fixesById[c.fixId]
-                return ["label": f?.label ?? "FIX", "bugSlug": bugSlug(f?.bugId), "bugTitle": bugTitle(f?.bugId),
-                        "date": LocalDay(c.completedAt ?? c.assignedAt, calendar: options.calendar).description, "prompt": f?.prompt ?? ""]
+    /// Indexes of the elements of `times` (sorted) in [start, end); end nil is open.
+    static func slice(_ times: [Date], from start: Date, to end: Date?) -> Range<Int> {
+        func lowerBound(_ x: Date) -> Int {
+            var lo = 0, hi = times.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if times[mid] < x { lo = mid + 1 } else { hi = mid }
             }
-            let events = others.filter { inRange($0.createdAt) }.map { e -> [String: Any] in
-                ["kind": e.changeType == .crash ? "crash" : "opened", "kindText": e.changeType.rawValue,
-                 "date": LocalDay(e.createdAt, calendar: options.calendar).description, "text": e.description]
+            return lo
+        }
+        let lo = lowerBound(start), hi = end.map(lowerBound) ?? times.count
+        return lo < hi ? lo..<hi : lo..<lo
+    }
+
+    func changelog() throws -> [UInt8] {
+        let path = "changelog/index.html"
+        func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
+        let applied = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
+            .sorted { when($0) != when($1) ? when($0) < when($1) : $0.id.uuidString < $1.id.uuidString }
+        let appliedTimes = applied.map(when)
+        let others = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
+        let otherTimes = others.map(\.createdAt)
+        let versions = try changelogVersions.reversed().map { v -> PageValue in
+            let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in
+                let f = index.fixesById[c.fixId]
+                return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(bugSlug(f?.bugId)), "bugTitle": .text(bugTitle(f?.bugId)),
+                        "date": .text(index.clock.day(when(c)).description), "prompt": .text(f?.prompt ?? "")]
+            }
+            let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> PageValue in
+                ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
+                 "date": .text(index.clock.day(e.createdAt).description), "text": .text(e.description)]
             }
             let changeType = v.entry?.changeType == .majorUpdate ? "major update" : (v.entry == nil ? "initial release" : "minor update")
             return [
-                "anchor": v.version.replacingOccurrences(of: ".", with: "-"), "version": v.version,
-                "date": LocalDay(v.start, calendar: options.calendar).description, "changeType": changeType,
-                "description": v.entry?.description ?? "First run. Known issues: all of them.",
-                "note": try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) } ?? NSNull(),
-                "events": events, "fixes": fixes, "hasFixes": !fixes.isEmpty,
-                "fixCount": fixes.count == 1 ? "1 fix applied" : "\(fixes.count) fixes applied",
+                "anchor": .text(v.version.replacingOccurrences(of: ".", with: "-")), "version": .text(v.version),
+                "date": .text(index.clock.day(v.start).description), "changeType": .text(changeType),
+                "description": .text(v.entry?.description ?? "First run. Known issues: all of them."),
+                "note": .html(try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }),
+                "events": .list(events), "fixes": .list(fixes), "hasFixes": .bool(!fixes.isEmpty),
+                "fixCount": .text(fixes.count == 1 ? "1 fix applied" : "\(fixes.count) fixes applied"),
             ]
         }
-        return try render("changelog", ["versions": versions], path: path, title: "Changelog")
+        return try render("changelog", ["versions": .list(versions)], path: path, title: "Changelog")
     }
 
     func feed() throws -> String {
@@ -65,43 +81,52 @@ extension PageContext {
 
     // MARK: history
 
-    func history() throws -> String {
+    func history() throws -> [UInt8] {
         let path = "history/index.html"
+        func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
         let all = data.completions.filter { $0.deletedAt == nil }
         func rate(_ a: Int, _ total: Int) -> String { total == 0 ? "-" : "\(Int((Double(a) * 100 / Double(total)).rounded()))%" }
-        let byBug = index.bugs.compactMap { bug -> [String: Any]? in
-            let mine = all.filter { index.fixesById[$0.fixId]?.bugId == bug.id }
-            guard !mine.isEmpty else { return nil }
-            let a = mine.filter { $0.outcome == .applied }.count, s = mine.filter { $0.outcome == .skipped }.count
-            let f = mine.filter { $0.outcome == .failed }.count
-            return ["slug": bug.slug, "title": bug.title, "assigned": String(mine.count), "applied": String(a),
-                    "skipped": String(s), "failed": String(f), "rate": rate(a, a + s + f)]
-        }
-        let byVersion = changelogVersions.reversed().compactMap { v -> [String: Any]? in
-            let mine = all.filter { c in
-                let t = c.completedAt ?? c.assignedAt
-                return t >= v.start && (v.end.map { t < $0 } ?? true)
+        struct Tally { var assigned = 0, applied = 0, skipped = 0, failed = 0 }
+        func tally<S: Sequence>(_ completions: S) -> [UUID: Tally] where S.Element == FixCompletion {
+            var out: [UUID: Tally] = [:]
+            for c in completions {
+                guard let bugId = index.fixesById[c.fixId]?.bugId else { continue }
+                var t = out[bugId] ?? Tally()
+                t.assigned += 1
+                if c.outcome == .applied { t.applied += 1 } else if c.outcome == .skipped { t.skipped += 1 } else if c.outcome == .failed { t.failed += 1 }
+                out[bugId] = t
             }
-            guard !mine.isEmpty else { return nil }
-            let rows = index.bugs.compactMap { bug -> [String: Any]? in
-                let b = mine.filter { index.fixesById[$0.fixId]?.bugId == bug.id }
-                guard !b.isEmpty else { return nil }
-                let a = b.filter { $0.outcome == .applied }.count, s = b.filter { $0.outcome == .skipped }.count
-                let f = b.filter { $0.outcome == .failed }.count
-                return ["slug": bug.slug, "title": bug.title, "applied": String(a), "skipped": String(s), "failed": String(f), "rate": rate(a, a + s + f)]
-            }
-            let end = v.end.map { LocalDay($0, calendar: options.calendar).description } ?? "now"
-            return ["version": v.version, "range": "\(LocalDay(v.start, calendar: options.calendar)) to \(end)", "rows": rows]
+            return out
         }
-        let years = Period.all(.year, from: index.first, through: index.last).reversed().map { y -> [String: Any] in
+        let overall = tally(all)
+        let byBug = index.bugs.compactMap { bug -> PageValue? in
+            guard let t = overall[bug.id], t.assigned > 0 else { return nil }
+            return ["slug": .text(bug.slug), "title": .text(bug.title), "assigned": .text(String(t.assigned)), "applied": .text(String(t.applied)),
+                    "skipped": .text(String(t.skipped)), "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
+        }
+        let byTime = all.sorted { when($0) < when($1) }
+        let times = byTime.map(when)
+        let byVersion = changelogVersions.reversed().compactMap { v -> PageValue? in
+            let range = PageContext.slice(times, from: v.start, to: v.end)
+            guard !range.isEmpty else { return nil }
+            let counts = tally(byTime[range])
+            let rows = index.bugs.compactMap { bug -> PageValue? in
+                guard let t = counts[bug.id], t.assigned > 0 else { return nil }
+                return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(t.applied)), "skipped": .text(String(t.skipped)),
+                        "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
+            }
+            let end = v.end.map { index.clock.day($0).description } ?? "now"
+            return ["version": .text(v.version), "range": .text("\(index.clock.day(v.start)) to \(end)"), "rows": .list(rows)]
+        }
+        let years = Period.all(.year, from: index.first, through: index.last).reversed().map { y -> PageValue in
             let from = max(y.start, index.first.isoWeekStart), through = min(y.end, index.last)
             let cells = index.graphCells(from: from, through: through)
-            return ["year": y.title,
-                    "graph": ContributionGraphSVG.html(cells, from: from, through: through, title: y.title),
-                    "table": ContributionGraphTable.html(cells, from: from, through: through, title: "\(y.title)")]
+            return ["year": .text(y.title),
+                    "graph": .html(ContributionGraphSVG.html(cells, from: from, through: through, title: y.title)),
+                    "table": .html(ContributionGraphTable.html(cells, from: from, through: through, title: "\(y.title)"))]
         }
-        let c = counts(Period(kind: .year, start: index.first, end: index.last).days)
-        return try render("history", ["counts": countsModel(c, previous: nil), "byBug": byBug, "byVersion": byVersion, "years": years],
+        let c = counts(from: index.first, through: index.last)
+        return try render("history", ["counts": countsModel(c, previous: nil), "byBug": .list(byBug), "byVersion": .list(byVersion), "years": .list(years)],
                           path: path, title: "History and stats")
     }
 
@@ -123,48 +148,52 @@ extension PageContext {
         return RawHTML(trusted: html)
     }
 
-    func bugPage(_ bug: Bug) throws -> String {
+    func bugPage(_ bug: Bug) throws -> [UInt8] {
         let path = "bugs/\(bug.slug)/index.html"
         let mine = data.completions.filter { $0.deletedAt == nil && index.fixesById[$0.fixId]?.bugId == bug.id }
-            .sorted { ($0.assignedAt, $0.id.uuidString) > ($1.assignedAt, $1.id.uuidString) }
+            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $0.id.uuidString > $1.id.uuidString }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
-            .sorted { ($0.crashedAt, $0.id.uuidString) > ($1.crashedAt, $1.id.uuidString) }
+            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $0.id.uuidString > $1.id.uuidString }
         var life = "Status: \(bug.status.rawValue)" + (bug.isActive ? "" : ", not active")
-        if let a = bug.activatedAt { life += ". Active since \(LocalDay(a, calendar: options.calendar))" }
-        if let s = bug.stableSince { life += ". Stable since \(LocalDay(s, calendar: options.calendar)); retested every \(Thresholds.retestIntervalDays) days" }
-        if let r = bug.resolvedAt { life += ". Resolved \(LocalDay(r, calendar: options.calendar)). It can still regress" }
+        if let a = bug.activatedAt { life += ". Active since \(index.clock.day(a))" }
+        if let s = bug.stableSince { life += ". Stable since \(index.clock.day(s)); retested every \(Thresholds.retestIntervalDays) days" }
+        if let r = bug.resolvedAt { life += ". Resolved \(index.clock.day(r)). It can still regress" }
         life += "."
-        let a = mine.filter { $0.outcome == .applied }.count, s = mine.filter { $0.outcome == .skipped }.count
-        let f = mine.filter { $0.outcome == .failed }.count
-        let counts: [[String: Any]] = [["label": "assigned", "value": String(mine.count), "delta": NSNull()],
-                                       ["label": "applied", "value": String(a), "delta": NSNull()],
-                                       ["label": "skipped", "value": String(s), "delta": NSNull()],
-                                       ["label": "failed", "value": String(f), "delta": NSNull()],
-                                       ["label": "crashes", "value": String(crashes.count), "delta": NSNull()]]
-        let crashModels = try crashes.prefix(60).map { c -> [String: Any] in
-            let d = LocalDay(c.crashedAt, calendar: options.calendar)
-            return ["date": "\(d) \(time(c.crashedAt))",
-                    "rebooted": c.rebootedAt.map { LocalDay($0, calendar: options.calendar).description } ?? NSNull(),
-                    "note": try c.note.map { try markdown($0, name: "crash note of \(d) \(time(c.crashedAt))") } ?? NSNull()]
+        var a = 0, s = 0, f = 0
+        for c in mine {
+            if c.outcome == .applied { a += 1 } else if c.outcome == .skipped { s += 1 } else if c.outcome == .failed { f += 1 }
         }
-        let page: [String: Any] = [
-            "slug": bug.slug, "soul": soul(bug), "description": bug.description, "lifecycle": life, "counts": counts,
-            "fixes": try mine.prefix(60).map { try fixModel($0, showDate: true) }, "crashes": crashModels,
+        let counts: PageValue = [["label": "assigned", "value": .text(String(mine.count)), "delta": .null],
+                                 ["label": "applied", "value": .text(String(a)), "delta": .null],
+                                 ["label": "skipped", "value": .text(String(s)), "delta": .null],
+                                 ["label": "failed", "value": .text(String(f)), "delta": .null],
+                                 ["label": "crashes", "value": .text(String(crashes.count)), "delta": .null]]
+        let crashModels = try crashes.prefix(60).map { c -> PageValue in
+            let d = index.clock.day(c.crashedAt)
+            var note: PageValue = .null
+            if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
+            return ["date": .text("\(d) \(time(c.crashedAt))"),
+                    "rebooted": .text(c.rebootedAt.map { index.clock.day($0).description }),
+                    "note": note]
+        }
+        let page: PageObject = [
+            "slug": .text(bug.slug), "soul": .html(soul(bug)), "description": .text(bug.description), "lifecycle": .text(life), "counts": counts,
+            "fixes": .list(try mine.prefix(60).map { try fixModel($0, showDate: true) }), "crashes": .list(crashModels),
         ]
         return try render("bug", page, path: path, title: bug.title)
     }
 
     // MARK: patterns
 
-    func patterns() throws -> String {
+    func patterns() throws -> [UInt8] {
         let list = patternRun.patterns.sorted(by: PatternEngine.order).map(patternModel)
-        let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": $0.line] as [String: Any] }
-        return try render("patterns", ["patterns": list, "waiting": waiting], path: "patterns/index.html", title: "Patterns")
+        let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": .text($0.line)] as PageValue }
+        return try render("patterns", ["patterns": .list(list), "waiting": .list(waiting)], path: "patterns/index.html", title: "Patterns")
     }
 
     // MARK: how the numbers work
 
-    func how() throws -> String {
+    func how() throws -> [UInt8] {
         let T = Thresholds.self
         let sections: [(String, [String])] = [
             ("Version", ["A new profile is v1.0.",
@@ -202,8 +231,8 @@ extension PageContext {
             ("Privacy", ["Everything comes from one local SQLite file. Nothing is sent anywhere.",
                          "Pages outside share/ are private. share/ holds only catalogue text: the fix and its comment, never a streak, version, date, outcome or reflection."]),
         ]
-        let model = sections.map { ["title": $0.0, "rules": $0.1] as [String: Any] }
-        return try render("how", ["sections": model], path: "how/index.html", title: "How the numbers work")
+        let model = sections.map { ["title": .text($0.0), "rules": .list($0.1.map { .text($0) })] as PageValue }
+        return try render("how", ["sections": .list(model)], path: "how/index.html", title: "How the numbers work")
     }
 
     // MARK: assets, feed, share
@@ -226,32 +255,37 @@ extension PageContext {
         return out
     }
 
-    /// Shared fixes: the fixShared events' fixes, as pages, SVG and PNG cards. Catalogue text only.
-    func shareFiles(assets: AssetSet) throws -> [(String, Data)] {
+    /// The shared fixes' cards: the fixShared events' fixes, by number. Catalogue text only.
+    func shareCards() throws -> [ShareCard] {
         var ids: [UUID] = []
+        var seen = Set<UUID>()
         for e in data.events where e.deletedAt == nil && e.eventType == .fixShared {
-            if let f = e.fixId, !ids.contains(f) { ids.append(f) }
+            if let f = e.fixId, seen.insert(f).inserted { ids.append(f) }
         }
-        let cards = try ids.compactMap { id -> ShareCard? in
+        return try ids.compactMap { id -> ShareCard? in
             guard let fix = index.fixesById[id], let bug = index.bugsById[fix.bugId] else { return nil }
             return try ShareCard(fix: fix, bug: bug)
         }.sorted { $0.number < $1.number }
+    }
+
+    /// Shared fixes as pages, SVG and PNG cards (`pngs` in the order of `cards`), and an index.
+    func shareFiles(assets: AssetSet, cards: [ShareCard], pngs: [Data]) throws -> [(String, Data)] {
         var out: [(String, Data)] = []
         if let css = assets.file("share.css") { out.append(("share/share.css", css.data)) }
-        for card in cards {
+        for (card, png) in zip(cards, pngs) {
             let base = options.baseURL.map { $0 + "share/\(card.slug)/" }
             let prompt = card.prompt
             let short = prompt.count > 60 ? String(prompt.prefix(57)) + "..." : prompt
-            let page: [String: Any] = [
-                "label": card.label, "prompt": prompt, "promptShort": short, "comment": card.inlineComment ?? NSNull(),
-                "bugTitle": card.bugTitle, "imageURL": (base ?? "") + "card.png", "pageURL": base ?? NSNull(),
+            let page: PageObject = [
+                "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
+                "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
             ]
-            out.append(("share/\(card.slug)/index.html", Data(try templates.render("share/page", page).utf8)))
+            out.append(("share/\(card.slug)/index.html", Data(try templates.renderBytes("share/page", page))))
             out.append(("share/\(card.slug)/card.svg", Data(ShareCardSVG.render(card).utf8)))
-            out.append(("share/\(card.slug)/card.png", try ShareCardPNG.render(card)))
+            out.append((ShareCardPNG.path(card), png))
         }
-        let list: [String: Any] = ["cards": cards.map { ["slug": $0.slug, "label": $0.label, "prompt": $0.prompt] as [String: Any] }]
-        out.append(("share/index.html", Data(try templates.render("share/index", list).utf8)))
+        let list: PageObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
+        out.append(("share/index.html", Data(try templates.renderBytes("share/index", list))))
         return out
     }
 }

@@ -1,8 +1,10 @@
 import EgoFixCore
 import Foundation
 
-/// Shared state for one build: the index, the options, the user's Markdown and caches.
-final class PageContext {
+/// Shared state for one build: the index, the options, the user's Markdown (each document
+/// rendered once) and the per-day facts the pages read. Nothing in it changes after `init`, so
+/// pages render on several threads at once.
+final class PageContext: Sendable {
     let index: SiteIndex
     let data: SiteData
     let content: SiteContent
@@ -11,14 +13,34 @@ final class PageContext {
     let patternRun: PatternRun
     let weekNotes: [String: SiteContent.Document]
     let versionNotes: [String: SiteContent.Document]
-    private var markdownCache: [String: RawHTML] = [:]
+    /// Reflections by completion and crash notes by crash, rendered once; an error is kept for
+    /// the page that shows the text, so it reports the same page it always did.
+    let reflections: [UUID: Result<RawHTML, Markdown.Error>]
+    let crashNotes: [UUID: Result<RawHTML, Markdown.Error>]
+    /// What each fix asks beyond its prompt, by fix.
+    let fixDetails: [UUID: String]
+    /// The pattern the dashboard surfaces: the strongest, alert > insight > observation.
+    let surfacedPattern: DetectedPattern?
+    /// Stored patterns with the local day they were detected on, in `data.patterns` order.
+    let storedPatterns: [(day: LocalDay, pattern: DetectedPattern)]
+    /// Days whose text reads like a crisis.
+    let crisisDays: Set<LocalDay>
+    /// "Questions you asked yourself", per day: reflections first, then crash notes.
+    let questionsByDay: [LocalDay: [PageValue]]
+    let navItems: [(label: String, href: String)]
+    /// The navigation list for each page that is itself in it, and for every other page.
+    let navByCurrent: [String: PageValue]
+    let navNone: PageValue
+    let footerLine: String
+    let currentWeek: Period
 
     init(data: SiteData, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
         self.data = data
         self.content = content
         self.options = options
         self.templates = templates
-        index = SiteIndex(data: data, calendar: options.calendar, now: options.now)
+        let index = SiteIndex(data: data, calendar: options.calendar, now: options.now)
+        self.index = index
         var wn: [String: SiteContent.Document] = [:]
         for d in content.weeks { wn[d.name] = d }
         weekNotes = wn
@@ -32,6 +54,90 @@ final class PageContext {
         } else {
             patternRun = PatternRun(patterns: [], statuses: [])
         }
+        surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
+        storedPatterns = data.patterns.filter { $0.deletedAt == nil }
+            .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
+        currentWeek = Period.week(containing: index.today)
+
+        // The user's Markdown: every reflection and crash note on some page, rendered once, in parallel.
+        struct Job: Sendable {
+            let id: UUID
+            let text: String
+            let name: String
+            let isCrash: Bool
+        }
+        var jobs: [Job] = []
+        var fixesUsed = Set<UUID>()
+        for (day, list) in index.completionsByDay {
+            for c in list {
+                fixesUsed.insert(c.fixId)
+                guard let text = c.reflection else { continue }
+                let label = index.fixesById[c.fixId]?.label ?? "a fix"
+                jobs.append(Job(id: c.id, text: text, name: "reflection of \(label) on \(day)", isCrash: false))
+            }
+        }
+        for c in data.completions where c.deletedAt == nil { fixesUsed.insert(c.fixId) }
+        for (day, list) in index.crashesByDay {
+            for c in list {
+                guard let text = c.note else { continue }
+                jobs.append(Job(id: c.id, text: text, name: "crash note of \(day) \(index.clock.time(c.crashedAt))", isCrash: true))
+            }
+        }
+        let rendered = Parallel.map(jobs) { job in Result { try Markdown.html(job.text, name: job.name) }.mapError { e in
+            (e as? Markdown.Error) ?? Markdown.Error.renderFailed(name: job.name)
+        } }
+        var refl: [UUID: Result<RawHTML, Markdown.Error>] = [:], notes: [UUID: Result<RawHTML, Markdown.Error>] = [:]
+        for (job, result) in zip(jobs, rendered) {
+            if job.isCrash { notes[job.id] = result } else { refl[job.id] = result }
+        }
+        reflections = refl
+        crashNotes = notes
+        var details: [UUID: String] = [:]
+        for id in fixesUsed {
+            if let fix = index.fixesById[id], let d = PageContext.interactionDetail(fix) { details[id] = d }
+        }
+        fixDetails = details
+
+        // Crisis language and questions, per day, read once.
+        var crisis = Set<LocalDay>()
+        var questions: [LocalDay: [PageValue]] = [:]
+        for (day, list) in index.completionsByDay {
+            var qs: [PageValue] = []
+            for c in list {
+                if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
+                for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+            }
+            if !qs.isEmpty { questions[day] = qs }
+        }
+        for (day, list) in index.crashesByDay {
+            var qs: [PageValue] = []
+            for c in list {
+                if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
+                for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+            }
+            if !qs.isEmpty { questions[day, default: []].append(contentsOf: qs) }
+        }
+        crisisDays = crisis
+        questionsByDay = questions
+
+        var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
+                                         ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
+                                         ("history", "history/index.html"), ("patterns", "patterns/index.html"),
+                                         ("how it works", "how/index.html")]
+        for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
+        navItems = items
+        func nav(_ current: String?) -> PageValue {
+            .list(items.map { ["label": .text($0.0), "href": .text($0.1), "current": .bool($0.1 == current)] })
+        }
+        var byCurrent: [String: PageValue] = [:]
+        for (_, href) in items where byCurrent[href] == nil { byCurrent[href] = nav(href) }
+        navByCurrent = byCurrent
+        navNone = nav(nil)
+        if let u = data.profile {
+            footerLine = "v\(u.currentVersion) · as of \(index.today)"
+        } else {
+            footerLine = "No profile yet. `egofix init` starts one."
+        }
     }
 
     // MARK: - Common page parts
@@ -40,41 +146,22 @@ final class PageContext {
         String(repeating: "../", count: path.split(separator: "/").count - 1)
     }
 
-    var navItems: [(label: String, href: String)] {
-        var items: [(String, String)] = [("dashboard", "index.html"), ("this week", Period.week(containing: index.today).path),
-                                         ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
-                                         ("history", "history/index.html"), ("patterns", "patterns/index.html"),
-                                         ("how it works", "how/index.html")]
-        for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
-        return items
-    }
-
-    func common(path: String, title: String, current: String? = nil, crisis: Bool = false) -> [String: Any] {
-        let root = PageContext.root(for: path)
-        return [
-            "siteTitle": options.title, "pageTitle": title, "root": root,
-            "nav": navItems.map { ["label": $0.label, "href": $0.href, "current": $0.href == (current ?? path)] as [String: Any] },
-            "footer": footerLine, "crisis": crisis,
-        ]
-    }
-
-    var footerLine: String {
-        guard let u = data.profile else { return "No profile yet. `egofix init` starts one." }
-        return "v\(u.currentVersion) · as of \(index.today)"
-    }
-
-    func render(_ template: String, _ page: [String: Any], path: String, title: String, current: String? = nil,
-                crisis: Bool = false) throws -> String {
-        var ctx = common(path: path, title: title, current: current, crisis: crisis)
-        for (k, v) in page { ctx[k] = v }
-        return try templates.render(template, ctx)
+    /// Renders a page: its own fields first (they win), then the parts every page has.
+    func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
+                crisis: Bool = false) throws -> [UInt8] {
+        var ctx = page
+        let here = current ?? path
+        ctx.append("siteTitle", .text(options.title))
+        ctx.append("pageTitle", .text(title))
+        ctx.append("root", .text(PageContext.root(for: path)))
+        ctx.append("nav", navByCurrent[here] ?? navNone)
+        ctx.append("footer", .text(footerLine))
+        ctx.append("crisis", .bool(crisis))
+        return try templates.renderBytes(template, ctx)
     }
 
     func markdown(_ text: String, name: String) throws -> RawHTML {
-        if let cached = markdownCache[name] { return cached }
-        let html = try Markdown.html(text, name: name)
-        markdownCache[name] = html
-        return html
+        try Markdown.html(text, name: name)
     }
 
     // MARK: - Shared pieces of page models
@@ -82,27 +169,25 @@ final class PageContext {
     func bugSlug(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.slug } ?? "none" }
     func bugTitle(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.title } ?? "no bug named" }
 
-    func time(_ d: Date) -> String {
-        let c = options.calendar.dateComponents([.hour, .minute], from: d)
-        return String(format: "%02d:%02d", c.hour ?? 0, c.minute ?? 0)
-    }
+    func time(_ d: Date) -> String { index.clock.time(d) }
 
-    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> [String: Any] {
+    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue {
         let fix = index.fixesById[c.fixId]
-        let reflection: Any = try c.reflection.map { try markdown($0, name: "reflection of \(fix?.label ?? "a fix") on \(LocalDay(c.assignedAt, calendar: options.calendar))") } ?? NSNull()
-        var typeNote: Any = NSNull()
+        var reflection: PageValue = .null
+        if c.reflection != nil, let r = reflections[c.id] { reflection = .html(try r.get()) }
+        var typeNote: PageValue = .null
         if fix?.type == .quickFix { typeNote = "quick fix" }
         if fix?.type == .weekly { typeNote = "system overhaul" }
         return [
-            "label": fix?.label ?? "FIX", "bugSlug": bugSlug(fix?.bugId), "bugTitle": bugTitle(fix?.bugId),
-            "severity": fix?.severity.rawValue ?? "-", "typeNote": typeNote,
-            "when": showDate ? LocalDay(c.assignedAt, calendar: options.calendar).description as Any : NSNull(),
-            "outcome": c.outcome.rawValue, "outcomeText": c.outcome != .pending ? c.outcome.rawValue
-                : (LocalDay(c.assignedAt, calendar: options.calendar) < index.today ? "not marked" : "pending"),
-            "prompt": fix?.prompt ?? "(fix no longer in the catalogue)",
-            "comment": fix?.inlineComment ?? NSNull(),
-            "detail": fix.flatMap(PageContext.interactionDetail) ?? NSNull(),
-            "interaction": interactionText(c, fix: fix) ?? NSNull(),
+            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(bugSlug(fix?.bugId)), "bugTitle": .text(bugTitle(fix?.bugId)),
+            "severity": .text(fix?.severity.rawValue ?? "-"), "typeNote": typeNote,
+            "when": showDate ? .text(index.clock.day(c.assignedAt).description) : .null,
+            "outcome": .text(c.outcome.rawValue),
+            "outcomeText": .text(c.outcome != .pending ? c.outcome.rawValue : (index.clock.day(c.assignedAt) < index.today ? "not marked" : "pending")),
+            "prompt": .text(fix?.prompt ?? "(fix no longer in the catalogue)"),
+            "comment": .text(fix?.inlineComment),
+            "detail": .text(fix.flatMap { fixDetails[$0.id] }),
+            "interaction": .text(interactionText(c, fix: fix)),
             "reflection": reflection,
         ]
     }
@@ -153,40 +238,25 @@ final class PageContext {
         }
     }
 
-    func patternModel(_ p: DetectedPattern) -> [String: Any] {
+    func patternModel(_ p: DetectedPattern) -> PageValue {
         let conf: String
         if p.pValue >= 1 { conf = "confidence not computed" } else if p.pValue < 0.001 { conf = "p < 0.001" } else {
             conf = String(format: "p = %.3f", p.pValue)
         }
-        return ["severity": p.severity.rawValue, "severityText": p.severity.rawValue, "type": PageContext.patternName(p.patternType),
-                "basis": p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, "confidence": conf,
-                "title": p.title, "body": p.body]
-    }
-
-    /// The pattern the dashboard surfaces: the strongest, alert > insight > observation.
-    var surfacedPattern: DetectedPattern? {
-        patternRun.patterns.sorted(by: PatternEngine.order).first
+        return ["severity": .text(p.severity.rawValue), "severityText": .text(p.severity.rawValue), "type": .text(PageContext.patternName(p.patternType)),
+                "basis": .text(p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis), "confidence": .text(conf),
+                "title": .text(p.title), "body": .text(p.body)]
     }
 
     /// Whether any of the user's text in these days reads like a crisis.
     func crisis(in days: [LocalDay]) -> Bool {
-        for d in days {
-            for c in index.completionsByDay[d] ?? [] where c.reflection.map(CrisisLanguage.detect) == true { return true }
-            for c in index.crashesByDay[d] ?? [] where c.note.map(CrisisLanguage.detect) == true { return true }
-        }
-        return false
+        guard !crisisDays.isEmpty else { return false }
+        return days.contains { crisisDays.contains($0) }
     }
 
-    func questions(in days: [LocalDay]) -> [[String: Any]] {
-        var out: [[String: Any]] = []
-        for d in days {
-            for c in index.completionsByDay[d] ?? [] {
-                for q in AskedQuestions.extract(from: c.reflection ?? "") { out.append(["text": q, "date": d.description]) }
-            }
-            for c in index.crashesByDay[d] ?? [] {
-                for q in AskedQuestions.extract(from: c.note ?? "") { out.append(["text": q, "date": d.description]) }
-            }
-        }
+    func questions(in days: [LocalDay]) -> [PageValue] {
+        var out: [PageValue] = []
+        for d in days { if let q = questionsByDay[d] { out.append(contentsOf: q) } }
         return out
     }
 
@@ -195,8 +265,13 @@ final class PageContext {
     }
 
     func counts(_ days: [LocalDay]) -> Counts {
+        guard let first = days.first, let last = days.last else { return Counts() }
+        return counts(from: first, through: last)
+    }
+
+    func counts(from first: LocalDay, through last: LocalDay) -> Counts {
         var c = Counts()
-        guard let first = days.first, let last = days.last else { return c }
+        guard first <= last else { return c }
         for a in index.ledger.days(from: first, to: last.adding(days: 1)) {
             c.applied += a.applied
             c.skipped += a.skipped
@@ -208,19 +283,19 @@ final class PageContext {
         return c
     }
 
-    func countsModel(_ c: Counts, previous: Counts?) -> [[String: Any]] {
-        func delta(_ a: Int, _ b: Int?) -> Any {
-            guard let b else { return NSNull() }
+    func countsModel(_ c: Counts, previous: Counts?) -> PageValue {
+        func delta(_ a: Int, _ b: Int?) -> PageValue {
+            guard let b else { return .null }
             let d = a - b
-            return d == 0 ? "same as before" : (d > 0 ? "+\(d) vs before" : "\(d) vs before")
+            return .text(d == 0 ? "same as before" : (d > 0 ? "+\(d) vs before" : "\(d) vs before"))
         }
         return [
-            ["label": "applied", "value": String(c.applied), "delta": delta(c.applied, previous?.applied)],
-            ["label": "skipped", "value": String(c.skipped), "delta": delta(c.skipped, previous?.skipped)],
-            ["label": "failed", "value": String(c.failed), "delta": delta(c.failed, previous?.failed)],
-            ["label": "crashes", "value": String(c.crashes), "delta": delta(c.crashes, previous?.crashes)],
-            ["label": "reboots", "value": String(c.reboots), "delta": delta(c.reboots, previous?.reboots)],
-            ["label": "days engaged", "value": String(c.engaged), "delta": delta(c.engaged, previous?.engaged)],
+            ["label": "applied", "value": .text(String(c.applied)), "delta": delta(c.applied, previous?.applied)],
+            ["label": "skipped", "value": .text(String(c.skipped)), "delta": delta(c.skipped, previous?.skipped)],
+            ["label": "failed", "value": .text(String(c.failed)), "delta": delta(c.failed, previous?.failed)],
+            ["label": "crashes", "value": .text(String(c.crashes)), "delta": delta(c.crashes, previous?.crashes)],
+            ["label": "reboots", "value": .text(String(c.reboots)), "delta": delta(c.reboots, previous?.reboots)],
+            ["label": "days engaged", "value": .text(String(c.engaged)), "delta": delta(c.engaged, previous?.engaged)],
         ]
     }
 
@@ -228,5 +303,67 @@ final class PageContext {
         guard let u = data.profile, let primary = u.primaryBugId.flatMap({ index.bugsById[$0] }) else { return nil }
         return MicroEducationPicker.pick(from: data.education, bugSlug: primary.slug, trigger: trigger, lastShownId: nil,
                                          seed: StableHash.fnv1a([u.id.uuidString, seed]))?.body
+    }
+}
+
+/// Work spread over the machine's cores, results in input order.
+enum Parallel {
+    /// `transform` applied to every element, on up to `ProcessInfo.activeProcessorCount` threads.
+    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
+        let n = items.count
+        guard n > 1 else { return items.map(transform) }
+        let workers = min(n, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        if workers == 1 { return items.map(transform) }
+        let slots = Slots<R>(count: n)
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let i = next.take()
+                guard i < n else { break }
+                slots.set(i, transform(items[i]))
+            }
+        }
+        return slots.values()
+    }
+
+    /// One result per index, each written by exactly one thread.
+    final class Slots<R>: @unchecked Sendable {
+        private let buffer: UnsafeMutablePointer<R?>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            buffer = UnsafeMutablePointer<R?>.allocate(capacity: count)
+            buffer.initialize(repeating: nil, count: count)
+        }
+
+        deinit {
+            buffer.deinitialize(count: count)
+            buffer.deallocate()
+        }
+
+        func set(_ i: Int, _ value: R) { buffer[i] = value }
+
+        /// Every slot, after the workers are done (all are set).
+        func values() -> [R] {
+            var out: [R] = []
+            out.reserveCapacity(count)
+            for i in 0..<count { if let v = buffer[i] { out.append(v) } }
+            return out
+        }
+    }
+
+    /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func take() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            let v = value
+            value += 1
+            return v
+        }
     }
 }

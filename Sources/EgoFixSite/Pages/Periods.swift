@@ -2,8 +2,8 @@ import EgoFixCore
 import Foundation
 
 /// A report period: an ISO week, a month, a quarter or a year, inclusive of both ends.
-struct Period: Hashable {
-    enum Kind: String { case week, month, quarter, year }
+struct Period: Hashable, Sendable {
+    enum Kind: String, Sendable { case week, month, quarter, year }
     let kind: Kind
     let start: LocalDay
     let end: LocalDay
@@ -56,7 +56,11 @@ struct Period: Hashable {
     var key: String {
         switch kind {
         case .week: return start.isoWeekLabel
-        case .month: return String(format: "%04d-%02d", start.year, start.month)
+        case .month:
+            let y = start.year, m = start.month
+            guard (0...9999).contains(y) else { return String(format: "%04d-%02d", y, m) }
+            let year = String(y)
+            return String(repeating: "0", count: 4 - year.count) + year + (m < 10 ? "-0" : "-") + String(m)
         case .quarter: return "\(start.year)-Q\((start.month - 1) / 3 + 1)"
         case .year: return String(start.year)
         }

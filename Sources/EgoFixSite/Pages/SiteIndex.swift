@@ -1,8 +1,23 @@
 import EgoFixCore
 import Foundation
 
+/// Local dates and wall-clock times of instants in the user's calendar.
+struct SiteClock: Sendable {
+    let calendar: Calendar
+
+    func day(_ d: Date) -> LocalDay { LocalDay(d, calendar: calendar) }
+
+    /// "07:05"
+    func time(_ d: Date) -> String {
+        let m = LocalDay.minuteOfDay(d, calendar: calendar)
+        let h = m / 60, mm = m % 60
+        return String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)],
+                      as: UTF8.self)
+    }
+}
+
 /// Lookups every page needs, computed once per build.
-struct SiteIndex {
+struct SiteIndex: Sendable {
     let data: SiteData
     let calendar: Calendar
     let today: LocalDay
@@ -22,10 +37,14 @@ struct SiteIndex {
     let appliedTimes: [Date]
     let input: InsightInput
     let ledger: DayLedger
+    let clock: SiteClock
+    /// Non-empty graph cells, by day.
+    let graph: [GraphCell]
 
     init(data: SiteData, calendar: Calendar, now: Date) {
         self.data = data
         self.calendar = calendar
+        clock = SiteClock(calendar: calendar)
         today = LocalDay(now, calendar: calendar)
         var bugsById: [UUID: Bug] = [:]
         for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
@@ -37,11 +56,11 @@ struct SiteIndex {
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { comp[LocalDay(c.assignedAt, calendar: calendar), default: []].append(c) }
-        for k in Array(comp.keys) { comp[k]?.sort { ($0.assignedAt, $0.id.uuidString) < ($1.assignedAt, $1.id.uuidString) } }
+        for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.uuidString < $1.id.uuidString } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
         for c in data.crashes where c.deletedAt == nil { crashes[LocalDay(c.crashedAt, calendar: calendar), default: []].append(c) }
-        for k in Array(crashes.keys) { crashes[k]?.sort { ($0.crashedAt, $0.id.uuidString) < ($1.crashedAt, $1.id.uuidString) } }
+        for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString } }
         crashesByDay = crashes
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
@@ -60,18 +79,37 @@ struct SiteIndex {
         first = ([start].compactMap { $0 } + activity).min() ?? today
         last = max(today, activity.max() ?? today)
         versionSteps = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) }
-            .sorted { ($0.createdAt, $0.id.uuidString) < ($1.createdAt, $1.id.uuidString) }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
         input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
                              versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
         ledger = DayLedger(input)
+        graph = SiteIndex.graphCells(ledger)
     }
 
-    /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer.
+    /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer:
+    /// the days in the range that are not empty.
     func graphCells(from: LocalDay, through: LocalDay) -> [GraphCell] {
-        ContributionGraph.make(ledger, from: from, to: through).cells.compactMap { c in
+        var lo = 0, hi = graph.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if graph[mid].day < from { lo = mid + 1 } else { hi = mid }
+        }
+        var out: [GraphCell] = []
+        var i = lo
+        while i < graph.count && graph[i].day <= through {
+            out.append(graph[i])
+            i += 1
+        }
+        return out
+    }
+
+    /// Every day with something to show, oldest first (a cell depends only on its own day).
+    static func graphCells(_ ledger: DayLedger) -> [GraphCell] {
+        guard let first = ledger.days.first?.day, let last = ledger.days.last?.day else { return [] }
+        return ContributionGraph.make(ledger, from: first, to: last).cells.compactMap { c in
             let kind: GraphCell.Kind
             switch c.color {
             case .empty: return nil
@@ -85,13 +123,14 @@ struct SiteIndex {
         }
     }
 
-    /// The version in effect at an instant.
+    /// The version in effect at an instant: the last step at or before it.
     func version(at date: Date) -> String {
-        var v = "1.0"
-        for s in versionSteps {
-            if s.createdAt <= date { v = s.version } else { break }
+        var lo = 0, hi = versionSteps.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if versionSteps[mid].createdAt <= date { lo = mid + 1 } else { hi = mid }
         }
-        return v
+        return lo == 0 ? "1.0" : versionSteps[lo - 1].version
     }
 
     /// Applied fixes up to (not including) an instant.

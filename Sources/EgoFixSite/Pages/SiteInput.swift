@@ -103,12 +103,17 @@ public struct SiteOptions: Sendable {
     public var now: Date
     public var calendar: Calendar
     public var workspace: URL?
+    /// Stands for the renderer in share-card keys (see `ShareCardPNG.key`): a card drawn by another
+    /// egofix build is drawn again.
+    public var cardSalt: String
 
-    public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil) {
+    public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
+                cardSalt: String = "") {
         self.title = title
         self.baseURL = baseURL
         self.now = now
         self.calendar = calendar
         self.workspace = workspace
+        self.cardSalt = cardSalt
     }
 }
