@@ -96,7 +96,7 @@ public final class SiteWriter: Sendable {
     public func write(_ files: [(path: String, data: Data)]) throws -> SiteWriteReport {
         let build = try begin()
         do {
-            for file in files { try build.add(file.path, file.data) }
+            try build.add(all: files)
             return try build.commit()
         } catch {
             build.abandon()
@@ -241,6 +241,7 @@ public final class SiteBuild {
     private let lock: FolderLock
     private var files: Set<String> = []
     private var folders: Set<String> = []
+    private var madeFolders: Set<String> = []
     private var written: [String] = []
     private var unchanged: [String] = []
     private var done = false
@@ -254,26 +255,56 @@ public final class SiteBuild {
 
     /// Adds a file. Paths are relative, "/"-separated, without "." or ".." segments.
     public func add(_ path: String, _ data: Data) throws {
+        try add(all: [(path: path, data: data)])
+    }
+
+    /// Adds many files: paths are checked in order (the first bad one is the error), folders made
+    /// once, and the files compared and written on every core.
+    public func add(all list: [(path: String, data: Data)]) throws {
         guard !done else { throw SiteWriterError.finished }
-        try validate(path)
-        let fm = FileManager.default
-        let target = writer.buildFolder.appendingPathComponent(path)
-        let previous = writer.output.appendingPathComponent(path)
-        do {
-            try fm.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if sameBytes(previous, data) {
-                try keep(previous, as: target)
-                unchanged.append(path)
-            } else {
-                try data.write(to: target)
-                written.append(path)
-            }
-        } catch let error as SiteWriterError {
-            throw error
-        } catch {
-            throw SiteWriterError.io(path: target.path, reason: error.localizedDescription)
+        for file in list {
+            try validate(file.path)
+            files.insert(file.path)
         }
-        files.insert(path)
+        let buildRoot = writer.buildFolder.path, previousRoot = writer.output.path
+        for file in list {
+            guard let slash = file.path.lastIndex(of: "/") else { continue }
+            try makeFolder(String(file.path[..<slash]), under: buildRoot)
+        }
+        let outcomes = Parallel.map(list) { file -> Result<Bool, SiteWriterError> in
+            let target = buildRoot + "/" + file.path
+            let previous = previousRoot + "/" + file.path
+            do {
+                if SiteBuild.sameBytes(previous, file.data) {
+                    try SiteBuild.keep(previous, as: target)
+                    return .success(false)
+                }
+                try SiteBuild.writeFile(target, file.data)
+                return .success(true)
+            } catch let error as SiteWriterError {
+                return .failure(error)
+            } catch {
+                return .failure(SiteWriterError.io(path: target, reason: error.localizedDescription))
+            }
+        }
+        for (file, outcome) in zip(list, outcomes) {
+            switch outcome {
+            case .success(true): written.append(file.path)
+            case .success(false): unchanged.append(file.path)
+            case .failure(let error): throw error
+            }
+        }
+    }
+
+    /// Makes `folder` (relative) and its parents in the build, once each.
+    private func makeFolder(_ folder: String, under root: String) throws {
+        guard !folder.isEmpty, !madeFolders.contains(folder) else { return }
+        if let slash = folder.lastIndex(of: "/") { try makeFolder(String(folder[..<slash]), under: root) }
+        let path = root + "/" + folder
+        if mkdir(path, 0o777) != 0 && errno != EEXIST {
+            throw SiteWriterError.io(path: path, reason: "cannot create the folder: " + String(cString: strerror(errno)))
+        }
+        madeFolders.insert(folder)
     }
 
     public func add(_ path: String, text: String) throws {
@@ -292,10 +323,10 @@ public final class SiteBuild {
         let markerData = Data(SiteWriter.markerText.utf8)
         let previousMarker = writer.output.appendingPathComponent(SiteWriter.markerName)
         do {
-            if sameBytes(previousMarker, markerData) {
-                try keep(previousMarker, as: marker)
+            if SiteBuild.sameBytes(previousMarker.path, markerData) {
+                try SiteBuild.keep(previousMarker.path, as: marker.path)
             } else {
-                try markerData.write(to: marker)
+                try SiteBuild.writeFile(marker.path, markerData)
             }
         } catch {
             throw SiteWriterError.io(path: marker.path, reason: error.localizedDescription)
@@ -312,7 +343,7 @@ public final class SiteBuild {
     }
 
     private func cleanUp() {
-        try? FileManager.default.removeItem(at: writer.buildFolder)
+        SiteBuild.removeTree(writer.buildFolder.path)
         lock.release()
     }
 
@@ -339,38 +370,230 @@ public final class SiteBuild {
         }
     }
 
-    /// Whether `url` is a regular file (not a link) holding exactly `data`.
-    private func sameBytes(_ url: URL, _ data: Data) -> Bool {
+    /// Whether `path` is a regular file (not a link) holding exactly `data`.
+    static func sameBytes(_ path: String, _ data: Data) -> Bool {
         var st = stat()
-        guard lstat(url.path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == data.count else {
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, Int(st.st_size) == data.count else {
             return false
         }
-        guard let old = try? Data(contentsOf: url) else { return false }
-        return old == data
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        let count = data.count
+        guard count > 0 else { return true }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        defer { buffer.deallocate() }
+        var got = 0
+        while got < count {
+            let n = read(fd, buffer + got, count - got)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return false }
+            got += n
+        }
+        return data.withUnsafeBytes { raw in raw.baseAddress.map { memcmp($0, buffer, count) == 0 } ?? false }
+    }
+
+    /// Writes a new file (mode 0666 less the umask, as `Data.write` does).
+    static func writeFile(_ path: String, _ data: Data) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard fd >= 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(errno))) }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, base + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    failure = n < 0 ? errno : EIO
+                    return
+                }
+                done += n
+            }
+        }
+        if close(fd) != 0 && failure == 0 { failure = errno }
+        guard failure == 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(failure))) }
     }
 
     /// Puts the previous file into the new tree without rewriting it: a hard link (same inode and
     /// modification time), or, where links are not possible, a copy with the old modification time.
-    private func keep(_ previous: URL, as target: URL) throws {
-        if link(previous.path, target.path) == 0 { return }
+    static func keep(_ previous: String, as target: String) throws {
+        if link(previous, target) == 0 { return }
         let fm = FileManager.default
-        try fm.copyItem(at: previous, to: target)
-        if let date = try fm.attributesOfItem(atPath: previous.path)[.modificationDate] as? Date {
-            try fm.setAttributes([.modificationDate: date], ofItemAtPath: target.path)
+        try fm.copyItem(atPath: previous, toPath: target)
+        if let date = try fm.attributesOfItem(atPath: previous)[.modificationDate] as? Date {
+            try fm.setAttributes([.modificationDate: date], ofItemAtPath: target)
         }
     }
 
     /// Relative paths of the regular files under a folder (none if it does not exist), sorted.
     static func filesUnder(_ folder: URL) -> [String] {
-        let fm = FileManager.default
-        guard let enumerator = fm.enumerator(atPath: folder.path) else { return [] }
         var out: [String] = []
-        while let next = enumerator.nextObject() as? String {
-            var isDir: ObjCBool = false
-            if fm.fileExists(atPath: folder.appendingPathComponent(next).path, isDirectory: &isDir), !isDir.boolValue {
-                out.append(next)
+        func walk(_ dir: String, _ prefix: String) {
+            guard let d = opendir(dir) else { return }
+            defer { closedir(d) }
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                let path = dir + "/" + name
+                var type = entry.pointee.d_type
+                if type == UInt8(DT_UNKNOWN) {
+                    var st = stat()
+                    guard lstat(path, &st) == 0 else { continue }
+                    switch st.st_mode & S_IFMT {
+                    case S_IFDIR: type = UInt8(DT_DIR)
+                    case S_IFREG: type = UInt8(DT_REG)
+                    default: type = UInt8(DT_UNKNOWN)
+                    }
+                }
+                if type == UInt8(DT_DIR) {
+                    walk(path, prefix + name + "/")
+                } else if type == UInt8(DT_REG) {
+                    out.append(prefix + name)
+                } else if type == UInt8(DT_LNK) {
+                    // As FileManager reported them: a link to a regular file counts as a file.
+                    var st = stat()
+                    if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { out.append(prefix + name) }
+                }
             }
         }
+        walk(folder.path, "")
         return out.sorted()
+    }
+
+    /// Removes a folder and everything in it (no links followed).
+    static func removeTree(_ path: String) {
+        guard let d = opendir(path) else {
+            unlink(path)
+            return
+        }
+        while let entry = readdir(d) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let child = path + "/" + name
+            var isDir = entry.pointee.d_type == UInt8(DT_DIR)
+            if entry.pointee.d_type == UInt8(DT_UNKNOWN) {
+                var st = stat()
+                isDir = lstat(child, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+            }
+            if isDir { removeTree(child) } else { unlink(child) }
+        }
+        closedir(d)
+        rmdir(path)
+    }
+}
+
+// MARK: - What the last build left
+
+/// What a build of an output folder was made from and what it left there: a key naming its
+/// inputs, the size, modification time and inode of every file it wrote, and the keys of its
+/// share-card PNGs. Kept outside the folder (the folder holds only the site), so the next build
+/// can tell that nothing changed, or which cards it need not draw again.
+public struct SiteManifest: Sendable, Equatable {
+    public struct Stamp: Sendable, Equatable {
+        public let size: Int64
+        public let seconds: Int64
+        public let nanoseconds: Int64
+        public let inode: UInt64
+    }
+
+    public var key: String
+    public var files: [String: Stamp]
+    public var cardKeys: [String: String]
+
+    public init(key: String, files: [String: Stamp], cardKeys: [String: String]) {
+        self.key = key
+        self.files = files
+        self.cardKeys = cardKeys
+    }
+
+    /// The manifest of a finished build: the stamps of `files` as they are now in `folder`.
+    public init(key: String, folder: URL, files: [String], cardKeys: [String: String]) {
+        var stamps: [String: Stamp] = [:]
+        let root = folder.path
+        for path in files { if let s = SiteManifest.stamp(root + "/" + path) { stamps[path] = s } }
+        self.init(key: key, files: stamps, cardKeys: cardKeys)
+    }
+
+    /// A regular file's stamp (links are not followed); nil for anything else.
+    public static func stamp(_ path: String) -> Stamp? {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        #if os(Linux)
+        let mtime = st.st_mtim
+        #else
+        let mtime = st.st_mtimespec
+        #endif
+        return Stamp(size: Int64(st.st_size), seconds: Int64(mtime.tv_sec), nanoseconds: Int64(mtime.tv_nsec), inode: UInt64(st.st_ino))
+    }
+
+    static let header = "egofix site manifest 1"
+
+    /// One line a file: "f size seconds nanoseconds inode path", "c path key", after the key line.
+    public func encoded() -> Data {
+        var out = SiteManifest.header + "\nk " + key + "\n"
+        for path in files.keys.sorted() {
+            guard let s = files[path] else { continue }
+            out += "f \(s.size) \(s.seconds) \(s.nanoseconds) \(s.inode) \(path)\n"
+        }
+        for path in cardKeys.keys.sorted() { out += "c \(cardKeys[path] ?? "") \(path)\n" }
+        return Data(out.utf8)
+    }
+
+    /// Nil when the file is missing or not a manifest this version wrote.
+    public static func read(_ url: URL) -> SiteManifest? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
+        guard lines.count >= 2, lines[0] == header, lines[1].hasPrefix("k ") else { return nil }
+        var m = SiteManifest(key: String(lines[1].dropFirst(2)), files: [:], cardKeys: [:])
+        for line in lines.dropFirst(2) {
+            if line.hasPrefix("f ") {
+                let parts = line.split(separator: " ", maxSplits: 5)
+                guard parts.count == 6, let size = Int64(parts[1]), let sec = Int64(parts[2]), let ns = Int64(parts[3]),
+                      let ino = UInt64(parts[4]) else { return nil }
+                m.files[String(parts[5])] = Stamp(size: size, seconds: sec, nanoseconds: ns, inode: ino)
+            } else if line.hasPrefix("c ") {
+                let parts = line.split(separator: " ", maxSplits: 2)
+                guard parts.count == 3 else { return nil }
+                m.cardKeys[String(parts[2])] = String(parts[1])
+            } else {
+                return nil
+            }
+        }
+        return m
+    }
+
+    /// Writes it whole or not at all (a temporary file renamed into place).
+    public func write(to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let temp = url.path + ".\(getpid()).tmp"
+        try SiteBuild.writeFile(temp, encoded())
+        guard rename(temp, url.path) == 0 else {
+            unlink(temp)
+            throw SiteWriterError.io(path: url.path, reason: String(cString: strerror(errno)))
+        }
+    }
+}
+
+extension SiteWriter {
+    /// When the output folder holds exactly what `manifest` says the last build left (the same
+    /// files, none touched since, none added), a report of all of them unchanged; else nil.
+    /// Holds the build lock while it looks, so it never sees another build half done.
+    public func unchanged(as manifest: SiteManifest) throws -> SiteWriteReport? {
+        let fm = FileManager.default
+        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        let lock = try FolderLock(parent, output: output)
+        defer { lock.release() }
+        guard !fm.fileExists(atPath: oldFolder.path),
+              fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) else { return nil }
+        let root = output.path
+        for (path, stamp) in manifest.files where SiteManifest.stamp(root + "/" + path) != stamp { return nil }
+        let present = SiteBuild.filesUnder(output).filter { $0 != SiteWriter.markerName }
+        guard present.count == manifest.files.count else { return nil }
+        return SiteWriteReport(written: [], unchanged: present, removed: [])
     }
 }
