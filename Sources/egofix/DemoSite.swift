@@ -12,7 +12,7 @@ enum DemoSite {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = ISO8601.parse(endDate) else { throw CLIError("internal: bad demo end date") }
-        let catalogue = try Session.seedFilesBuiltIn().catalogue()
+        let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
         let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar)
         return (SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
                          crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
@@ -22,4 +22,14 @@ enum DemoSite {
 
 extension Session {
     static func seedFilesBuiltIn() -> SeedFiles { SeedFiles.load(folder: nil) }
+}
+
+extension SeedFiles {
+    /// The catalogue, without linting the built-in seeds again on every run (the test suite and
+    /// `egofix lint` check them; they cannot change after the build). A ./Seeds override is linted.
+    func builtInCatalogue() throws -> SeedCatalogue {
+        guard bugs == BuiltIn.file("Seeds/" + SeedCatalogue.bugsFile), fixes == BuiltIn.file("Seeds/" + SeedCatalogue.fixesFile),
+              education == BuiltIn.file("Seeds/" + SeedCatalogue.educationFile) else { return try catalogue() }
+        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data())
+    }
 }

@@ -19,8 +19,10 @@ struct Build: AsyncParsableCommand {
     @Flag(help: "Build from the built-in demo history instead of the store.") var demo = false
     @Option(help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = 1
     @Option(help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = 7
+    @Flag(help: .hidden) var stats = false
 
     func run() async throws {
+        let started = Date()
         let env = ProcessInfo.processInfo.environment
         let config: WorkspaceConfig
         do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
@@ -31,7 +33,55 @@ struct Build: AsyncParsableCommand {
             guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
             if !b.hasSuffix("/") { base = b + "/" }
         }
-        let started = Date()
+        var phases: [(String, Date)] = [("start", started)]
+        func phase(_ name: String) { if stats { phases.append((name, Date())) } }
+        let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
+        func finish(files: Int, _ report: SiteWriteReport) {
+            let ms = Int(Date().timeIntervalSince(started) * 1000)
+            print("Built \(files) files into \(shown)/ in \(ms) ms: \(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed.")
+            print("Open \(shown)/index.html")
+            if stats {
+                var lines: [String] = []
+                for (i, p) in phases.enumerated().dropFirst() {
+                    lines.append("\(p.0): \(Int(p.1.timeIntervalSince(phases[i - 1].1) * 1000)) ms")
+                }
+                FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            }
+        }
+        let storePath = demo ? nil : StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
+                                                           environment: env)
+        if let path = storePath, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
+        }
+
+        // Nothing changed since the last build into this folder (same inputs, same egofix, files
+        // as that build left them): nothing to do.
+        let writer = SiteWriter(output: output)
+        let manifestURL = BuildFingerprint.manifestLocation(for: writer.output, environment: env)
+        let clockNow: Date? = demo ? nil : try Session.clock(options.now, environment: env)
+        let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
+        let key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
+                                       source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
+                                       zone: zone, title: config.title ?? "EgoFix", baseURL: base)
+        let previous = manifestURL.flatMap { SiteManifest.read($0) }
+        if let previous, previous.key == key {
+            do {
+                if let report = try writer.unchanged(as: previous) {
+                    phase("checked, nothing changed")
+                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(previous.cardKeys.count) reused\n".utf8)) }
+                    finish(files: report.unchanged.count, report)
+                    return
+                }
+            } catch let e as SiteWriterError { throw CLIError(e.description) }
+        }
+        phase("inputs checked")
+
+        // The templates load on another core while the data is made.
+        let loading = Pending { () throws -> (SiteBuilder, SiteContent) in
+            let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
+            let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content")
+            return (try SiteBuilder.load(workspace: cwd), content)
+        }
         let data: SiteData
         let now: Date
         let calendar: Calendar
@@ -41,24 +91,19 @@ struct Build: AsyncParsableCommand {
             now = d.now
             calendar = d.calendar
         } else {
-            let path = StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                                             environment: env)
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
-            }
             let s = try Session.open(options)
             try s.ensureCatalogue()
             data = try await SiteData.load(s.repos)
             now = s.now
             calendar = s.calendar
         }
-        let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
-        let content: SiteContent
-        do { content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content") } catch let e as SiteContent.LoadError {
-            throw CLIError(e.description)
-        }
+        phase("data")
         let builder: SiteBuilder
-        do { builder = try SiteBuilder.load(workspace: cwd) } catch let e as TemplateError { throw CLIError(e.description) }
+        let content: SiteContent
+        do { (builder, content) = try loading.wait() } catch let e as SiteContent.LoadError {
+            throw CLIError(e.description)
+        } catch let e as TemplateError { throw CLIError(e.description) }
+        phase("templates")
         // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
         let showProgress = isatty(STDERR_FILENO) == 1
         func progress(_ line: String) {
@@ -67,18 +112,84 @@ struct Build: AsyncParsableCommand {
         }
         progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering")
         let files: [(path: String, data: Data)]
+        var buildStats = SiteBuildStats()
+        // A share card whose PNG the last build wrote, for the same card and the same egofix, is kept.
+        let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
+        let previousRoot = writer.output.path
+        let reuse: @Sendable (String, String) -> Data? = { path, key in
+            guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
+                return nil
+            }
+            return FileManager.default.contents(atPath: previousRoot + "/" + path)
+        }
         do {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
-                                                           workspace: cwd))
+                                                           workspace: cwd, cardSalt: BuildFingerprint.executableIdentity()),
+                                      reuseCard: reuse, stats: &buildStats)
         } catch let e as SiteBuildError { throw CLIError(e.description) }
+        phase("rendered")
         progress("\(files.count) files rendered in \(Int(Date().timeIntervalSince(started) * 1000)) ms; writing \(output.path)")
         let report: SiteWriteReport
-        do { report = try SiteWriter(output: output).write(files) } catch let e as SiteWriterError { throw CLIError(e.description) }
-        let ms = Int(Date().timeIntervalSince(started) * 1000)
-        let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
-        print("Built \(files.count) files into \(shown)/ in \(ms) ms: \(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed.")
-        print("Open \(shown)/index.html")
+        do { report = try writer.write(files) } catch let e as SiteWriterError { throw CLIError(e.description) }
+        if let manifestURL {
+            // Best effort: without it the next build simply does all the work.
+            try? SiteManifest(key: key, folder: writer.output, files: files.map(\.path), cardKeys: buildStats.cardKeys).write(to: manifestURL)
+        }
+        phase("written")
+        if stats {
+            FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
+        }
+        finish(files: files.count, report)
+    }
+}
+
+/// `egofix bench-card`, hidden: draws share cards for a sample of the catalogue (every tenth fix)
+/// and prints the time per card, for `make bench`.
+struct BenchCard: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "bench-card", abstract: "Time share-card PNGs.",
+                                                    shouldDisplay: false)
+    @Option(help: "Times each card is drawn.") var `repeat`: Int = 10
+
+    func run() throws {
+        let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
+        var bugs: [UUID: Bug] = [:]
+        for b in catalogue.bugs { bugs[b.id] = b }
+        let cards = try catalogue.fixes.enumerated().filter { $0.offset % 10 == 0 }.compactMap { item -> ShareCard? in
+            guard let bug = bugs[item.element.bugId] else { return nil }
+            return try ShareCard(fix: item.element, bug: bug)
+        }
+        guard !cards.isEmpty, (1...1000).contains(`repeat`) else { throw CLIError("nothing to draw (--repeat 1...1000)") }
+        var seconds = (draw: 0.0, encode: 0.0)
+        var bytes = 0
+        for card in cards { _ = try ShareCardPNG.render(card) }  // warm-up: fonts loaded, caches filled
+        for _ in 0..<`repeat` {
+            for card in cards { bytes += try ShareCardPNG.render(card, seconds: &seconds).count }
+        }
+        let n = Double(cards.count * `repeat`)
+        print(String(format: "%d cards, %.3f ms per card (%.3f ms drawing, %.3f ms encoding), %d bytes per card",
+                     cards.count, (seconds.draw + seconds.encode) * 1000 / n, seconds.draw * 1000 / n, seconds.encode * 1000 / n,
+                     bytes / (cards.count * `repeat`)))
+    }
+}
+
+/// A value computed on another thread; `wait()` returns it (or rethrows its error).
+final class Pending<T: Sendable>: @unchecked Sendable {
+    private let group = DispatchGroup()
+    private var result: Result<T, Error>?
+
+    init(_ work: @escaping @Sendable () throws -> T) {
+        group.enter()
+        DispatchQueue.global().async {
+            self.result = Result { try work() }
+            self.group.leave()
+        }
+    }
+
+    func wait() throws -> T {
+        group.wait()
+        guard let result else { throw CLIError("internal: a background step did not finish") }
+        return try result.get()
     }
 }
 

@@ -120,7 +120,7 @@ struct Demo: AsyncParsableCommand {
         if let u = try await s.repos.users.get() {
             throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
         }
-        let catalogue = try Session.seedFiles().catalogue()
+        let catalogue = try Session.seedFiles().builtInCatalogue()
         let d = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar)
         let report = try s.store.loadPractice(PracticeRecords(
             profile: d.profile, bugs: d.bugs, fixes: catalogue.fixes, education: catalogue.education, completions: d.completions,

@@ -1,0 +1,142 @@
+import EgoFixCore
+import Foundation
+
+/// Names everything a site build is made from, so a build with the same inputs into a folder that
+/// still holds the last build's files can stop before doing any work.
+///
+/// The inputs: this egofix executable (its identity on disk, which changes with every build of
+/// egofix and covers the built-in templates, assets and seeds), the data (the demo's years and
+/// seed, or the store file's bytes with its write-ahead log and the clock), the time zone, the title
+/// and base URL, egofix.toml, the content folder, and the workspace's Templates, Assets and Seeds
+/// overrides, byte for byte. A store build on the wall clock never matches: the time is an input.
+enum BuildFingerprint {
+    enum Source {
+        case demo(years: Int, seed: UInt64)
+        case store(path: String, now: Date)
+    }
+
+    static func key(workspace: URL, config: WorkspaceConfig, contentFolder: String, source: Source, zone: String,
+                    title: String, baseURL: String?) -> String {
+        var h = Digest()
+        h.add("egofix build inputs 1")
+        h.add(executableIdentity())
+        switch source {
+        case .demo(let years, let seed):
+            h.add("demo \(years) \(seed) \(DemoSite.endDate) \(DemoSite.zone)")
+        case .store(let path, let now):
+            h.add("store \(now.timeIntervalSinceReferenceDate.bitPattern)")
+            for suffix in ["", "-wal", "-journal"] { h.addFile(path + suffix) }
+        }
+        h.add("zone \(zone)")
+        h.add("title \(title)")
+        h.add("base \(baseURL ?? "-")")
+        h.addFile(workspace.appendingPathComponent("egofix.toml").path)
+        for folder in [contentFolder, "Templates", "Assets", "Seeds"] {
+            h.add("folder \(folder)")
+            h.addFolder(URL(fileURLWithPath: folder, relativeTo: workspace).standardizedFileURL.path)
+        }
+        return h.hex
+    }
+
+    /// This executable as it is on disk: device, inode, size and modification time.
+    static func executableIdentity() -> String {
+        var st = stat()
+        #if os(Linux)
+        let path = "/proc/self/exe"
+        #else
+        let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
+        #endif
+        guard stat(path, &st) == 0 else { return "unknown executable \(EgoFixInfo.version)" }
+        #if os(Linux)
+        let mtime = st.st_mtim
+        #else
+        let mtime = st.st_mtimespec
+        #endif
+        return "exe \(EgoFixInfo.version) \(st.st_dev) \(st.st_ino) \(st.st_size) \(mtime.tv_sec).\(mtime.tv_nsec)"
+    }
+
+    /// Where the manifest of the last build into `output` is kept: the user's cache folder
+    /// ($XDG_CACHE_HOME, else ~/.cache), one file per output folder. Nil without a home.
+    static func manifestLocation(for output: URL, environment env: [String: String]) -> URL? {
+        let cache: String
+        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+            cache = xdg
+        } else if let home = env["HOME"], home.hasPrefix("/") {
+            cache = home + "/.cache"
+        } else {
+            return nil
+        }
+        var h = Digest()
+        h.add(output.path)
+        return URL(fileURLWithPath: cache).appendingPathComponent("egofix/sites/\(h.hex).manifest")
+    }
+
+    /// A fast 128-bit hash of everything added, in order (change detection, not security).
+    struct Digest {
+        private var a: UInt64 = 0x243F_6A88_85A3_08D3
+        private var b: UInt64 = 0x1319_8A2E_0370_7344
+        private var count: UInt64 = 0
+
+        private mutating func word(_ w: UInt64) {
+            a = (a ^ w) &* 0x9E37_79B9_7F4A_7C15
+            a ^= a >> 29
+            b = (b &+ w) &* 0xC2B2_AE3D_27D4_EB4F
+            b ^= b >> 31
+            count &+= 1
+        }
+
+        mutating func add(_ bytes: UnsafeRawBufferPointer) {
+            var i = 0
+            let n = bytes.count
+            while i + 8 <= n {
+                word(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                i += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while i < n {
+                tail |= UInt64(bytes[i]) << shift
+                shift += 8
+                i += 1
+            }
+            word(tail)
+            word(UInt64(n))
+        }
+
+        mutating func add(_ s: String) {
+            var s = s
+            s.withUTF8 { add(UnsafeRawBufferPointer($0)) }
+        }
+
+        /// A file's bytes, or a marker that it is not there.
+        mutating func addFile(_ path: String) {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                add("missing")
+                return
+            }
+            add("file")
+            data.withUnsafeBytes { add($0) }
+        }
+
+        /// Every file under a folder, by relative path, with its bytes; a marker when there is none.
+        mutating func addFolder(_ path: String) {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else {
+                add("no folder")
+                return
+            }
+            let files = (FileManager.default.subpaths(atPath: path) ?? []).sorted()
+            for rel in files {
+                var sub: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: path + "/" + rel, isDirectory: &sub), !sub.boolValue else { continue }
+                add(rel)
+                addFile(path + "/" + rel)
+            }
+        }
+
+        var hex: String {
+            let x = String(a, radix: 16), y = String(b ^ count, radix: 16)
+            return String(repeating: "0", count: 16 - x.count) + x + String(repeating: "0", count: 16 - y.count) + y
+        }
+    }
+}
