@@ -35,10 +35,20 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
     static func local(_ instant: Date, calendar: Calendar) -> (day: Int, second: Double)? {
         let t = instant.timeIntervalSinceReferenceDate
         guard t >= -3_187_296_000, t < 250_000_000_000, calendar.identifier == .gregorian else { return nil }
-        let local = t + Double(calendar.timeZone.secondsFromGMT(for: instant))
+        let local = t + Double(ZoneOffsets.shared.offset(calendar.timeZone, at: t))
         let days = (local / 86_400).rounded(.down)
         // 2001-01-01, the reference date, is day 11 323 after 1970-01-01.
         return (Int(days) + 11_323, local - days * 86_400)
+    }
+
+    /// The instant of a local wall-clock time on this day, where the zone's offset is the same all
+    /// around it (no transition within two days either side, so the time exists, once): the local
+    /// time less that offset, which is what the calendar answers there. Nil elsewhere.
+    func steadyInstant(seconds: Int, calendar: Calendar) -> Date? {
+        guard calendar.identifier == .gregorian, (0..<86_400).contains(seconds), ordinal > -25_000, ordinal < 2_900_000 else { return nil }
+        let local = Double(ordinal - 11_323) * 86_400 + Double(seconds)
+        guard let offset = ZoneOffsets.shared.steadyOffset(calendar.timeZone, aroundLocal: local) else { return nil }
+        return Date(timeIntervalSinceReferenceDate: local - Double(offset))
     }
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
@@ -102,6 +112,7 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// The first instant of this day in the calendar's time zone.
     public func start(in calendar: Calendar) -> Date {
+        if let d = steadyInstant(seconds: 0, calendar: calendar) { return d }
         let c = components
         var dc = DateComponents()
         dc.year = c.year
@@ -114,6 +125,9 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// An instant at a local wall-clock time on this day.
     public func at(hour: Int, minute: Int = 0, in calendar: Calendar) -> Date {
+        if (0..<24).contains(hour), (0..<60).contains(minute), let d = steadyInstant(seconds: hour * 3600 + minute * 60, calendar: calendar) {
+            return d
+        }
         let c = components
         var dc = DateComponents()
         dc.year = c.year
@@ -160,5 +174,57 @@ public enum UserCalendar {
         c.minimumDaysInFirstWeek = 4
         c.locale = Locale(identifier: "en_US_POSIX")
         return c
+    }
+}
+
+/// Time zone offsets from UTC, remembered per UTC day: asking the zone (ICU, behind a lock) costs
+/// far more than the arithmetic around it, and the site and the demo ask tens of thousands of
+/// times. A day is remembered as one offset only when the offset at its first and last second
+/// agree (no transition in it); a day with a transition is asked about each time.
+final class ZoneOffsets: @unchecked Sendable {
+    static let shared = ZoneOffsets()
+
+    private let lock = NSLock()
+    private var zone = ""
+    /// UTC day (since the reference date) → offset in seconds, or `varies`.
+    private var days: [Int: Int] = [:]
+    private static let varies = Int.min
+
+    /// The zone's offset at `t` (seconds since the reference date).
+    func offset(_ tz: TimeZone, at t: Double) -> Int {
+        let day = Int((t / 86_400).rounded(.down))
+        let value = dayOffset(tz, day: day)
+        return value == ZoneOffsets.varies ? tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: t)) : value
+    }
+
+    /// The offset of the instants around a local time (seconds since the reference date, on the
+    /// wall clock) when it is the same for two whole days either side (more than any offset change);
+    /// nil near a transition.
+    func steadyOffset(_ tz: TimeZone, aroundLocal local: Double) -> Int? {
+        let guess = dayOffset(tz, day: Int((local / 86_400).rounded(.down)))
+        guard guess != ZoneOffsets.varies else { return nil }
+        let day = Int(((local - Double(guess)) / 86_400).rounded(.down))
+        for d in (day - 2)...(day + 2) where dayOffset(tz, day: d) != guess { return nil }
+        return guess
+    }
+
+    private func dayOffset(_ tz: TimeZone, day: Int) -> Int {
+        let id = tz.identifier
+        lock.lock()
+        if id != zone || days.count > 200_000 {
+            zone = id
+            days.removeAll(keepingCapacity: true)
+        }
+        let cached = days[day]
+        lock.unlock()
+        if let cached { return cached }
+        let start = Double(day) * 86_400
+        let first = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start))
+        let last = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start + 86_399))
+        let value = first == last ? first : ZoneOffsets.varies
+        lock.lock()
+        if id == zone { days[day] = value }
+        lock.unlock()
+        return value
     }
 }

@@ -1,0 +1,74 @@
+import XCTest
+@testable import EgoFixCore
+
+/// LocalDay reads an instant's date and time from the zone's offset instead of asking the
+/// calendar for components; these check it gives the calendar's answer everywhere a user could be,
+/// most of all around daylight-saving transitions (a wrong day moves a fix to another week).
+final class LocalDayClockTests: XCTestCase {
+    static let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata", "Asia/Kathmandu",
+                        "Pacific/Apia", "America/Sao_Paulo", "Europe/Dublin", "Africa/Casablanca", "America/St_Johns", "UTC"]
+
+    /// Instants worth checking in a zone: every transition from 1995 to 2035 and the hours around it,
+    /// plus a spread over 1900...2100, some with fractions of a second near midnight.
+    func instants(_ tz: TimeZone) -> [Date] {
+        var out: [Date] = []
+        var t = Date(timeIntervalSince1970: 788_918_400)  // 1995-01-01
+        let end = Date(timeIntervalSince1970: 2_082_758_400)  // 2036-01-01
+        var guardCount = 0
+        while let next = tz.nextDaylightSavingTimeTransition(after: t), next < end, guardCount < 200 {
+            for k in stride(from: -7200.0, through: 7200.0, by: 450) { out.append(next.addingTimeInterval(k)) }
+            out.append(next.addingTimeInterval(-0.0001))
+            t = next
+            guardCount += 1
+        }
+        var rng = SplitMix64(seed: 42)
+        for _ in 0..<1000 {
+            let s = -2_208_988_800 + Double(rng.next() % 6_311_347_200)  // 1900...2100
+            out.append(Date(timeIntervalSince1970: s))
+            out.append(Date(timeIntervalSince1970: (s / 86_400).rounded(.down) * 86_400 - Double(tz.secondsFromGMT()) - 0.000_1))
+        }
+        return out
+    }
+
+    func test_dayAndMinuteOfAnInstant_areTheCalendarsInEveryZone() throws {
+        for id in LocalDayClockTests.zones {
+            let tz = try XCTUnwrap(TimeZone(identifier: id))
+            let cal = UserCalendar.make(timeZone: tz)
+            for d in instants(tz) {
+                let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: d)
+                let day = LocalDay(d, calendar: cal)
+                XCTAssertEqual(day.components.year, c.year, "\(id) \(d)")
+                XCTAssertEqual(day.components.month, c.month, "\(id) \(d)")
+                XCTAssertEqual(day.components.day, c.day, "\(id) \(d)")
+                XCTAssertEqual(LocalDay.minuteOfDay(d, calendar: cal), (c.hour ?? 0) * 60 + (c.minute ?? 0), "\(id) \(d)")
+            }
+        }
+    }
+
+    func test_wallClockTimesOnADay_areTheCalendarsEvenOnTransitionDays() throws {
+        for id in LocalDayClockTests.zones {
+            let tz = try XCTUnwrap(TimeZone(identifier: id))
+            let cal = UserCalendar.make(timeZone: tz)
+            var days = Set<LocalDay>()
+            for d in instants(tz).prefix(800) { for k in -2...2 { days.insert(LocalDay(d, calendar: cal).adding(days: k)) } }
+            for day in days {
+                for hour in 0..<24 {
+                    for minute in [0, 30, 59] {
+                        var dc = DateComponents(year: day.year, month: day.month, day: day.day)
+                        dc.hour = hour
+                        dc.minute = minute
+                        XCTAssertEqual(day.at(hour: hour, minute: minute, in: cal), cal.date(from: dc), "\(id) \(day) \(hour):\(minute)")
+                    }
+                }
+                let dc = DateComponents(year: day.year, month: day.month, day: day.day)
+                XCTAssertEqual(day.start(in: cal), cal.date(from: dc), "\(id) \(day)")
+            }
+        }
+    }
+
+    func test_description_isZeroPaddedISO() {
+        XCTAssertEqual(LocalDay(year: 2026, month: 3, day: 7).description, "2026-03-07")
+        XCTAssertEqual(LocalDay(year: 987, month: 12, day: 31).description, "0987-12-31")
+        XCTAssertEqual(LocalDay(year: 12_345, month: 1, day: 1).description, "12345-01-01")
+    }
+}
