@@ -28,6 +28,8 @@ public struct AskedQuestion: Sendable, Equatable {
 /// inside a word or a URL does not end one. A question is a sentence whose last mark is "?".
 public enum AskedQuestions {
     public static func extract(from markdown: String) -> [String] {
+        // A question ends in "?": text without one has none (and most reflections have none).
+        guard markdown.utf8.contains(0x3f) else { return [] }
         var out: [String] = []
         var unit: (lower: String.Index, upper: String.Index)?
         func flush() {

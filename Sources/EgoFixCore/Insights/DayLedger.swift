@@ -71,7 +71,7 @@ public struct DayLedger: Sendable {
             }
             let d = LocalDay(c.completedAt ?? c.assignedAt, calendar: cal)
             let sev = fixes[c.fixId]?.severity
-            let wrote = !(c.reflection?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+            let wrote = c.reflection.map(DayLedger.hasText) ?? false
             touch(d) { a in
                 switch c.outcome {
                 case .applied: a.applied += 1
@@ -85,7 +85,7 @@ public struct DayLedger: Sendable {
             }
         }
         for c in crashes {
-            let noted = !(c.note?.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ?? true)
+            let noted = c.note.map(DayLedger.hasText) ?? false
             touch(LocalDay(c.crashedAt, calendar: cal)) { a in
                 a.crashes += 1
                 if noted { a.crashesWithNote += 1 }
@@ -127,6 +127,19 @@ public struct DayLedger: Sendable {
         }
         streaks = st
         timeline = VersionTimeline(versions: input.versions)
+    }
+
+    /// Whether the text has anything but whitespace and newlines (plain ASCII is read byte by byte).
+    static func hasText(_ s: String) -> Bool {
+        var ascii = true
+        for b in s.utf8 {
+            if b >= 0x80 {
+                ascii = false
+                break
+            }
+            if !(b == 0x20 || (b >= 0x09 && b <= 0x0d)) { return true }
+        }
+        return ascii ? false : !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     /// Indexes of the sorted `times` in [start, end).

@@ -39,6 +39,13 @@ final class PageContext: Sendable {
         self.content = content
         self.options = options
         self.templates = templates
+        // The detectors run on another core while the rest is read.
+        let detection = Parallel.Background { () -> PatternRun in
+            guard let user = data.profile else { return PatternRun(patterns: [], statuses: []) }
+            let dc = DetectionContext(userId: user.id, now: options.now, calendar: options.calendar, bugs: data.bugs,
+                                      fixes: data.fixes, completions: data.completions, crashes: data.crashes)
+            return PatternEngine.run(events: data.events, diagnostics: data.diagnostics, context: dc)
+        }
         let index = SiteIndex(data: data, calendar: options.calendar, now: options.now)
         self.index = index
         var wn: [String: SiteContent.Document] = [:]
@@ -47,14 +54,6 @@ final class PageContext: Sendable {
         var vn: [String: SiteContent.Document] = [:]
         for d in content.versions { vn[d.name] = d }
         versionNotes = vn
-        if let user = data.profile {
-            let dc = DetectionContext(userId: user.id, now: options.now, calendar: options.calendar, bugs: data.bugs,
-                                      fixes: data.fixes, completions: data.completions, crashes: data.crashes)
-            patternRun = PatternEngine.run(events: data.events, diagnostics: data.diagnostics, context: dc)
-        } else {
-            patternRun = PatternRun(patterns: [], statuses: [])
-        }
-        surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
         storedPatterns = data.patterns.filter { $0.deletedAt == nil }
             .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
         currentWeek = Period.week(containing: index.today)
@@ -138,6 +137,8 @@ final class PageContext: Sendable {
         } else {
             footerLine = "No profile yet. `egofix init` starts one."
         }
+        patternRun = detection.wait()
+        surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
     }
 
     // MARK: - Common page parts
@@ -350,6 +351,28 @@ enum Parallel {
             out.reserveCapacity(count)
             for i in 0..<count { if let v = buffer[i] { out.append(v) } }
             return out
+        }
+    }
+
+    /// A value computed on another thread while this one does something else.
+    final class Background<T: Sendable>: @unchecked Sendable {
+        private let group = DispatchGroup()
+        private var value: T?
+        private let work: @Sendable () -> T
+
+        init(_ work: @escaping @Sendable () -> T) {
+            self.work = work
+            group.enter()
+            DispatchQueue.global().async {
+                self.value = work()
+                self.group.leave()
+            }
+        }
+
+        /// The value, once computed.
+        func wait() -> T {
+            group.wait()
+            return value ?? work()
         }
     }
 
