@@ -33,6 +33,10 @@ enum Col {
 struct RowReader {
     let row: Row
     let table: String
+    /// The statement's column names, read once per statement, and the statement the row is read
+    /// from (the row is its current one); without them a name is looked up through GRDB per read.
+    var columns: [String]? = nil
+    var statement: SQLiteStatement? = nil
 
     private var rowId: String {
         if case .string(let s)? = (row["id"] as DatabaseValue?)?.storage { return s }
@@ -43,7 +47,13 @@ struct RowReader {
         .unreadableRow(table: table, id: rowId, field: field, reason: reason)
     }
 
-    private func value(_ col: String) -> DatabaseValue { (row[col] as DatabaseValue?) ?? .null }
+    private func value(_ col: String) -> DatabaseValue {
+        // A dozen short names: comparing them beats hashing the one asked for.
+        if let columns, let statement, let i = columns.firstIndex(of: col) {
+            return DatabaseValue(sqliteStatement: statement, index: CInt(i))
+        }
+        return (row[col] as DatabaseValue?) ?? .null
+    }
 
     func stringOpt(_ col: String) throws -> String? {
         switch value(col).storage {
@@ -60,8 +70,43 @@ struct RowReader {
 
     func uuidOpt(_ col: String) throws -> UUID? {
         guard let s = try stringOpt(col) else { return nil }
-        guard let u = UUID(uuidString: s) else { throw fail(col, "not a UUID: \(s)") }
+        guard let u = RowReader.canonicalUUID(s) ?? UUID(uuidString: s) else { throw fail(col, "not a UUID: \(s)") }
         return u
+    }
+
+    /// A UUID in the form `uuidString` writes ("E621E1F8-C36C-495A-93FC-0C247A3E6E5F", any case),
+    /// read without Foundation's general parser; nil for anything else (which then goes to it).
+    static func canonicalUUID(_ s: String) -> UUID? {
+        s.utf8.withContiguousStorageIfAvailable(canonicalUUID) ?? nil
+    }
+
+    /// Hex digit values by byte; 0xff for anything that is not one.
+    static let hexValues: [UInt8] = (0..<256).map { c -> UInt8 in
+        switch c {
+        case 0x30...0x39: return UInt8(c - 0x30)
+        case 0x41...0x46: return UInt8(c - 0x37)
+        case 0x61...0x66: return UInt8(c - 0x57)
+        default: return 0xff
+        }
+    }
+
+    static func canonicalUUID(_ b: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard b.count == 36, b[8] == 0x2d, b[13] == 0x2d, b[18] == 0x2d, b[23] == 0x2d else { return nil }
+        var hi: UInt64 = 0, lo: UInt64 = 0, bad: UInt8 = 0
+        hexValues.withUnsafeBufferPointer { hex in
+            // Digits at 0-7, 9-12, 14-17 (the first 16) and 19-22, 24-35 (the last 16).
+            for i in 0..<8 { let v = hex[Int(b[i])]; bad |= v; hi = hi << 4 | UInt64(v) }
+            for i in 9..<13 { let v = hex[Int(b[i])]; bad |= v; hi = hi << 4 | UInt64(v) }
+            for i in 14..<18 { let v = hex[Int(b[i])]; bad |= v; hi = hi << 4 | UInt64(v) }
+            for i in 19..<23 { let v = hex[Int(b[i])]; bad |= v; lo = lo << 4 | UInt64(v) }
+            for i in 24..<36 { let v = hex[Int(b[i])]; bad |= v; lo = lo << 4 | UInt64(v) }
+        }
+        guard bad & 0xf0 == 0 else { return nil }
+        let h = hi.bigEndian, l = lo.bigEndian
+        return withUnsafeBytes(of: (h, l)) { raw in
+            UUID(uuid: (raw[0], raw[1], raw[2], raw[3], raw[4], raw[5], raw[6], raw[7],
+                        raw[8], raw[9], raw[10], raw[11], raw[12], raw[13], raw[14], raw[15]))
+        }
     }
 
     func uuid(_ col: String) throws -> UUID {

@@ -186,7 +186,7 @@ extension WeeklyDiagnostic: SQLRecord {
     }
     init(_ r: RowReader) throws {
         self.init(id: try r.uuid("id"), userId: try r.uuid("userId"), weekStarting: try r.date("weekStarting"),
-                  responses: try r.json("responses", [BugDiagnosticResponse].self),
+                  responses: try WeeklyDiagnostic.responses(r.string("responses")) ?? r.json("responses", [BugDiagnosticResponse].self),
                   completedAt: try r.date("completedAt"), deletedAt: try r.dateOpt("deletedAt"),
                   syncToken: try r.stringOpt("syncToken"))
     }
@@ -204,5 +204,53 @@ extension MicroEducation: SQLRecord {
         self.init(id: try r.uuid("id"), bugSlug: try r.string("bugSlug"), trigger: try r.raw("trigger"),
                   body: try r.string("body"), createdAt: try r.date("createdAt"), updatedAt: try r.date("updatedAt"),
                   deletedAt: try r.dateOpt("deletedAt"))
+    }
+}
+
+extension WeeklyDiagnostic {
+    /// The responses column as the store writes it (canonical JSON: sorted keys, no spaces, no
+    /// escapes), read without JSONDecoder; nil for anything else, which then goes to it. A quiet
+    /// rating that carries a context is left to JSONDecoder too (the model's initializer drops it).
+    static func responses(_ json: String) -> [BugDiagnosticResponse]? {
+        var json = json
+        return json.withUTF8 { b -> [BugDiagnosticResponse]? in
+            var i = 0
+            func expect(_ s: StaticString) -> Bool {
+                let n = s.utf8CodeUnitCount
+                guard i + n <= b.count else { return false }
+                for k in 0..<n where b[i + k] != s.utf8Start[k] { return false }
+                i += n
+                return true
+            }
+            /// A string with no escapes, up to its closing quote.
+            func string() -> UnsafeBufferPointer<UInt8>? {
+                let start = i
+                while i < b.count, b[i] != 0x22 {
+                    if b[i] == 0x5c || b[i] < 0x20 { return nil }
+                    i += 1
+                }
+                guard i < b.count else { return nil }
+                defer { i += 1 }
+                return UnsafeBufferPointer(rebasing: b[start..<i])
+            }
+            guard expect("[") else { return nil }
+            var out: [BugDiagnosticResponse] = []
+            if expect("]") { return i == b.count ? out : nil }
+            while true {
+                guard expect("{\"bugId\":\""), let id = string().flatMap(RowReader.canonicalUUID),
+                      expect(",\"intensity\":\""), let raw = string(),
+                      let intensity = BugIntensity(rawValue: String(decoding: raw, as: UTF8.self)) else { return nil }
+                var context: EventContext?
+                if expect(",\"primaryContext\":\"") {
+                    guard intensity != .quiet, let c = string(),
+                          let value = EventContext(rawValue: String(decoding: c, as: UTF8.self)) else { return nil }
+                    context = value
+                }
+                guard expect("}") else { return nil }
+                out.append(BugDiagnosticResponse(bugId: id, intensity: intensity, primaryContext: context))
+                if expect("]") { return i == b.count ? out : nil }
+                guard expect(",") else { return nil }
+            }
+        }
     }
 }

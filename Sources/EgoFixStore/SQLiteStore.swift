@@ -54,6 +54,9 @@ public final class SQLiteStore: Sendable {
         c.label = "EgoFixStore"
         c.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Room for the whole store in SQLite's own page cache (32 MiB; the default is 2), so a
+            // command that reads a table twice does not read its pages from the file twice.
+            try db.execute(sql: "PRAGMA cache_size = -32768")
         }
         return c
     }

@@ -73,7 +73,15 @@ enum TableOps {
     }
 
     private static func fetch<R: SQLRecord>(_ db: Database, _ sql: String, _ arguments: [DatabaseValue]) throws -> [R] {
-        let rows = try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments))
-        return try rows.map { try R(RowReader(row: $0, table: R.table)) }
+        // Rows are read in place as SQLite steps (no copy of each row), and the columns looked up
+        // by name once per statement instead of once per field.
+        let statement = try db.makeStatement(sql: sql)
+        let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(arguments))
+        let columns = statement.columnNames
+        var out: [R] = []
+        while let row = try cursor.next() {
+            out.append(try R(RowReader(row: row, table: R.table, columns: columns, statement: statement.sqliteStatement)))
+        }
+        return out
     }
 }
