@@ -31,7 +31,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         return SplitMix64.mix(state)
     }
 
-    static func mix(_ x: UInt64) -> UInt64 {
+    public static func mix(_ x: UInt64) -> UInt64 {
         var z = x
         z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
         z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb

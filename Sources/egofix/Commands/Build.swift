@@ -6,6 +6,7 @@ import Foundation
 
 struct Build: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "build",
         abstract: "Build the static site: weekly reports, rollups, changelog, graph, patterns, share cards.",
         discussion: """
         Reads the store, ./content (weeks/2026-W47.md, versions/1.3.md, pages/*.md) and ./egofix.toml. \
@@ -195,6 +196,7 @@ final class Pending<T: Sendable>: @unchecked Sendable {
 
 struct Share: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "share",
         abstract: "Share a fix: the next build writes its public card to share/. Only the fix's text, never anything about you.")
 
     @OptionGroup var options: StoreOptions

@@ -5,6 +5,7 @@ import Foundation
 
 struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "init",
         abstract: "Start: pick your primary bug and see the first fix.",
         discussion: "With no --bug, asks which one when run in a terminal.")
 
@@ -40,6 +41,7 @@ struct Init: AsyncParsableCommand {
 
 struct Today: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "today",
         abstract: "Show today's fix (a quick fix first, after a crash). Counts as opening it.")
 
     @OptionGroup var options: StoreOptions
@@ -206,19 +208,19 @@ enum OutcomeCommand {
 }
 
 struct Applied: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark today's fix applied.")
+    static let configuration = CommandConfiguration(commandName: "applied", abstract: "Mark today's fix applied.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.applied, o) }
 }
 
 struct Skipped: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark today's fix skipped.")
+    static let configuration = CommandConfiguration(commandName: "skipped", abstract: "Mark today's fix skipped.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.skipped, o) }
 }
 
 struct Failed: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Mark today's fix failed.")
+    static let configuration = CommandConfiguration(commandName: "failed", abstract: "Mark today's fix failed.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.failed, o) }
 }

@@ -32,6 +32,7 @@ enum Surfacer {
 
 struct Patterns: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "patterns",
         abstract: "What the detectors find in your own data, with confidence, and the checks still waiting for data.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
@@ -106,6 +107,7 @@ struct Patterns: AsyncParsableCommand {
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
         discussion: "Refuses a store that already holds a practice. The history ends at --now, default 2026-11-22 20:00 Berlin.")
     @OptionGroup var options: StoreOptions
@@ -132,7 +134,7 @@ struct Demo: AsyncParsableCommand {
 }
 
 struct History: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Recent days, with a contribution strip.")
+    static let configuration = CommandConfiguration(commandName: "history", abstract: "Recent days, with a contribution strip.")
     @OptionGroup var options: StoreOptions
     @Option(help: ArgumentHelp("How many days back.", valueName: "n")) var days: Int = 28
     @Flag(help: "Print JSON.") var json = false
@@ -222,6 +224,7 @@ struct History: AsyncParsableCommand {
 
 struct Calibrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "calibrate",
         abstract: "Run the detectors on seeded random histories with nothing planted; report how often an alert fires.",
         discussion: "A trustworthy detector stays quiet on noise. The target is an alert rate of at most 5 %.")
     @Option(help: ArgumentHelp("Histories to generate.", valueName: "n")) var runs: Int = 200

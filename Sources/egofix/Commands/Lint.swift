@@ -33,6 +33,7 @@ struct SeedFiles {
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules.",
         discussion: "With no folder, checks the built-in seeds. Each problem is one line: file: entry: field: what is wrong.")
 

@@ -71,7 +71,7 @@ struct CrashCommand: AsyncParsableCommand {
 }
 
 struct Reboot: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Start fresh after a crash. Closes every open crash.")
+    static let configuration = CommandConfiguration(commandName: "reboot", abstract: "Start fresh after a crash. Closes every open crash.")
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
@@ -86,6 +86,7 @@ struct Reboot: AsyncParsableCommand {
 
 struct Diagnostic: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diagnostic",
         abstract: "The weekly check-in: 30 seconds, at most 3 bugs. Always skippable.",
         discussion: """
         Open from Sunday 18:00 through Monday, in your time zone. In a terminal it asks; in scripts pass \
@@ -174,7 +175,7 @@ struct Diagnostic: AsyncParsableCommand {
 }
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Version, streak, active bugs, the pending fix.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Version, streak, active bugs, the pending fix.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
 
@@ -211,7 +212,7 @@ struct Status: AsyncParsableCommand {
 func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
 
 struct Bugs: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "The bug library.")
+    static let configuration = CommandConfiguration(commandName: "bugs", abstract: "The bug library.")
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
@@ -235,7 +236,7 @@ struct BugCommand: AsyncParsableCommand {
                                                     subcommands: [Activate.self, Deactivate.self])
 
     struct Activate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Start getting fixes for a bug.")
+        static let configuration = CommandConfiguration(commandName: "activate", abstract: "Start getting fixes for a bug.")
         @OptionGroup var options: StoreOptions
         @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
 
@@ -251,7 +252,7 @@ struct BugCommand: AsyncParsableCommand {
     }
 
     struct Deactivate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Stop getting fixes for a bug. Its history stays.")
+        static let configuration = CommandConfiguration(commandName: "deactivate", abstract: "Stop getting fixes for a bug. Its history stays.")
         @OptionGroup var options: StoreOptions
         @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
 
@@ -268,7 +269,7 @@ struct BugCommand: AsyncParsableCommand {
 }
 
 struct Export: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Write the whole store as canonical JSON.")
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the whole store as canonical JSON.")
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file")) var file: String
 
@@ -293,6 +294,7 @@ struct Export: AsyncParsableCommand {
 
 struct Import: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "import",
         abstract: "Read a whole store from an export. Validates everything before writing anything; backs the store up first.")
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
@@ -316,7 +318,7 @@ struct Import: AsyncParsableCommand {
 }
 
 struct Check: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Check the store file: SQLite's integrity check and its settings.")
+    static let configuration = CommandConfiguration(commandName: "check", abstract: "Check the store file: SQLite's integrity check and its settings.")
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
