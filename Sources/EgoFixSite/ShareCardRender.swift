@@ -41,8 +41,8 @@ public enum ShareCardSVG {
 }
 
 /// A share card as a 1200×630 PNG for link previews, drawn with cairo in DejaVu Sans Mono (or the
-/// system's monospace fallback). The PNG keeps only its IHDR, IDAT and IEND chunks, so it carries
-/// no timestamp or text metadata; the same card gives the same bytes on the same system.
+/// system's monospace fallback) and written by `PNGEncoder`: only IHDR, IDAT and IEND chunks, so it
+/// carries no timestamp or text metadata; the same card gives the same bytes on the same system.
 public enum ShareCardPNG {
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case cairo(String)
@@ -129,25 +129,13 @@ public enum ShareCardPNG {
         try check(cairo_status(cr))
         cairo_surface_flush(surface)
 
+        guard let pixels = cairo_image_surface_get_data(surface) else { throw Error.cairo("no pixel data") }
         let drawn = Date()
-        defer {
-            seconds.draw += drawn.timeIntervalSince(started)
-            seconds.encode += Date().timeIntervalSince(drawn)
-        }
-        let sink = PNGSink()
-        let status = withExtendedLifetime(sink) {
-            cairo_surface_write_to_png_stream(surface, { closure, bytes, length in
-                guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
-                Unmanaged<PNGSink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
-                return CAIRO_STATUS_SUCCESS
-            }, Unmanaged.passUnretained(sink).toOpaque())
-        }
-        try check(status)
-        return try PNGChunks.keepingOnly(["IHDR", "IDAT", "IEND"], in: sink.data)
-    }
-
-    private final class PNGSink {
-        var data = Data()
+        let png = PNGEncoder.encodeRGB24(pixels: pixels, width: Int(w), height: Int(h),
+                                         stride: Int(cairo_image_surface_get_stride(surface)))
+        seconds.draw += drawn.timeIntervalSince(started)
+        seconds.encode += Date().timeIntervalSince(drawn)
+        return png
     }
 
     private static func check(_ status: cairo_status_t) throws {
