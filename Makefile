@@ -1,7 +1,9 @@
-.PHONY: demo test check-site
+.PHONY: demo test check-site bench
 demo:
 	./scripts/demo.sh
 test:
 	./scripts/test.sh
 check-site:
 	./scripts/check_site.sh
+bench:
+	./scripts/bench.sh

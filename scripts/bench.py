@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""EgoFix benchmarks: every figure beside its target, in one run.
+
+Usage: scripts/bench.py --bin PATH [--runs N] [--work DIR]
+
+Runs from the repository root. Everything is written under --work (default: a fresh folder in
+/dev/shm), so disk timings do not drift; figures are medians of --runs runs after one warm-up, and
+the comparisons (egofix against Hugo, against cp -r, 100 years against 10) are ratios measured in
+the same run. Timings never go into the test suite; this script is the only place they live.
+"""
+
+import argparse
+import glob
+import html
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEMO = os.path.join(ROOT, "demo")
+# The morning after the demo history ends: `today` assigns that day's fix, `applied` marks it.
+NEXT_MORNING = "2026-11-23T08:00:00+01:00"
+
+results = []  # (label, value text, target text, ok or None)
+
+
+def report(label, value, target="", ok=None):
+    results.append((label, value, target, ok))
+    mark = "" if ok is None else ("  ok" if ok else "  MISSED")
+    print(f"  {label:<52} {value:>22}   {target}{mark}", flush=True)
+
+
+def run(cmd, cwd=None, env=None, check=True):
+    """Runs a command; returns (seconds, stdout, stderr)."""
+    start = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - start
+    if check and p.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({p.returncode}):\n{p.stdout}\n{p.stderr}")
+    return elapsed, p.stdout, p.stderr
+
+
+def timed(cmd, cwd=None):
+    """Runs a command under /usr/bin/time -v; returns (seconds, stdout, stderr, max RSS in KiB)."""
+    seconds, out, err = run(["/usr/bin/time", "-v"] + cmd, cwd=cwd)
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", err)
+    return seconds, out, err, int(m.group(1)) if m else 0
+
+
+def median(xs):
+    return statistics.median(xs)
+
+
+def ms(seconds):
+    return f"{seconds * 1000:.1f} ms"
+
+
+def built_counts(out):
+    m = re.search(r"Built (\d+) files .*: (\d+) written, (\d+) unchanged, (\d+) removed", out)
+    if not m:
+        sys.exit(f"bench: unexpected build output:\n{out}")
+    return tuple(int(x) for x in m.groups())
+
+
+def full_builds(binary, years, out, runs):
+    """Full builds into a new folder each time (timed on their own), then the same under
+    /usr/bin/time for peak memory. Returns (times, rss list, counts of the last)."""
+    times, rss, counts = [], [], None
+    cmd = [binary, "build", "--demo", "--years", str(years), "--out", out]
+    for i in range(runs + 1):
+        shutil.rmtree(out, ignore_errors=True)
+        seconds, stdout, _ = run(cmd, cwd=DEMO)
+        counts = built_counts(stdout)
+        if i > 0:
+            times.append(seconds)
+    for i in range(3):
+        shutil.rmtree(out, ignore_errors=True)
+        _, _, _, kib = timed(cmd, cwd=DEMO)
+        rss.append(kib)
+    return times, rss, counts
+
+
+def visible_text(path):
+    with open(path, encoding="utf-8") as f:
+        s = f.read()
+    s = re.sub(r"<svg.*?</svg>", " ", s, flags=re.S)
+    s = re.sub(r"<(style|script)\b.*?</\1>", " ", s, flags=re.S)
+    s = re.sub(r"<[^>]+>", " ", s)
+    return re.sub(r"\s+", " ", html.unescape(s)).strip()
+
+
+def hugo_fixture(site, pages, text_bytes):
+    """A minimal Hugo site: a tiny theme (single and list layouts) and `pages` Markdown pages
+    holding `text_bytes` of prose in total, in paragraphs, lists and emphasis."""
+    shutil.rmtree(site, ignore_errors=True)
+    layouts = os.path.join(site, "layouts", "_default")
+    os.makedirs(layouts)
+    with open(os.path.join(site, "config.toml"), "w") as f:
+        f.write('baseURL = "https://example.org/"\ntitle = "bench"\n'
+                'disableKinds = ["taxonomy", "term", "RSS", "sitemap", "robotsTXT", "404"]\n')
+    with open(os.path.join(layouts, "baseof.html"), "w") as f:
+        f.write('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title>'
+                '<link rel="stylesheet" href="/style.css"></head>\n<body><main>{{ block "main" . }}{{ end }}</main></body></html>\n')
+    with open(os.path.join(layouts, "single.html"), "w") as f:
+        f.write('{{ define "main" }}<h1>{{ .Title }}</h1>\n<p class="muted">{{ .Date.Format "2006-01-02" }}</p>\n'
+                '{{ .Content }}{{ end }}\n')
+    with open(os.path.join(layouts, "list.html"), "w") as f:
+        f.write('{{ define "main" }}<h1>{{ .Title }}</h1>\n{{ .Content }}\n<ul>{{ range .Pages }}'
+                '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a></li>{{ end }}</ul>{{ end }}\n')
+    words = ("the fix was applied today and nothing much happened which is the point of a practice "
+             "like this one crash reboot version bug regression quiet loud present week month").split()
+    rng = random.Random(7)
+    per_page = max(1, text_bytes // max(1, pages))
+    content = os.path.join(site, "content", "p")
+    os.makedirs(content)
+    with open(os.path.join(site, "content", "_index.md"), "w") as f:
+        f.write('---\ntitle: "Home"\n---\nAll pages.\n')
+    for i in range(pages - 1):
+        body, n = [], 0
+        while n < per_page:
+            para = " ".join(rng.choice(words) for _ in range(30))
+            chunk = f"{para[0].upper()}{para[1:]}. *{rng.choice(words)}* and **{rng.choice(words)}**.\n\n- {rng.choice(words)}\n- {rng.choice(words)}\n\n"
+            body.append(chunk)
+            n += len(chunk)
+        with open(os.path.join(content, f"{i:05d}.md"), "w") as f:
+            f.write(f'---\ntitle: "Page {i}"\ndate: 2026-01-01\n---\n\n## Week {i}\n\n' + "".join(body))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--work")
+    args = ap.parse_args()
+    binary = os.path.abspath(args.bin)
+    runs = max(5, args.runs)
+    work = args.work or tempfile.mkdtemp(prefix="egofix-bench-", dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+    os.makedirs(work, exist_ok=True)
+    # Build manifests (what makes a no-change rebuild cheap) go to the work folder, not ~/.cache.
+    os.environ["XDG_CACHE_HOME"] = os.path.join(work, "cache")
+    os.environ.pop("EGOFIX_NOW", None)
+    os.environ.pop("EGOFIX_STORE", None)
+    ldd = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    link = "Swift runtime linked in (--static-swift-stdlib)" if "libswiftCore" not in ldd else "shared Swift runtime"
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True).stdout.strip()
+    print(f"egofix benchmarks: {binary} ({link}), commit {commit}\nwork folder {work}; medians of {runs} runs after "
+          f"a warm-up; {os.cpu_count()} cores\n", flush=True)
+
+    # 1. Full build of the 10-year demo.
+    out10 = os.path.join(work, "site10")
+    t10, rss10, counts10 = full_builds(binary, 10, out10, runs)
+    files10 = counts10[0]
+    pages10 = len(glob.glob(os.path.join(out10, "**", "*.html"), recursive=True))
+    full = median(t10)
+    print("1. full build, 10-year demo")
+    report("wall time", ms(full))
+    report("files written (HTML pages)", f"{counts10[1]} ({pages10})")
+    report("time per file written", f"{full * 1000 / files10:.3f} ms")
+    report("peak memory (max RSS)", f"{max(rss10) / 1024:.1f} MB", "(target in 8)")
+
+    # 2. Hugo on a fixture with the same page count and text volume.
+    print("2. against Hugo")
+    hugo = shutil.which("hugo")
+    text = sum(len(visible_text(p)) for p in glob.glob(os.path.join(out10, "**", "*.html"), recursive=True))
+    if not hugo:
+        report("hugo", "not installed", "<= 0.25", False)
+    else:
+        site = os.path.join(work, "hugo-site")
+        hugo_fixture(site, pages10, text)
+        hout = os.path.join(work, "hugo-out")
+        htimes = []
+        for i in range(runs + 1):
+            shutil.rmtree(hout, ignore_errors=True)
+            seconds, _, _ = run([hugo, "--quiet", "--source", site, "--destination", hout, "--ignoreCache", "--noBuildLock"])
+            if i > 0:
+                htimes.append(seconds)
+        hpages = len(glob.glob(os.path.join(hout, "**", "*.html"), recursive=True))
+        hmedian = median(htimes)
+        version = subprocess.run([hugo, "version"], stdout=subprocess.PIPE, text=True).stdout.split()[1]
+        report(f"hugo {version}: {hpages} pages, {text // 1024} KiB of Markdown prose", ms(hmedian))
+        report("egofix / hugo", f"{full / hmedian:.3f}", "<= 0.25", full / hmedian <= 0.25)
+
+    # 3. The floor: copying egofix's own output.
+    print("3. against the machine's floor (cp -r of the same output)")
+    ctimes = []
+    dest = os.path.join(work, "copy")
+    for i in range(runs + 1):
+        shutil.rmtree(dest, ignore_errors=True)
+        seconds, _, _ = run(["cp", "-r", out10, dest])
+        if i > 0:
+            ctimes.append(seconds)
+    cmedian = median(ctimes)
+    report("cp -r of the 10-year site", ms(cmedian))
+    report("egofix / cp -r", f"{full / cmedian:.2f}", "<= 3", full / cmedian <= 3)
+
+    # 4. A rebuild with nothing changed.
+    print("4. no-change rebuild, 10-year demo")
+    rtimes, rewritten = [], []
+    for i in range(runs + 1):
+        seconds, stdout, _ = run([binary, "build", "--demo", "--years", "10", "--out", out10], cwd=DEMO)
+        _, written, _, _ = built_counts(stdout)
+        if i > 0:
+            rtimes.append(seconds)
+            rewritten.append(written)
+    rmedian = median(rtimes)
+    report("wall time", ms(rmedian))
+    report("share of the full build", f"{100 * rmedian / full:.1f} %", "<= 10 %", rmedian <= 0.10 * full)
+    report("files rewritten (most in any run)", str(max(rewritten)), "0", max(rewritten) == 0)
+
+    # 5. 100 years against 10.
+    print("5. 100-year demo against the 10-year one")
+    out100 = os.path.join(work, "site100")
+    t100, rss100, counts100 = full_builds(binary, 100, out100, runs)
+    ratio = median(t100) / full
+    report("full build, 100 years", f"{ms(median(t100))}, {counts100[0]} files")
+    report("peak memory, 100 years", f"{max(rss100) / 1024:.1f} MB")
+    report("time ratio 100 / 10 years", f"{ratio:.2f}", "<= 11 (linear)", ratio <= 11)
+    dtimes = []
+    for years in (10, 100):
+        ts = []
+        for i in range(3):
+            store = os.path.join(work, f"demo{years}-{i}.sqlite")
+            seconds, _, _ = run([binary, "demo", "--years", str(years), "--store", store])
+            ts.append(seconds)
+            os.remove(store)
+        dtimes.append(median(ts))
+    report("egofix demo --store: 10 / 100 years", f"{ms(dtimes[0])} / {ms(dtimes[1])}")
+    report("time ratio 100 / 10 years (demo)", f"{dtimes[1] / dtimes[0]:.2f}", "<= 11 (linear)", dtimes[1] / dtimes[0] <= 11)
+
+    # 6. Share cards: drawing time, and unchanged cards not drawn again.
+    print("6. share-card PNG")
+    _, stdout, _ = run([binary, "bench-card", "--repeat", "20"])
+    m = re.search(r"(\d+) cards, ([\d.]+) ms per card \(([\d.]+) ms drawing, ([\d.]+) ms encoding\), (\d+) bytes per card", stdout)
+    if m:
+        report(f"PNG per card ({m.group(1)} cards x 20)", f"{float(m.group(2)):.2f} ms",
+               f"(draw {m.group(3)} + encode {m.group(4)} ms, {int(m.group(5)) // 1024} KiB)")
+    else:
+        report("PNG per card", "no figure", "", False)
+    ws = os.path.join(work, "workspace")
+    shutil.rmtree(ws, ignore_errors=True)
+    shutil.copytree(DEMO, ws)
+    card_site = os.path.join(work, "cards")
+    shutil.rmtree(card_site, ignore_errors=True)
+    _, _, err = run([binary, "build", "--demo", "--years", "10", "--out", card_site, "--stats"], cwd=ws)
+    first = re.search(r"share cards: (\d+) drawn, (\d+) reused", err)
+    os.makedirs(os.path.join(ws, "content", "weeks"), exist_ok=True)
+    with open(os.path.join(ws, "content", "weeks", "2026-W40.md"), "a") as f:
+        f.write("\nA note added after the first build, so the site changes and its cards do not.\n")
+    _, stdout, err = run([binary, "build", "--demo", "--years", "10", "--out", card_site, "--stats"], cwd=ws)
+    second = re.search(r"share cards: (\d+) drawn, (\d+) reused", err)
+    counts = built_counts(stdout)
+    if first and second:
+        report("cards drawn: first build / after a content edit", f"{first.group(1)} / {second.group(1)}",
+               "0 drawn again", int(second.group(1)) == 0 and int(second.group(2)) == int(first.group(1)))
+        report("files rewritten by that edit", str(counts[1]), "only the changed pages")
+    else:
+        report("card reuse", "no figure", "", False)
+
+    # 7. Cold-process latency of the daily loop on the 10-year store.
+    print("7. cold process: egofix today / applied on the 10-year store")
+    base = os.path.join(work, "store10.sqlite")
+    run([binary, "demo", "--years", "10", "--store", base])
+    ttoday, tapplied = [], []
+    for i in range(runs + 1):
+        store = os.path.join(work, "store-run.sqlite")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            if os.path.exists(store + suffix):
+                os.remove(store + suffix)
+        shutil.copyfile(base, store)
+        env = dict(os.environ, EGOFIX_NOW=NEXT_MORNING, NO_COLOR="1")
+        a, out_today, _ = run([binary, "today", "--store", store], env=env)
+        b, out_applied, _ = run([binary, "applied", "--store", store], env=env)
+        if "APPLIED" not in out_applied:
+            sys.exit(f"bench: `egofix applied` did not mark a fix:\n{out_today}\n{out_applied}")
+        if i > 0:
+            ttoday.append(a)
+            tapplied.append(b)
+    report("egofix today", ms(median(ttoday)), "<= 50 ms", median(ttoday) <= 0.050)
+    report("egofix applied", ms(median(tapplied)), "<= 50 ms", median(tapplied) <= 0.050)
+
+    # 8. Memory.
+    print("8. memory")
+    report("peak memory (max RSS), 10-year build", f"{max(rss10) / 1024:.1f} MB", "<= 100 MB", max(rss10) <= 100 * 1024)
+
+    missed = [r for r in results if r[3] is False]
+    print()
+    print(f"{len([r for r in results if r[3]])} targets met, {len(missed)} missed" + (": " + "; ".join(r[0] for r in missed) if missed else "."))
+    if not args.work:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# make bench: a release build of egofix, then every benchmark beside its target (scripts/bench.py).
+# Installs Debian's hugo when it is missing. Work happens in /dev/shm; nothing is left behind.
+# EGOFIX_BENCH_LINK=dynamic builds against the shared Swift runtime instead of linking it in.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/deps.sh hugo
+flags=(-c release --scratch-path .build-bench)
+[ "${EGOFIX_BENCH_LINK:-static}" = "dynamic" ] || flags+=(--static-swift-stdlib)
+echo "bench: swift build ${flags[*]} --product egofix"
+log=$(mktemp)
+if ! swift build "${flags[@]}" --product egofix >"$log" 2>&1; then
+  grep -E "error" "$log" >&2 || cat "$log" >&2
+  rm -f "$log"
+  exit 1
+fi
+rm -f "$log"
+bin="$(swift build "${flags[@]}" --show-bin-path)/egofix"
+python3 scripts/bench.py --bin "$bin" "$@"
