@@ -41,6 +41,10 @@ final class LocalDayClockTests: XCTestCase {
                 XCTAssertEqual(day.components.month, c.month, "\(id) \(d)")
                 XCTAssertEqual(day.components.day, c.day, "\(id) \(d)")
                 XCTAssertEqual(LocalDay.minuteOfDay(d, calendar: cal), (c.hour ?? 0) * 60 + (c.minute ?? 0), "\(id) \(d)")
+                let w = cal.dateComponents([.weekday, .hour], from: d)
+                let event = AnalyticsEvent.make(id: UUID(), userId: UUID(), type: .appOpened, at: d, calendar: cal)
+                XCTAssertEqual(event.dayOfWeek, w.weekday, "\(id) \(d)")
+                XCTAssertEqual(event.hourOfDay, w.hour, "\(id) \(d)")
             }
         }
     }

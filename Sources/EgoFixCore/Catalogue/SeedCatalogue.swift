@@ -82,10 +82,12 @@ public enum JSONValue: Codable, Sendable, Equatable {
 
     public init(from decoder: Decoder) throws {
         let c = try decoder.singleValueContainer()
+        // Each JSON kind decodes as exactly one of these, so the order only decides how many
+        // failed attempts (thrown errors) a value costs: strings, the commonest, come first.
         if c.decodeNil() { self = .null }
-        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
-        else if let n = try? c.decode(Double.self) { self = .number(n) }
         else if let s = try? c.decode(String.self) { self = .string(s) }
+        else if let n = try? c.decode(Double.self) { self = .number(n) }
+        else if let b = try? c.decode(Bool.self) { self = .bool(b) }
         else if let a = try? c.decode([JSONValue].self) { self = .array(a) }
         else { self = .object(try c.decode([String: JSONValue].self)) }
     }

@@ -253,6 +253,8 @@ struct DemoSimulator {
         }
     }
 
+    static let standIn = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))
+
     mutating func nextUUID() -> UUID {
         let a = idRng.next(), b = idRng.next()
         var bytes = [UInt8](repeating: 0, count: 16)
@@ -594,7 +596,8 @@ struct DemoSimulator {
         let ctx = context(for: i, .loud)
         event(.crashLogged, bug: bugs[i].id, context: ctx, at: at)
         if pendingQuick == nil {
-            let used = quickLastUsed.map { FixCompletion(id: StableUUID.make(["q", $0.key.uuidString]), fixId: $0.key, userId: user, assignedAt: $0.value) }
+            // Stand-ins for the quick fixes' last use: the rule reads only the fix and the time.
+            let used = quickLastUsed.map { FixCompletion(id: DemoSimulator.standIn, fixId: $0.key, userId: user, assignedAt: $0.value) }
             if let q = CrashRules.quickFix(for: bugs[i].id, fixes: catalogue.fixes, completions: used, userId: user, day: day) {
                 let c = FixCompletion(id: nextUUID(), fixId: q.id, userId: user, assignedAt: at)
                 completions.append(c)
@@ -634,7 +637,7 @@ struct DemoSimulator {
         // The asked-before history, compressed so the rule sees the same order: each bug's last
         // asking, plus a few older entries standing for how often it was asked, by rank.
         var synthetic: [WeeklyDiagnostic] = []
-        let askedBugs = askedLast.keys.sorted { $0.uuidString < $1.uuidString }
+        let askedBugs = askedLast.keys.sorted { $0.sortsBefore($1) }
         var byDate: [Date: [UUID]] = [:]
         for b in askedBugs { if let d = askedLast[b] { byDate[d, default: []].append(b) } }
         for d in byDate.keys.sorted() {

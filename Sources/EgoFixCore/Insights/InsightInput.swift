@@ -28,23 +28,23 @@ public struct InsightInput: Sendable {
     var liveCompletions: [FixCompletion] {
         completions.filter { $0.deletedAt == nil }.sorted { a, b in
             let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
-            return ta != tb ? ta < tb : a.id.uuidString < b.id.uuidString
+            return ta != tb ? ta < tb : a.id.sortsBefore(b.id)
         }
     }
 
     var liveCrashes: [Crash] {
         crashes.filter { $0.deletedAt == nil }
-            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) }
     }
 
     var liveEvents: [AnalyticsEvent] {
         events.filter { $0.deletedAt == nil }
-            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id) }
     }
 
     var liveDiagnostics: [WeeklyDiagnostic] {
         diagnostics.filter { $0.deletedAt == nil }
-            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id) }
     }
 
     func fixIndex() -> [UUID: Fix] {
@@ -79,7 +79,7 @@ public struct VersionTimeline: Sendable, Equatable {
     public init(versions: [VersionEntry], initial: String = Version.initial.description) {
         self.initial = initial
         steps = versions.filter { $0.deletedAt == nil && ($0.changeType == .majorUpdate || $0.changeType == .minorUpdate) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
             .map { Step(version: $0.version, changeType: $0.changeType, at: $0.createdAt, entryId: $0.id) }
     }
 

@@ -33,9 +33,17 @@ public struct AnalyticsEvent: Identifiable, Codable, Sendable, Equatable {
     public static func make(id: UUID = UUID(), userId: UUID, type: EventType, bugId: UUID? = nil,
                             fixId: UUID? = nil, context: EventContext? = nil, at instant: Date,
                             calendar: Calendar) -> AnalyticsEvent {
-        let c = calendar.dateComponents([.weekday, .hour], from: instant)
+        let weekday: Int, hour: Int
+        if let local = LocalDay.local(instant, calendar: calendar) {
+            // The calendar's answer, without its component machinery (see LocalDay.local).
+            weekday = LocalDay(ordinal: local.day).weekday
+            hour = min(23, max(0, Int(local.second) / 3600))
+        } else {
+            let c = calendar.dateComponents([.weekday, .hour], from: instant)
+            weekday = c.weekday ?? 1
+            hour = c.hour ?? 0
+        }
         return AnalyticsEvent(id: id, userId: userId, eventType: type, bugId: bugId, fixId: fixId,
-                              context: context, dayOfWeek: c.weekday ?? 1, hourOfDay: c.hour ?? 0,
-                              timestamp: instant)
+                              context: context, dayOfWeek: weekday, hourOfDay: hour, timestamp: instant)
     }
 }

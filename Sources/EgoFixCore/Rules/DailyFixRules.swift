@@ -192,7 +192,7 @@ public enum DailyFixRules {
 
         init(userId: UUID, day: LocalDay) {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
-            for b in userId.uuidString.utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
+            DayHash.feed(&h, userId)
             h = (h ^ 0x1f) &* DayHash.prime
             for b in String(day.ordinal).utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
             prefix = (h ^ 0x1f) &* DayHash.prime
@@ -200,15 +200,22 @@ public enum DailyFixRules {
 
         func of(_ id: UUID) -> UInt64 {
             var h = prefix
+            DayHash.feed(&h, id)
+            return SplitMix64.mix(h)
+        }
+
+        /// FNV-1a over the id's `uuidString` text, written digit by digit.
+        static func feed(_ h: inout UInt64, _ id: UUID) {
+            var x = h
             withUnsafeBytes(of: id.uuid) { bytes in
                 for k in 0..<16 {
-                    if k == 4 || k == 6 || k == 8 || k == 10 { h = (h ^ 0x2d) &* DayHash.prime }
+                    if k == 4 || k == 6 || k == 8 || k == 10 { x = (x ^ 0x2d) &* DayHash.prime }
                     let byte = bytes[k]
-                    h = (h ^ UInt64(DayHash.hex(byte >> 4))) &* DayHash.prime
-                    h = (h ^ UInt64(DayHash.hex(byte & 0xf))) &* DayHash.prime
+                    x = (x ^ UInt64(DayHash.hex(byte >> 4))) &* DayHash.prime
+                    x = (x ^ UInt64(DayHash.hex(byte & 0xf))) &* DayHash.prime
                 }
             }
-            return SplitMix64.mix(h)
+            h = x
         }
 
         /// Uppercase hex digit, as `uuidString` writes it.

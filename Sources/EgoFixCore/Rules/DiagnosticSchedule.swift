@@ -55,7 +55,7 @@ public enum MicroEducationPicker {
     public static func pick(from pool: [MicroEducation], bugSlug: String, trigger: EducationTrigger,
                             lastShownId: UUID?, seed: UInt64) -> MicroEducation? {
         var candidates = pool.filter { $0.deletedAt == nil && $0.bugSlug == bugSlug && $0.trigger == trigger }
-            .sorted { $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.id.sortsBefore($1.id) }
         if candidates.count > 1, let last = lastShownId { candidates.removeAll { $0.id == last } }
         guard !candidates.isEmpty else { return nil }
         var rng = SplitMix64(seed: seed)

@@ -186,15 +186,19 @@ final class ZoneOffsets: @unchecked Sendable {
 
     private let lock = NSLock()
     private var zone = ""
-    /// UTC day (since the reference date) → offset in seconds, or `varies`.
-    private var days: [Int: Int] = [:]
-    private static let varies = Int.min
+    /// Offsets of the UTC days from `base` on (days since the reference date): seconds, `varies`
+    /// for a day with a transition, `unknown` for one not asked about yet.
+    private var base = 0
+    private var table: [Int32] = []
+    private static let unknown = Int32.min
+    private static let varies = Int32.min + 1
+    private static let maxDays = 120_000
 
     /// The zone's offset at `t` (seconds since the reference date).
     func offset(_ tz: TimeZone, at t: Double) -> Int {
         let day = Int((t / 86_400).rounded(.down))
         let value = dayOffset(tz, day: day)
-        return value == ZoneOffsets.varies ? tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: t)) : value
+        return value == ZoneOffsets.varies ? tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: t)) : Int(value)
     }
 
     /// The offset of the instants around a local time (seconds since the reference date, on the
@@ -205,26 +209,46 @@ final class ZoneOffsets: @unchecked Sendable {
         guard guess != ZoneOffsets.varies else { return nil }
         let day = Int(((local - Double(guess)) / 86_400).rounded(.down))
         for d in (day - 2)...(day + 2) where dayOffset(tz, day: d) != guess { return nil }
-        return guess
+        return Int(guess)
     }
 
-    private func dayOffset(_ tz: TimeZone, day: Int) -> Int {
+    private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 {
         let id = tz.identifier
         lock.lock()
-        if id != zone || days.count > 200_000 {
+        if id != zone {
             zone = id
-            days.removeAll(keepingCapacity: true)
+            table.removeAll(keepingCapacity: true)
         }
-        let cached = days[day]
+        let i = day - base
+        let cached = i >= 0 && i < table.count ? table[i] : ZoneOffsets.unknown
         lock.unlock()
-        if let cached { return cached }
+        if cached != ZoneOffsets.unknown { return cached }
         let start = Double(day) * 86_400
         let first = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start))
         let last = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start + 86_399))
-        let value = first == last ? first : ZoneOffsets.varies
+        let value = first == last ? Int32(clamping: first) : ZoneOffsets.varies
         lock.lock()
-        if id == zone { days[day] = value }
+        if id == zone { store(value, day: day) }
         lock.unlock()
         return value
+    }
+
+    /// Records a day, growing the table (a year of room at a time) while it stays small.
+    private func store(_ value: Int32, day: Int) {
+        if table.isEmpty { base = day - 366 }
+        var i = day - base
+        if i < 0 {
+            let grow = -i + 366
+            guard table.count + grow <= ZoneOffsets.maxDays else { return }
+            table.insert(contentsOf: [Int32](repeating: ZoneOffsets.unknown, count: grow), at: 0)
+            base -= grow
+            i += grow
+        }
+        if i >= table.count {
+            let grow = i - table.count + 367
+            guard table.count + grow <= ZoneOffsets.maxDays else { return }
+            table.append(contentsOf: [Int32](repeating: ZoneOffsets.unknown, count: grow))
+        }
+        table[i] = value
     }
 }
