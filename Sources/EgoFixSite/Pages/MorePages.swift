@@ -39,10 +39,10 @@ extension PageContext {
         let path = "changelog/index.html"
         func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
         let applied = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
-            .sorted { when($0) != when($1) ? when($0) < when($1) : $0.id.uuidString < $1.id.uuidString }
+            .sorted { when($0) != when($1) ? when($0) < when($1) : $0.id.sortsBefore($1.id) }
         let appliedTimes = applied.map(when)
         let others = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
         let otherTimes = others.map(\.createdAt)
         let versions = try changelogVersions.reversed().map { v -> PageValue in
             let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in
@@ -151,9 +151,9 @@ extension PageContext {
     func bugPage(_ bug: Bug) throws -> [UInt8] {
         let path = "bugs/\(bug.slug)/index.html"
         let mine = data.completions.filter { $0.deletedAt == nil && index.fixesById[$0.fixId]?.bugId == bug.id }
-            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $0.id.uuidString > $1.id.uuidString }
+            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $1.id.sortsBefore($0.id) }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
-            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $0.id.uuidString > $1.id.uuidString }
+            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }
         var life = "Status: \(bug.status.rawValue)" + (bug.isActive ? "" : ", not active")
         if let a = bug.activatedAt { life += ". Active since \(index.clock.day(a))" }
         if let s = bug.stableSince { life += ". Stable since \(index.clock.day(s)); retested every \(Thresholds.retestIntervalDays) days" }

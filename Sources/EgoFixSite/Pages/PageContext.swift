@@ -33,6 +33,8 @@ final class PageContext: Sendable {
     let navNone: PageValue
     let footerLine: String
     let currentWeek: Period
+    /// The user's id as text (the tidbit seed), made once.
+    let userIdText: String
 
     init(data: SiteData, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
         self.data = data
@@ -132,6 +134,7 @@ final class PageContext: Sendable {
         for (_, href) in items where byCurrent[href] == nil { byCurrent[href] = nav(href) }
         navByCurrent = byCurrent
         navNone = nav(nil)
+        userIdText = data.profile?.id.uuidString ?? ""
         if let u = data.profile {
             footerLine = "v\(u.currentVersion) · as of \(index.today)"
         } else {
@@ -303,7 +306,7 @@ final class PageContext: Sendable {
     func tidbit(trigger: EducationTrigger, seed: String) -> String? {
         guard let u = data.profile, let primary = u.primaryBugId.flatMap({ index.bugsById[$0] }) else { return nil }
         return MicroEducationPicker.pick(from: data.education, bugSlug: primary.slug, trigger: trigger, lastShownId: nil,
-                                         seed: StableHash.fnv1a([u.id.uuidString, seed]))?.body
+                                         seed: StableHash.fnv1a([userIdText, seed]))?.body
     }
 }
 

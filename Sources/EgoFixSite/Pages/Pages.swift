@@ -48,7 +48,7 @@ extension PageContext {
         var pending: FixCompletion?
         for c in data.completions where c.deletedAt == nil && c.outcome == .pending {
             guard let p = pending else { pending = c; continue }
-            if c.assignedAt != p.assignedAt ? c.assignedAt > p.assignedAt : c.id.uuidString > p.id.uuidString { pending = c }
+            if c.assignedAt != p.assignedAt ? c.assignedAt > p.assignedAt : p.id.sortsBefore(c.id) { pending = c }
         }
         let from = index.today.adding(days: -364)
         var welcome: PageValue = .null

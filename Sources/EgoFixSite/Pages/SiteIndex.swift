@@ -56,11 +56,11 @@ struct SiteIndex: Sendable {
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { comp[LocalDay(c.assignedAt, calendar: calendar), default: []].append(c) }
-        for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.uuidString < $1.id.uuidString } }
+        for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
         for c in data.crashes where c.deletedAt == nil { crashes[LocalDay(c.crashedAt, calendar: calendar), default: []].append(c) }
-        for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString } }
+        for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) } }
         crashesByDay = crashes
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
@@ -79,7 +79,7 @@ struct SiteIndex: Sendable {
         first = ([start].compactMap { $0 } + activity).min() ?? today
         last = max(today, activity.max() ?? today)
         versionSteps = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
