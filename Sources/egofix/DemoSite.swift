@@ -8,7 +8,7 @@ enum DemoSite {
     static let endDate = "2026-11-22T20:00:00+01:00"
     static let zone = "Europe/Berlin"
 
-    static func make(years: Int, seed: UInt64) throws -> (data: SiteData, now: Date, calendar: Calendar) {
+    static func make(years: Int, seed: UInt64) throws -> (data: SiteData, now: Date, calendar: Calendar, detection: PatternRun?) {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = ISO8601.parse(endDate) else { throw CLIError("internal: bad demo end date") }
@@ -16,7 +16,7 @@ enum DemoSite {
         let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar)
         return (SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
                          crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
-                         patterns: demo.patterns, education: catalogue.education), now, calendar)
+                         patterns: demo.patterns, education: catalogue.education), now, calendar, demo.detection)
     }
 }
 

@@ -15,6 +15,9 @@ public struct DemoData: Sendable, Equatable {
     /// What the detectors find at `endingAt`, strongest first.
     public var patterns: [DetectedPattern]
     public var endingAt: Date
+    /// The detectors' whole run at `endingAt` (patterns and statuses), so a caller building on the
+    /// same data need not run them again.
+    public var detection: PatternRun?
 
     /// The same data as the insights read it.
     public func insightInput(calendar: Calendar) -> InsightInput {
@@ -722,6 +725,7 @@ struct DemoSimulator {
             let run = PatternEngine.run(events: events, diagnostics: diagnostics,
                                         context: data.detectionContext(calendar: cal))
             data.patterns = run.patterns
+            data.detection = run
         }
         return data
     }

@@ -106,14 +106,18 @@ public struct SiteOptions: Sendable {
     /// Stands for the renderer in share-card keys (see `ShareCardPNG.key`): a card drawn by another
     /// egofix build is drawn again.
     public var cardSalt: String
+    /// The detectors' run on exactly this data at `now`, when the caller already has it (the demo
+    /// does); nil runs them.
+    public var detection: PatternRun?
 
     public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
-                cardSalt: String = "") {
+                cardSalt: String = "", detection: PatternRun? = nil) {
         self.title = title
         self.baseURL = baseURL
         self.now = now
         self.calendar = calendar
         self.workspace = workspace
         self.cardSalt = cardSalt
+        self.detection = detection
     }
 }

@@ -86,11 +86,13 @@ struct Build: AsyncParsableCommand {
         let data: SiteData
         let now: Date
         let calendar: Calendar
+        var detection: PatternRun?
         if demo {
             let d = try DemoSite.make(years: years, seed: seed)
             data = d.data
             now = d.now
             calendar = d.calendar
+            detection = d.detection
         } else {
             let s = try Session.open(options)
             try s.ensureCatalogue()
@@ -126,7 +128,8 @@ struct Build: AsyncParsableCommand {
         do {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
-                                                           workspace: cwd, cardSalt: BuildFingerprint.executableIdentity()),
+                                                           workspace: cwd, cardSalt: BuildFingerprint.executableIdentity(),
+                                                           detection: detection),
                                       reuseCard: reuse, stats: &buildStats)
         } catch let e as SiteBuildError { throw CLIError(e.description) }
         phase("rendered")
