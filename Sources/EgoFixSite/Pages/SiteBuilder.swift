@@ -50,7 +50,7 @@ public struct SiteBuilder: Sendable {
             case card(ShareCard, key: String)
         }
         enum Output: Sendable {
-            case page(Result<[UInt8], Error>)
+            case page(Result<Data, Error>)
             case card(Result<Data, Error>, drawn: Bool)
         }
         // Cards first: each is a bigger piece of work than a page.
@@ -58,7 +58,8 @@ public struct SiteBuilder: Sendable {
         let outputs = Parallel.map(jobs) { job -> Output in
             switch job {
             case .page(let page):
-                return .page(Result { try page.render(ctx) })
+                // Bytes become Data on the worker, so a page is never held twice.
+                return .page(Result { Data(try page.render(ctx)) })
             case .card(let card, let key):
                 if let png = reuseCard(ShareCardPNG.path(card), key) { return .card(.success(png), drawn: false) }
                 return .card(Result { try ShareCardPNG.render(card) }, drawn: true)
@@ -69,7 +70,7 @@ public struct SiteBuilder: Sendable {
         for (page, output) in zip(plan, outputs.suffix(plan.count)) {
             guard case .page(let result) = output else { continue }
             do {
-                files.append((page.path, Data(try result.get())))
+                files.append((page.path, try result.get()))
             } catch let e as TemplateError {
                 throw SiteBuildError.page(path: page.path, underlying: e.description)
             } catch let e as Markdown.Error {
