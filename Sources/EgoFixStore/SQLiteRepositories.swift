@@ -9,7 +9,9 @@ import EgoFixCore
 
 extension Access {
     func all<R: SQLRecord>(_ type: R.Type, where condition: String? = nil, _ arguments: [DatabaseValue] = []) async throws -> [R] {
-        try await read { db in try TableOps.live(db, R.self, where: condition, arguments) }
+        let cache = self.cache
+        if condition == nil { return try await read { db in try cache.live(db, R.self) } }
+        return try await read { db in try TableOps.live(db, R.self, where: condition, arguments) }
     }
 
     func first<R: SQLRecord>(_ type: R.Type, where condition: String? = nil, _ arguments: [DatabaseValue] = []) async throws -> R? {
@@ -25,15 +27,17 @@ extension Access {
         var r = record
         r.touch(clock())
         let stamped = r
+        let cache = self.cache
         try await write { db in
             try check?(db, stamped)
-            try TableOps.upsert(db, stamped)
+            try cache.writing(db, table: R.table) { try TableOps.upsert(db, stamped) }
         }
     }
 
     func delete<R: SQLRecord>(_ type: R.Type, _ id: UUID) async throws {
         let now = clock()
-        try await write { db in try TableOps.softDelete(db, R.self, id, now: now) }
+        let cache = self.cache
+        try await write { db in try cache.writing(db, table: R.table) { try TableOps.softDelete(db, R.self, id, now: now) } }
     }
 }
 
@@ -92,8 +96,20 @@ struct SQLiteFixCompletionRepository: FixCompletionRepository {
     public func getPending() async throws -> [FixCompletion] {
         try await access.all(FixCompletion.self, where: "outcome = ?", [Col.raw(FixOutcome.pending)])
     }
+    public func getPending(fixIds: [UUID]) async throws -> [FixCompletion] {
+        guard !fixIds.isEmpty else { return [] }
+        let marks = Array(repeating: "?", count: fixIds.count).joined(separator: ", ")
+        return try await access.all(FixCompletion.self, where: "outcome = ? AND fixId IN (\(marks))",
+                                    [Col.raw(FixOutcome.pending)] + fixIds.map { Col.uuid($0) })
+    }
     public func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion] {
         try await access.all(FixCompletion.self, where: "assignedAt >= ? AND assignedAt < ?", [Col.date(start), Col.date(end)])
+    }
+    public func count(outcome: FixOutcome) async throws -> Int {
+        try await access.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(FixCompletion.table) WHERE deletedAt IS NULL AND outcome = ?",
+                             arguments: [Col.raw(outcome)]) ?? 0
+        }
     }
     public func save(_ completion: FixCompletion) async throws {
         try await access.save(completion) { db, c in
@@ -137,6 +153,12 @@ struct SQLiteAnalyticsEventRepository: AnalyticsEventRepository {
     public func getAll() async throws -> [AnalyticsEvent] { try await access.all(AnalyticsEvent.self) }
     public func getBetween(_ start: Date, _ end: Date) async throws -> [AnalyticsEvent] {
         try await access.all(AnalyticsEvent.self, where: "timestamp >= ? AND timestamp < ?", [Col.date(start), Col.date(end)])
+    }
+    public func getSince(_ start: Date, orOfTypes types: [EventType]) async throws -> [AnalyticsEvent] {
+        guard !types.isEmpty else { return try await access.all(AnalyticsEvent.self, where: "timestamp >= ?", [Col.date(start)]) }
+        let marks = Array(repeating: "?", count: types.count).joined(separator: ", ")
+        return try await access.all(AnalyticsEvent.self, where: "timestamp >= ? OR eventType IN (\(marks))",
+                                    [Col.date(start)] + types.map { Col.raw($0) })
     }
     public func save(_ event: AnalyticsEvent) async throws { try await access.save(event) }
     public func delete(_ id: UUID) async throws { try await access.delete(AnalyticsEvent.self, id) }

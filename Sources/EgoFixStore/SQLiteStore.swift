@@ -31,7 +31,7 @@ public final class SQLiteStore: Sendable {
         try SQLiteStore.identify(queue, path: path)
         try SQLiteStore.migrate(queue, path: path)
         self.queue = queue
-        let access = Access(queue: queue, clock: clock)
+        let access = Access(queue: queue, clock: clock, cache: TableCache())
         self.repositories = Repositories(
             fixes: SQLiteFixRepository(access: access),
             bugs: SQLiteBugRepository(access: access),
@@ -158,6 +158,8 @@ public final class SQLiteStore: Sendable {
 struct Access: Sendable {
     let queue: DatabaseQueue
     let clock: @Sendable () -> Date
+    /// Whole tables read earlier in this process, while still true.
+    let cache: TableCache
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do { return try await queue.read(body) } catch {

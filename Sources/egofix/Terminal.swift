@@ -178,11 +178,9 @@ enum ISO8601 {
         return f.string(from: d)
     }
 
+    /// An instant with its offset or Z, fractional seconds optional. The parser is Foundation's own
+    /// Swift one (no ICU formatter to load, which cost a pinned-clock command about 5 ms).
     static func parse(_ s: String) -> Date? {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let d = f.date(from: s) { return d }
-        f.formatOptions = [.withInternetDateTime]
-        return f.date(from: s)
+        try? Date.ISO8601FormatStyle().parse(s)
     }
 }

@@ -45,6 +45,25 @@ final class InsightDemoHistoryTests: XCTestCase {
         }
     }
 
+    /// `egofix today` reads only the lookback window's events plus crashes and failures of all time,
+    /// and skips completions and crashes the events already cover: the patterns must not change.
+    func test_PatternEngine_windowedRead_findsWhatTheWholeHistoryFinds() throws {
+        let d = try generate(years: 3, seed: 2)
+        let ctx = d.detectionContext(calendar: clock.calendar)
+        let whole = PatternEngine.run(events: d.events, diagnostics: d.diagnostics, context: ctx)
+        let windowed = d.events.filter { $0.timestamp >= ctx.windowStart || DetectionContext.allTimeEventTypes.contains($0.eventType) }
+        XCTAssertLessThan(windowed.count, d.events.count / 3, "three years, half a year of window")
+        let needs = DetectionContext.needs(events: windowed)
+        XCTAssertFalse(needs.completions)
+        XCTAssertFalse(needs.crashes)
+        var lean = ctx
+        lean.completions = []
+        lean.crashes = []
+        let read = PatternEngine.run(events: windowed, diagnostics: d.diagnostics, context: lean)
+        XCTAssertFalse(whole.patterns.isEmpty)
+        XCTAssertEqual(read, whole)
+    }
+
     func test_DemoHistory_isDeterministic() throws {
         let a = try generate(seed: 42), b = try generate(seed: 42)
         XCTAssertEqual(a, b)

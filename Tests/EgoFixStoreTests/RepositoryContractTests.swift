@@ -182,6 +182,36 @@ final class RepositoryContractTests: XCTestCase {
         }
     }
 
+    func test_CompletionRepo_countByOutcome_andEventRepo_getSinceOrOfTypes() async throws {
+        try await onEachBackend { backend in
+            let w = try await World.make(backend)
+            let t0 = w.clock.now
+            var marked: [FixCompletion] = []
+            for (i, outcome) in [FixOutcome.applied, .applied, .skipped, .applied, .pending].enumerated() {
+                var c = FixCompletion(fixId: w.fixes[i].id, userId: w.user.id, assignedAt: t0.addingTimeInterval(Double(i) * 86_400))
+                if outcome != .pending { try c.mark(outcome, at: c.assignedAt.addingTimeInterval(60)) }
+                marked.append(c)
+                try await w.repos.completions.save(c)
+            }
+            try await w.repos.completions.delete(marked[3].id)
+            let applied = try await w.repos.completions.count(outcome: .applied)
+            XCTAssertEqual(applied, 2, "\(backend): a deleted completion is not counted")
+            let skipped = try await w.repos.completions.count(outcome: .skipped)
+            XCTAssertEqual(skipped, 1, "\(backend)")
+
+            let types: [EventType] = [.fixApplied, .crashLogged, .appOpened, .crashLogged, .fixFailed, .appOpened]
+            for (i, type) in types.enumerated() {
+                let e = AnalyticsEvent(id: uuid("ev\(i)"), userId: w.user.id, eventType: type, dayOfWeek: 2, hourOfDay: 9,
+                                       timestamp: t0.addingTimeInterval(Double(i) * 86_400))
+                try await w.repos.events.save(e)
+            }
+            try await w.repos.events.delete(uuid("ev1"))
+            let since = try await w.repos.events.getSince(t0.addingTimeInterval(4 * 86_400), orOfTypes: [.crashLogged, .fixFailed])
+            XCTAssertEqual(since.map(\.id), [uuid("ev3"), uuid("ev4"), uuid("ev5")],
+                           "\(backend): old crashes and failures, everything from the start on, in time order, deleted ones hidden")
+        }
+    }
+
     func test_DiagnosticRepo_getForWeek_andPatternRepo_roundTrip() async throws {
         try await onEachBackend { backend in
             let w = try await World.make(backend)

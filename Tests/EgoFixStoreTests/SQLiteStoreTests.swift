@@ -28,6 +28,43 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try pragma(again, "foreign_keys", as: Int.self), 1)
     }
 
+    /// Whole tables are remembered within a process, and never returned stale: after a save
+    /// through the repositories, after another process commits, after a change made outside the
+    /// repositories (an import, the catalogue) and after a failed write.
+    func test_rememberedTables_seeEveryChange() async throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        let store = try open(path)
+        let bug = Fixture.bug("need-to-be-right")
+        try await store.repositories.bugs.save(bug)
+        let first = try await store.repositories.bugs.getAll()
+        XCTAssertEqual(first.map(\.slug), ["need-to-be-right"])
+
+        // Our own save.
+        try await store.repositories.bugs.save(Fixture.bug("need-to-be-liked"))
+        let afterSave = try await store.repositories.bugs.getAll()
+        XCTAssertEqual(Set(afterSave.map(\.slug)), ["need-to-be-right", "need-to-be-liked"])
+
+        // Another process (another connection to the same file).
+        let other = try open(path)
+        try await other.repositories.bugs.delete(bug.id)
+        let afterOther = try await store.repositories.bugs.getAll()
+        XCTAssertEqual(afterOther.map(\.slug), ["need-to-be-liked"], "a commit by another connection is seen")
+
+        // A change outside the repositories, on the same connection.
+        try await store.queue.write { db in try db.execute(sql: "UPDATE bugs SET title = 'Renamed' WHERE deletedAt IS NULL") }
+        let afterRaw = try await store.repositories.bugs.getAll()
+        XCTAssertEqual(afterRaw.map(\.title), ["Renamed"], "a change made outside the repositories is seen")
+
+        // A rejected write leaves the remembered table as the file has it.
+        let orphan = FixCompletion(fixId: uuid("no-such-fix"), userId: uuid("u"), assignedAt: Fixture.start)
+        do { try await store.repositories.completions.save(orphan); XCTFail("a completion for an unknown fix is refused") } catch {}
+        let none = try await store.repositories.completions.getAll()
+        XCTAssertEqual(none, [])
+        let stillRenamed = try await store.repositories.bugs.getAll()
+        XCTAssertEqual(stillRenamed.map(\.title), ["Renamed"])
+    }
+
     func test_settingsAndIntegrityCheck_reportWhatADoctorCommandShows() throws {
         let dir = try TempDir()
         let store = try open(dir.file("s.sqlite"))

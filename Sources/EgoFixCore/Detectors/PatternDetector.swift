@@ -30,6 +30,31 @@ public struct DetectionContext: Sendable {
         self.seed = seed
     }
 
+    /// The first instant the detectors look at: the start of the first local day of the lookback.
+    /// Before it they read only `allTimeEventTypes` (a regression needs a bug's whole story).
+    public var windowStart: Date {
+        LocalDay(now, calendar: calendar).adding(days: -(max(1, lookbackDays) - 1)).start(in: calendar)
+    }
+
+    /// The event types the detectors read from before `windowStart`.
+    public static let allTimeEventTypes: [EventType] = [.crashLogged, .fixFailed]
+
+    /// Which records the detectors will read besides `events`: completions only when no outcome
+    /// was logged as an event, crashes only when no crash was (see `DetectionData`). A caller can
+    /// skip reading the others.
+    public static func needs(events: [AnalyticsEvent]) -> (completions: Bool, crashes: Bool) {
+        var outcomes = false, crashes = false
+        for e in events {
+            switch e.eventType {
+            case .fixApplied, .fixSkipped, .fixFailed: outcomes = true
+            case .crashLogged: crashes = true
+            default: break
+            }
+            if outcomes && crashes { break }
+        }
+        return (!outcomes, !crashes)
+    }
+
     /// A context read off the data alone, for the spec's two-argument `analyze`: the user of the
     /// earliest record, `now` at the latest record, a UTC ISO calendar, no bug names.
     public static func derived(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic]) -> DetectionContext {

@@ -108,8 +108,9 @@ public struct RegressionDetector: DataDetector {
         timeline = timeline.filter { $0.0 >= activated && $0.0 <= data.context.now }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
 
-        var lastRatings: [RatingRecord] = []
-        var recentCrashes: [CrashRecord] = []
+        // The lifecycle's inputs, kept up to date as the replay goes (ids are fixed: nothing reads them).
+        var lastRatings: [WeeklyDiagnostic] = []
+        var recentCrashes: [(day: LocalDay, value: Crash)] = []
         var stableAt: Date?
         let probe = Bug(id: bug.id, slug: bug.slug, title: bug.title, description: "", isActive: true,
                         status: .active, activatedAt: activated, createdAt: bug.createdAt)
@@ -129,10 +130,13 @@ public struct RegressionDetector: DataDetector {
             }
             switch item {
             case .rating(let r):
-                lastRatings.append(r)
+                lastRatings.append(WeeklyDiagnostic(id: bug.id, userId: data.context.userId, weekStarting: r.week.start(in: cal),
+                                                    responses: [BugDiagnosticResponse(bugId: bug.id, intensity: r.intensity,
+                                                                                      primaryContext: r.context)],
+                                                    completedAt: r.completedAt))
                 if lastRatings.count > Thresholds.stableQuietWeeks { lastRatings.removeFirst() }
             case .crash(let c):
-                recentCrashes.append(c)
+                recentCrashes.append((c.day, Crash(id: bug.id, userId: data.context.userId, bugId: bug.id, crashedAt: c.at)))
             case .failure, .checkpoint:
                 break
             }
@@ -141,13 +145,7 @@ public struct RegressionDetector: DataDetector {
             if case .failure = item { continue }
             let today = LocalDay(at, calendar: cal)
             recentCrashes.removeAll { today.days(since: $0.day) >= Thresholds.stableCrashFreeDays }
-            let diagnostics = lastRatings.map {
-                WeeklyDiagnostic(userId: data.context.userId, weekStarting: $0.week.start(in: cal),
-                                 responses: [BugDiagnosticResponse(bugId: bug.id, intensity: $0.intensity, primaryContext: $0.context)],
-                                 completedAt: $0.completedAt)
-            }
-            let crashValues = recentCrashes.map { Crash(userId: data.context.userId, bugId: bug.id, crashedAt: $0.at) }
-            if BugLifecycle.evaluate(probe, crashes: crashValues, diagnostics: diagnostics, retests: [],
+            if BugLifecycle.evaluate(probe, crashes: recentCrashes.map(\.value), diagnostics: lastRatings, retests: [],
                                      now: at, calendar: cal) == .stabilised {
                 stableAt = at
                 everStable = true

@@ -118,9 +118,14 @@ public struct InMemoryFixCompletionRepository: FixCompletionRepository {
     public func getById(_ id: UUID) async throws -> FixCompletion? { await table.get(id) }
     public func getForFix(_ fixId: UUID) async throws -> [FixCompletion] { await table.live().filter { $0.fixId == fixId } }
     public func getPending() async throws -> [FixCompletion] { await table.live().filter { $0.outcome == .pending } }
+    public func getPending(fixIds: [UUID]) async throws -> [FixCompletion] {
+        let ids = Set(fixIds)
+        return await table.live().filter { $0.outcome == .pending && ids.contains($0.fixId) }
+    }
     public func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion] {
         await table.live().filter { $0.assignedAt >= start && $0.assignedAt < end }
     }
+    public func count(outcome: FixOutcome) async throws -> Int { await table.live().filter { $0.outcome == outcome }.count }
     public func save(_ completion: FixCompletion) async throws { await table.save(completion) }
     public func delete(_ id: UUID) async throws { try await table.delete(id) }
 }
@@ -153,6 +158,9 @@ public struct InMemoryAnalyticsEventRepository: AnalyticsEventRepository {
     public func getAll() async throws -> [AnalyticsEvent] { await table.live() }
     public func getBetween(_ start: Date, _ end: Date) async throws -> [AnalyticsEvent] {
         await table.live().filter { $0.timestamp >= start && $0.timestamp < end }
+    }
+    public func getSince(_ start: Date, orOfTypes types: [EventType]) async throws -> [AnalyticsEvent] {
+        await table.live().filter { $0.timestamp >= start || types.contains($0.eventType) }
     }
     public func save(_ event: AnalyticsEvent) async throws { await table.save(event) }
     public func delete(_ id: UUID) async throws { try await table.delete(id) }

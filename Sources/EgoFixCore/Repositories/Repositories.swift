@@ -27,8 +27,12 @@ public protocol FixCompletionRepository: Sendable {
     func getById(_ id: UUID) async throws -> FixCompletion?
     func getForFix(_ fixId: UUID) async throws -> [FixCompletion]
     func getPending() async throws -> [FixCompletion]
+    /// Pending completions of these fixes (the quick fixes, say), without reading every pending one.
+    func getPending(fixIds: [UUID]) async throws -> [FixCompletion]
     /// Completions assigned in [start, end).
     func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion]
+    /// How many live completions have this outcome.
+    func count(outcome: FixOutcome) async throws -> Int
     func save(_ completion: FixCompletion) async throws
     func delete(_ id: UUID) async throws
 }
@@ -56,6 +60,8 @@ public protocol VersionEntryRepository: Sendable {
 public protocol AnalyticsEventRepository: Sendable {
     func getAll() async throws -> [AnalyticsEvent]
     func getBetween(_ start: Date, _ end: Date) async throws -> [AnalyticsEvent]
+    /// Events from `start` on, and events of `types` from any time (what the pattern detectors read).
+    func getSince(_ start: Date, orOfTypes types: [EventType]) async throws -> [AnalyticsEvent]
     func save(_ event: AnalyticsEvent) async throws
     func delete(_ id: UUID) async throws
 }

@@ -22,8 +22,9 @@ public struct OutcomeService: Sendable {
     public func target(at now: Date) async throws -> (FixCompletion, Fix) {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        let pending = try await repos.completions.getPending().sorted { $0.assignedAt < $1.assignedAt }
-        if let q = pending.first(where: { byId[$0.fixId]?.type == .quickFix }), let f = byId[q.fixId] { return (q, f) }
+        let quickIds = fixes.filter { $0.type == .quickFix }.map(\.id)
+        let pending = try await repos.completions.getPending(fixIds: quickIds).sorted { $0.assignedAt < $1.assignedAt }
+        if let q = pending.first, let f = byId[q.fixId] { return (q, f) }
         guard let today = try await DailyFixService(repos: repos, calendar: calendar)
             .todaysAssignment(at: now, fixesById: byId) else { throw PracticeError.noPendingFix }
         guard today.completion.outcome == .pending else {
@@ -89,13 +90,14 @@ public struct LifecycleService: Sendable {
         let bugs = try await repos.bugs.getAll().filter { bugId == nil || $0.id == bugId }
         let crashes = try await repos.crashes.getAll()
         let diagnostics = try await repos.diagnostics.getAll()
-        let completions = try await repos.completions.getAll()
         let fixes = try await repos.fixes.getAll()
         var last: BugLifecycle.Transition?
         for bug in bugs {
-            let mine = Set(fixes.filter { $0.bugId == bug.id }.map(\.id))
-            let retests = completions.filter { c in
-                mine.contains(c.fixId) && (bug.lastRetestAt.map { c.assignedAt >= $0 } ?? false)
+            // Retests: this bug's fixes assigned since its last retest began (none without one).
+            var retests: [FixCompletion] = []
+            if let since = bug.lastRetestAt {
+                let mine = Set(fixes.filter { $0.bugId == bug.id }.map(\.id))
+                retests = try await repos.completions.getAssigned(from: since, to: .distantFuture).filter { mine.contains($0.fixId) }
             }
             if let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
                                              now: now, calendar: calendar) {

@@ -103,7 +103,7 @@ public struct VersionService: Sendable {
     @discardableResult
     public func recordApplied(at now: Date) async throws -> VersionEntry? {
         guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
-        let applied = try await repos.completions.getAll().filter { $0.outcome == .applied }.count
+        let applied = try await repos.completions.count(outcome: .applied)
         let entries = VersionRules.entriesAfterApplying(appliedCountBefore: applied - 1, userId: user.id, at: now)
         for e in entries { try await repos.versions.save(e) }
         let v = VersionRules.version(forAppliedCount: applied).description
@@ -130,8 +130,9 @@ public struct DailyFixService: Sendable {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        let pending = try await repos.completions.getPending().sorted { $0.assignedAt < $1.assignedAt }
-        if let q = pending.first(where: { byId[$0.fixId]?.type == .quickFix }), let f = byId[q.fixId] {
+        let quickIds = fixes.filter { $0.type == .quickFix }.map(\.id)
+        let pending = try await repos.completions.getPending(fixIds: quickIds).sorted { $0.assignedAt < $1.assignedAt }
+        if let q = pending.first, let f = byId[q.fixId] {
             return (q, f)
         }
         if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
@@ -196,10 +197,10 @@ public struct CrashService: Sendable {
             .record(.crashLogged, userId: user.id, bugId: bug, context: context, at: now)
         var quick: Fix?
         if let bug {
-            let pendingQuick = try await repos.completions.getPending()
             let fixes = try await repos.fixes.getAll()
-            let quickIds = Set(fixes.filter { $0.type == .quickFix }.map(\.id))
-            if let already = pendingQuick.first(where: { quickIds.contains($0.fixId) }) {
+            let pendingQuick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
+                .sorted { $0.assignedAt < $1.assignedAt }
+            if let already = pendingQuick.first {
                 quick = fixes.first { $0.id == already.fixId }
             } else if let q = CrashRules.quickFix(for: bug, fixes: fixes, completions: try await repos.completions.getAll(),
                                                   userId: user.id, day: LocalDay(now, calendar: calendar)) {

@@ -135,17 +135,17 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let streakSvc = StreakService(repos: repos, calendar: calendar)
         let streak = try await streakSvc.currentStreak(at: now)
-        let applied = try await repos.completions.getAll().filter { $0.outcome == .applied }.count
+        let applied = try await repos.completions.count(outcome: .applied)
         let active = DailyFixRules.turnOrder(try await repos.bugs.getActive(), primaryBugId: user.primaryBugId)
             + (try await repos.bugs.getActive()).filter { $0.status != .active }.sorted { $0.slug < $1.slug }
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        let pending = try await repos.completions.getPending().sorted { a, b in
-            let qa = byId[a.fixId]?.type == .quickFix, qb = byId[b.fixId]?.type == .quickFix
-            return qa != qb ? qa : a.assignedAt > b.assignedAt
-        }.first { c in
-            byId[c.fixId]?.type == .quickFix || LocalDay(c.assignedAt, calendar: calendar) == LocalDay(now, calendar: calendar)
-        }
+        // A pending quick fix first (the latest), else today's pending fix.
+        let today = LocalDay(now, calendar: calendar)
+        let quick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
+        let todays = try await repos.completions.getAssigned(from: today.start(in: calendar), to: today.adding(days: 1).start(in: calendar))
+            .filter { $0.outcome == .pending && byId[$0.fixId]?.type != .quickFix }
+        let pending = (quick.sorted { $0.assignedAt > $1.assignedAt } + todays.sorted { $0.assignedAt > $1.assignedAt }).first
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
