@@ -105,6 +105,10 @@ struct SQLiteFixCompletionRepository: FixCompletionRepository {
     public func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion] {
         try await access.all(FixCompletion.self, where: "assignedAt >= ? AND assignedAt < ?", [Col.date(start), Col.date(end)])
     }
+    public func getAppliedOrSince(_ date: Date) async throws -> [FixCompletion] {
+        try await access.all(FixCompletion.self, where: "outcome = ? OR COALESCE(completedAt, assignedAt) >= ?",
+                             [Col.raw(FixOutcome.applied), Col.date(date)])
+    }
     public func count(outcome: FixOutcome) async throws -> Int {
         try await access.read { db in
             try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(FixCompletion.table) WHERE deletedAt IS NULL AND outcome = ?",

@@ -64,6 +64,27 @@ final class InsightDemoHistoryTests: XCTestCase {
         XCTAssertEqual(read, whole)
     }
 
+    /// `egofix today` gives the daily-fix rule only applied completions and those since the longest
+    /// cooldown began: on every day of a year of history the choice is the one the whole history gives.
+    func test_DailyFixRules_cooldownWindow_choosesWhatTheWholeHistoryChooses() throws {
+        let d = try generate(years: 1, seed: 3)
+        let cal = clock.calendar
+        let last = LocalDay(end, calendar: cal)
+        var differentInputs = 0
+        for back in stride(from: 0, to: 360, by: 3) {
+            let day = last.adding(days: -back)
+            let cutoff = DailyFixRules.cooldownStart(day: day, calendar: cal)
+            let lean = d.completions.filter { $0.outcome == .applied || ($0.completedAt ?? $0.assignedAt) >= cutoff }
+            if lean.count < d.completions.count { differentInputs += 1 }
+            func choice(_ completions: [FixCompletion]) -> DailyAssignment {
+                DailyFixRules.choose(.init(userId: d.profile.id, day: day, bugs: d.bugs, primaryBugId: d.profile.primaryBugId,
+                                           fixes: d.fixes, completions: completions, calendar: cal))
+            }
+            XCTAssertEqual(choice(lean), choice(d.completions), "day \(day)")
+        }
+        XCTAssertGreaterThan(differentInputs, 100)
+    }
+
     func test_DemoHistory_isDeterministic() throws {
         let a = try generate(seed: 42), b = try generate(seed: 42)
         XCTAssertEqual(a, b)

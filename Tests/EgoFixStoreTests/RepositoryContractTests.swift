@@ -194,6 +194,9 @@ final class RepositoryContractTests: XCTestCase {
                 try await w.repos.completions.save(c)
             }
             try await w.repos.completions.delete(marked[3].id)
+            let recent = try await w.repos.completions.getAppliedOrSince(t0.addingTimeInterval(2 * 86_400))
+            XCTAssertEqual(recent.map(\.id), [marked[0].id, marked[1].id, marked[2].id, marked[4].id],
+                           "\(backend): applied ever, anything marked or assigned since the date, not the deleted one")
             let applied = try await w.repos.completions.count(outcome: .applied)
             XCTAssertEqual(applied, 2, "\(backend): a deleted completion is not counted")
             let skipped = try await w.repos.completions.count(outcome: .skipped)

@@ -125,6 +125,9 @@ public struct InMemoryFixCompletionRepository: FixCompletionRepository {
     public func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion] {
         await table.live().filter { $0.assignedAt >= start && $0.assignedAt < end }
     }
+    public func getAppliedOrSince(_ date: Date) async throws -> [FixCompletion] {
+        await table.live().filter { $0.outcome == .applied || ($0.completedAt ?? $0.assignedAt) >= date }
+    }
     public func count(outcome: FixOutcome) async throws -> Int { await table.live().filter { $0.outcome == outcome }.count }
     public func save(_ completion: FixCompletion) async throws { await table.save(completion) }
     public func delete(_ id: UUID) async throws { try await table.delete(id) }

@@ -31,6 +31,9 @@ public protocol FixCompletionRepository: Sendable {
     func getPending(fixIds: [UUID]) async throws -> [FixCompletion]
     /// Completions assigned in [start, end).
     func getAssigned(from start: Date, to end: Date) async throws -> [FixCompletion]
+    /// Applied completions of any time, and every completion whose outcome time (completedAt, else
+    /// assignedAt) is at or after `date`: what choosing a daily fix reads.
+    func getAppliedOrSince(_ date: Date) async throws -> [FixCompletion]
     /// How many live completions have this outcome.
     func count(outcome: FixOutcome) async throws -> Int
     func save(_ completion: FixCompletion) async throws

@@ -81,6 +81,12 @@ public enum DailyFixRules {
             .first?.0
     }
 
+    /// The earliest outcome time `excludedFixIds` looks at besides applied fixes: the start of the
+    /// first day a cooldown can still cover. A caller may pass only applied completions and those since.
+    public static func cooldownStart(day: LocalDay, calendar: Calendar) -> Date {
+        day.adding(days: -max(Thresholds.skippedCooldownDays, Thresholds.failedCooldownDays)).start(in: calendar)
+    }
+
     /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
     public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
         var out = Set<UUID>()

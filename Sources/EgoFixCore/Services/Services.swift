@@ -136,9 +136,10 @@ public struct DailyFixService: Sendable {
             return (q, f)
         }
         if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
-        let completions = try await repos.completions.getAll()
+        let day = LocalDay(now, calendar: calendar)
+        let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
         let assignment = DailyFixRules.choose(.init(
-            userId: user.id, day: LocalDay(now, calendar: calendar), bugs: try await repos.bugs.getAll(),
+            userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
             primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
         guard case .fix(let fix, let reason) = assignment else { return nil }
         let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now)
