@@ -24,19 +24,31 @@ public enum PatternEngine {
     public static func run(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic], context: DetectionContext,
                            detectors: [any PatternDetector] = PatternEngine.detectors) -> PatternRun {
         let data = DetectionData(events: events, diagnostics: diagnostics, context: context)
+        // The detectors are independent and pure: they run on every core, the slowest (the ones that
+        // replay a bug's history or run permutation tests) handed out first; results are collected
+        // in the detectors' order, so the run is the same on any number of cores.
+        let slowFirst = detectors.indices.sorted { a, b in
+            let sa = Self.isSlow(detectors[a]), sb = Self.isSlow(detectors[b])
+            return sa != sb ? sa : a < b
+        }
+        let computed = Parallel.map(slowFirst) { i -> DetectorResult in
+            let d = detectors[i]
+            if let dd = d as? any DataDetector { return dd.evaluate(data) }
+            return d.evaluate(events: events, diagnostics: diagnostics, context: context)
+        }
+        var results = [DetectorResult?](repeating: nil, count: detectors.count)
+        for (k, i) in slowFirst.enumerated() { results[i] = computed[k] }
         var patterns: [DetectedPattern] = []
         var statuses: [DetectorStatus] = []
-        for d in detectors {
-            let result: DetectorResult
-            if let dd = d as? any DataDetector {
-                result = dd.evaluate(data)
-            } else {
-                result = d.evaluate(events: events, diagnostics: diagnostics, context: context)
-            }
+        for result in results.compactMap({ $0 }) {
             statuses.append(result.status)
             if let p = result.pattern, !patterns.contains(where: { $0.id == p.id }) { patterns.append(p) }
         }
         return PatternRun(patterns: patterns.sorted(by: order), statuses: statuses)
+    }
+
+    static func isSlow(_ d: any PatternDetector) -> Bool {
+        d.patternType == .regression || d.patternType == .correlatedBugs
     }
 
     /// Alert before insight before observation; then the lower p-value; then type, title and id.

@@ -144,6 +144,10 @@ public struct RegressionDetector: DataDetector {
             if case .crash = item { continue }
             if case .failure = item { continue }
             let today = LocalDay(at, calendar: cal)
+            // The lifecycle needs its last ratings all quiet before anything else counts; most moments
+            // fail that, and asking it then would only say no.
+            guard lastRatings.count == Thresholds.stableQuietWeeks,
+                  lastRatings.allSatisfy({ $0.responses.allSatisfy { $0.intensity == .quiet } }) else { continue }
             recentCrashes.removeAll { today.days(since: $0.day) >= Thresholds.stableCrashFreeDays }
             if BugLifecycle.evaluate(probe, crashes: recentCrashes.map(\.value), diagnostics: lastRatings, retests: [],
                                      now: at, calendar: cal) == .stabilised {

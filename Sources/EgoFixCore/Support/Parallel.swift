@@ -1,0 +1,65 @@
+import Foundation
+
+/// Work spread over the machine's cores, results in input order (so output never depends on
+/// which thread finished first).
+public enum Parallel {
+    /// `transform` applied to every element, on up to `ProcessInfo.activeProcessorCount` threads.
+    /// Elements are handed out in order to whichever thread is free, so put the slow ones first.
+    public static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
+        let n = items.count
+        guard n > 1 else { return items.map(transform) }
+        let workers = min(n, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        if workers == 1 { return items.map(transform) }
+        let slots = Slots<R>(count: n)
+        let next = Counter()
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            while true {
+                let i = next.take()
+                guard i < n else { break }
+                slots.set(i, transform(items[i]))
+            }
+        }
+        return slots.values()
+    }
+
+    /// One result per index, each written by exactly one thread.
+    final class Slots<R>: @unchecked Sendable {
+        private let buffer: UnsafeMutablePointer<R?>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            buffer = UnsafeMutablePointer<R?>.allocate(capacity: count)
+            buffer.initialize(repeating: nil, count: count)
+        }
+
+        deinit {
+            buffer.deinitialize(count: count)
+            buffer.deallocate()
+        }
+
+        func set(_ i: Int, _ value: R) { buffer[i] = value }
+
+        /// Every slot, after the workers are done (all are set).
+        func values() -> [R] {
+            var out: [R] = []
+            out.reserveCapacity(count)
+            for i in 0..<count { if let v = buffer[i] { out.append(v) } }
+            return out
+        }
+    }
+
+    /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+
+        func take() -> Int {
+            lock.lock()
+            defer { lock.unlock() }
+            let v = value
+            value += 1
+            return v
+        }
+    }
+}
