@@ -16,13 +16,18 @@ public struct PatternRun: Sendable, Equatable {
 /// Runs every detector over the same data.
 public enum PatternEngine {
     /// The eight detectors behind the seven pattern types (temporal runs by weekday and by time of day).
-    public static var detectors: [any PatternDetector] {
-        [AvoidanceDetector(), TemporalDetector.weekday, TemporalDetector.timeOfDay, ContextSpikeDetector(),
-         CorrelatedBugsDetector(), PlateauDetector(), ImprovementDetector(), RegressionDetector()]
-    }
+    public static var detectors: [any PatternDetector] { builtIn }
 
+    /// The same, typed for the shared `DetectionData` (no dynamic cast per detector per run).
+    static let builtIn: [any DataDetector] = [
+        AvoidanceDetector(), TemporalDetector.weekday, TemporalDetector.timeOfDay, ContextSpikeDetector(),
+        CorrelatedBugsDetector(), PlateauDetector(), ImprovementDetector(), RegressionDetector(),
+    ]
+
+    /// Runs `detectors` (default: the eight built-in ones) over the same data.
     public static func run(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic], context: DetectionContext,
-                           detectors: [any PatternDetector] = PatternEngine.detectors) -> PatternRun {
+                           detectors given: [any PatternDetector]? = nil) -> PatternRun {
+        let detectors: [any PatternDetector] = given ?? builtIn
         let data = DetectionData(events: events, diagnostics: diagnostics, context: context)
         // The detectors are independent and pure: they run on every core, the slowest (the ones that
         // replay a bug's history or run permutation tests) handed out first; results are collected
@@ -31,7 +36,9 @@ public enum PatternEngine {
             let sa = Self.isSlow(detectors[a]), sb = Self.isSlow(detectors[b])
             return sa != sb ? sa : a < b
         }
+        let builtIn = given == nil ? Self.builtIn : nil
         let computed = Parallel.map(slowFirst) { i -> DetectorResult in
+            if let builtIn { return builtIn[i].evaluate(data) }
             let d = detectors[i]
             if let dd = d as? any DataDetector { return dd.evaluate(data) }
             return d.evaluate(events: events, diagnostics: diagnostics, context: context)
