@@ -287,6 +287,25 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(p.severity, .alert)
     }
 
+    /// The permutation test's statistic, computed in place, is bit for bit the one it replaces, so
+    /// every p-value (and every page that shows one) stays the same.
+    func test_CorrelatedBugs_inPlaceStatistic_isBitForBitTheSame() {
+        var rng = SplitMix64(seed: 11)
+        for n in [1, 2, 3, 4, 6, 9, 26] {
+            for trial in 0..<40 {
+                let x = (0..<n).map { _ in Double(rng.next() % 4) }
+                var y = (0..<n).map { i in trial % 5 == 0 ? 2 : Double(rng.next() % 4) + Double(i) * 0.1 }
+                let xd = PatternStatistics.detrended(x)
+                let inPlace = PatternStatistics.DetrendedCorrelation(xd: xd)
+                for _ in 0..<5 {
+                    PatternStatistics.shuffle(&y, &rng)
+                    let expected = PatternStatistics.pearson(xd, PatternStatistics.detrended(y)) ?? 0
+                    XCTAssertEqual(inPlace.value(y).bitPattern, expected.bitPattern, "n \(n), trial \(trial)")
+                }
+            }
+        }
+    }
+
     func test_CorrelatedBugs_thresholdEdges() {
         let levels: [BugIntensity] = [.quiet, .loud, .present, .loud, .quiet, .present, .loud, .quiet]
         func run(weeks: Int, flipLast: Bool = false) -> DetectorResult {

@@ -113,10 +113,9 @@ public struct CorrelatedBugsDetector: DataDetector {
                                          t.b.uuidString, t.series.rawValue]) ^ data.context.seed
             // Shuffle the weeks of one series, remove each ordering's trend, correlate with the other's
             // residuals: how often does chance line the two up at least this well once trends are gone?
+            let correlation = PatternStatistics.DetrendedCorrelation(xd: xd)
             let raw = PatternStatistics.pearson(xd, PatternStatistics.detrended(t.y)) == nil ? 1
-                : PatternStatistics.permutationPValue(t.y, seed: seed) {
-                    PatternStatistics.pearson(xd, PatternStatistics.detrended($0)) ?? 0
-                }
+                : PatternStatistics.permutationPValue(t.y, seed: seed) { correlation.value($0) }
             let p = PatternStatistics.bonferroni(raw, comparisons: tests.count)
             if let b = best {
                 let better = p != b.p ? p < b.p : t.r > b.test.r

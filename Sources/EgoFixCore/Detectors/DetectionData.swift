@@ -7,7 +7,6 @@ struct OutcomeRecord: Sendable {
     let outcome: FixOutcome
     let at: Date
     let day: LocalDay
-    let key: String
 }
 
 /// One logged crash, with the weekday (1 = Sunday) and hour it was logged at in the user's zone.
@@ -17,7 +16,6 @@ struct CrashRecord: Sendable {
     let day: LocalDay
     let weekday: Int
     let hour: Int
-    let key: String
 }
 
 /// One bug's rating in one weekly diagnostic.
@@ -76,7 +74,7 @@ struct DetectionData: Sendable {
         for f in context.fixes { fixBug[f.id] = f.bugId }
 
         let live = events.filter { $0.deletedAt == nil && $0.timestamp <= now }
-            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id) }
 
         // Outcomes.
         let outcomeTypes: [EventType: FixOutcome] = [.fixApplied: .applied, .fixSkipped: .skipped, .fixFailed: .failed]
@@ -90,7 +88,7 @@ struct DetectionData: Sendable {
                 let inWindow = e.timestamp >= windowInstant
                 guard inWindow || outcome == .failed else { continue }
                 let r = OutcomeRecord(bugId: bug, fixId: e.fixId, outcome: outcome, at: e.timestamp,
-                                      day: LocalDay(e.timestamp, calendar: cal), key: e.id.uuidString)
+                                      day: LocalDay(e.timestamp, calendar: cal))
                 if inWindow { windowOutcomes.append(r) }
                 if outcome == .failed { failures.append(r) }
             }
@@ -99,7 +97,7 @@ struct DetectionData: Sendable {
                 .filter { $0.deletedAt == nil && $0.outcome != .pending && ($0.completedAt ?? $0.assignedAt) <= now }
                 .sorted { a, b in
                     let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
-                    return ta != tb ? ta < tb : a.id.uuidString < b.id.uuidString
+                    return ta != tb ? ta < tb : a.id.sortsBefore(b.id)
                 }
             for c in marked {
                 guard let bug = fixBug[c.fixId], liveBug(bug) else { continue }
@@ -107,7 +105,7 @@ struct DetectionData: Sendable {
                 let inWindow = at >= windowInstant
                 guard inWindow || c.outcome == .failed else { continue }
                 let r = OutcomeRecord(bugId: bug, fixId: c.fixId, outcome: c.outcome, at: at,
-                                      day: LocalDay(at, calendar: cal), key: c.id.uuidString)
+                                      day: LocalDay(at, calendar: cal))
                 if inWindow { windowOutcomes.append(r) }
                 if c.outcome == .failed { failures.append(r) }
             }
@@ -121,15 +119,15 @@ struct DetectionData: Sendable {
         if !crashEvents.isEmpty {
             for e in crashEvents where liveBug(e.bugId) {
                 all.append(CrashRecord(bugId: e.bugId, at: e.timestamp, day: LocalDay(e.timestamp, calendar: cal),
-                                       weekday: e.dayOfWeek, hour: e.hourOfDay, key: e.id.uuidString))
+                                       weekday: e.dayOfWeek, hour: e.hourOfDay))
             }
         } else {
             let logged = context.crashes.filter { $0.deletedAt == nil && $0.crashedAt <= now && liveBug($0.bugId) }
-                .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString }
+                .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) }
             for c in logged {
                 let comps = cal.dateComponents([.weekday, .hour], from: c.crashedAt)
                 all.append(CrashRecord(bugId: c.bugId, at: c.crashedAt, day: LocalDay(c.crashedAt, calendar: cal),
-                                       weekday: comps.weekday ?? 1, hour: comps.hour ?? 0, key: c.id.uuidString))
+                                       weekday: comps.weekday ?? 1, hour: comps.hour ?? 0))
             }
         }
         self.allCrashes = all
@@ -149,14 +147,15 @@ struct DetectionData: Sendable {
 
         // Ratings.
         let liveDiagnostics = diagnostics.filter { $0.deletedAt == nil && $0.completedAt <= now }
-            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.uuidString < $1.id.uuidString }
+            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id) }
         var ratings: [RatingRecord] = []
-        var seen = Set<String>()
+        struct BugWeek: Hashable { let bug: UUID, week: Int }
+        var seen = Set<BugWeek>()
         for d in liveDiagnostics {
             let week = LocalDay(d.weekStarting, calendar: cal).isoWeekStart
             for r in d.responses where liveBug(r.bugId) {
                 // One rating per bug per week: the first diagnostic for that week wins.
-                guard seen.insert(r.bugId.uuidString + "/" + String(week.ordinal)).inserted else { continue }
+                guard seen.insert(BugWeek(bug: r.bugId, week: week.ordinal)).inserted else { continue }
                 ratings.append(RatingRecord(bugId: r.bugId, intensity: r.intensity, context: r.primaryContext,
                                             week: week, completedAt: d.completedAt))
             }
@@ -182,7 +181,7 @@ struct DetectionData: Sendable {
     func sortedBugIds(_ ids: Set<UUID>) -> [UUID] {
         ids.sorted { a, b in
             let ta = title(a), tb = title(b)
-            return ta != tb ? ta < tb : a.uuidString < b.uuidString
+            return ta != tb ? ta < tb : a.sortsBefore(b)
         }
     }
 
