@@ -57,6 +57,10 @@ public final class SQLiteStore: Sendable {
             // Room for the whole store in SQLite's own page cache (32 MiB; the default is 2), so a
             // command that reads a table twice does not read its pages from the file twice.
             try db.execute(sql: "PRAGMA cache_size = -32768")
+            // Reads straight from the mapped file (up to 256 MiB of it) instead of a read call and a
+            // copy per page: a cold `egofix today` on a ten-year store reads about 700 pages. Writes
+            // still go through the journal and fsync exactly as before.
+            try db.execute(sql: "PRAGMA mmap_size = 268435456")
         }
         return c
     }

@@ -50,6 +50,8 @@ struct Today: AsyncParsableCommand {
     func run() async throws {
         let s = try Session.open(options)
         try s.ensureCatalogue()
+        // The detectors run on another core while the day's fix is chosen and recorded.
+        let detection: Task<PatternRun, Error>? = json ? nil : Task { try await Surfacer.run(s) }
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
         try await vm.load(at: s.now)
         switch vm.state {
@@ -59,7 +61,7 @@ struct Today: AsyncParsableCommand {
                 return
             }
             let heading = card.isQuickFix ? "QUICK FIX // after the crash" : "TODAY // " + s.today.description
-            var out = try await Surfacer.surface(s, moment: .beforeDailyFix)
+            var out = try await Surfacer.surface(s, moment: .beforeDailyFix, run: try await (detection ?? Task { try await Surfacer.run(s) }).value)
             out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
                                     showCommands: card.completion.outcome == .pending)
             if card.completion.outcome != .pending {

@@ -21,8 +21,14 @@ enum Surfacer {
 
     /// The pattern for this moment, recorded as viewed (a patternViewed event), as lines to print.
     static func surface(_ s: Session, moment: SurfacingMoment) async throws -> [String] {
+        try await surface(s, moment: moment, run: try await run(s))
+    }
+
+    /// The same, from a detection run made earlier in this command (for example while the day's
+    /// fix was being assigned: the detectors read crashes, outcomes and diagnostics, which
+    /// opening the day's fix does not change).
+    static func surface(_ s: Session, moment: SurfacingMoment, run: PatternRun) async throws -> [String] {
         guard let user = try await s.repos.users.get() else { return [] }
-        let run = try await run(s)
         let history = try await s.repos.patterns.getAll()
         guard var p = PatternSurfacing.pick(from: run.patterns, history: history, moment: moment, session: SurfacingSession(),
                                             now: s.now, calendar: s.calendar) else { return [] }
