@@ -201,7 +201,7 @@ struct Status: AsyncParsableCommand {
             out.append("PENDING  " + f)
             out += Text.wrap(p, indent: "  ")
         } else {
-            out.append(s.style.dim("No pending fix. `egofix today` assigns one."))
+            out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
         if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes them."] }
         if snap.diagnosticDue { out += ["", "Weekly diagnostic open. `egofix diagnostic`, or skip it."] }
