@@ -68,17 +68,25 @@ def built_counts(out):
     return tuple(int(x) for x in m.groups())
 
 
-def full_builds(binary, years, out, runs):
-    """Full builds into a new folder each time (timed on their own), then the same under
-    /usr/bin/time for peak memory. Returns (times, rss list, counts of the last)."""
-    times, rss, counts = [], [], None
-    cmd = [binary, "build", "--demo", "--years", str(years), "--out", out]
+def timed_builds(cmd, out, runs, env=None):
+    """`cmd` run runs + 1 times into an emptied `out`, the first a warm-up.
+    Returns (times, counts of the last)."""
+    times, counts = [], None
     for i in range(runs + 1):
         shutil.rmtree(out, ignore_errors=True)
-        seconds, stdout, _ = run(cmd, cwd=DEMO)
+        seconds, stdout, _ = run(cmd, cwd=DEMO, env=env)
         counts = built_counts(stdout)
         if i > 0:
             times.append(seconds)
+    return times, counts
+
+
+def full_builds(binary, years, out, runs):
+    """Full builds into a new folder each time (timed on their own), then the same under
+    /usr/bin/time for peak memory. Returns (times, rss list, counts of the last)."""
+    cmd = [binary, "build", "--demo", "--years", str(years), "--out", out]
+    times, counts = timed_builds(cmd, out, runs)
+    rss = []
     for i in range(3):
         shutil.rmtree(out, ignore_errors=True)
         _, _, _, kib = timed(cmd, cwd=DEMO)
@@ -169,14 +177,9 @@ def main():
     store10 = os.path.join(work, "build-store10.sqlite")
     run([binary, "demo", "--years", "10", "--store", store10])
     sout = os.path.join(work, "site10-store")
-    stimes = []
-    for i in range(runs + 1):
-        shutil.rmtree(sout, ignore_errors=True)
-        seconds, stdout, _ = run([binary, "build", "--store", store10, "--out", sout], cwd=DEMO,
-                                 env=dict(os.environ, EGOFIX_NOW=NEXT_MORNING))
-        if i > 0:
-            stimes.append(seconds)
-    report("same site from the 10-year store (no simulation)", f"{ms(median(stimes))}, {built_counts(stdout)[0]} files")
+    stimes, scounts = timed_builds([binary, "build", "--store", store10, "--out", sout], sout, runs,
+                                   env=dict(os.environ, EGOFIX_NOW=NEXT_MORNING))
+    report("same site from the 10-year store (no simulation)", f"{ms(median(stimes))}, {scounts[0]} files")
 
     # 2. Hugo on a fixture with the same page count and text volume.
     print("2. against Hugo")

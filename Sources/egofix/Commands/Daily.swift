@@ -61,7 +61,8 @@ struct Today: AsyncParsableCommand {
                 return
             }
             let heading = card.isQuickFix ? "QUICK FIX // after the crash" : "TODAY // " + s.today.description
-            var out = try await Surfacer.surface(s, moment: .beforeDailyFix, run: try await (detection ?? Task { try await Surfacer.run(s) }).value)
+            let run = if let detection { try await detection.value } else { try await Surfacer.run(s) }
+            var out = try await Surfacer.surface(s, moment: .beforeDailyFix, run: run)
             out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
                                     showCommands: card.completion.outcome == .pending)
             if card.completion.outcome != .pending {
