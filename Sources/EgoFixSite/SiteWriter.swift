@@ -504,25 +504,46 @@ public struct SiteManifest: Sendable, Equatable {
     public var key: String
     public var files: [String: Stamp]
     public var cardKeys: [String: String]
+    /// Every folder of the site ("" is the output folder itself), stamped like the files: adding,
+    /// removing or renaming anything in a folder changes its modification time, so matching stamps
+    /// mean no file was added anywhere, without reading a single folder.
+    public var folders: [String: Stamp]
 
-    public init(key: String, files: [String: Stamp], cardKeys: [String: String]) {
+    public init(key: String, files: [String: Stamp], cardKeys: [String: String], folders: [String: Stamp] = [:]) {
         self.key = key
         self.files = files
         self.cardKeys = cardKeys
+        self.folders = folders
     }
 
-    /// The manifest of a finished build: the stamps of `files` as they are now in `folder`.
+    /// The manifest of a finished build: the stamps of `files` and of their folders as they are now in `folder`.
     public init(key: String, folder: URL, files: [String], cardKeys: [String: String]) {
         var stamps: [String: Stamp] = [:]
+        var folders: [String: Stamp] = [:]
         let root = folder.path
-        for path in files { if let s = SiteManifest.stamp(root + "/" + path) { stamps[path] = s } }
-        self.init(key: key, files: stamps, cardKeys: cardKeys)
+        if let s = SiteManifest.stamp(root, folder: true) { folders[""] = s }
+        for path in files {
+            if let s = SiteManifest.stamp(root + "/" + path) { stamps[path] = s }
+            var dir = Substring(path)
+            while let slash = dir.lastIndex(of: "/") {
+                dir = dir[..<slash]
+                let name = String(dir)
+                if folders[name] != nil { break }
+                if let s = SiteManifest.stamp(root + "/" + name, folder: true) { folders[name] = s }
+            }
+        }
+        self.init(key: key, files: stamps, cardKeys: cardKeys, folders: folders)
     }
 
-    /// A regular file's stamp (links are not followed); nil for anything else.
-    public static func stamp(_ path: String) -> Stamp? {
+    /// A regular file's stamp, or a folder's with `folder` (links are not followed); nil for anything else.
+    public static func stamp(_ path: String, folder: Bool = false) -> Stamp? {
+        stamp(at: AT_FDCWD, path, folder: folder)
+    }
+
+    /// The same, for a path relative to the open folder `dir` (which saves looking the folder up again).
+    static func stamp(at dir: Int32, _ path: String, folder: Bool = false) -> Stamp? {
         var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        guard fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW) == 0, (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
         #if os(Linux)
         let mtime = st.st_mtim
         #else
@@ -531,14 +552,19 @@ public struct SiteManifest: Sendable, Equatable {
         return Stamp(size: Int64(st.st_size), seconds: Int64(mtime.tv_sec), nanoseconds: Int64(mtime.tv_nsec), inode: UInt64(st.st_ino))
     }
 
-    static let header = "egofix site manifest 1"
+    static let header = "egofix site manifest 2"
 
-    /// One line a file: "f size seconds nanoseconds inode path", "c path key", after the key line.
+    /// One line a file: "f size seconds nanoseconds inode path"; a folder: "d size seconds
+    /// nanoseconds inode path" (the output folder's path is "."); a card: "c key path"; after the key line.
     public func encoded() -> Data {
         var out = SiteManifest.header + "\nk " + key + "\n"
         for path in files.keys.sorted() {
             guard let s = files[path] else { continue }
             out += "f \(s.size) \(s.seconds) \(s.nanoseconds) \(s.inode) \(path)\n"
+        }
+        for path in folders.keys.sorted() {
+            guard let s = folders[path] else { continue }
+            out += "d \(s.size) \(s.seconds) \(s.nanoseconds) \(s.inode) \(path.isEmpty ? "." : path)\n"
         }
         for path in cardKeys.keys.sorted() { out += "c \(cardKeys[path] ?? "") \(path)\n" }
         return Data(out.utf8)
@@ -547,20 +573,55 @@ public struct SiteManifest: Sendable, Equatable {
     /// Nil when the file is missing or not a manifest this version wrote.
     public static func read(_ url: URL) -> SiteManifest? {
         guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: true)
-        guard lines.count >= 2, lines[0] == header, lines[1].hasPrefix("k ") else { return nil }
-        var m = SiteManifest(key: String(lines[1].dropFirst(2)), files: [:], cardKeys: [:])
-        for line in lines.dropFirst(2) {
-            if line.hasPrefix("f ") {
-                let parts = line.split(separator: " ", maxSplits: 5)
-                guard parts.count == 6, let size = Int64(parts[1]), let sec = Int64(parts[2]), let ns = Int64(parts[3]),
-                      let ino = UInt64(parts[4]) else { return nil }
-                m.files[String(parts[5])] = Stamp(size: size, seconds: sec, nanoseconds: ns, inode: ino)
-            } else if line.hasPrefix("c ") {
-                let parts = line.split(separator: " ", maxSplits: 2)
-                guard parts.count == 3 else { return nil }
-                m.cardKeys[String(parts[2])] = String(parts[1])
-            } else {
+        return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// The bytes of `encoded()`, read back without splitting them into strings first.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> SiteManifest? {
+        var i = 0
+        func line() -> UnsafeBufferPointer<UInt8>? {
+            guard i < b.count else { return nil }
+            let start = i
+            while i < b.count, b[i] != 0x0A { i += 1 }
+            let l = UnsafeBufferPointer(rebasing: b[start..<i])
+            if i < b.count { i += 1 }
+            return l
+        }
+        func text(_ l: UnsafeBufferPointer<UInt8>) -> String { String(decoding: l, as: UTF8.self) }
+        guard let first = line(), text(first) == header, let k = line(), k.count > 2, k[0] == UInt8(ascii: "k"), k[1] == 0x20 else {
+            return nil
+        }
+        var m = SiteManifest(key: text(UnsafeBufferPointer(rebasing: k[2...])), files: [:], cardKeys: [:])
+        m.files.reserveCapacity(b.count / 48)
+        while let l = line() {
+            if l.isEmpty { continue }
+            guard l.count > 2, l[1] == 0x20 else { return nil }
+            switch l[0] {
+            case UInt8(ascii: "f"), UInt8(ascii: "d"):
+                // Four numbers, then the path (which may hold spaces).
+                var j = 2
+                var numbers: [UInt64] = []
+                for _ in 0..<4 {
+                    var v: UInt64 = 0, digits = 0, negative = false
+                    if j < l.count, l[j] == UInt8(ascii: "-") { negative = true; j += 1 }
+                    while j < l.count, l[j] >= 0x30, l[j] <= 0x39, digits < 19 {
+                        v = v * 10 + UInt64(l[j] - 0x30)
+                        j += 1
+                        digits += 1
+                    }
+                    guard digits > 0, j < l.count, l[j] == 0x20 else { return nil }
+                    j += 1
+                    numbers.append(negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v)
+                }
+                guard j < l.count else { return nil }
+                let stamp = Stamp(size: Int64(bitPattern: numbers[0]), seconds: Int64(bitPattern: numbers[1]),
+                                  nanoseconds: Int64(bitPattern: numbers[2]), inode: numbers[3])
+                let path = text(UnsafeBufferPointer(rebasing: l[j...]))
+                if l[0] == UInt8(ascii: "f") { m.files[path] = stamp } else { m.folders[path == "." ? "" : path] = stamp }
+            case UInt8(ascii: "c"):
+                guard let space = l[2...].firstIndex(of: 0x20), space + 1 < l.count else { return nil }
+                m.cardKeys[text(UnsafeBufferPointer(rebasing: l[(space + 1)...]))] = text(UnsafeBufferPointer(rebasing: l[2..<space]))
+            default:
                 return nil
             }
         }
@@ -591,9 +652,15 @@ extension SiteWriter {
         guard !fm.fileExists(atPath: oldFolder.path),
               fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) else { return nil }
         let root = output.path
-        for (path, stamp) in manifest.files where SiteManifest.stamp(root + "/" + path) != stamp { return nil }
-        let present = SiteBuild.filesUnder(output).filter { $0 != SiteWriter.markerName }
-        guard present.count == manifest.files.count else { return nil }
-        return SiteWriteReport(written: [], unchanged: present, removed: [])
+        // Every folder as the build left it (so nothing was added or removed), then every file.
+        guard manifest.folders[""] != nil else { return nil }
+        let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard dir >= 0 else { return nil }
+        defer { close(dir) }
+        for (path, stamp) in manifest.folders where SiteManifest.stamp(at: dir, path.isEmpty ? "." : path, folder: true) != stamp {
+            return nil
+        }
+        for (path, stamp) in manifest.files where SiteManifest.stamp(at: dir, path) != stamp { return nil }
+        return SiteWriteReport(written: [], unchanged: manifest.files.keys.filter { $0 != SiteWriter.markerName }.sorted(), removed: [])
     }
 }

@@ -237,7 +237,7 @@ extension WeeklyDiagnostic {
             var out: [BugDiagnosticResponse] = []
             if expect("]") { return i == b.count ? out : nil }
             while true {
-                guard expect("{\"bugId\":\""), let id = string().flatMap(RowReader.canonicalUUID),
+                guard expect("{\"bugId\":\""), let id = string().flatMap(UUIDText.parse),
                       expect(",\"intensity\":\""), let raw = string(),
                       let intensity = BugIntensity(rawValue: String(decoding: raw, as: UTF8.self)) else { return nil }
                 var context: EventContext?

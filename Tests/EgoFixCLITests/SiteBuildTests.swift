@@ -61,6 +61,31 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual(before[.systemFileNumber] as? Int, after[.systemFileNumber] as? Int)
     }
 
+    /// The quick "nothing changed" answer reads no folder; a file added deep in the site, or a page
+    /// edited by hand, must still be noticed and put right by the next build.
+    func test_build_noChangeRebuildStillNoticesAStrayFileAndAnEditedPage() throws {
+        let dir = try CLI.temporaryDirectory()
+        XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)
+        let stray = dir + "/s/weeks/2026-W47/notes.txt"
+        try Data("left here by hand".utf8).write(to: URL(fileURLWithPath: stray))
+        var r = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("1 removed"), r.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stray))
+
+        let page = dir + "/s/changelog/index.html"
+        let original = try Data(contentsOf: URL(fileURLWithPath: page))
+        try Data("edited".utf8).write(to: URL(fileURLWithPath: page))
+        r = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains(": 1 written"), r.out)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: page)), original)
+
+        r = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
+        XCTAssertTrue(r.out.contains(": 0 written"), r.out)
+        XCTAssertTrue(r.out.contains("0 removed"), r.out)
+    }
+
     func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {
         let cli = try CLI()
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)

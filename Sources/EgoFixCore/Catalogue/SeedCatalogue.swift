@@ -56,15 +56,20 @@ public struct SeedCatalogue: Sendable, Equatable {
                                                                message: InteractionConfiguration.describe(error))])
             }
         }
-        let b = try load([BugSeed].self, bugs, bugsFile)
-        let f = try load([FixSeed].self, fixes, fixesFile)
-        let e = try load([EducationSeed].self, education, educationFile)
+        let b: [BugSeed], f: [FixSeed], e: [EducationSeed]
+        if let fast = Fast.seeds(bugs: bugs, fixes: fixes, education: education) {
+            (b, f, e) = fast
+        } else {
+            b = try load([BugSeed].self, bugs, bugsFile)
+            f = try load([FixSeed].self, fixes, fixesFile)
+            e = try load([EducationSeed].self, education, educationFile)
+        }
         return SeedCatalogue(
             bugs: b.map { Bug(id: $0.id, slug: $0.slug, title: $0.title, description: $0.description, color: $0.color, createdAt: loadedAt) },
-            fixes: try f.map { s in
+            fixes: f.map { s in
                 Fix(id: s.id, number: s.number, bugId: s.bugId, type: s.type, severity: s.severity,
                     interactionType: s.interactionType, prompt: s.prompt, inlineComment: s.inlineComment,
-                    validation: s.validation, configurationData: try s.configuration.map { try $0.canonicalData() },
+                    validation: s.validation, configurationData: s.configuration.map { $0.canonicalData() },
                     createdAt: loadedAt)
             },
             education: e.map { MicroEducation(id: $0.id, bugSlug: $0.bugSlug, trigger: $0.trigger, body: $0.body, createdAt: loadedAt) })
@@ -105,9 +110,73 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
-    public func canonicalData() throws -> Data {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try e.encode(self)
+    /// The value as JSONEncoder writes it with sorted keys and unescaped slashes (see JSONBytes).
+    public func canonicalData() -> Data { JSONBytes.canonical(self) }
+}
+
+extension SeedCatalogue {
+    /// The three files read with JSONBytes and mapped by hand: the same seeds JSONDecoder gives,
+    /// or nil when anything is not exactly as expected (then JSONDecoder runs and names the problem).
+    enum Fast {
+        static func seeds(bugs: Data, fixes: Data, education: Data) -> ([BugSeed], [FixSeed], [EducationSeed])? {
+            guard let b = list(bugs, bug), let f = list(fixes, fix), let e = list(education, educationSeed) else { return nil }
+            return (b, f, e)
+        }
+
+        static func list<T>(_ data: Data, _ make: ([String: JSONValue]) -> T?) -> [T]? {
+            guard case .array(let items)? = JSONBytes.parse(data) else { return nil }
+            var out: [T] = []
+            out.reserveCapacity(items.count)
+            for item in items {
+                guard case .object(let o) = item, let v = make(o) else { return nil }
+                out.append(v)
+            }
+            return out
+        }
+
+        static func string(_ o: [String: JSONValue], _ k: String) -> String? {
+            if case .string(let s)? = o[k] { return s }
+            return nil
+        }
+
+        /// nil: absent or null; .some(nil): present but not a string (not accepted).
+        static func optionalString(_ o: [String: JSONValue], _ k: String) -> String?? {
+            switch o[k] {
+            case nil, .null?: return .some(nil)
+            case .string(let s)?: return .some(s)
+            default: return nil
+            }
+        }
+
+        static func uuid(_ o: [String: JSONValue], _ k: String) -> UUID? {
+            string(o, k).flatMap { UUIDText.parse($0) ?? UUID(uuidString: $0) }
+        }
+
+        static func value<E: RawRepresentable>(_ o: [String: JSONValue], _ k: String) -> E? where E.RawValue == String {
+            string(o, k).flatMap(E.init(rawValue:))
+        }
+
+        static func bug(_ o: [String: JSONValue]) -> BugSeed? {
+            guard let id = uuid(o, "id"), let slug = string(o, "slug"), let title = string(o, "title"),
+                  let description = string(o, "description"), let color = string(o, "color") else { return nil }
+            return BugSeed(id: id, slug: slug, title: title, description: description, color: color)
+        }
+
+        static func fix(_ o: [String: JSONValue]) -> FixSeed? {
+            guard let id = uuid(o, "id"), case .number(let n)? = o["number"], let number = Int(exactly: n),
+                  let bugId = uuid(o, "bugId"), let type: FixType = value(o, "type"), let severity: FixSeverity = value(o, "severity"),
+                  let interaction: InteractionType = value(o, "interactionType"), let prompt = string(o, "prompt"),
+                  let comment = optionalString(o, "inlineComment"), let validation = optionalString(o, "validation") else { return nil }
+            var configuration = o["configuration"]
+            if configuration == .null { configuration = nil }
+            return FixSeed(id: id, number: number, bugId: bugId, type: type, severity: severity, interactionType: interaction,
+                           prompt: prompt, inlineComment: comment, validation: validation, configuration: configuration)
+        }
+
+        static func educationSeed(_ o: [String: JSONValue]) -> EducationSeed? {
+            guard let id = uuid(o, "id"), let slug = string(o, "bugSlug"), let trigger: EducationTrigger = value(o, "trigger"),
+                  let body = string(o, "body") else { return nil }
+            return EducationSeed(id: id, bugSlug: slug, trigger: trigger, body: body)
+        }
     }
 }

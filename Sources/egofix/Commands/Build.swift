@@ -64,7 +64,9 @@ struct Build: AsyncParsableCommand {
         let key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
                                        source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
                                        zone: zone, title: config.title ?? "EgoFix", baseURL: base)
+        phase("inputs hashed")
         let previous = manifestURL.flatMap { SiteManifest.read($0) }
+        phase("manifest read")
         if let previous, previous.key == key {
             do {
                 if let report = try writer.unchanged(as: previous) {
