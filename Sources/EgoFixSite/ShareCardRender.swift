@@ -74,10 +74,18 @@ public enum ShareCardPNG {
     }
 
     /// The same, adding the time spent drawing and encoding to `seconds` (for `egofix bench-card`).
-    public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double)) throws -> Data {
+    /// `fresh` draws on newly cleared memory instead of a reused buffer (for tests: the bytes must not differ).
+    public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double), fresh: Bool = false) throws -> Data {
         let started = Date()
         let w = Int32(ShareCardLayout.width), h = Int32(ShareCardLayout.height)
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h) else {
+        let stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, w)
+        guard stride > 0 else { throw Error.cairo("no stride for the card width") }
+        // Every pixel is painted over before anything reads it, so a buffer from an earlier card
+        // serves as well as new memory, without clearing or faulting in 3 MB a card.
+        let bytes = Int(stride) * Int(h)
+        let buffer = fresh ? PixelBuffers.zeroed(bytes) : PixelBuffers.shared.take(bytes)
+        defer { if fresh { buffer.deallocate() } else { PixelBuffers.shared.give(buffer, bytes) } }
+        guard let surface = cairo_image_surface_create_for_data(buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, w, h, stride) else {
             throw Error.cairo("no surface")
         }
         defer { cairo_surface_destroy(surface) }
@@ -149,6 +157,37 @@ public enum ShareCardPNG {
     private static func setColor(_ cr: OpaquePointer, _ hex: String) {
         let v = Int(hex.dropFirst(), radix: 16) ?? 0
         cairo_set_source_rgb(cr, Double(v >> 16) / 255, Double((v >> 8) & 0xff) / 255, Double(v & 0xff) / 255)
+    }
+}
+
+/// Pixel memory for share cards, handed back after each card and reused by the next (at most one
+/// buffer a core is kept).
+final class PixelBuffers: @unchecked Sendable {
+    static let shared = PixelBuffers()
+    private let lock = NSLock()
+    private var free: [(pointer: UnsafeMutableRawPointer, bytes: Int)] = []
+
+    func take(_ bytes: Int) -> UnsafeMutableRawPointer {
+        lock.lock()
+        defer { lock.unlock() }
+        if let i = free.firstIndex(where: { $0.bytes == bytes }) { return free.remove(at: i).pointer }
+        return UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+    }
+
+    func give(_ pointer: UnsafeMutableRawPointer, _ bytes: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        if free.count < max(2, ProcessInfo.processInfo.activeProcessorCount) {
+            free.append((pointer, bytes))
+        } else {
+            pointer.deallocate()
+        }
+    }
+
+    static func zeroed(_ bytes: Int) -> UnsafeMutableRawPointer {
+        let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
+        p.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
+        return p
     }
 }
 

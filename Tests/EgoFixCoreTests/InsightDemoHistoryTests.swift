@@ -26,6 +26,19 @@ final class InsightDemoHistoryTests: XCTestCase {
         }
     }
 
+    /// The build starts each share card as the demo user shares the fix; the fixes it hears about
+    /// must be exactly the ones the finished history shares, and hearing about them changes nothing.
+    func test_DemoHistory_tellsEachSharedFixAsItHappens() throws {
+        final class Heard: @unchecked Sendable { var ids: [UUID] = [] }
+        let heard = Heard()
+        let d = DemoHistory.generate(catalogue: try shipped(), endingAt: end, years: 2, seed: 1, calendar: clock.calendar,
+                                     onShare: { heard.ids.append($0.id) })
+        let shared = d.events.filter { $0.eventType == .fixShared }.compactMap(\.fixId)
+        XCTAssertFalse(shared.isEmpty)
+        XCTAssertEqual(heard.ids, shared)
+        XCTAssertEqual(d, try generate(years: 2, seed: 1))
+    }
+
     func test_DemoHistory_makesAllSevenDetectorsFire() throws {
         for seed in [UInt64(1), 2, 3] {
             let d = try generate(seed: seed)

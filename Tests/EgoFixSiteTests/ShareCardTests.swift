@@ -172,6 +172,25 @@ final class ShareCardTests: XCTestCase {
         XCTAssertNotEqual(a, c, "the prompt is drawn")
     }
 
+    /// Cards are drawn on reused pixel memory; what an earlier card left there must not reach the bytes.
+    func test_png_reusedPixelMemoryGivesTheBytesOfFreshMemory() throws {
+        let a = try card(), b = try card(fix(prompt: "Ask a question you do not know the answer to.", comment: "// Then wait."))
+        var seconds = (draw: 0.0, encode: 0.0)
+        let freshA = try ShareCardPNG.render(a, seconds: &seconds, fresh: true)
+        let freshB = try ShareCardPNG.render(b, seconds: &seconds, fresh: true)
+        for _ in 0..<3 {
+            XCTAssertEqual(try ShareCardPNG.render(b), freshB)
+            XCTAssertEqual(try ShareCardPNG.render(a), freshA)
+        }
+        // Poison the pooled buffers, as the worst earlier use could leave them.
+        let bytes = Int(ShareCardLayout.width * 4) * ShareCardLayout.height
+        let held = (0..<4).map { _ in PixelBuffers.shared.take(bytes) }
+        for (k, p) in held.enumerated() { p.initializeMemory(as: UInt8.self, repeating: UInt8(0x5A + k), count: bytes) }
+        for p in held { PixelBuffers.shared.give(p, bytes) }
+        XCTAssertEqual(try ShareCardPNG.render(a), freshA)
+        XCTAssertEqual(try ShareCardPNG.render(b), freshB)
+    }
+
     func test_png_hostileTextDoesNotBreakDrawing() throws {
         let hostile = "\u{0}\u{1b}[31m<script>\u{202E}\u{301}\u{301}\u{301} \u{1F600}\u{FFFF} " + String(repeating: "\u{65E5}", count: 300)
         let png = try ShareCardPNG.render(try card(fix(prompt: hostile, comment: hostile)))

@@ -62,10 +62,13 @@ public struct DemoData: Sendable, Equatable {
 ///
 /// `years` below 1 is treated as 1.
 public enum DemoHistory {
+    /// `onShare` is told each fix the user shares, as the simulation reaches it (the same fix may
+    /// come again), so a caller can start on its share card while the rest of the history is made.
     public static func generate(catalogue: SeedCatalogue, endingAt: Date, years: Int, seed: UInt64,
-                                calendar: Calendar) -> DemoData {
+                                calendar: Calendar, onShare: ((Fix) -> Void)? = nil) -> DemoData {
         var sim = DemoSimulator(catalogue: catalogue, endingAt: endingAt, years: max(1, years), seed: seed,
                                 calendar: calendar, mode: .demo)
+        sim.onShare = onShare
         return sim.run()
     }
 }
@@ -176,6 +179,7 @@ struct DemoSimulator {
     var budget: [Int]
     var contextWeights: [[Double]]
     var skipRate: Double
+    var onShare: ((Fix) -> Void)?
 
     init(catalogue: SeedCatalogue, endingAt: Date, years: Int, seed: UInt64, calendar: Calendar, mode: Mode) {
         cal = calendar
@@ -632,6 +636,7 @@ struct DemoSimulator {
     mutating func share(_ at: Date) {
         guard let d = todayDaily, let fix = fixById[completions[d].fixId] else { return }
         event(.fixShared, bug: fix.bugId, fix: fix.id, at: at)
+        onShare?(fix)
     }
 
     mutating func diagnostic(_ day: LocalDay, _ at: Date) {

@@ -33,9 +33,10 @@ public struct SiteBuilder: Sendable {
 
     /// Every file of the site, sorted by path. A share card's PNG is drawn only when `reuseCard`
     /// has no bytes for its path and key (see `SiteBuildStats.cardKeys`); the key changes with the
-    /// card's text and with `options.cardSalt`.
+    /// card's text and with `options.cardSalt`. `drawn` says whether those bytes were drawn for this
+    /// build (ahead of it) or kept from an earlier one.
     public func build(data: SiteData, content: SiteContent, options: SiteOptions,
-                      reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> Data?,
+                      reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                       stats: inout SiteBuildStats) throws -> [(path: String, data: Data)] {
         let ctx = try PageContext(data: data, content: content, options: options, templates: templates)
         // Pages and cards render on every core; results come back in plan order, and the first
@@ -61,7 +62,7 @@ public struct SiteBuilder: Sendable {
                 // Bytes become Data on the worker, so a page is never held twice.
                 return .page(Result { Data(try page.render(ctx)) })
             case .card(let card, let key):
-                if let png = reuseCard(ShareCardPNG.path(card), key) { return .card(.success(png), drawn: false) }
+                if let ready = reuseCard(ShareCardPNG.path(card), key) { return .card(.success(ready.png), drawn: ready.drawn) }
                 return .card(Result { try ShareCardPNG.render(card) }, drawn: true)
             }
         }

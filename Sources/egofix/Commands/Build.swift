@@ -89,8 +89,23 @@ struct Build: AsyncParsableCommand {
         let now: Date
         let calendar: Calendar
         var detection: PatternRun?
+        // A share card the last build drew, for the same card and the same egofix, is kept.
+        let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
+        let previousRoot = writer.output.path
+        let kept: @Sendable (String, String) -> Data? = { path, key in
+            guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
+                return nil
+            }
+            return FileManager.default.contents(atPath: previousRoot + "/" + path)
+        }
+        let cardSalt = BuildFingerprint.executableIdentity()
+        var early: EarlyCards?
         if demo {
-            let d = try DemoSite.make(years: years, seed: seed)
+            // The demo's share cards are drawn on the other core while its history is made.
+            let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
+            let cards = EarlyCards(bugs: catalogue.bugs, salt: cardSalt, kept: kept)
+            early = cards
+            let d = try DemoSite.make(years: years, seed: seed, catalogue: catalogue, onShare: cards.start)
             data = d.data
             now = d.now
             calendar = d.calendar
@@ -118,19 +133,14 @@ struct Build: AsyncParsableCommand {
         progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering")
         let files: [(path: String, data: Data)]
         var buildStats = SiteBuildStats()
-        // A share card whose PNG the last build wrote, for the same card and the same egofix, is kept.
-        let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
-        let previousRoot = writer.output.path
-        let reuse: @Sendable (String, String) -> Data? = { path, key in
-            guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
-                return nil
-            }
-            return FileManager.default.contents(atPath: previousRoot + "/" + path)
+        let reuse: @Sendable (String, String) -> (png: Data, drawn: Bool)? = { [early] path, key in
+            if let ready = early?.png(path, key: key) { return ready }
+            return kept(path, key).map { (png: $0, drawn: false) }
         }
         do {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
-                                                           workspace: cwd, cardSalt: BuildFingerprint.executableIdentity(),
+                                                           workspace: cwd, cardSalt: cardSalt,
                                                            detection: detection),
                                       reuseCard: reuse, stats: &buildStats)
         } catch let e as SiteBuildError { throw CLIError(e.description) }
@@ -176,6 +186,69 @@ struct BenchCard: ParsableCommand {
         print(String(format: "%d cards, %.3f ms per card (%.3f ms drawing, %.3f ms encoding), %d bytes per card",
                      cards.count, (seconds.draw + seconds.encode) * 1000 / n, seconds.draw * 1000 / n, seconds.encode * 1000 / n,
                      bytes / (cards.count * `repeat`)))
+    }
+}
+
+/// Share cards drawn one at a time on a queue of their own, started as the demo history shares
+/// each fix, so they are ready (or nearly) when the pages render. A card an earlier build drew is
+/// kept instead; one that fails to draw is left for the page build, which reports the error.
+final class EarlyCards: @unchecked Sendable {
+    private final class Card: @unchecked Sendable {
+        let key: String
+        let done = DispatchSemaphore(value: 0)
+        var png: Data?
+        var drawn = false
+        init(key: String) { self.key = key }
+    }
+
+    private let queue = DispatchQueue(label: "egofix.share-cards", qos: .userInitiated)
+    private let lock = NSLock()
+    private var cards: [String: Card] = [:]
+    private let bugs: [UUID: Bug]
+    private let salt: String
+    private let kept: @Sendable (String, String) -> Data?
+
+    init(bugs: [Bug], salt: String, kept: @escaping @Sendable (String, String) -> Data?) {
+        var byId: [UUID: Bug] = [:]
+        for b in bugs { byId[b.id] = b }
+        self.bugs = byId
+        self.salt = salt
+        self.kept = kept
+    }
+
+    func start(_ fix: Fix) {
+        guard let bug = bugs[fix.bugId], let card = try? ShareCard(fix: fix, bug: bug) else { return }
+        let path = ShareCardPNG.path(card)
+        lock.lock()
+        guard cards[path] == nil else {
+            lock.unlock()
+            return
+        }
+        let entry = Card(key: ShareCardPNG.key(card, salt: salt))
+        cards[path] = entry
+        lock.unlock()
+        let kept = self.kept
+        queue.async {
+            if let png = kept(path, entry.key) {
+                entry.png = png
+            } else {
+                entry.png = try? ShareCardPNG.render(card)
+                entry.drawn = true
+            }
+            entry.done.signal()
+        }
+    }
+
+    /// The card's PNG once it is ready, if it was started for this key and drew.
+    func png(_ path: String, key: String) -> (png: Data, drawn: Bool)? {
+        lock.lock()
+        let entry = cards[path]
+        lock.unlock()
+        guard let entry, entry.key == key else { return nil }
+        entry.done.wait()
+        entry.done.signal()  // ready for anyone who asks again
+        guard let png = entry.png else { return nil }
+        return (png, entry.drawn)
     }
 }
 
