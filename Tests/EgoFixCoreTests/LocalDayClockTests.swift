@@ -37,6 +37,7 @@ final class LocalDayClockTests: XCTestCase {
             for d in instants(tz) {
                 let c = cal.dateComponents([.year, .month, .day, .hour, .minute], from: d)
                 let day = LocalDay(d, calendar: cal)
+                XCTAssertEqual(LocalDay.Converter(cal).day(d), day, "\(id) \(d): the batch converter agrees")
                 XCTAssertEqual(day.components.year, c.year, "\(id) \(d)")
                 XCTAssertEqual(day.components.month, c.month, "\(id) \(d)")
                 XCTAssertEqual(day.components.day, c.day, "\(id) \(d)")

@@ -694,21 +694,23 @@ struct DemoSimulator {
     mutating func reconcile(_ i: Int, _ at: Date) {
         let bug = bugs[i]
         guard bug.status != .identified, bug.deletedAt == nil else { return }
-        var l = life[i]
-        if !l.recentCrashes.isEmpty {
+        // In place: a copy of `life[i]` would copy its arrays on every change.
+        if !life[i].recentCrashes.isEmpty {
             // A crash on or before today − 21 (local days) can no longer block stability.
             let cutoff = LocalDay(at, calendar: cal).adding(days: 1 - Thresholds.stableCrashFreeDays).start(in: cal)
-            l.recentCrashes.removeAll { $0.crashedAt < cutoff }
+            if life[i].recentCrashes.contains(where: { $0.crashedAt < cutoff }) {
+                life[i].recentCrashes.removeAll { $0.crashedAt < cutoff }
+            }
         }
-        let crashArg = bug.status == .active ? l.recentCrashes : l.crashesSinceTransition
-        var ratings = l.lastRatings
-        if let n = l.firstNoisy, !ratings.contains(where: { $0.id == n.id }) { ratings.insert(n, at: 0) }
-        if let tr = BugLifecycle.evaluate(bug, crashes: crashArg, diagnostics: ratings, retests: [], now: at, calendar: cal) {
+        var ratings = life[i].lastRatings
+        if let n = life[i].firstNoisy, !ratings.contains(where: { $0.id == n.id }) { ratings.insert(n, at: 0) }
+        let tr = BugLifecycle.evaluate(bug, crashes: bug.status == .active ? life[i].recentCrashes : life[i].crashesSinceTransition,
+                                       diagnostics: ratings, retests: [], now: at, calendar: cal)
+        if let tr {
             bugs[i] = BugLifecycle.apply(tr, to: bug, at: at)
-            l.crashesSinceTransition = []
-            l.firstNoisy = nil
+            life[i].crashesSinceTransition = []
+            life[i].firstNoisy = nil
         }
-        life[i] = l
     }
 
     // MARK: Finish

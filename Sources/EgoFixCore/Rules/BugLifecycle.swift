@@ -43,32 +43,35 @@ public enum BugLifecycle {
     /// What should happen to this bug now, given its crashes, diagnostics and retest outcomes.
     public static func evaluate(_ bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                 retests: [FixCompletion], now: Date, calendar: Calendar) -> Transition? {
-        let myCrashes = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
-        let myRatings: [(Date, BugIntensity)] = diagnostics.filter { $0.deletedAt == nil }
-            .sorted { $0.weekStarting < $1.weekStarting }
-            .compactMap { d in d.responses.first { $0.bugId == bug.id }.map { (d.completedAt, $0.intensity) } }
-        let today = LocalDay(now, calendar: calendar)
+        // Read only as far as the answer needs (this runs for every bug on every change).
+        var myRatings: [(Date, BugIntensity)] {
+            diagnostics.filter { $0.deletedAt == nil }
+                .sorted { $0.weekStarting < $1.weekStarting }
+                .compactMap { d in d.responses.first { $0.bugId == bug.id }.map { (d.completedAt, $0.intensity) } }
+        }
 
         switch bug.status {
         case .identified:
             return nil
         case .active:
+            let today = LocalDay(now, calendar: calendar)
             guard let activated = bug.activatedAt,
                   today.days(since: LocalDay(activated, calendar: calendar)) >= Thresholds.stableMinimumActiveDays
             else { return nil }
             let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
             guard lastRatings.count == Thresholds.stableQuietWeeks,
                   lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
-            let recentCrash = myCrashes.contains {
-                today.days(since: LocalDay($0.crashedAt, calendar: calendar)) < Thresholds.stableCrashFreeDays
+            let recentCrash = crashes.contains {
+                $0.deletedAt == nil && $0.bugId == bug.id
+                    && today.days(since: LocalDay($0.crashedAt, calendar: calendar)) < Thresholds.stableCrashFreeDays
             }
             return recentCrash ? nil : .stabilised
         case .stable, .resolved:
             let since = (bug.status == .resolved ? bug.resolvedAt : nil) ?? bug.stableSince ?? bug.updatedAt
-            if let c = myCrashes.first(where: { $0.crashedAt > since }) {
-                _ = c
+            if crashes.contains(where: { $0.deletedAt == nil && $0.bugId == bug.id && $0.crashedAt > since }) {
                 return .regressed(reason: "crash logged")
             }
+            let myRatings = myRatings
             if myRatings.contains(where: { $0.0 > since && $0.1 == .loud }) {
                 return .regressed(reason: "rated loud in the weekly diagnostic")
             }
@@ -76,7 +79,7 @@ public enum BugLifecycle {
                 return .regressed(reason: "retest failed")
             }
             guard bug.status == .stable, let stable = bug.stableSince else { return nil }
-            let days = today.days(since: LocalDay(stable, calendar: calendar))
+            let days = LocalDay(now, calendar: calendar).days(since: LocalDay(stable, calendar: calendar))
             let noisy = myRatings.contains { $0.0 > stable && $0.1 != .quiet }
             return days >= Thresholds.resolvedAfterStableDays && !noisy ? .resolved : nil
         }

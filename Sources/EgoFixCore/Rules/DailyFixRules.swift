@@ -90,8 +90,9 @@ public enum DailyFixRules {
     /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
     public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
         var out = Set<UUID>()
+        let days = LocalDay.Converter(calendar)
         for c in completions where c.deletedAt == nil {
-            let when = LocalDay(c.completedAt ?? c.assignedAt, calendar: calendar)
+            let when = days.day(c.completedAt ?? c.assignedAt)
             let age = day.days(since: when)
             switch c.outcome {
             case .applied: out.insert(c.fixId)

@@ -53,6 +53,29 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
 
+    /// Many instants to local days in one calendar, the calendar's zone read once: the same days as
+    /// `LocalDay(_:calendar:)`, for loops over many records.
+    public struct Converter: Sendable {
+        public let calendar: Calendar
+        let zone: TimeZone
+        let zoneId: String
+        let gregorian: Bool
+
+        public init(_ calendar: Calendar) {
+            self.calendar = calendar
+            zone = calendar.timeZone
+            zoneId = zone.identifier
+            gregorian = calendar.identifier == .gregorian
+        }
+
+        public func day(_ instant: Date) -> LocalDay {
+            let t = instant.timeIntervalSinceReferenceDate
+            guard gregorian, t >= -3_187_296_000, t < 250_000_000_000 else { return LocalDay(instant, calendar: calendar) }
+            let local = t + Double(ZoneOffsets.shared.offset(zone, id: zoneId, at: t))
+            return LocalDay(ordinal: Int((local / 86_400).rounded(.down)) + 11_323)
+        }
+    }
+
     public func adding(days n: Int) -> LocalDay { LocalDay(ordinal: ordinal + n) }
     public func days(since other: LocalDay) -> Int { ordinal - other.ordinal }
 
@@ -195,9 +218,12 @@ final class ZoneOffsets: @unchecked Sendable {
     private static let maxDays = 120_000
 
     /// The zone's offset at `t` (seconds since the reference date).
-    func offset(_ tz: TimeZone, at t: Double) -> Int {
+    func offset(_ tz: TimeZone, at t: Double) -> Int { offset(tz, id: tz.identifier, at: t) }
+
+    /// The same, with the zone's identifier already at hand (reading it costs more than the lookup).
+    func offset(_ tz: TimeZone, id: String, at t: Double) -> Int {
         let day = Int((t / 86_400).rounded(.down))
-        let value = dayOffset(tz, day: day)
+        let value = dayOffset(tz, id: id, day: day)
         return value == ZoneOffsets.varies ? tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: t)) : Int(value)
     }
 
@@ -212,8 +238,9 @@ final class ZoneOffsets: @unchecked Sendable {
         return Int(guess)
     }
 
-    private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 {
-        let id = tz.identifier
+    private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 { dayOffset(tz, id: tz.identifier, day: day) }
+
+    private func dayOffset(_ tz: TimeZone, id: String, day: Int) -> Int32 {
         lock.lock()
         if id != zone {
             zone = id

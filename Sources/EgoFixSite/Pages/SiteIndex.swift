@@ -4,8 +4,14 @@ import Foundation
 /// Local dates and wall-clock times of instants in the user's calendar.
 struct SiteClock: Sendable {
     let calendar: Calendar
+    let days: LocalDay.Converter
 
-    func day(_ d: Date) -> LocalDay { LocalDay(d, calendar: calendar) }
+    init(calendar: Calendar) {
+        self.calendar = calendar
+        days = LocalDay.Converter(calendar)
+    }
+
+    func day(_ d: Date) -> LocalDay { days.day(d) }
 
     /// "07:05"
     func time(_ d: Date) -> String {
