@@ -17,22 +17,47 @@ struct ByteText {
         s.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Decimal digits, written straight into the bytes.
     mutating func append(_ n: Int) {
         if n >= 0 && n < 10 {
             bytes.append(UInt8(0x30 + n))
             return
         }
-        append(String(n))
+        if n < 0 {
+            guard n != Int.min else { return append(String(n)) }
+            bytes.append(0x2d)
+            return append(-n)
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var v = n
+        withUnsafeMutableBytes(of: &digits) { d in
+            while v > 0 {
+                d[19 - count] = UInt8(0x30 + v % 10)
+                v /= 10
+                count += 1
+            }
+            bytes.append(contentsOf: d[(20 - count)...])
+        }
     }
 
     /// `XMLEscape.escape(s)`.
     mutating func appendXMLEscaped(_ s: String) {
         var s = s
-        let ascii = s.withUTF8 { buf -> Bool in
-            for b in buf where b >= 0x80 { return false }
-            return true
+        // Most text has nothing to escape: then it goes in whole.
+        let plain = s.withUTF8 { buf -> Bool? in
+            var clean = true
+            for b in buf {
+                if b >= 0x80 { return nil }
+                if b < 0x20 || b == 0x26 || b == 0x3c || b == 0x3e || b == 0x22 || b == 0x27 || b == 0x7f { clean = false }
+            }
+            if clean { bytes.append(contentsOf: buf) }
+            return clean
         }
-        guard ascii else {
+        if plain == true { return }
+        guard plain != nil else {
             append(XMLEscape.escape(s))
             return
         }

@@ -275,9 +275,9 @@ public enum ContributionGraphSVG {
             out.append(fill)
             out.append("\"/>")
         }
-        if let path = markPath(c.kind, x: x, y: y) {
+        if c.kind == .skipped || c.kind == .failed || c.kind == .crash {
             out.append("<path d=\"")
-            out.append(path)
+            appendMarkPath(c.kind, x: x, y: y, into: &out)
             out.append("\" stroke=\"")
             out.append(ContributionGraphPalette.markColor(c.kind, depth: c.depth))
             out.append("\" stroke-width=\"1.5\" stroke-linecap=\"round\" fill=\"none\"/>")
@@ -297,15 +297,35 @@ public enum ContributionGraphSVG {
         return out.string
     }
 
+    /// `markPath`, written straight into the bytes.
+    static func appendMarkPath(_ kind: GraphCell.Kind, x: Int, y: Int, into out: inout ByteText) {
+        let a = 3, b = cell - 3
+        func line(_ x1: Int, _ y1: Int, _ x2: Int, _ y2: Int) {
+            out.append("M")
+            out.append(x1)
+            out.append(" ")
+            out.append(y1)
+            out.append("L")
+            out.append(x2)
+            out.append(" ")
+            out.append(y2)
+        }
+        switch kind {
+        case .skipped: line(x + a, y + b, x + b, y + a)
+        case .failed: line(x + a, y + cell / 2, x + b, y + cell / 2)
+        case .crash:
+            line(x + a, y + a, x + b, y + b)
+            line(x + a, y + b, x + b, y + a)
+        default: break
+        }
+    }
+
     /// The colour-free mark of a kind: skipped "/", failed "-", crash "x".
     static func markPath(_ kind: GraphCell.Kind, x: Int, y: Int) -> String? {
-        let a = 3, b = cell - 3
-        switch kind {
-        case .skipped: return "M\(x + a) \(y + b)L\(x + b) \(y + a)"
-        case .failed: return "M\(x + a) \(y + cell / 2)L\(x + b) \(y + cell / 2)"
-        case .crash: return "M\(x + a) \(y + a)L\(x + b) \(y + b)M\(x + a) \(y + b)L\(x + b) \(y + a)"
-        default: return nil
-        }
+        guard kind == .skipped || kind == .failed || kind == .crash else { return nil }
+        var out = ByteText(capacity: 48)
+        appendMarkPath(kind, x: x, y: y, into: &out)
+        return out.string
     }
 
     /// The legend: one swatch per kind, then the depth scale. Returns the SVG and its width.
