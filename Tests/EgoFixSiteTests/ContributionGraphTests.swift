@@ -171,4 +171,19 @@ final class ContributionGraphTests: XCTestCase {
         let parser = XMLParser(data: Data(table.utf8))
         XCTAssertTrue(parser.parse(), "the table is well-formed")
     }
+
+    /// The SVG writes numbers and escapes text byte by byte; both must match the string forms.
+    func test_byteText_numbersAndEscapingMatchTheStringForms() {
+        for n in [0, 7, 10, 99, 1200, 2026, -1, -630, Int.max, Int.min] {
+            var t = ByteText()
+            t.append(n)
+            XCTAssertEqual(t.string, String(n))
+        }
+        for s in ["2026-11-22: FIX #037 applied", "a & b < c > \"d\" 'e'", "tab\there\u{1}", "naïve <é>", ""] {
+            var t = ByteText()
+            t.appendXMLEscaped(s)
+            XCTAssertEqual(t.string, XMLEscape.escape(s), s)
+        }
+    }
+
 }
