@@ -33,15 +33,17 @@ public struct OutcomeService: Sendable {
         return today
     }
 
-    /// Marks the current fix. Everything is checked before anything is written.
+    /// Marks the current fix (`target`, when the caller has just asked for it). Everything is
+    /// checked before anything is written.
     public func mark(_ outcome: FixOutcome, reflection: String?, interaction: InteractionOutcome? = nil,
-                     at now: Date) async throws -> OutcomeResult {
+                     at now: Date, target given: (FixCompletion, Fix)? = nil) async throws -> OutcomeResult {
         guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
         if let reflection, reflection.utf8.count > Thresholds.maxMarkdownBytes {
             throw PracticeError.reflectionTooLong(bytes: reflection.utf8.count)
         }
         guard outcome != .pending else { throw FixCompletion.TransitionError.notAnOutcome }
-        var (completion, fix) = try await target(at: now)
+        var (completion, fix): (FixCompletion, Fix)
+        if let given { (completion, fix) = given } else { (completion, fix) = try await target(at: now) }
         let data: Data? = try interaction.map {
             let e = JSONEncoder()
             e.outputFormatting = [.sortedKeys]

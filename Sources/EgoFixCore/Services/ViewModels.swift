@@ -46,9 +46,9 @@ public struct TodayViewModel: Sendable {
     }
 
     public mutating func mark(_ outcome: FixOutcome, reflection: String? = nil, interaction: InteractionOutcome? = nil,
-                              at now: Date) async throws {
+                              at now: Date, target: (FixCompletion, Fix)? = nil) async throws {
         let r = try await OutcomeService(repos: repos, calendar: calendar).mark(outcome, reflection: reflection,
-                                                                               interaction: interaction, at: now)
+                                                                               interaction: interaction, at: now, target: target)
         state = .marked(r)
     }
 

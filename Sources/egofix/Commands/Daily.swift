@@ -112,11 +112,16 @@ enum OutcomeCommand {
     static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
         let s = try Session.open(o.store)
         try s.ensureCatalogue()
-        let (_, fix) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+        // What the detectors need from before the outcome is read on another core meanwhile.
+        let earlier = Task { try await DetectionReads.earlier(s.repos, now: s.now, calendar: s.calendar) }
+        let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+        let fix = target.1
         let interaction = try interactionOutcome(fix: fix, o)
         let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection")
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
-        try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now)
+        // The fix found above is marked, unless an editor was open meanwhile: then it is looked up
+        // again, so a mark made elsewhere in that time is refused rather than overwritten.
+        try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now, target: o.edit ? nil : target)
         guard case .marked(let r) = vm.state else { return }
         var out: [String] = []
         let head: String
@@ -145,7 +150,8 @@ enum OutcomeCommand {
             out += Text.wrap(tid.body)
         }
         if reflection != nil { out += ["", s.style.dim("// Reflection saved. It stays in your store.")] }
-        let pattern = try await Surfacer.surface(s, moment: .afterOutcome)
+        let run = try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar, after: earlier.value)
+        let pattern = try await Surfacer.surface(s, moment: .afterOutcome, run: run)
         if !pattern.isEmpty { out += [""] + pattern }
         s.print(out)
     }

@@ -7,16 +7,7 @@ import Foundation
 /// Runs the detectors on the store and surfaces at most one pattern per run of the tool.
 enum Surfacer {
     static func run(_ s: Session) async throws -> PatternRun {
-        guard let user = try await s.repos.users.get() else { return PatternRun(patterns: [], statuses: []) }
-        var ctx = DetectionContext(userId: user.id, now: s.now, calendar: s.calendar, bugs: try await s.repos.bugs.getAll(),
-                                   fixes: try await s.repos.fixes.getAll())
-        // The lookback window's events, and the crashes and failures of all time: what the detectors
-        // read. Completions and crashes only when the events do not already tell their story.
-        let events = try await s.repos.events.getSince(ctx.windowStart, orOfTypes: DetectionContext.allTimeEventTypes)
-        let needs = DetectionContext.needs(events: events)
-        if needs.completions { ctx.completions = try await s.repos.completions.getAll() }
-        if needs.crashes { ctx.crashes = try await s.repos.crashes.getAll() }
-        return PatternEngine.run(events: events, diagnostics: try await s.repos.diagnostics.getAll(), context: ctx)
+        try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar)
     }
 
     /// The pattern for this moment, recorded as viewed (a patternViewed event), as lines to print.
