@@ -520,16 +520,20 @@ public struct SiteManifest: Sendable, Equatable {
     public init(key: String, folder: URL, files: [String], cardKeys: [String: String]) {
         var stamps: [String: Stamp] = [:]
         var folders: [String: Stamp] = [:]
-        let root = folder.path
-        if let s = SiteManifest.stamp(root, folder: true) { folders[""] = s }
-        for path in files {
-            if let s = SiteManifest.stamp(root + "/" + path) { stamps[path] = s }
-            var dir = Substring(path)
-            while let slash = dir.lastIndex(of: "/") {
-                dir = dir[..<slash]
-                let name = String(dir)
-                if folders[name] != nil { break }
-                if let s = SiteManifest.stamp(root + "/" + name, folder: true) { folders[name] = s }
+        stamps.reserveCapacity(files.count)
+        let dir = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            defer { close(dir) }
+            if let s = SiteManifest.stamp(at: dir, ".", folder: true) { folders[""] = s }
+            for path in files {
+                if let s = SiteManifest.stamp(at: dir, path) { stamps[path] = s }
+                var parent = Substring(path)
+                while let slash = parent.lastIndex(of: "/") {
+                    parent = parent[..<slash]
+                    let name = String(parent)
+                    if folders[name] != nil { break }
+                    if let s = SiteManifest.stamp(at: dir, name, folder: true) { folders[name] = s }
+                }
             }
         }
         self.init(key: key, files: stamps, cardKeys: cardKeys, folders: folders)
@@ -557,17 +561,29 @@ public struct SiteManifest: Sendable, Equatable {
     /// One line a file: "f size seconds nanoseconds inode path"; a folder: "d size seconds
     /// nanoseconds inode path" (the output folder's path is "."); a card: "c key path"; after the key line.
     public func encoded() -> Data {
-        var out = SiteManifest.header + "\nk " + key + "\n"
+        var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
+        out.append(SiteManifest.header + "\nk " + key + "\n")
+        func line(_ kind: StaticString, _ s: Stamp, _ path: String) {
+            out.append(kind)
+            out.append(Int(s.size))
+            out.append(" ")
+            out.append(Int(s.seconds))
+            out.append(" ")
+            out.append(Int(s.nanoseconds))
+            out.append(" ")
+            out.append(String(s.inode))
+            out.append(" ")
+            out.append(path)
+            out.append("\n")
+        }
         for path in files.keys.sorted() {
-            guard let s = files[path] else { continue }
-            out += "f \(s.size) \(s.seconds) \(s.nanoseconds) \(s.inode) \(path)\n"
+            if let s = files[path] { line("f ", s, path) }
         }
         for path in folders.keys.sorted() {
-            guard let s = folders[path] else { continue }
-            out += "d \(s.size) \(s.seconds) \(s.nanoseconds) \(s.inode) \(path.isEmpty ? "." : path)\n"
+            if let s = folders[path] { line("d ", s, path.isEmpty ? "." : path) }
         }
-        for path in cardKeys.keys.sorted() { out += "c \(cardKeys[path] ?? "") \(path)\n" }
-        return Data(out.utf8)
+        for path in cardKeys.keys.sorted() { out.append("c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+        return Data(out.bytes)
     }
 
     /// Nil when the file is missing or not a manifest this version wrote.
@@ -604,11 +620,15 @@ public struct SiteManifest: Sendable, Equatable {
                 for _ in 0..<4 {
                     var v: UInt64 = 0, digits = 0, negative = false
                     if j < l.count, l[j] == UInt8(ascii: "-") { negative = true; j += 1 }
-                    while j < l.count, l[j] >= 0x30, l[j] <= 0x39, digits < 19 {
-                        v = v * 10 + UInt64(l[j] - 0x30)
+                    while j < l.count, l[j] >= 0x30, l[j] <= 0x39 {
+                        let (times, o1) = v.multipliedReportingOverflow(by: 10)
+                        let (sum, o2) = times.addingReportingOverflow(UInt64(l[j] - 0x30))
+                        guard !o1, !o2 else { return nil }
+                        v = sum
                         j += 1
                         digits += 1
                     }
+                    guard !negative || v <= UInt64(Int64.max) else { return nil }
                     guard digits > 0, j < l.count, l[j] == 0x20 else { return nil }
                     j += 1
                     numbers.append(negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v)

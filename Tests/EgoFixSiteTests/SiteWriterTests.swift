@@ -197,4 +197,25 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertThrowsError(try build.commit())
         XCTAssertThrowsError(try build.add("x", Data()))
     }
+
+    /// The manifest a build leaves for the next one reads back as it was written, and a manifest
+    /// from another version (or a damaged one) reads as none, so the next build does all the work.
+    func test_manifest_roundTripsAndRejectsWhatItDidNotWrite() throws {
+        typealias Stamp = SiteManifest.Stamp
+        let m = SiteManifest(key: "abc123",
+                             files: ["index.html": Stamp(size: 120, seconds: 1_763_000_000, nanoseconds: 5, inode: 42),
+                                     "weeks/2026-W47/a page.html": Stamp(size: 0, seconds: -3, nanoseconds: 999_999_999, inode: UInt64.max)],
+                             cardKeys: ["share/fix-037/card.png": "k1-k2"],
+                             folders: ["": Stamp(size: 4096, seconds: 1, nanoseconds: 2, inode: 3),
+                                       "weeks/2026-W47": Stamp(size: 60, seconds: 4, nanoseconds: 5, inode: 6)])
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try m.write(to: url)
+        XCTAssertEqual(SiteManifest.read(url), m)
+        for text in ["egofix site manifest 1\nk abc\n", "egofix site manifest 2\nk abc\nf 1 2 3 x\n", "egofix site manifest 2\nk abc\nz what\n", ""] {
+            try Data(text.utf8).write(to: url)
+            XCTAssertNil(SiteManifest.read(url), text)
+        }
+    }
+
 }

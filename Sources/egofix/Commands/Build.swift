@@ -148,11 +148,12 @@ struct Build: AsyncParsableCommand {
         progress("\(files.count) files rendered in \(Int(Date().timeIntervalSince(started) * 1000)) ms; writing \(output.path)")
         let report: SiteWriteReport
         do { report = try writer.write(files) } catch let e as SiteWriterError { throw CLIError(e.description) }
+        phase("written")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
             try? SiteManifest(key: key, folder: writer.output, files: files.map(\.path), cardKeys: buildStats.cardKeys).write(to: manifestURL)
         }
-        phase("written")
+        phase("manifest")
         if stats {
             FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
         }
