@@ -677,10 +677,18 @@ extension SiteWriter {
         let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { return nil }
         defer { close(dir) }
-        for (path, stamp) in manifest.folders where SiteManifest.stamp(at: dir, path.isEmpty ? "." : path, folder: true) != stamp {
-            return nil
+        // On two cores: half the stamps each.
+        var entries: [(path: String, stamp: SiteManifest.Stamp, folder: Bool)] = []
+        entries.reserveCapacity(manifest.folders.count + manifest.files.count)
+        for (path, stamp) in manifest.folders { entries.append((path.isEmpty ? "." : path, stamp, true)) }
+        for (path, stamp) in manifest.files { entries.append((path, stamp, false)) }
+        let half = (entries.count + 1) / 2
+        let matches = Parallel.map([0, 1]) { [entries] part -> Bool in
+            let range = part == 0 ? 0..<min(half, entries.count) : min(half, entries.count)..<entries.count
+            for e in entries[range] where SiteManifest.stamp(at: dir, e.path, folder: e.folder) != e.stamp { return false }
+            return true
         }
-        for (path, stamp) in manifest.files where SiteManifest.stamp(at: dir, path) != stamp { return nil }
+        guard !matches.contains(false) else { return nil }
         return SiteWriteReport(written: [], unchanged: manifest.files.keys.filter { $0 != SiteWriter.markerName }.sorted(), removed: [])
     }
 }
