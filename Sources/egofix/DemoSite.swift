@@ -10,12 +10,12 @@ enum DemoSite {
 
     /// `onShare` hears each fix the demo user shares, while the history is being made (see DemoHistory).
     static func make(years: Int, seed: UInt64, catalogue given: SeedCatalogue? = nil,
-                     onShare: ((Fix) -> Void)? = nil) throws -> (data: SiteData, now: Date, calendar: Calendar, detection: PatternRun?) {
+                     onShare: ((Fix) -> Void)? = nil, detect: Bool = true) throws -> (data: SiteData, now: Date, calendar: Calendar, detection: PatternRun?) {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = ISO8601.parse(endDate) else { throw CLIError("internal: bad demo end date") }
         let catalogue = try given ?? Session.seedFilesBuiltIn().builtInCatalogue()
-        let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar, onShare: onShare)
+        let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar, onShare: onShare, detect: detect)
         return (SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
                          crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
                          patterns: demo.patterns, education: catalogue.education), now, calendar, demo.detection)

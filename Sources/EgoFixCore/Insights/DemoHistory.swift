@@ -64,11 +64,14 @@ public struct DemoData: Sendable, Equatable {
 public enum DemoHistory {
     /// `onShare` is told each fix the user shares, as the simulation reaches it (the same fix may
     /// come again), so a caller can start on its share card while the rest of the history is made.
+    /// `detect: false` leaves `patterns` empty and `detection` nil, for a caller that runs the
+    /// detectors itself (the site build does, beside other work).
     public static func generate(catalogue: SeedCatalogue, endingAt: Date, years: Int, seed: UInt64,
-                                calendar: Calendar, onShare: ((Fix) -> Void)? = nil) -> DemoData {
+                                calendar: Calendar, onShare: ((Fix) -> Void)? = nil, detect: Bool = true) -> DemoData {
         var sim = DemoSimulator(catalogue: catalogue, endingAt: endingAt, years: max(1, years), seed: seed,
                                 calendar: calendar, mode: .demo)
         sim.onShare = onShare
+        sim.detect = detect
         return sim.run()
     }
 }
@@ -180,6 +183,7 @@ struct DemoSimulator {
     var contextWeights: [[Double]]
     var skipRate: Double
     var onShare: ((Fix) -> Void)?
+    var detect = true
 
     init(catalogue: SeedCatalogue, endingAt: Date, years: Int, seed: UInt64, calendar: Calendar, mode: Mode) {
         cal = calendar
@@ -728,7 +732,7 @@ struct DemoSimulator {
         var data = DemoData(profile: profile, bugs: bugs, fixes: fixes, education: catalogue.education,
                             completions: completions, crashes: crashes, versions: versions, events: events,
                             diagnostics: diagnostics, patterns: [], endingAt: endingAt)
-        if mode == .demo {
+        if mode == .demo && detect {
             let run = PatternEngine.run(events: events, diagnostics: diagnostics,
                                         context: data.detectionContext(calendar: cal))
             data.patterns = run.patterns

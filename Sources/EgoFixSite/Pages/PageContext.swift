@@ -57,8 +57,6 @@ final class PageContext: Sendable {
         var vn: [String: SiteContent.Document] = [:]
         for d in content.versions { vn[d.name] = d }
         versionNotes = vn
-        storedPatterns = data.patterns.filter { $0.deletedAt == nil }
-            .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
         currentWeek = Period.week(containing: index.today)
 
         // The user's Markdown: every reflection and crash note on some page, rendered once, in parallel.
@@ -142,6 +140,8 @@ final class PageContext: Sendable {
             footerLine = "No profile yet. `egofix init` starts one."
         }
         patternRun = detection.wait()
+        storedPatterns = (options.patternsAreDetection ? patternRun.patterns : data.patterns).filter { $0.deletedAt == nil }
+            .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
         surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
     }
 

@@ -109,9 +109,13 @@ public struct SiteOptions: Sendable {
     /// The detectors' run on exactly this data at `now`, when the caller already has it (the demo
     /// does); nil runs them.
     public var detection: PatternRun?
+    /// The stored patterns are this run's (the demo's are: it stores what the detectors find at
+    /// its end), so `SiteData.patterns` is not read; the run is made beside the rest of the setup.
+    public var patternsAreDetection: Bool
 
     public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
-                cardSalt: String = "", detection: PatternRun? = nil) {
+                cardSalt: String = "", detection: PatternRun? = nil, patternsAreDetection: Bool = false) {
+        self.patternsAreDetection = patternsAreDetection
         self.title = title
         self.baseURL = baseURL
         self.now = now

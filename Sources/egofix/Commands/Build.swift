@@ -105,7 +105,8 @@ struct Build: AsyncParsableCommand {
             let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
             let cards = EarlyCards(bugs: catalogue.bugs, salt: cardSalt, kept: kept)
             early = cards
-            let d = try DemoSite.make(years: years, seed: seed, catalogue: catalogue, onShare: cards.start)
+            // The detectors run later, beside the site's setup (PageContext), not after the history.
+            let d = try DemoSite.make(years: years, seed: seed, catalogue: catalogue, onShare: cards.start, detect: false)
             data = d.data
             now = d.now
             calendar = d.calendar
@@ -141,7 +142,7 @@ struct Build: AsyncParsableCommand {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
                                                            workspace: cwd, cardSalt: cardSalt,
-                                                           detection: detection),
+                                                           detection: detection, patternsAreDetection: demo),
                                       reuseCard: reuse, stats: &buildStats)
         } catch let e as SiteBuildError { throw CLIError(e.description) }
         phase("rendered")
