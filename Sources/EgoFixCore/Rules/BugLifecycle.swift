@@ -45,9 +45,17 @@ public enum BugLifecycle {
                                 retests: [FixCompletion], now: Date, calendar: Calendar) -> Transition? {
         // Read only as far as the answer needs (this runs for every bug on every change).
         var myRatings: [(Date, BugIntensity)] {
-            diagnostics.filter { $0.deletedAt == nil }
-                .sorted { $0.weekStarting < $1.weekStarting }
-                .compactMap { d in d.responses.first { $0.bugId == bug.id }.map { (d.completedAt, $0.intensity) } }
+            var out: [(Date, BugIntensity, week: Date)] = []
+            out.reserveCapacity(diagnostics.count)
+            var inOrder = true
+            for d in diagnostics where d.deletedAt == nil {
+                guard let r = d.responses.first(where: { $0.bugId == bug.id }) else { continue }
+                if let last = out.last, last.week > d.weekStarting { inOrder = false }
+                out.append((d.completedAt, r.intensity, d.weekStarting))
+            }
+            // By week (a stable sort, so the same as sorting the diagnostics first); most callers pass them in order.
+            if !inOrder { out.sort { $0.week < $1.week } }
+            return out.map { ($0.0, $0.1) }
         }
 
         switch bug.status {
