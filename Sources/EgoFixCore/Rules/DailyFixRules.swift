@@ -89,15 +89,20 @@ public enum DailyFixRules {
 
     /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
     public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
-        var out = Set<UUID>()
+        var out = Set<UUID>(minimumCapacity: completions.count)
         let days = LocalDay.Converter(calendar)
-        for c in completions where c.deletedAt == nil {
-            let when = days.day(c.completedAt ?? c.assignedAt)
-            let age = day.days(since: when)
-            switch c.outcome {
-            case .applied: out.insert(c.fixId)
-            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.insert(c.fixId) }
-            case .failed: if age < Thresholds.failedCooldownDays { out.insert(c.fixId) }
+        // Fields read in place: copying each completion out would retain and release all its text.
+        for i in completions.indices where completions[i].deletedAt == nil {
+            let outcome = completions[i].outcome
+            if outcome == .applied {
+                out.insert(completions[i].fixId)
+                continue
+            }
+            let age = day.days(since: days.day(completions[i].completedAt ?? completions[i].assignedAt))
+            switch outcome {
+            case .applied: break
+            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.insert(completions[i].fixId) }
+            case .failed: if age < Thresholds.failedCooldownDays { out.insert(completions[i].fixId) }
             }
         }
         return out
