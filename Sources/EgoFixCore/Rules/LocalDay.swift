@@ -231,10 +231,27 @@ final class ZoneOffsets: @unchecked Sendable {
     /// wall clock) when it is the same for two whole days either side (more than any offset change);
     /// nil near a transition.
     func steadyOffset(_ tz: TimeZone, aroundLocal local: Double) -> Int? {
-        let guess = dayOffset(tz, day: Int((local / 86_400).rounded(.down)))
+        let id = tz.identifier
+        let guess = dayOffset(tz, id: id, day: Int((local / 86_400).rounded(.down)))
         guard guess != ZoneOffsets.varies else { return nil }
         let day = Int(((local - Double(guess)) / 86_400).rounded(.down))
-        for d in (day - 2)...(day + 2) where dayOffset(tz, day: d) != guess { return nil }
+        // The five days read under one lock when all are known (the usual case), else one by one.
+        lock.lock()
+        var known = id == zone
+        var steady = true
+        if known {
+            for d in (day - 2)...(day + 2) {
+                let i = d - base
+                guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
+                    known = false
+                    break
+                }
+                if table[i] != guess { steady = false }
+            }
+        }
+        lock.unlock()
+        if known { return steady ? Int(guess) : nil }
+        for d in (day - 2)...(day + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
         return Int(guess)
     }
 
