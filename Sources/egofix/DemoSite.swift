@@ -8,17 +8,19 @@ enum DemoSite {
     static let endDate = "2026-11-22T20:00:00+01:00"
     static let zone = "Europe/Berlin"
 
-    /// `onShare` hears each fix the demo user shares, while the history is being made (see DemoHistory).
-    static func make(years: Int, seed: UInt64, catalogue given: SeedCatalogue? = nil,
-                     onShare: ((Fix) -> Void)? = nil, detect: Bool = true) throws -> (data: SiteData, now: Date, calendar: Calendar, detection: PatternRun?) {
+    /// `onShare` hears each fix the demo user shares, while the history is being made (see
+    /// DemoHistory). The detectors are not run: the site runs them beside its own setup, and its
+    /// stored patterns are that run's (`SiteOptions.patternsAreDetection`).
+    static func make(years: Int, seed: UInt64, catalogue: SeedCatalogue,
+                     onShare: @escaping (Fix) -> Void) throws -> (data: SiteData, now: Date, calendar: Calendar) {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = ISO8601.parse(endDate) else { throw CLIError("internal: bad demo end date") }
-        let catalogue = try given ?? Session.seedFilesBuiltIn().builtInCatalogue()
-        let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar, onShare: onShare, detect: detect)
+        let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar,
+                                        onShare: onShare, detect: false)
         return (SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
                          crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
-                         patterns: demo.patterns, education: catalogue.education), now, calendar, demo.detection)
+                         patterns: demo.patterns, education: catalogue.education), now, calendar)
     }
 }
 

@@ -15,9 +15,6 @@ public struct DemoData: Sendable, Equatable {
     /// What the detectors find at `endingAt`, strongest first.
     public var patterns: [DetectedPattern]
     public var endingAt: Date
-    /// The detectors' whole run at `endingAt` (patterns and statuses), so a caller building on the
-    /// same data need not run them again.
-    public var detection: PatternRun?
 
     /// The same data as the insights read it.
     public func insightInput(calendar: Calendar) -> InsightInput {
@@ -64,8 +61,8 @@ public struct DemoData: Sendable, Equatable {
 public enum DemoHistory {
     /// `onShare` is told each fix the user shares, as the simulation reaches it (the same fix may
     /// come again), so a caller can start on its share card while the rest of the history is made.
-    /// `detect: false` leaves `patterns` empty and `detection` nil, for a caller that runs the
-    /// detectors itself (the site build does, beside other work).
+    /// `detect: false` leaves `patterns` empty, for a caller that runs the detectors itself (the
+    /// site build does, beside other work).
     public static func generate(catalogue: SeedCatalogue, endingAt: Date, years: Int, seed: UInt64,
                                 calendar: Calendar, onShare: ((Fix) -> Void)? = nil, detect: Bool = true) -> DemoData {
         var sim = DemoSimulator(catalogue: catalogue, endingAt: endingAt, years: max(1, years), seed: seed,
@@ -736,7 +733,6 @@ struct DemoSimulator {
             let run = PatternEngine.run(events: events, diagnostics: diagnostics,
                                         context: data.detectionContext(calendar: cal))
             data.patterns = run.patterns
-            data.detection = run
         }
         return data
     }

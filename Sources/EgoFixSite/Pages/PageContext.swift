@@ -43,7 +43,6 @@ final class PageContext: Sendable {
         self.templates = templates
         // The detectors run on another core while the rest is read.
         let detection = Parallel.Background { () -> PatternRun in
-            if let run = options.detection { return run }
             guard let user = data.profile else { return PatternRun(patterns: [], statuses: []) }
             let dc = DetectionContext(userId: user.id, now: options.now, calendar: options.calendar, bugs: data.bugs,
                                       fixes: data.fixes, completions: data.completions, crashes: data.crashes)

@@ -106,15 +106,12 @@ public struct SiteOptions: Sendable {
     /// Stands for the renderer in share-card keys (see `ShareCardPNG.key`): a card drawn by another
     /// egofix build is drawn again.
     public var cardSalt: String
-    /// The detectors' run on exactly this data at `now`, when the caller already has it (the demo
-    /// does); nil runs them.
-    public var detection: PatternRun?
-    /// The stored patterns are this run's (the demo's are: it stores what the detectors find at
-    /// its end), so `SiteData.patterns` is not read; the run is made beside the rest of the setup.
+    /// The stored patterns are what the detectors find on this data at `now` (the demo's are: it
+    /// stores what they find at its end), so `SiteData.patterns` is not read.
     public var patternsAreDetection: Bool
 
     public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
-                cardSalt: String = "", detection: PatternRun? = nil, patternsAreDetection: Bool = false) {
+                cardSalt: String = "", patternsAreDetection: Bool = false) {
         self.patternsAreDetection = patternsAreDetection
         self.title = title
         self.baseURL = baseURL
@@ -122,6 +119,5 @@ public struct SiteOptions: Sendable {
         self.calendar = calendar
         self.workspace = workspace
         self.cardSalt = cardSalt
-        self.detection = detection
     }
 }

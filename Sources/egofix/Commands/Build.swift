@@ -88,7 +88,6 @@ struct Build: AsyncParsableCommand {
         let data: SiteData
         let now: Date
         let calendar: Calendar
-        var detection: PatternRun?
         // A share card the last build drew, for the same card and the same egofix, is kept.
         let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
         let previousRoot = writer.output.path
@@ -105,12 +104,10 @@ struct Build: AsyncParsableCommand {
             let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
             let cards = EarlyCards(bugs: catalogue.bugs, salt: cardSalt, kept: kept)
             early = cards
-            // The detectors run later, beside the site's setup (PageContext), not after the history.
-            let d = try DemoSite.make(years: years, seed: seed, catalogue: catalogue, onShare: cards.start, detect: false)
+            let d = try DemoSite.make(years: years, seed: seed, catalogue: catalogue, onShare: cards.start)
             data = d.data
             now = d.now
             calendar = d.calendar
-            detection = d.detection
         } else {
             let s = try Session.open(options)
             try s.ensureCatalogue()
@@ -142,7 +139,7 @@ struct Build: AsyncParsableCommand {
             files = try builder.build(data: data, content: content,
                                       options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
                                                            workspace: cwd, cardSalt: cardSalt,
-                                                           detection: detection, patternsAreDetection: demo),
+                                                           patternsAreDetection: demo),
                                       reuseCard: reuse, stats: &buildStats)
         } catch let e as SiteBuildError { throw CLIError(e.description) }
         phase("rendered")
