@@ -23,24 +23,15 @@ struct ByteText {
             bytes.append(UInt8(0x30 + n))
             return
         }
-        if n < 0 {
-            guard n != Int.min else { return append(String(n)) }
-            bytes.append(0x2d)
-            return append(-n)
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var v = n
-        withUnsafeMutableBytes(of: &digits) { d in
-            while v > 0 {
-                d[19 - count] = UInt8(0x30 + v % 10)
-                v /= 10
-                count += 1
-            }
-            bytes.append(contentsOf: d[(20 - count)...])
-        }
+        if n < 0 { bytes.append(0x2d) }
+        // Lowest digit first, then turned round.
+        let start = bytes.count
+        var v = n.magnitude
+        repeat {
+            bytes.append(UInt8(0x30 + v % 10))
+            v /= 10
+        } while v > 0
+        bytes[start...].reverse()
     }
 
     /// `XMLEscape.escape(s)`.

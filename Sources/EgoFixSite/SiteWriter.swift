@@ -677,17 +677,11 @@ extension SiteWriter {
         let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { return nil }
         defer { close(dir) }
-        // On two cores: half the stamps each.
         var entries: [(path: String, stamp: SiteManifest.Stamp, folder: Bool)] = []
         entries.reserveCapacity(manifest.folders.count + manifest.files.count)
         for (path, stamp) in manifest.folders { entries.append((path.isEmpty ? "." : path, stamp, true)) }
         for (path, stamp) in manifest.files { entries.append((path, stamp, false)) }
-        let half = (entries.count + 1) / 2
-        let matches = Parallel.map([0, 1]) { [entries] part -> Bool in
-            let range = part == 0 ? 0..<min(half, entries.count) : min(half, entries.count)..<entries.count
-            for e in entries[range] where SiteManifest.stamp(at: dir, e.path, folder: e.folder) != e.stamp { return false }
-            return true
-        }
+        let matches = Parallel.map(entries) { SiteManifest.stamp(at: dir, $0.path, folder: $0.folder) == $0.stamp }
         guard !matches.contains(false) else { return nil }
         return SiteWriteReport(written: [], unchanged: manifest.files.keys.filter { $0 != SiteWriter.markerName }.sorted(), removed: [])
     }

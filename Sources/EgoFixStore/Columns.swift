@@ -71,12 +71,9 @@ struct RowReader {
 
     func uuidOpt(_ col: String) throws -> UUID? {
         guard let s = try stringOpt(col) else { return nil }
-        guard let u = RowReader.canonicalUUID(s) ?? UUID(uuidString: s) else { throw fail(col, "not a UUID: \(s)") }
+        guard let u = UUIDText.parse(s) ?? UUID(uuidString: s) else { throw fail(col, "not a UUID: \(s)") }
         return u
     }
-
-    /// A UUID in the form `uuidString` writes, read without Foundation's general parser (UUIDText).
-    static func canonicalUUID(_ s: String) -> UUID? { UUIDText.parse(s) }
 
     func uuid(_ col: String) throws -> UUID {
         guard let u = try uuidOpt(col) else { throw fail(col, "missing") }

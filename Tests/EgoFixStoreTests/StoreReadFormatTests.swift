@@ -12,12 +12,12 @@ final class StoreReadFormatTests: XCTestCase {
             for i in 0..<16 { bytes[i] = UInt8(truncatingIfNeeded: rng.next()) }
             let u = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
                                 bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-            XCTAssertEqual(RowReader.canonicalUUID(u.uuidString), u)
-            XCTAssertEqual(RowReader.canonicalUUID(u.uuidString.lowercased()), u)
+            XCTAssertEqual(UUIDText.parse(u.uuidString), u)
+            XCTAssertEqual(UUIDText.parse(u.uuidString.lowercased()), u)
         }
         for odd in ["", "not a uuid", "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}",
                     "E621E1F8-C36C-495A-93FC-0C247A3E6E5G", "E621E1F8_C36C-495A-93FC-0C247A3E6E5F", " E621E1F8-C36C-495A-93FC-0C247A3E6E5"] {
-            XCTAssertNil(RowReader.canonicalUUID(odd), odd)
+            XCTAssertNil(UUIDText.parse(odd), odd)
         }
     }
 

@@ -7,13 +7,20 @@ public enum DetectionReads {
     /// A detection run on the store as it is.
     public static func run(_ repos: Repositories, now: Date, calendar: Calendar) async throws -> PatternRun {
         guard let user = try await repos.users.get() else { return PatternRun(patterns: [], statuses: []) }
-        var ctx = DetectionContext(userId: user.id, now: now, calendar: calendar, bugs: try await repos.bugs.getAll(),
+        let ctx = DetectionContext(userId: user.id, now: now, calendar: calendar, bugs: try await repos.bugs.getAll(),
                                    fixes: try await repos.fixes.getAll())
         let events = try await repos.events.getSince(ctx.windowStart, orOfTypes: DetectionContext.allTimeEventTypes)
+        return try await engine(repos, ctx, events: events, diagnostics: try await repos.diagnostics.getAll())
+    }
+
+    /// The engine on `events`, reading completions and crashes only when the events do not tell their story.
+    static func engine(_ repos: Repositories, _ context: DetectionContext, events: [AnalyticsEvent],
+                       diagnostics: [WeeklyDiagnostic]) async throws -> PatternRun {
+        var ctx = context
         let needs = DetectionContext.needs(events: events)
         if needs.completions { ctx.completions = try await repos.completions.getAll() }
         if needs.crashes { ctx.crashes = try await repos.crashes.getAll() }
-        return PatternEngine.run(events: events, diagnostics: try await repos.diagnostics.getAll(), context: ctx)
+        return PatternEngine.run(events: events, diagnostics: diagnostics, context: ctx)
     }
 
     /// What writing an outcome at `now` does not change (the user, the catalogue, the diagnostics,
@@ -38,13 +45,10 @@ public enum DetectionReads {
     /// `now` on, the completions and crashes.
     public static func run(_ repos: Repositories, now: Date, calendar: Calendar, after earlier: Earlier) async throws -> PatternRun {
         guard let userId = earlier.userId else { return try await run(repos, now: now, calendar: calendar) }
-        var ctx = DetectionContext(userId: userId, now: now, calendar: calendar, bugs: try await repos.bugs.getAll(), fixes: earlier.fixes)
+        let ctx = DetectionContext(userId: userId, now: now, calendar: calendar, bugs: try await repos.bugs.getAll(), fixes: earlier.fixes)
         var events = earlier.events
         let seen = Set(events.map(\.id))
         events += try await repos.events.getSince(now, orOfTypes: []).filter { !seen.contains($0.id) }
-        let needs = DetectionContext.needs(events: events)
-        if needs.completions { ctx.completions = try await repos.completions.getAll() }
-        if needs.crashes { ctx.crashes = try await repos.crashes.getAll() }
-        return PatternEngine.run(events: events, diagnostics: earlier.diagnostics, context: ctx)
+        return try await engine(repos, ctx, events: events, diagnostics: earlier.diagnostics)
     }
 }
