@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -235,20 +236,30 @@ final class FolderLock: @unchecked Sendable {
     deinit { release() }
 }
 
-/// One build in progress. Not thread-safe: add files from one task.
-public final class SiteBuild {
+/// One build in progress. Paths are reserved (checked) from one task; the files of reserved paths
+/// may then be put from any thread.
+public final class SiteBuild: @unchecked Sendable {
     private let writer: SiteWriter
     private let lock: FolderLock
+    /// The new site's folder and the previous site's, as paths (looked up once, not per file).
+    private let buildRoot: String
+    private let previousRoot: String
+    /// Guards everything below it once files are being put from several threads.
+    private let state = NSLock()
     private var files: Set<String> = []
     private var folders: Set<String> = []
     private var madeFolders: Set<String> = []
+    private var put: Set<String> = []
     private var written: [String] = []
     private var unchanged: [String] = []
+    private var stamps: [String: SiteManifest.Stamp] = [:]
     private var done = false
 
     init(writer: SiteWriter, lock: FolderLock) {
         self.writer = writer
         self.lock = lock
+        buildRoot = writer.buildFolder.path
+        previousRoot = writer.output.path
     }
 
     deinit { if !done { abandon() } }
@@ -258,53 +269,95 @@ public final class SiteBuild {
         try add(all: [(path: path, data: data)])
     }
 
-    /// Adds many files: paths are checked in order (the first bad one is the error), folders made
-    /// once, and the files compared and written on every core.
+    /// Adds many files: paths are checked in order (the first bad one is the error), then the
+    /// files are compared and written on every core.
     public func add(all list: [(path: String, data: Data)]) throws {
+        try reserve(list.map(\.path))
+        let outcomes = Parallel.map(list) { file in Result { try self.put(file.path, file.data) } }
+        for outcome in outcomes { _ = try outcome.get() }
+    }
+
+    /// Checks paths in order (the first bad one is the error) and holds them for `put`.
+    public func reserve(_ paths: [String]) throws {
+        state.lock()
+        defer { state.unlock() }
         guard !done else { throw SiteWriterError.finished }
-        for file in list {
-            try validate(file.path)
-            files.insert(file.path)
-        }
-        let buildRoot = writer.buildFolder.path, previousRoot = writer.output.path
-        for file in list {
-            guard let slash = file.path.lastIndex(of: "/") else { continue }
-            try makeFolder(String(file.path[..<slash]), under: buildRoot)
-        }
-        let outcomes = Parallel.map(list) { file -> Result<Bool, SiteWriterError> in
-            let target = buildRoot + "/" + file.path
-            let previous = previousRoot + "/" + file.path
-            do {
-                if SiteBuild.sameBytes(previous, file.data) {
-                    try SiteBuild.keep(previous, as: target)
-                    return .success(false)
-                }
-                try SiteBuild.writeFile(target, file.data)
-                return .success(true)
-            } catch let error as SiteWriterError {
-                return .failure(error)
-            } catch {
-                return .failure(SiteWriterError.io(path: target, reason: error.localizedDescription))
+        let (filesBefore, foldersBefore) = (files, folders)
+        do {
+            for path in paths {
+                try validate(path)
+                files.insert(path)
             }
-        }
-        for (file, outcome) in zip(list, outcomes) {
-            switch outcome {
-            case .success(true): written.append(file.path)
-            case .success(false): unchanged.append(file.path)
-            case .failure(let error): throw error
-            }
+        } catch {
+            (files, folders) = (filesBefore, foldersBefore)  // all or none
+            throw error
         }
     }
 
-    /// Makes `folder` (relative) and its parents in the build, once each.
+    /// Puts the file of a reserved path into the build, from any thread: hard-linked from the
+    /// previous site when the bytes are the same there, else written. Returns whether it was written.
+    @discardableResult
+    public func put(_ path: String, _ data: Data) throws -> Bool {
+        state.lock()
+        guard !done else {
+            state.unlock()
+            throw SiteWriterError.finished
+        }
+        guard files.contains(path), put.insert(path).inserted else {
+            state.unlock()
+            throw files.contains(path) ? SiteWriterError.duplicatePath(path) : SiteWriterError.invalidPath(path, reason: "not reserved")
+        }
+        state.unlock()
+        if let slash = path.lastIndex(of: "/") { try makeFolder(String(path[..<slash]), under: buildRoot) }
+        let target = buildRoot + "/" + path
+        let previous = previousRoot + "/" + path
+        let isNew: Bool
+        let stamp: SiteManifest.Stamp?
+        do {
+            if SiteBuild.sameBytes(previous, data) {
+                try SiteBuild.keep(previous, as: target)
+                isNew = false
+                stamp = SiteManifest.stamp(target)
+            } else {
+                stamp = try SiteBuild.writeFile(target, data)
+                isNew = true
+            }
+        } catch let error as SiteWriterError {
+            throw error
+        } catch {
+            throw SiteWriterError.io(path: target, reason: error.localizedDescription)
+        }
+        state.lock()
+        if isNew { written.append(path) } else { unchanged.append(path) }
+        stamps[path] = stamp
+        state.unlock()
+        return isNew
+    }
+
+    /// Makes `folder` (relative) and its parents in the build, once each. Two threads may both
+    /// make one; the second finds it there.
     private func makeFolder(_ folder: String, under root: String) throws {
-        guard !folder.isEmpty, !madeFolders.contains(folder) else { return }
+        guard !folder.isEmpty else { return }
+        state.lock()
+        let made = madeFolders.contains(folder)
+        state.unlock()
+        if made { return }
         if let slash = folder.lastIndex(of: "/") { try makeFolder(String(folder[..<slash]), under: root) }
         let path = root + "/" + folder
         if mkdir(path, 0o777) != 0 && errno != EEXIST {
             throw SiteWriterError.io(path: path, reason: "cannot create the folder: " + String(cString: strerror(errno)))
         }
+        state.lock()
         madeFolders.insert(folder)
+        state.unlock()
+    }
+
+    /// The size, modification time and inode of every file put so far, as it is in the build
+    /// (and, after `commit()`, in the output folder: the swap keeps them).
+    public var fileStamps: [String: SiteManifest.Stamp] {
+        state.lock()
+        defer { state.unlock() }
+        return stamps
     }
 
     public func add(_ path: String, text: String) throws {
@@ -315,6 +368,10 @@ public final class SiteBuild {
     @discardableResult
     public func commit() throws -> SiteWriteReport {
         guard !done else { throw SiteWriterError.finished }
+        if let missing = files.subtracting(put).min() {
+            abandon()
+            throw SiteWriterError.invalidPath(missing, reason: "reserved but never written")
+        }
         defer {
             done = true
             cleanUp()
@@ -393,8 +450,10 @@ public final class SiteBuild {
         return data.withUnsafeBytes { raw in raw.baseAddress.map { memcmp($0, buffer, count) == 0 } ?? false }
     }
 
-    /// Writes a new file (mode 0666 less the umask, as `Data.write` does).
-    static func writeFile(_ path: String, _ data: Data) throws {
+    /// Writes a new file (mode 0666 less the umask, as `Data.write` does) and returns its stamp
+    /// (nil only if it could not be read back).
+    @discardableResult
+    static func writeFile(_ path: String, _ data: Data) throws -> SiteManifest.Stamp? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
         guard fd >= 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(errno))) }
         var failure: Int32 = 0
@@ -411,8 +470,11 @@ public final class SiteBuild {
                 done += n
             }
         }
+        var st = stat()
+        let stamped = failure == 0 && fstat(fd, &st) == 0
         if close(fd) != 0 && failure == 0 { failure = errno }
         guard failure == 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(failure))) }
+        return stamped ? SiteManifest.Stamp(st) : nil
     }
 
     /// Puts the previous file into the new tree without rewriting it: a hard link (same inode and
@@ -499,6 +561,22 @@ public struct SiteManifest: Sendable, Equatable {
         public let seconds: Int64
         public let nanoseconds: Int64
         public let inode: UInt64
+
+        public init(size: Int64, seconds: Int64, nanoseconds: Int64, inode: UInt64) {
+            self.size = size
+            self.seconds = seconds
+            self.nanoseconds = nanoseconds
+            self.inode = inode
+        }
+
+        init(_ st: stat) {
+            #if os(Linux)
+            let mtime = st.st_mtim
+            #else
+            let mtime = st.st_mtimespec
+            #endif
+            self.init(size: Int64(st.st_size), seconds: Int64(mtime.tv_sec), nanoseconds: Int64(mtime.tv_nsec), inode: UInt64(st.st_ino))
+        }
     }
 
     public var key: String
@@ -516,24 +594,32 @@ public struct SiteManifest: Sendable, Equatable {
         self.folders = folders
     }
 
-    /// The manifest of a finished build: the stamps of `files` and of their folders as they are now in `folder`.
-    public init(key: String, folder: URL, files: [String], cardKeys: [String: String]) {
+    /// The manifest of a finished build: the stamps of `files` and of their folders as they are now
+    /// in `folder`. Stamps in `known` (as `SiteBuild.fileStamps` took them while writing) are used
+    /// instead of looking the files up again.
+    public init(key: String, folder: URL, files: [String], cardKeys: [String: String], known: [String: Stamp] = [:]) {
+        var names: Set<String> = [""]
+        var lookups: [(path: String, folder: Bool)] = []
+        for path in files {
+            if known[path] == nil { lookups.append((path, false)) }
+            var parent = Substring(path)
+            while let slash = parent.lastIndex(of: "/") {
+                parent = parent[..<slash]
+                guard names.insert(String(parent)).inserted else { break }
+            }
+        }
+        lookups += names.sorted().map { ($0.isEmpty ? "." : $0, true) }
         var stamps: [String: Stamp] = [:]
         var folders: [String: Stamp] = [:]
         stamps.reserveCapacity(files.count)
+        for path in files { if let s = known[path] { stamps[path] = s } }
         let dir = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dir >= 0 {
             defer { close(dir) }
-            if let s = SiteManifest.stamp(at: dir, ".", folder: true) { folders[""] = s }
-            for path in files {
-                if let s = SiteManifest.stamp(at: dir, path) { stamps[path] = s }
-                var parent = Substring(path)
-                while let slash = parent.lastIndex(of: "/") {
-                    parent = parent[..<slash]
-                    let name = String(parent)
-                    if folders[name] != nil { break }
-                    if let s = SiteManifest.stamp(at: dir, name, folder: true) { folders[name] = s }
-                }
+            let found = Parallel.map(lookups) { SiteManifest.stamp(at: dir, $0.path, folder: $0.folder) }
+            for (lookup, stamp) in zip(lookups, found) {
+                guard let stamp else { continue }
+                if lookup.folder { folders[lookup.path == "." ? "" : lookup.path] = stamp } else { stamps[lookup.path] = stamp }
             }
         }
         self.init(key: key, files: stamps, cardKeys: cardKeys, folders: folders)
@@ -548,12 +634,7 @@ public struct SiteManifest: Sendable, Equatable {
     static func stamp(at dir: Int32, _ path: String, folder: Bool = false) -> Stamp? {
         var st = stat()
         guard fstatat(dir, path, &st, AT_SYMLINK_NOFOLLOW) == 0, (st.st_mode & S_IFMT) == (folder ? S_IFDIR : S_IFREG) else { return nil }
-        #if os(Linux)
-        let mtime = st.st_mtim
-        #else
-        let mtime = st.st_mtimespec
-        #endif
-        return Stamp(size: Int64(st.st_size), seconds: Int64(mtime.tv_sec), nanoseconds: Int64(mtime.tv_nsec), inode: UInt64(st.st_ino))
+        return Stamp(st)
     }
 
     static let header = "egofix site manifest 2"

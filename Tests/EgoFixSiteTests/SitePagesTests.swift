@@ -1,4 +1,5 @@
 import EgoFixCore
+import EgoFixResources
 @testable import EgoFixSite
 import XCTest
 #if canImport(FoundationXML)
@@ -108,6 +109,35 @@ final class SitePagesTests: XCTestCase {
         let a = try Practice.build(p), b = try Practice.build(p)
         XCTAssertEqual(a.keys.sorted(), b.keys.sorted())
         for k in a.keys { XCTAssertEqual(a[k], b[k], k) }
+    }
+
+    /// Written into a folder as each page renders, the site is byte for byte the one built in memory,
+    /// share cards included, and a failing page leaves nothing behind.
+    func test_site_writtenAsItRendersMatchesTheBuiltFiles() async throws {
+        let p = try await Practice.make(reflections: ["Written."], crashNotes: ["A note."])
+        let expected = try Practice.build(p)
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let builder = try SiteBuilder(templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
+                                      assets: AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: nil))
+        let options = SiteOptions(title: "EgoFix", baseURL: "https://example.org/me/", now: p.now, calendar: p.calendar)
+        var stats = SiteBuildStats()
+        let build = try SiteWriter(output: site).begin()
+        let paths = try builder.build(data: p.data, content: SiteContent(), options: options, reuseCard: { _, _ in nil },
+                                      stats: &stats, into: build)
+        try build.commit()
+        XCTAssertEqual(paths, expected.keys.sorted())
+        XCTAssertTrue(paths.contains { $0.hasSuffix("card.png") })
+        for path in paths {
+            XCTAssertEqual(FileManager.default.contents(atPath: site.appendingPathComponent(path).path), expected[path], path)
+        }
+        let big = SiteContent(pages: [.init(name: "huge", source: "content/pages/huge.md",
+                                            markdown: String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1))])
+        let failing = try SiteWriter(output: site).begin()
+        XCTAssertThrowsError(try builder.build(data: p.data, content: big, options: options, reuseCard: { _, _ in nil },
+                                               stats: &stats, into: failing)) { XCTAssertTrue("\($0)".contains("content/pages/huge.md")) }
+        failing.abandon()
+        XCTAssertEqual(SiteBuild.filesUnder(site).filter { $0 != SiteWriter.markerName }, paths)
     }
 
     func test_site_markdownOverTheCapNamesTheSource() async throws {

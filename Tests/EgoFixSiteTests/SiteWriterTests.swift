@@ -1,5 +1,6 @@
-import XCTest
+import EgoFixCore
 @testable import EgoFixSite
+import XCTest
 
 final class SiteWriterTests: XCTestCase {
     private func inode(_ url: URL) throws -> UInt64 {
@@ -188,6 +189,53 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertThrowsError(try build.add("a/b.html", Data())) { XCTAssertEqual($0 as? SiteWriterError, .duplicatePath("a/b.html")) }
         XCTAssertThrowsError(try build.add("a", Data()))
         XCTAssertThrowsError(try build.add("a/b.html/c", Data()))
+    }
+
+    /// Pages are written by the threads that render them: every reserved file lands once, in its
+    /// own folder, with the stamp the next build's no-change check will compare against.
+    func test_put_fromManyThreadsWritesEveryReservedFileWithItsStamp() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site)
+        try writer.write(files([("weeks/2026-W01/index.html", "same")]))
+        let paths = (1...200).map { String(format: "weeks/2026-W%02d/index.html", ($0 % 52) + 1) + ($0 > 52 ? ".\($0)" : "") }
+        let build = try writer.begin()
+        try build.reserve(paths)
+        let outcomes = Parallel.map(Array(paths.enumerated())) { i, path in
+            Result { try build.put(path, Data((path == "weeks/2026-W01/index.html" ? "same" : "page \(i)").utf8)) }
+        }
+        for outcome in outcomes { XCTAssertNoThrow(try outcome.get()) }
+        XCTAssertThrowsError(try build.put(paths[0], Data())) { XCTAssertEqual($0 as? SiteWriterError, .duplicatePath(paths[0])) }
+        XCTAssertThrowsError(try build.put("not/reserved.html", Data()))
+        let stamps = build.fileStamps
+        let report = try build.commit()
+        XCTAssertEqual(report.unchanged, ["weeks/2026-W01/index.html"])
+        XCTAssertEqual(report.written.count, paths.count - 1)
+        XCTAssertEqual(Set(tree(site).keys), Set(paths + [SiteWriter.markerName]))
+        for path in paths {
+            XCTAssertEqual(stamps[path], SiteManifest.stamp(site.appendingPathComponent(path).path), path)
+        }
+    }
+
+    /// A path reserved but never written fails the build instead of leaving a hole in the site.
+    func test_commit_withAReservedFileMissingFailsAndKeepsThePreviousSite() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site)
+        try writer.write(files([("index.html", "v1")]))
+        let build = try writer.begin()
+        try build.reserve(["index.html", "week.html"])
+        try build.put("index.html", Data("v2".utf8))
+        XCTAssertThrowsError(try build.commit()) {
+            XCTAssertEqual($0 as? SiteWriterError, .invalidPath("week.html", reason: "reserved but never written"))
+        }
+        XCTAssertEqual(tree(site)["index.html"], "v1")
+        XCTAssertNil(tree(site)["week.html"])
+        // A bad path anywhere in a reservation reserves none of it.
+        let again = try writer.begin()
+        XCTAssertThrowsError(try again.reserve(["a.html", "../b.html"]))
+        XCTAssertNoThrow(try again.reserve(["a.html"]))
+        again.abandon()
     }
 
     func test_commit_twiceIsAnError() throws {

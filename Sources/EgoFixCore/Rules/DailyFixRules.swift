@@ -59,19 +59,13 @@ public enum DailyFixRules {
 
     /// Active bugs in turn order: primary first, then by activation date, then slug.
     public static func turnOrder(_ bugs: [Bug], primaryBugId: UUID?) -> [Bug] {
-        bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .active }
-            .sorted { a, b in
-                let pa = a.id == primaryBugId, pb = b.id == primaryBugId
-                if pa != pb { return pa }
-                let da = a.activatedAt ?? .distantPast, db = b.activatedAt ?? .distantPast
-                if da != db { return da < db }
-                return a.slug < b.slug
-            }
+        turnOrderIndices(bugs, primaryBugId: primaryBugId).map { bugs[$0] }
     }
 
     /// A stable bug whose 30-day retest is due on `day`, if any (the longest-waiting first).
     public static func retestDue(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Bug? {
-        bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .stable }
+        guard bugs.contains(where: { $0.status == .stable }) else { return nil }
+        return bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .stable }
             .compactMap { bug -> (Bug, Int)? in
                 guard let since = bug.lastRetestAt ?? bug.stableSince else { return nil }
                 let waited = day.days(since: LocalDay(since, calendar: calendar))
@@ -89,87 +83,117 @@ public enum DailyFixRules {
 
     /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
     public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
-        var out = Set<UUID>(minimumCapacity: completions.count)
+        Set(excludedList(completions, day: day, calendar: calendar))
+    }
+
+    /// The same ids as a list, in completion order (an id may appear more than once).
+    static func excludedList(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> [UUID] {
+        var out: [UUID] = []
+        out.reserveCapacity(completions.count)
         let days = LocalDay.Converter(calendar)
         // Fields read in place: copying each completion out would retain and release all its text.
         for i in completions.indices where completions[i].deletedAt == nil {
             let outcome = completions[i].outcome
             if outcome == .applied {
-                out.insert(completions[i].fixId)
+                out.append(completions[i].fixId)
                 continue
             }
             let age = day.days(since: days.day(completions[i].completedAt ?? completions[i].assignedAt))
             switch outcome {
             case .applied: break
-            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.insert(completions[i].fixId) }
-            case .failed: if age < Thresholds.failedCooldownDays { out.insert(completions[i].fixId) }
+            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.append(completions[i].fixId) }
+            case .failed: if age < Thresholds.failedCooldownDays { out.append(completions[i].fixId) }
             }
         }
         return out
     }
 
     public static func choose(_ input: Input) -> DailyAssignment {
-        let excluded = excludedFixIds(input.completions, day: input.day, calendar: input.calendar)
-        let live = Live(fixes: input.fixes, excluded: excluded)
+        let excluded = Excluded(excludedList(input.completions, day: input.day, calendar: input.calendar))
         let hash = DayHash(userId: input.userId, day: input.day)
 
         if let bug = retestDue(input.bugs, day: input.day, calendar: input.calendar),
-           let fix = pick(live, bug: bug, input: input, allowWeekly: false, hash: hash) {
+           let fix = pick(input, excluded, bug: bug, allowWeekly: false, hash: hash) {
             return .fix(fix, reason: .retest)
         }
-        let order = turnOrder(input.bugs, primaryBugId: input.primaryBugId)
+        let order = turnOrderIndices(input.bugs, primaryBugId: input.primaryBugId)
         guard !order.isEmpty else { return .restDay }
         let first = LocalDay.mod(input.day.ordinal, order.count)
-        let rotated = Array(order[first...] + order[..<first])
-        for (i, bug) in rotated.enumerated() {
-            if let fix = pick(live, bug: bug, input: input, allowWeekly: i == 0, hash: hash) {
-                if i > 0 { return .fix(fix, reason: .fallback) }
+        for k in 0..<order.count {
+            let bug = input.bugs[order[(first + k) % order.count]]
+            if let fix = pick(input, excluded, bug: bug, allowWeekly: k == 0, hash: hash) {
+                if k > 0 { return .fix(fix, reason: .fallback) }
                 return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
             }
         }
         return .restDay
     }
 
-    /// The fixes that may be offered: not deleted and not excluded, read in place.
-    struct Live {
-        let fixes: [Fix]
-        let excluded: Set<UUID>
-
-        /// Indexes into `fixes` of the live fixes about a bug, in order.
-        func about(_ bugId: UUID) -> [Int] {
-            var out: [Int] = []
-            for i in fixes.indices where fixes[i].bugId == bugId && fixes[i].deletedAt == nil {
-                if excluded.isEmpty || !excluded.contains(fixes[i].id) { out.append(i) }
+    /// `turnOrder`, as indexes into `bugs` (no bug is copied to sort them).
+    static func turnOrderIndices(_ bugs: [Bug], primaryBugId: UUID?) -> [Int] {
+        bugs.indices.filter { bugs[$0].deletedAt == nil && bugs[$0].isActive && bugs[$0].status == .active }
+            .sorted { i, j in
+                let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
+                if pa != pb { return pa }
+                let da = bugs[i].activatedAt ?? .distantPast, db = bugs[j].activatedAt ?? .distantPast
+                if da != db { return da < db }
+                return bugs[i].slug < bugs[j].slug
             }
-            return out
+    }
+
+    /// The excluded fix ids: a short list is scanned (cheaper than hashing each id), a long one hashed.
+    struct Excluded {
+        let list: [UUID]
+        let set: Set<UUID>?
+
+        init(_ ids: [UUID]) {
+            list = ids
+            set = ids.count > 32 ? Set(ids) : nil
+        }
+
+        func contains(_ id: UUID) -> Bool {
+            if let set { return set.contains(id) }
+            for x in list where x == id { return true }
+            return false
         }
     }
 
-    /// The bug's fix for the day among the live fixes: Monday's overhaul when allowed, else a
-    /// daily fix of the target severity, else the nearest severity (lower first).
-    static func pick(_ live: Live, bug: Bug, input: Input, allowWeekly: Bool, hash: DayHash) -> Fix? {
+    /// The bug's fix for the day among the fixes not excluded: Monday's overhaul when allowed, else
+    /// a daily fix of the target severity, else the nearest severity (lower first).
+    static func pick(_ input: Input, _ excluded: Excluded, bug: Bug, allowWeekly: Bool, hash: DayHash) -> Fix? {
         let daysActive = bug.activatedAt.map { input.day.days(since: LocalDay($0, calendar: input.calendar)) } ?? 0
-        var weekly: [Int] = []
-        var daily: [[Int]] = [[], [], []]
-        for i in live.about(bug.id) {
-            switch input.fixes[i].type {
-            case .weekly: weekly.append(i)
-            case .daily: daily[DailyFixRules.slot(input.fixes[i].severity)].append(i)
-            default: break
-            }
+        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays,
+           let f = best(input.fixes, excluded, bug: bug.id, type: .weekly, severity: nil, hash: hash) {
+            return f
         }
-        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays {
-            if let f = stablePick(weekly, in: input.fixes, hash: hash) { return f }
+        for sev in preference[slot(targetSeverity(daysActive: daysActive))] {
+            if let f = best(input.fixes, excluded, bug: bug.id, type: .daily, severity: sev, hash: hash) { return f }
         }
-        let target = targetSeverity(daysActive: daysActive)
-        let preference = FixSeverity.allCases.sorted { a, b in
+        return nil
+    }
+
+    /// Severities in the order they are tried for each target (by `slot`): the target, then the
+    /// nearest, lower first.
+    static let preference: [[FixSeverity]] = [FixSeverity.low, .medium, .high].map { target in
+        FixSeverity.allCases.sorted { a, b in
             let da = abs(a.rank - target.rank), db = abs(b.rank - target.rank)
             return da != db ? da < db : a.rank < b.rank
         }
-        for sev in preference {
-            if let f = stablePick(daily[DailyFixRules.slot(sev)], in: input.fixes, hash: hash) { return f }
+    }
+
+    /// Among the bug's live fixes of a type (and severity, when given), the one with the smallest
+    /// day hash (then number); the first such one. Fields are read in place.
+    static func best(_ fixes: [Fix], _ excluded: Excluded, bug: UUID, type: FixType, severity: FixSeverity?,
+                     hash: DayHash) -> Fix? {
+        var best: (index: Int, hash: UInt64)?
+        for i in fixes.indices where fixes[i].bugId == bug && fixes[i].type == type && fixes[i].deletedAt == nil {
+            if let severity, fixes[i].severity != severity { continue }
+            if excluded.contains(fixes[i].id) { continue }
+            let h = hash.of(fixes[i].id)
+            if let b = best, !(h != b.hash ? h < b.hash : fixes[i].number < fixes[b.index].number) { continue }
+            best = (i, h)
         }
-        return nil
+        return best.map { fixes[$0.index] }
     }
 
     static func slot(_ severity: FixSeverity) -> Int {
@@ -178,22 +202,6 @@ public enum DailyFixRules {
         case .medium: return 1
         case .high: return 2
         }
-    }
-
-    /// The same user and day always get the same fix from the same candidates.
-    static func stablePick(_ candidates: [Fix], input: Input) -> Fix? {
-        stablePick(Array(candidates.indices), in: candidates, hash: DayHash(userId: input.userId, day: input.day))
-    }
-
-    /// The candidate with the smallest day hash (then number); the first such one.
-    static func stablePick(_ candidates: [Int], in fixes: [Fix], hash: DayHash) -> Fix? {
-        var best: (index: Int, hash: UInt64)?
-        for i in candidates {
-            let h = hash.of(fixes[i].id)
-            if let b = best, !(h != b.hash ? h < b.hash : fixes[i].number < fixes[b.index].number) { continue }
-            best = (i, h)
-        }
-        return best.map { fixes[$0.index] }
     }
 
     /// `StableHash.fnv1a([userId.uuidString, String(day.ordinal), fixId.uuidString])`, with the

@@ -49,6 +49,28 @@ public enum Parallel {
         }
     }
 
+    /// A value computed on another thread while this one does something else.
+    public final class Background<T: Sendable>: @unchecked Sendable {
+        private let group = DispatchGroup()
+        private var value: T?
+        private let work: @Sendable () -> T
+
+        public init(_ work: @escaping @Sendable () -> T) {
+            self.work = work
+            group.enter()
+            DispatchQueue.global().async {
+                self.value = work()
+                self.group.leave()
+            }
+        }
+
+        /// The value, once computed.
+        public func wait() -> T {
+            group.wait()
+            return value ?? work()
+        }
+    }
+
     /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.
     final class Counter: @unchecked Sendable {
         private let lock = NSLock()

@@ -237,21 +237,24 @@ extension PageContext {
 
     // MARK: assets, feed, share
 
-    func extraFiles(assets: AssetSet) throws -> [(String, Data)] {
-        var out: [(String, Data)] = []
+    /// The theme's files (the stylesheet with a colour per bug) and the changelog feed.
+    func extraPlan(assets: AssetSet) -> [FilePlan] {
+        var out: [FilePlan] = []
         for f in assets.files where f.path != "share.css" {
             if f.path == "style.css" {
-                var css = String(decoding: f.data, as: UTF8.self)
-                css += "\n/* one colour per bug (generated from the catalogue) */\n"
-                for b in index.bugs where b.color.range(of: SeedLint.colorPattern, options: .regularExpression) != nil {
-                    css += ".bug-\(b.slug) { --bug: \(b.color); }\n"
-                }
-                out.append(("style.css", Data(css.utf8)))
+                out.append(FilePlan(path: "style.css") { ctx in
+                    var css = String(decoding: f.data, as: UTF8.self)
+                    css += "\n/* one colour per bug (generated from the catalogue) */\n"
+                    for b in ctx.index.bugs where b.color.range(of: SeedLint.colorPattern, options: .regularExpression) != nil {
+                        css += ".bug-\(b.slug) { --bug: \(b.color); }\n"
+                    }
+                    return Data(css.utf8)
+                })
             } else {
-                out.append((f.path, f.data))
+                out.append(FilePlan(path: f.path) { _ in f.data })
             }
         }
-        out.append(("changelog/feed.xml", Data(try feed().utf8)))
+        out.append(FilePlan(path: "changelog/feed.xml") { Data(try $0.feed().utf8) })
         return out
     }
 
@@ -268,24 +271,27 @@ extension PageContext {
         }.sorted { $0.number < $1.number }
     }
 
-    /// Shared fixes as pages, SVG and PNG cards (`pngs` in the order of `cards`), and an index.
-    func shareFiles(assets: AssetSet, cards: [ShareCard], pngs: [Data]) throws -> [(String, Data)] {
-        var out: [(String, Data)] = []
-        if let css = assets.file("share.css") { out.append(("share/share.css", css.data)) }
-        for (card, png) in zip(cards, pngs) {
-            let base = options.baseURL.map { $0 + "share/\(card.slug)/" }
-            let prompt = card.prompt
-            let short = prompt.count > 60 ? String(prompt.prefix(57)) + "..." : prompt
-            let page: PageObject = [
-                "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
-                "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
-            ]
-            out.append(("share/\(card.slug)/index.html", Data(try templates.renderBytes("share/page", page))))
-            out.append(("share/\(card.slug)/card.svg", Data(ShareCardSVG.render(card).utf8)))
-            out.append((ShareCardPNG.path(card), png))
+    /// Shared fixes as pages and SVG cards, and an index (the PNG cards are drawn on their own).
+    func sharePlan(assets: AssetSet, cards: [ShareCard]) -> [FilePlan] {
+        var out: [FilePlan] = []
+        if let css = assets.file("share.css") { out.append(FilePlan(path: "share/share.css") { _ in css.data }) }
+        for card in cards {
+            out.append(FilePlan(path: "share/\(card.slug)/index.html") { ctx in
+                let base = ctx.options.baseURL.map { $0 + "share/\(card.slug)/" }
+                let prompt = card.prompt
+                let short = prompt.count > 60 ? String(prompt.prefix(57)) + "..." : prompt
+                let page: PageObject = [
+                    "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
+                    "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
+                ]
+                return Data(try ctx.templates.renderBytes("share/page", page))
+            })
+            out.append(FilePlan(path: "share/\(card.slug)/card.svg") { _ in Data(ShareCardSVG.render(card).utf8) })
         }
-        let list: PageObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
-        out.append(("share/index.html", Data(try templates.renderBytes("share/index", list))))
+        out.append(FilePlan(path: "share/index.html") { ctx in
+            let list: PageObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
+            return Data(try ctx.templates.renderBytes("share/index", list))
+        })
         return out
     }
 }

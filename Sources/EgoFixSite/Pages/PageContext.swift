@@ -57,6 +57,8 @@ final class PageContext: Sendable {
         for d in content.versions { vn[d.name] = d }
         versionNotes = vn
         currentWeek = Period.week(containing: index.today)
+        // Crisis language and questions are read on another core while the Markdown renders.
+        let crisisAndQuestions = Parallel.Background { PageContext.crisisAndQuestions(index) }
 
         // The user's Markdown: every reflection and crash note on some page, rendered once, in parallel.
         struct Job: Sendable {
@@ -97,27 +99,7 @@ final class PageContext: Sendable {
         }
         fixDetails = details
 
-        // Crisis language and questions, per day, read once.
-        var crisis = Set<LocalDay>()
-        var questions: [LocalDay: [PageValue]] = [:]
-        for (day, list) in index.completionsByDay {
-            var qs: [PageValue] = []
-            for c in list {
-                if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
-                for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
-            }
-            if !qs.isEmpty { questions[day] = qs }
-        }
-        for (day, list) in index.crashesByDay {
-            var qs: [PageValue] = []
-            for c in list {
-                if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
-                for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
-            }
-            if !qs.isEmpty { questions[day, default: []].append(contentsOf: qs) }
-        }
-        crisisDays = crisis
-        questionsByDay = questions
+        (crisisDays, questionsByDay) = crisisAndQuestions.wait()
 
         var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
@@ -142,6 +124,30 @@ final class PageContext: Sendable {
         storedPatterns = (options.patternsAreDetection ? patternRun.patterns : data.patterns).filter { $0.deletedAt == nil }
             .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
         surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
+    }
+
+    /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
+    /// first, then crash notes), read once.
+    static func crisisAndQuestions(_ index: SiteIndex) -> (Set<LocalDay>, [LocalDay: [PageValue]]) {
+        var crisis = Set<LocalDay>()
+        var questions: [LocalDay: [PageValue]] = [:]
+        for (day, list) in index.completionsByDay {
+            var qs: [PageValue] = []
+            for c in list {
+                if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
+                for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+            }
+            if !qs.isEmpty { questions[day] = qs }
+        }
+        for (day, list) in index.crashesByDay {
+            var qs: [PageValue] = []
+            for c in list {
+                if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
+                for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+            }
+            if !qs.isEmpty { questions[day, default: []].append(contentsOf: qs) }
+        }
+        return (crisis, questions)
     }
 
     // MARK: - Common page parts
@@ -307,89 +313,5 @@ final class PageContext: Sendable {
         guard let u = data.profile, let primary = u.primaryBugId.flatMap({ index.bugsById[$0] }) else { return nil }
         return MicroEducationPicker.pick(from: data.education, bugSlug: primary.slug, trigger: trigger, lastShownId: nil,
                                          seed: StableHash.fnv1a([userIdText, seed]))?.body
-    }
-}
-
-/// Work spread over the machine's cores, results in input order.
-enum Parallel {
-    /// `transform` applied to every element, on up to `ProcessInfo.activeProcessorCount` threads.
-    static func map<T: Sendable, R: Sendable>(_ items: [T], _ transform: @Sendable (T) -> R) -> [R] {
-        let n = items.count
-        guard n > 1 else { return items.map(transform) }
-        let workers = min(n, max(1, ProcessInfo.processInfo.activeProcessorCount))
-        if workers == 1 { return items.map(transform) }
-        let slots = Slots<R>(count: n)
-        let next = Counter()
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            while true {
-                let i = next.take()
-                guard i < n else { break }
-                slots.set(i, transform(items[i]))
-            }
-        }
-        return slots.values()
-    }
-
-    /// One result per index, each written by exactly one thread.
-    final class Slots<R>: @unchecked Sendable {
-        private let buffer: UnsafeMutablePointer<R?>
-        private let count: Int
-
-        init(count: Int) {
-            self.count = count
-            buffer = UnsafeMutablePointer<R?>.allocate(capacity: count)
-            buffer.initialize(repeating: nil, count: count)
-        }
-
-        deinit {
-            buffer.deinitialize(count: count)
-            buffer.deallocate()
-        }
-
-        func set(_ i: Int, _ value: R) { buffer[i] = value }
-
-        /// Every slot, after the workers are done (all are set).
-        func values() -> [R] {
-            var out: [R] = []
-            out.reserveCapacity(count)
-            for i in 0..<count { if let v = buffer[i] { out.append(v) } }
-            return out
-        }
-    }
-
-    /// A value computed on another thread while this one does something else.
-    final class Background<T: Sendable>: @unchecked Sendable {
-        private let group = DispatchGroup()
-        private var value: T?
-        private let work: @Sendable () -> T
-
-        init(_ work: @escaping @Sendable () -> T) {
-            self.work = work
-            group.enter()
-            DispatchQueue.global().async {
-                self.value = work()
-                self.group.leave()
-            }
-        }
-
-        /// The value, once computed.
-        func wait() -> T {
-            group.wait()
-            return value ?? work()
-        }
-    }
-
-    /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.
-    final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-
-        func take() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            let v = value
-            value += 1
-            return v
-        }
     }
 }

@@ -31,64 +31,97 @@ public struct SiteBuilder: Sendable {
         return try build(data: data, content: content, options: options, reuseCard: { _, _ in nil }, stats: &stats)
     }
 
-    /// Every file of the site, sorted by path. A share card's PNG is drawn only when `reuseCard`
-    /// has no bytes for its path and key (see `SiteBuildStats.cardKeys`); the key changes with the
-    /// card's text and with `options.cardSalt`. `drawn` says whether those bytes were drawn for this
-    /// build (ahead of it) or kept from an earlier one.
+    /// Every file of the site, sorted by path (see the other `build` for `reuseCard` and `stats`).
     public func build(data: SiteData, content: SiteContent, options: SiteOptions,
                       reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                       stats: inout SiteBuildStats) throws -> [(path: String, data: Data)] {
+        final class Collected: @unchecked Sendable {
+            let lock = NSLock()
+            var files: [(path: String, data: Data)] = []
+            func add(_ path: String, _ data: Data) {
+                lock.lock()
+                files.append((path, data))
+                lock.unlock()
+            }
+        }
+        let collected = Collected()
+        _ = try build(data: data, content: content, options: options, reuseCard: reuseCard, stats: &stats,
+                      reserve: { _ in }, emit: { collected.add($0, $1) })
+        return collected.files.sorted { $0.path < $1.path }
+    }
+
+    /// Builds the site straight into `site`: every path is reserved first (sorted), and each file is
+    /// put as soon as it is rendered, on the thread that rendered it. Returns the paths, sorted.
+    ///
+    /// A share card's PNG is drawn only when `reuseCard` has no bytes for its path and key (see
+    /// `SiteBuildStats.cardKeys`); the key changes with the card's text and with
+    /// `options.cardSalt`. `drawn` says whether those bytes were drawn for this build (ahead of it)
+    /// or kept from an earlier one.
+    public func build(data: SiteData, content: SiteContent, options: SiteOptions,
+                      reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
+                      stats: inout SiteBuildStats, into site: SiteBuild) throws -> [String] {
+        try build(data: data, content: content, options: options, reuseCard: reuseCard, stats: &stats,
+                  reserve: { try site.reserve($0) }, emit: { try site.put($0, $1) })
+    }
+
+    private func build(data: SiteData, content: SiteContent, options: SiteOptions,
+                       reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
+                       stats: inout SiteBuildStats, reserve: ([String]) throws -> Void,
+                       emit: @escaping @Sendable (String, Data) throws -> Void) throws -> [String] {
         let ctx = try PageContext(data: data, content: content, options: options, templates: templates)
-        // Pages and cards render on every core; results come back in plan order, and the first
-        // page that fails (in that order) is the one reported, as when they rendered one by one.
-        let plan = ctx.pagePlan()
+        let pages = ctx.pagePlan().map { page in FilePlan(path: page.path) { Data(try page.render($0)) } }
+        let extras = ctx.extraPlan(assets: assets)
         // A card that cannot be made fails the build where it always did: after the pages and the feed.
         let cardList = Result { try ctx.shareCards() }
         let cards = (try? cardList.get()) ?? []
         let keys = cards.map { ShareCardPNG.key($0, salt: options.cardSalt) }
+        let shares = ctx.sharePlan(assets: assets, cards: cards)
+        let paths = (pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)
+        try reserve(paths.sorted())
+
+        // Everything renders and is written on every core. Cards go first: each is a bigger piece of
+        // work than a page. Errors are reported in the order the files were always made in: pages
+        // in plan order, the theme and feed, the card list, each card, the share pages.
         enum Job: Sendable {
-            case page(PagePlan)
+            case file(FilePlan)
             case card(ShareCard, key: String)
         }
-        enum Output: Sendable {
-            case page(Result<Data, Error>)
-            case card(Result<Data, Error>, drawn: Bool)
-        }
-        // Cards first: each is a bigger piece of work than a page.
-        let jobs = zip(cards, keys).map { Job.card($0, key: $1) } + plan.map { Job.page($0) }
-        let outputs = Parallel.map(jobs) { job -> Output in
-            switch job {
-            case .page(let page):
-                // Bytes become Data on the worker, so a page is never held twice.
-                return .page(Result { Data(try page.render(ctx)) })
-            case .card(let card, let key):
-                if let ready = reuseCard(ShareCardPNG.path(card), key) { return .card(.success(ready.png), drawn: ready.drawn) }
-                return .card(Result { try ShareCardPNG.render(card) }, drawn: true)
+        let jobs = zip(cards, keys).map { Job.card($0, key: $1) } + (pages + extras + shares).map { Job.file($0) }
+        let outputs = Parallel.map(jobs) { job -> Result<Bool, Error> in
+            Result {
+                switch job {
+                case .file(let plan):
+                    try emit(plan.path, try plan.make(ctx))
+                    return false
+                case .card(let card, let key):
+                    let path = ShareCardPNG.path(card)
+                    if let ready = reuseCard(path, key) {
+                        try emit(path, ready.png)
+                        return ready.drawn
+                    }
+                    try emit(path, try ShareCardPNG.render(card))
+                    return true
+                }
             }
         }
-        var files: [(String, Data)] = []
-        files.reserveCapacity(plan.count + 64)
-        for (page, output) in zip(plan, outputs.suffix(plan.count)) {
-            guard case .page(let result) = output else { continue }
+        let cardOutputs = outputs.prefix(cards.count), fileOutputs = Array(outputs.dropFirst(cards.count))
+        for (page, output) in zip(pages, fileOutputs) {
             do {
-                files.append((page.path, try result.get()))
+                _ = try output.get()
             } catch let e as TemplateError {
                 throw SiteBuildError.page(path: page.path, underlying: e.description)
             } catch let e as Markdown.Error {
                 throw SiteBuildError.page(path: page.path, underlying: e.description)
             }
         }
-        files += try ctx.extraFiles(assets: assets)
+        for output in fileOutputs[pages.count..<(pages.count + extras.count)] { _ = try output.get() }
         _ = try cardList.get()
-        var pngs: [Data] = []
-        for output in outputs.prefix(cards.count) {
-            guard case .card(let result, let drawn) = output else { continue }
-            pngs.append(try result.get())
-            if drawn { stats.cardsDrawn += 1 } else { stats.cardsReused += 1 }
+        for output in cardOutputs {
+            if try output.get() { stats.cardsDrawn += 1 } else { stats.cardsReused += 1 }
         }
+        for output in fileOutputs.suffix(shares.count) { _ = try output.get() }
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
-        files += try ctx.shareFiles(assets: assets, cards: cards, pngs: pngs)
-        return files.sorted { $0.0 < $1.0 }.map { (path: $0.0, data: $0.1) }
+        return paths.sorted()
     }
 }
 
@@ -106,4 +139,10 @@ public struct SiteBuildStats: Sendable {
 struct PagePlan: Sendable {
     let path: String
     let render: @Sendable (PageContext) throws -> [UInt8]
+}
+
+/// One file to write: its path and how to make its bytes.
+struct FilePlan: Sendable {
+    let path: String
+    let make: @Sendable (PageContext) throws -> Data
 }

@@ -52,6 +52,13 @@ struct SiteIndex: Sendable {
         self.calendar = calendar
         clock = SiteClock(calendar: calendar)
         today = LocalDay(now, calendar: calendar)
+        // The day ledger and the graph's cells are made on another core while the rest is sorted by day.
+        let ledgerWork = Parallel.Background { () -> (InsightInput, DayLedger, [GraphCell]) in
+            let input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
+                                     versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
+            let ledger = DayLedger(input)
+            return (input, ledger, SiteIndex.graphCells(ledger))
+        }
         var bugsById: [UUID: Bug] = [:]
         for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
         self.bugsById = bugsById
@@ -89,10 +96,7 @@ struct SiteIndex: Sendable {
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
-        input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
-                             versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
-        ledger = DayLedger(input)
-        graph = SiteIndex.graphCells(ledger)
+        (input, ledger, graph) = ledgerWork.wait()
     }
 
     /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer:

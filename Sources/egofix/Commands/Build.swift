@@ -128,34 +128,42 @@ struct Build: AsyncParsableCommand {
             guard showProgress else { return }
             FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
         }
-        progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering")
-        let files: [(path: String, data: Data)]
+        progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering into \(output.path)")
         var buildStats = SiteBuildStats()
         let reuse: @Sendable (String, String) -> (png: Data, drawn: Bool)? = { [early] path, key in
             if let ready = early?.png(path, key: key) { return ready }
             return kept(path, key).map { (png: $0, drawn: false) }
         }
-        do {
-            files = try builder.build(data: data, content: content,
-                                      options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
-                                                           workspace: cwd, cardSalt: cardSalt,
-                                                           patternsAreDetection: demo),
-                                      reuseCard: reuse, stats: &buildStats)
-        } catch let e as SiteBuildError { throw CLIError(e.description) }
-        phase("rendered")
-        progress("\(files.count) files rendered in \(Int(Date().timeIntervalSince(started) * 1000)) ms; writing \(output.path)")
+        // Each file is written into the new site as soon as it is rendered, then the site is swapped in.
+        let paths: [String]
         let report: SiteWriteReport
-        do { report = try writer.write(files) } catch let e as SiteWriterError { throw CLIError(e.description) }
-        phase("written")
+        let stamps: [String: SiteManifest.Stamp]
+        do {
+            let site = try writer.begin()
+            do {
+                paths = try builder.build(data: data, content: content,
+                                          options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
+                                                               workspace: cwd, cardSalt: cardSalt,
+                                                               patternsAreDetection: demo),
+                                          reuseCard: reuse, stats: &buildStats, into: site)
+                phase("rendered and written")
+                stamps = site.fileStamps
+                report = try site.commit()
+            } catch {
+                site.abandon()
+                throw error
+            }
+        } catch let e as SiteBuildError { throw CLIError(e.description) } catch let e as SiteWriterError { throw CLIError(e.description) }
+        phase("swapped in")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
-            try? SiteManifest(key: key, folder: writer.output, files: files.map(\.path), cardKeys: buildStats.cardKeys).write(to: manifestURL)
+            try? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps).write(to: manifestURL)
         }
         phase("manifest")
         if stats {
             FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
         }
-        finish(files: files.count, report)
+        finish(files: paths.count, report)
     }
 }
 
