@@ -1,3 +1,4 @@
+import EgoFixResources
 import XCTest
 @testable import EgoFixSite
 
@@ -17,6 +18,18 @@ final class TemplateSetTests: XCTestCase {
     }
 
     // MARK: Rendering
+
+    /// The built-in theme is not handed to swift-mustache at every build, so here every built-in
+    /// template must pass its parser; an override still does at load.
+    func test_builtInTemplates_allParseWithSwiftMustache() throws {
+        let files = BuiltIn.files(under: "Templates").filter { $0.path.hasSuffix(".mustache") }
+        XCTAssertGreaterThan(files.count, 10)
+        for file in files {
+            XCTAssertNoThrow(try TemplateSet.checkGrammar(String(decoding: file.data, as: UTF8.self), origin: file.path), file.path)
+        }
+        XCTAssertThrowsError(try TemplateSet.checkGrammar("{{#a}}open", origin: "t.mustache"))
+        XCTAssertThrowsError(try TemplateSet(templates: ["t": "{{#a}}{{/b}}"]))
+    }
 
     func test_render_variablesSectionsListsAndPartials() throws {
         let t = try set([

@@ -43,13 +43,13 @@ public struct TemplateSet: Sendable {
     /// Files not ending in ".mustache" are ignored.
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder)
-        var sources: [(name: String, origin: String, text: String)] = []
+        var sources: [(name: String, origin: String, text: String, builtIn: Bool)] = []
         for file in files where file.path.hasSuffix(".mustache") {
             guard var text = String(data: file.data, encoding: .utf8) else {
                 throw TemplateError.unreadable(path: file.origin, reason: "it is not UTF-8 text")
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text))
+            sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
         }
         try self.init(sources: sources)
     }
@@ -57,26 +57,18 @@ public struct TemplateSet: Sendable {
     /// Templates given directly as text (for tests and tools): name → Mustache source.
     public init(templates: [String: String]) throws {
         try self.init(sources: templates.keys.sorted().compactMap { name in
-            templates[name].map { (name, "Templates/\(name).mustache", $0) }
+            templates[name].map { (name, "Templates/\(name).mustache", $0, false) }
         })
     }
 
-    private init(sources: [(name: String, origin: String, text: String)]) throws {
-        let pragma = "{{% CONTENT_TYPE: \(PreEscapedContentType.registeredName)}}\n"
+    /// Built-in templates are not given to swift-mustache again at every load: a test holds them
+    /// to its grammar (`checkGrammar`), and they cannot change after the build.
+    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)]) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         for source in sources {
             let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
-            do {
-                // swift-mustache must accept it too: the templates are written in its grammar.
-                _ = try MustacheTemplate(string: pragma + source.text)
-            } catch let error as MustacheTemplate.ParserError {
-                throw TemplateError.syntax(template: source.origin, line: max(1, error.context.lineNumber - 1),
-                                           message: "swift-mustache cannot parse it (\(error.error))")
-            } catch {
-                throw TemplateError.syntax(template: source.origin, line: 1,
-                                           message: "swift-mustache cannot parse it (\(error))")
-            }
+            if !source.builtIn { try TemplateSet.checkGrammar(source.text, origin: source.origin) }
             entries[source.name] = Entry(name: source.name, origin: source.origin, nodes: nodes)
             compiled[source.name] = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
         }
@@ -90,6 +82,19 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
+    }
+
+    /// swift-mustache must accept a template too: the templates are written in its grammar.
+    static func checkGrammar(_ text: String, origin: String) throws {
+        let pragma = "{{% CONTENT_TYPE: \(PreEscapedContentType.registeredName)}}\n"
+        do {
+            _ = try MustacheTemplate(string: pragma + text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw TemplateError.syntax(template: origin, line: max(1, error.context.lineNumber - 1),
+                                       message: "swift-mustache cannot parse it (\(error.error))")
+        } catch {
+            throw TemplateError.syntax(template: origin, line: 1, message: "swift-mustache cannot parse it (\(error))")
+        }
     }
 
     /// Where a template came from ("Templates/week.mustache (built-in)" or a file path).
