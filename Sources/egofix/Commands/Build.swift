@@ -80,10 +80,12 @@ struct Build: AsyncParsableCommand {
         phase("inputs checked")
 
         // The templates load on another core while the data is made.
-        let loading = Pending { () throws -> (SiteBuilder, SiteContent) in
-            let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
-            let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content")
-            return (try SiteBuilder.load(workspace: cwd), content)
+        let loading = Parallel.Background { () -> Result<(SiteBuilder, SiteContent), Error> in
+            Result {
+                let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
+                let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content")
+                return (try SiteBuilder.load(workspace: cwd), content)
+            }
         }
         let data: SiteData
         let now: Date
@@ -118,7 +120,7 @@ struct Build: AsyncParsableCommand {
         phase("data")
         let builder: SiteBuilder
         let content: SiteContent
-        do { (builder, content) = try loading.wait() } catch let e as SiteContent.LoadError {
+        do { (builder, content) = try loading.wait().get() } catch let e as SiteContent.LoadError {
             throw CLIError(e.description)
         } catch let e as TemplateError { throw CLIError(e.description) }
         phase("templates")
@@ -256,26 +258,6 @@ final class EarlyCards: @unchecked Sendable {
         entry.done.signal()  // ready for anyone who asks again
         guard let png = entry.png else { return nil }
         return (png, entry.drawn)
-    }
-}
-
-/// A value computed on another thread; `wait()` returns it (or rethrows its error).
-final class Pending<T: Sendable>: @unchecked Sendable {
-    private let group = DispatchGroup()
-    private var result: Result<T, Error>?
-
-    init(_ work: @escaping @Sendable () throws -> T) {
-        group.enter()
-        DispatchQueue.global().async {
-            self.result = Result { try work() }
-            self.group.leave()
-        }
-    }
-
-    func wait() throws -> T {
-        group.wait()
-        guard let result else { throw CLIError("internal: a background step did not finish") }
-        return try result.get()
     }
 }
 
