@@ -76,8 +76,8 @@ public struct SiteBuilder: Sendable {
         let cards = (try? cardList.get()) ?? []
         let keys = cards.map { ShareCardPNG.key($0, salt: options.cardSalt) }
         let shares = ctx.sharePlan(assets: assets, cards: cards)
-        let paths = (pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)
-        try reserve(paths.sorted())
+        let paths = ((pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)).sorted()
+        try reserve(paths)
 
         // Everything renders and is written on every core. Cards go first: each is a bigger piece of
         // work than a page. Errors are reported in the order the files were always made in: pages
@@ -121,7 +121,7 @@ public struct SiteBuilder: Sendable {
         }
         for output in fileOutputs.suffix(shares.count) { _ = try output.get() }
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
-        return paths.sorted()
+        return paths
     }
 }
 
