@@ -1,37 +1,110 @@
-/// UTF-8 text built by appending, for the generated SVG and tables: no intermediate strings, and
-/// escaping that works on bytes (the characters escaping changes are all ASCII, so this is the
-/// same as escaping per Unicode scalar).
-struct ByteText {
-    private(set) var bytes: [UInt8] = []
+import Foundation
 
-    init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
+/// UTF-8 text built by appending, for the generated SVG, tables and the manifest: no intermediate
+/// strings, and escaping that works on bytes (the characters escaping changes are all ASCII, so this
+/// is the same as escaping per Unicode scalar).
+///
+/// The bytes live in one buffer it owns (it cannot be copied), so an append is a bounds check and
+/// a copy, with none of an array's uniqueness checks.
+struct ByteText: ~Copyable {
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
 
-    var string: String { String(decoding: bytes, as: UTF8.self) }
+    init(capacity: Int = 256) {
+        self.capacity = max(32, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    var string: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// The bytes as `Data`, which takes the buffer over (no copy).
+    consuming func data() -> Data {
+        let (p, n) = (base, count)
+        discard self
+        return Data(bytesNoCopy: p, count: n, deallocator: .custom { pointer, _ in pointer.deallocate() })
+    }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The number of bytes so far.
+    var length: Int { count }
+
+    /// The byte at `i` (which must be below `length`).
+    subscript(i: Int) -> UInt8 { base[i] }
+
+    /// Puts `bytes` in at `index`, moving what follows along.
+    mutating func insert(_ bytes: [UInt8], at index: Int) {
+        guard !bytes.isEmpty else { return }
+        _ = room(bytes.count)
+        (base + index + bytes.count).update(from: base + index, count: count - index)
+        bytes.withUnsafeBufferPointer { (base + index).update(from: $0.baseAddress!, count: $0.count) }
+        count += bytes.count
+    }
+
+    /// Where the next `n` bytes go (the buffer grows when they do not fit).
+    @inline(__always) private mutating func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity - count < n { grow(count + n) }
+        return base + count
+    }
+
+    private mutating func grow(_ needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    @inline(__always) mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress, !bytes.isEmpty else { return }
+        room(bytes.count).update(from: start, count: bytes.count)
+        count += bytes.count
+    }
+
+    @inline(__always) mutating func append(byte: UInt8) {
+        room(1).pointee = byte
+        count += 1
+    }
 
     mutating func append(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
     }
 
     mutating func append(_ s: String) {
-        var s = s
-        s.withUTF8 { bytes.append(contentsOf: $0) }
+        if s.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
+            for b in s.utf8 { append(byte: b) }
+        }
     }
 
     /// Decimal digits, written straight into the bytes.
     mutating func append(_ n: Int) {
         if n >= 0 && n < 10 {
-            bytes.append(UInt8(0x30 + n))
+            append(byte: UInt8(truncatingIfNeeded: 0x30 + n))
             return
         }
-        if n < 0 { bytes.append(0x2d) }
-        // Lowest digit first, then turned round.
-        let start = bytes.count
+        // Digits lowest first into a scratch area at the end of the room, then copied in order.
+        let p = room(21)
         var v = n.magnitude
+        var digits = 0
+        let scratch = p + 20
         repeat {
-            bytes.append(UInt8(0x30 + v % 10))
+            (scratch - digits).pointee = UInt8(truncatingIfNeeded: 0x30 + v % 10)
             v /= 10
+            digits += 1
         } while v > 0
-        bytes[start...].reverse()
+        var at = p
+        if n < 0 {
+            at.pointee = 0x2d
+            at += 1
+        }
+        at.update(from: scratch - digits + 1, count: digits)
+        count += digits + (n < 0 ? 1 : 0)
     }
 
     /// `XMLEscape.escape(s)`.
@@ -44,7 +117,7 @@ struct ByteText {
                 if b >= 0x80 { return nil }
                 if b < 0x20 || b == 0x26 || b == 0x3c || b == 0x3e || b == 0x22 || b == 0x27 || b == 0x7f { clean = false }
             }
-            if clean { bytes.append(contentsOf: buf) }
+            if clean { append(buf) }
             return clean
         }
         if plain == true { return }
@@ -60,8 +133,8 @@ struct ByteText {
                 case 0x3e: append("&gt;")
                 case 0x22: append("&quot;")
                 case 0x27: append("&apos;")
-                case 0x09, 0x0a, 0x0d: bytes.append(b)
-                default: if b >= 0x20 && b != 0x7f { bytes.append(b) }
+                case 0x09, 0x0a, 0x0d: append(byte: b)
+                default: if b >= 0x20 && b != 0x7f { append(byte: b) }
                 }
             }
         }
@@ -69,6 +142,6 @@ struct ByteText {
 
     /// `HTMLEscape.escape(s)`.
     mutating func appendHTMLEscaped(_ s: String) {
-        TemplateRenderer.appendEscaped(s, to: &bytes)
+        HTMLEscape.pieces(s) { append($0) }
     }
 }

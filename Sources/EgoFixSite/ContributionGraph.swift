@@ -6,6 +6,18 @@ public struct GraphCell: Sendable, Equatable {
         case applied, skipped, failed, crash, opened, empty
 
         /// Words for the kind, for labels, legends and the table.
+        /// `rawValue`, as static text for the SVG writer.
+        var name: StaticString {
+            switch self {
+            case .applied: return "applied"
+            case .skipped: return "skipped"
+            case .failed: return "failed"
+            case .crash: return "crash"
+            case .opened: return "opened"
+            case .empty: return "empty"
+            }
+        }
+
         public var text: String {
             switch self {
             case .applied: return "fix applied"
@@ -40,22 +52,30 @@ public struct GraphCell: Sendable, Equatable {
 /// Colours of the graph: a muted dark-IDE palette. Colour says the kind, shade says the depth
 /// (depth 0 is the faintest, 4 the strongest against the dark background).
 public enum ContributionGraphPalette {
-    public static let background = "#1e1f22"
+    public static let background = backgroundHex.description
     public static let text = "#abb2bf"
-    public static let emptyFill = "#2a2c30"
-    public static let openedStroke = "#7d828b"
+    public static let emptyFill = emptyFillHex.description
+    public static let openedStroke = openedStrokeHex.description
+    static let backgroundHex: StaticString = "#1e1f22"
+    static let emptyFillHex: StaticString = "#2a2c30"
+    static let openedStrokeHex: StaticString = "#7d828b"
 
-    static let appliedShades = ["#2d3b2b", "#3c5a36", "#4f7a45", "#689a58", "#89b86f"]
-    static let skippedShades = ["#3b3624", "#5a5030", "#7c6c3c", "#a08a48", "#c8ab5a"]
-    static let failedShades = ["#3d2f24", "#5c4330", "#7f5b3c", "#a57448", "#cc8f57"]
-    static let crashShades = ["#3e2628", "#5e3236", "#844047", "#ab4f58", "#d0636c"]
+    static let appliedShades: [StaticString] = ["#2d3b2b", "#3c5a36", "#4f7a45", "#689a58", "#89b86f"]
+    static let skippedShades: [StaticString] = ["#3b3624", "#5a5030", "#7c6c3c", "#a08a48", "#c8ab5a"]
+    static let failedShades: [StaticString] = ["#3d2f24", "#5c4330", "#7f5b3c", "#a57448", "#cc8f57"]
+    static let crashShades: [StaticString] = ["#3e2628", "#5e3236", "#844047", "#ab4f58", "#d0636c"]
 
     /// The fill of a cell.
     public static func fill(_ kind: GraphCell.Kind, depth: Int) -> String {
+        fillBytes(kind, depth: depth).description
+    }
+
+    /// The same, as static text for the SVG writer.
+    static func fillBytes(_ kind: GraphCell.Kind, depth: Int) -> StaticString {
         let d = min(4, max(0, depth))
         switch kind {
-        case .opened: return background
-        case .empty: return emptyFill
+        case .opened: return backgroundHex
+        case .empty: return emptyFillHex
         case .applied: return appliedShades[d]
         case .skipped: return skippedShades[d]
         case .failed: return failedShades[d]
@@ -70,8 +90,8 @@ public enum ContributionGraphPalette {
 
     /// The colour of the mark drawn over skipped, failed and crash cells: light on faint shades,
     /// dark on strong ones.
-    static func markColor(_ kind: GraphCell.Kind, depth: Int) -> String {
-        depth >= 3 ? background : fill(kind, depth: 4)
+    static func markColor(_ kind: GraphCell.Kind, depth: Int) -> StaticString {
+        depth >= 3 ? backgroundHex : fillBytes(kind, depth: 4)
     }
 }
 
@@ -240,15 +260,15 @@ public enum ContributionGraphSVG {
 
     /// A cell, its title written by `title` (already escaped).
     static func cellSVG(_ c: GraphCell, x: Int, y: Int, into out: inout ByteText, title: (inout ByteText) -> Void) {
-        let fill = ContributionGraphPalette.fill(c.kind, depth: c.depth)
+        let fill = ContributionGraphPalette.fillBytes(c.kind, depth: c.depth)
         out.append("<g class=\"cell ")
-        out.append(c.kind.rawValue)
+        out.append(c.kind.name)
         out.append(" d")
         out.append(c.depth)
         out.append("\"><title>")
         title(&out)
         out.append("</title>")
-        if let stroke = ContributionGraphPalette.stroke(c.kind) {
+        if c.kind == .opened {
             out.append("<rect x=\"")
             out.append(x)
             out.append(".5\" y=\"")
@@ -260,7 +280,7 @@ public enum ContributionGraphSVG {
             out.append("\" rx=\"2\" fill=\"")
             out.append(fill)
             out.append("\" stroke=\"")
-            out.append(stroke)
+            out.append(ContributionGraphPalette.openedStrokeHex)
             out.append("\" stroke-width=\"1\"/>")
         } else {
             out.append("<rect x=\"")

@@ -244,6 +244,8 @@ public final class SiteBuild: @unchecked Sendable {
     /// The new site's folder and the previous site's, as paths (looked up once, not per file).
     private let buildRoot: String
     private let previousRoot: String
+    /// Whether there is a previous site to keep files from (when there is none, nothing is looked up in it).
+    private let hasPrevious: Bool
     /// Guards everything below it once files are being put from several threads.
     private let state = NSLock()
     private var files: Set<String> = []
@@ -260,6 +262,8 @@ public final class SiteBuild: @unchecked Sendable {
         self.lock = lock
         buildRoot = writer.buildFolder.path
         previousRoot = writer.output.path
+        var st = stat()
+        hasPrevious = lstat(previousRoot, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
     }
 
     deinit { if !done { abandon() } }
@@ -314,7 +318,7 @@ public final class SiteBuild: @unchecked Sendable {
         let isNew: Bool
         let stamp: SiteManifest.Stamp?
         do {
-            if SiteBuild.sameBytes(previous, data) {
+            if hasPrevious && SiteBuild.sameBytes(previous, data) {
                 try SiteBuild.keep(previous, as: target)
                 isNew = false
                 stamp = SiteManifest.stamp(target)
@@ -644,27 +648,28 @@ public struct SiteManifest: Sendable, Equatable {
     public func encoded() -> Data {
         var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
         out.append(SiteManifest.header + "\nk " + key + "\n")
-        func line(_ kind: StaticString, _ s: Stamp, _ path: String) {
-            out.append(kind)
-            out.append(Int(s.size))
-            out.append(" ")
-            out.append(Int(s.seconds))
-            out.append(" ")
-            out.append(Int(s.nanoseconds))
-            out.append(" ")
-            out.append(String(s.inode))
-            out.append(" ")
-            out.append(path)
-            out.append("\n")
-        }
         for path in files.keys.sorted() {
-            if let s = files[path] { line("f ", s, path) }
+            if let s = files[path] { SiteManifest.line("f ", s, path, into: &out) }
         }
         for path in folders.keys.sorted() {
-            if let s = folders[path] { line("d ", s, path.isEmpty ? "." : path) }
+            if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         }
         for path in cardKeys.keys.sorted() { out.append("c " + (cardKeys[path] ?? "") + " " + path + "\n") }
         return Data(out.bytes)
+    }
+
+    private static func line(_ kind: StaticString, _ s: Stamp, _ path: String, into out: inout ByteText) {
+        out.append(kind)
+        out.append(Int(s.size))
+        out.append(" ")
+        out.append(Int(s.seconds))
+        out.append(" ")
+        out.append(Int(s.nanoseconds))
+        out.append(" ")
+        out.append(String(s.inode))
+        out.append(" ")
+        out.append(path)
+        out.append("\n")
     }
 
     /// Nil when the file is missing or not a manifest this version wrote.

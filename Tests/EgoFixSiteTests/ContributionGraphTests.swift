@@ -172,6 +172,30 @@ final class ContributionGraphTests: XCTestCase {
         XCTAssertTrue(parser.parse(), "the table is well-formed")
     }
 
+    /// The writer owns one buffer that grows: what comes out must be every byte put in, in order,
+    /// with insertions in their places.
+    func test_byteText_growsAndInsertsWithoutLosingBytes() {
+        var t = ByteText(capacity: 1)
+        var model: [UInt8] = []
+        for i in 0..<2_000 {
+            let piece = "piece \(i) <&> "
+            t.append(piece)
+            model.append(contentsOf: piece.utf8)
+            if i % 97 == 0 {
+                let at = model.count / 3
+                t.insert(Array("[\(i)]".utf8), at: at)
+                model.insert(contentsOf: Array("[\(i)]".utf8), at: at)
+            }
+        }
+        t.appendHTMLEscaped("a <b> & \"c\" 'd' naïve")
+        model.append(contentsOf: HTMLEscape.escape("a <b> & \"c\" 'd' naïve").utf8)
+        let (length, bytes) = (t.length, t.bytes)
+        XCTAssertEqual(length, model.count)
+        XCTAssertEqual(bytes, model)
+        let data = t.data()
+        XCTAssertEqual(data, Data(model))
+    }
+
     /// The SVG writes numbers and escapes text byte by byte; both must match the string forms.
     func test_byteText_numbersAndEscapingMatchTheStringForms() {
         for n in [0, 7, 10, 99, 1200, 2026, -1, -630, Int.max, Int.min] {

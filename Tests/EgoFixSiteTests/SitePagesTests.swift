@@ -140,6 +140,45 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(SiteBuild.filesUnder(site).filter { $0 != SiteWriter.markerName }, paths)
     }
 
+    /// The period pages' bug rows come from running totals; they must say what a walk over the days says.
+    func test_site_bugRowsMatchAWalkOverTheDays() async throws {
+        let p = try await Practice.make(reflections: ["Kept quiet."], crashNotes: ["Argued about tabs."])
+        let options = SiteOptions(title: "EgoFix", baseURL: "https://example.org/me/", now: p.now, calendar: p.calendar)
+        let ctx = try PageContext(data: p.data, content: SiteContent(), options: options,
+                                  templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil))
+        let index = ctx.index
+        var nonEmpty = 0
+        for start in stride(from: -3, through: 24, by: 3) {
+            for length in [0, 1, 6, 30] {
+                let from = index.first.adding(days: start), through = from.adding(days: length)
+                var expected: [String] = []
+                for bug in index.bugs {
+                    var t = BugTallies.Tally()
+                    var d = from
+                    while d <= through {
+                        for c in index.completionsByDay[d] ?? [] where index.fixesById[c.fixId]?.bugId == bug.id {
+                            if c.outcome == .applied { t.applied += 1 } else if c.outcome == .skipped { t.skipped += 1 } else if c.outcome == .failed { t.failed += 1 }
+                        }
+                        for c in index.crashesByDay[d] ?? [] where c.bugId == bug.id { t.crashes += 1 }
+                        d = d.adding(days: 1)
+                    }
+                    if !t.isEmpty { expected.append("\(bug.slug) \(t.applied) \(t.skipped) \(t.failed) \(t.crashes)") }
+                }
+                let rows = ctx.bugRows(from: from, through: through).map { row -> String in
+                    guard case .object(let o) = row else { return "not an object" }
+                    let f = ["slug", "applied", "skipped", "failed", "crashes"].map { key -> String in
+                        if case .text(let v)? = o[key] { return v }
+                        return "?"
+                    }
+                    return f.joined(separator: " ")
+                }
+                XCTAssertEqual(rows, expected, "\(from) through \(through)")
+                nonEmpty += expected.isEmpty ? 0 : 1
+            }
+        }
+        XCTAssertGreaterThan(nonEmpty, 10, "the ranges cover days with fixes and crashes")
+    }
+
     func test_site_markdownOverTheCapNamesTheSource() async throws {
         let p = try await Practice.make(reflections: [], crashNotes: [], days: 2)
         let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)

@@ -35,7 +35,7 @@ extension PageContext {
         return lo < hi ? lo..<hi : lo..<lo
     }
 
-    func changelog() throws -> [UInt8] {
+    func changelog() throws -> Data {
         let path = "changelog/index.html"
         func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
         let applied = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
@@ -81,7 +81,7 @@ extension PageContext {
 
     // MARK: history
 
-    func history() throws -> [UInt8] {
+    func history() throws -> Data {
         let path = "history/index.html"
         func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
         let all = data.completions.filter { $0.deletedAt == nil }
@@ -148,7 +148,7 @@ extension PageContext {
         return RawHTML(trusted: html)
     }
 
-    func bugPage(_ bug: Bug) throws -> [UInt8] {
+    func bugPage(_ bug: Bug) throws -> Data {
         let path = "bugs/\(bug.slug)/index.html"
         let mine = data.completions.filter { $0.deletedAt == nil && index.fixesById[$0.fixId]?.bugId == bug.id }
             .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $1.id.sortsBefore($0.id) }
@@ -185,7 +185,7 @@ extension PageContext {
 
     // MARK: patterns
 
-    func patterns() throws -> [UInt8] {
+    func patterns() throws -> Data {
         let list = patternRun.patterns.sorted(by: PatternEngine.order).map(patternModel)
         let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": .text($0.line)] as PageValue }
         return try render("patterns", ["patterns": .list(list), "waiting": .list(waiting)], path: "patterns/index.html", title: "Patterns")
@@ -193,7 +193,7 @@ extension PageContext {
 
     // MARK: how the numbers work
 
-    func how() throws -> [UInt8] {
+    func how() throws -> Data {
         let T = Thresholds.self
         let sections: [(String, [String])] = [
             ("Version", ["A new profile is v1.0.",
@@ -284,13 +284,13 @@ extension PageContext {
                     "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
                     "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
                 ]
-                return Data(try ctx.templates.renderBytes("share/page", page))
+                return try ctx.templates.renderBytes("share/page", page)
             })
             out.append(FilePlan(path: "share/\(card.slug)/card.svg") { _ in Data(ShareCardSVG.render(card).utf8) })
         }
         out.append(FilePlan(path: "share/index.html") { ctx in
             let list: PageObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
-            return Data(try ctx.templates.renderBytes("share/index", list))
+            return try ctx.templates.renderBytes("share/index", list)
         })
         return out
     }

@@ -35,6 +35,10 @@ final class PageContext: Sendable {
     let currentWeek: Period
     /// The user's id as text (the tidbit seed), made once.
     let userIdText: String
+    /// Per bug and day, what was marked and crashed (the period pages' bug rows).
+    let bugTallies: BugTallies
+    /// The tidbits a page may pick from: the live ones for the primary bug (nil without one).
+    let tidbitPool: [MicroEducation]?
 
     init(data: SiteData, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
         self.data = data
@@ -57,6 +61,7 @@ final class PageContext: Sendable {
         for d in content.versions { vn[d.name] = d }
         versionNotes = vn
         currentWeek = Period.week(containing: index.today)
+        bugTallies = BugTallies(index)
         // Crisis language and questions are read on another core while the Markdown renders.
         let crisisAndQuestions = Parallel.Background { PageContext.crisisAndQuestions(index) }
 
@@ -115,6 +120,8 @@ final class PageContext: Sendable {
         navByCurrent = byCurrent
         navNone = nav(nil)
         userIdText = data.profile?.id.uuidString ?? ""
+        let primarySlug = data.profile?.primaryBugId.flatMap { index.bugsById[$0]?.slug }
+        tidbitPool = primarySlug.map { slug in data.education.filter { $0.deletedAt == nil && $0.bugSlug == slug } }
         if let u = data.profile {
             footerLine = "v\(u.currentVersion) · as of \(index.today)"
         } else {
@@ -158,7 +165,7 @@ final class PageContext: Sendable {
 
     /// Renders a page: its own fields first (they win), then the parts every page has.
     func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
-                crisis: Bool = false) throws -> [UInt8] {
+                crisis: Bool = false) throws -> Data {
         var ctx = page
         let here = current ?? path
         ctx.append("siteTitle", .text(options.title))
@@ -310,8 +317,71 @@ final class PageContext: Sendable {
     }
 
     func tidbit(trigger: EducationTrigger, seed: String) -> String? {
-        guard let u = data.profile, let primary = u.primaryBugId.flatMap({ index.bugsById[$0] }) else { return nil }
-        return MicroEducationPicker.pick(from: data.education, bugSlug: primary.slug, trigger: trigger, lastShownId: nil,
+        guard let pool = tidbitPool, let slug = pool.first?.bugSlug else { return nil }
+        // The pool holds only what the picker would keep of all the tidbits, so it picks the same one.
+        return MicroEducationPicker.pick(from: pool, bugSlug: slug, trigger: trigger, lastShownId: nil,
                                          seed: StableHash.fnv1a([userIdText, seed]))?.body
+    }
+}
+
+/// What was marked and crashed per bug, summed day by day, so the rows of any range of days are
+/// two reads a bug instead of a walk over its days.
+struct BugTallies: Sendable {
+    struct Tally: Equatable {
+        var applied = 0, skipped = 0, failed = 0, crashes = 0
+        var isEmpty: Bool { applied + skipped + failed + crashes == 0 }
+    }
+
+    private let first: LocalDay
+    private let days: Int
+    private let bugCount: Int
+    /// Running totals: entry `(d * bugCount + bug) * 4 + kind` sums the days before day offset `d`.
+    private let totals: [Int]
+    /// For each place in `index.bugs`, the place its id first has (where its counts are kept).
+    private let slot: [Int]
+
+    init(_ index: SiteIndex) {
+        var position: [UUID: Int] = [:]
+        for (i, bug) in index.bugs.enumerated() where position[bug.id] == nil { position[bug.id] = i }
+        slot = index.bugs.map { position[$0.id] ?? 0 }
+        let keys = Array(index.completionsByDay.keys) + Array(index.crashesByDay.keys)
+        let first = keys.min() ?? index.first
+        let days = (keys.max().map { $0.days(since: first) } ?? -1) + 1
+        let bugCount = index.bugs.count
+        var perDay = [Int](repeating: 0, count: max(0, days) * bugCount * 4)
+        for (day, list) in index.completionsByDay {
+            let d = day.days(since: first)
+            for c in list {
+                guard let bugId = index.fixesById[c.fixId]?.bugId, let b = position[bugId] else { continue }
+                let kind = c.outcome == .applied ? 0 : c.outcome == .skipped ? 1 : c.outcome == .failed ? 2 : -1
+                if kind >= 0 { perDay[(d * bugCount + b) * 4 + kind] += 1 }
+            }
+        }
+        for (day, list) in index.crashesByDay {
+            let d = day.days(since: first)
+            for c in list {
+                guard let bugId = c.bugId, let b = position[bugId] else { continue }
+                perDay[(d * bugCount + b) * 4 + 3] += 1
+            }
+        }
+        let width = bugCount * 4
+        var totals = [Int](repeating: 0, count: (max(0, days) + 1) * width)
+        for d in 0..<max(0, days) {
+            for k in 0..<width { totals[(d + 1) * width + k] = totals[d * width + k] + perDay[d * width + k] }
+        }
+        self.first = first
+        self.days = max(0, days)
+        self.bugCount = bugCount
+        self.totals = totals
+    }
+
+    /// The tally of the bug at `bug` (its place in `index.bugs`) over the days from `from` through `through`.
+    func tally(bug: Int, from: LocalDay, through: LocalDay) -> Tally {
+        let lo = min(max(0, from.days(since: first)), days)
+        let hi = min(max(0, through.days(since: first) + 1), days)
+        guard hi > lo else { return Tally() }
+        let b = slot[bug]
+        func sum(_ kind: Int) -> Int { totals[(hi * bugCount + b) * 4 + kind] - totals[(lo * bugCount + b) * 4 + kind] }
+        return Tally(applied: sum(0), skipped: sum(1), failed: sum(2), crashes: sum(3))
     }
 }

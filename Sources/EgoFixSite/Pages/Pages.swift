@@ -33,7 +33,7 @@ extension PageContext {
 
     // MARK: dashboard
 
-    func dashboard() throws -> [UInt8] {
+    func dashboard() throws -> Data {
         let path = "index.html"
         guard let user = data.profile else {
             return try render("dashboard", emptyDashboard(), path: path, title: "Dashboard")
@@ -83,7 +83,7 @@ extension PageContext {
 
     // MARK: periods
 
-    func period(_ p: Period, prev: Period?, next: Period?) throws -> [UInt8] {
+    func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
         let days = p.days
         let c = counts(from: p.start, through: p.end)
         let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
@@ -175,33 +175,17 @@ extension PageContext {
 
     /// Per bug (by slug), what was marked and crashed in these days; bugs with nothing are left out.
     func bugRows(from first: LocalDay, through last: LocalDay) -> [PageValue] {
-        var counts: [UUID: (a: Int, s: Int, f: Int, cr: Int)] = [:]
-        var d = first
-        while d <= last {
-            for c in index.completionsByDay[d] ?? [] {
-                guard let bugId = index.fixesById[c.fixId]?.bugId else { continue }
-                var x = counts[bugId] ?? (0, 0, 0, 0)
-                if c.outcome == .applied { x.a += 1 } else if c.outcome == .skipped { x.s += 1 } else if c.outcome == .failed { x.f += 1 }
-                counts[bugId] = x
-            }
-            for c in index.crashesByDay[d] ?? [] {
-                guard let bugId = c.bugId else { continue }
-                var x = counts[bugId] ?? (0, 0, 0, 0)
-                x.cr += 1
-                counts[bugId] = x
-            }
-            d = d.adding(days: 1)
-        }
-        return index.bugs.compactMap { bug -> PageValue? in
-            guard let x = counts[bug.id], x.a + x.s + x.f + x.cr > 0 else { return nil }
-            return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(x.a)), "skipped": .text(String(x.s)),
-                    "failed": .text(String(x.f)), "crashes": .text(String(x.cr))]
+        index.bugs.enumerated().compactMap { i, bug -> PageValue? in
+            let x = bugTallies.tally(bug: i, from: first, through: last)
+            guard !x.isEmpty else { return nil }
+            return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(x.applied)),
+                    "skipped": .text(String(x.skipped)), "failed": .text(String(x.failed)), "crashes": .text(String(x.crashes))]
         }
     }
 
     // MARK: reports index
 
-    func reports() throws -> [UInt8] {
+    func reports() throws -> Data {
         let years = Period.all(.year, from: index.first, through: index.last).reversed()
         let groups = years.map { y -> PageValue in
             var items: [PageValue] = [["href": .text(y.path), "label": .text("The year \(y.title)"), "summary": .text(summary(y))]]

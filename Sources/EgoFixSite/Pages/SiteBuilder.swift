@@ -69,7 +69,7 @@ public struct SiteBuilder: Sendable {
                        stats: inout SiteBuildStats, reserve: ([String]) throws -> Void,
                        emit: @escaping @Sendable (String, Data) throws -> Void) throws -> [String] {
         let ctx = try PageContext(data: data, content: content, options: options, templates: templates)
-        let pages = ctx.pagePlan().map { page in FilePlan(path: page.path) { Data(try page.render($0)) } }
+        let pages = ctx.pagePlan().map { page in FilePlan(path: page.path, make: page.render) }
         let extras = ctx.extraPlan(assets: assets)
         // A card that cannot be made fails the build where it always did: after the pages and the feed.
         let cardList = Result { try ctx.shareCards() }
@@ -138,7 +138,7 @@ public struct SiteBuildStats: Sendable {
 /// One page to write: its path and how to render it.
 struct PagePlan: Sendable {
     let path: String
-    let render: @Sendable (PageContext) throws -> [UInt8]
+    let render: @Sendable (PageContext) throws -> Data
 }
 
 /// One file to write: its path and how to make its bytes.

@@ -33,6 +33,13 @@ enum PageValue: Sendable {
         }
     }
 
+    /// The field `key` of an object; nil for anything else or a missing field.
+    @inline(__always)
+    func field(_ key: String) -> PageValue? {
+        guard case .object(let o) = self else { return nil }
+        return o[key]
+    }
+
     /// A word for the kind, used in errors ("a list"); the same words as `TemplateValue`.
     var kindDescription: String {
         switch self {
@@ -77,8 +84,13 @@ struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
 
     subscript(key: String) -> PageValue? {
         get {
-            for f in fields where f.key == key { return f.value }
-            return nil
+            // Keys of another length are told apart by their counts, without comparing strings;
+            // the fields are read in place, not copied out one by one.
+            let n = key.utf8.count
+            return fields.withUnsafeBufferPointer { buf -> PageValue? in
+                for i in buf.indices where buf[i].key.utf8.count == n && buf[i].key == key { return buf[i].value }
+                return nil
+            }
         }
         set {
             fields.removeAll { $0.key == key }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A template compiled once at load and rendered straight into bytes.
 ///
 /// The layout rules are swift-mustache's, ported token for token from its parser (version 2.1.1,
@@ -252,41 +254,40 @@ private struct LayoutParser {
 struct TemplateRenderer: Sendable {
     let templates: [String: CompiledTemplate]
 
-    func render(_ name: String, _ context: PageValue) throws -> [UInt8] {
+    func render(_ name: String, _ context: PageValue) throws -> Data {
         guard let template = templates[name] else { throw TemplateError.missingTemplate(name: name) }
-        var out: [UInt8] = []
-        out.reserveCapacity(16 * 1024)
+        var out = ByteText(capacity: 16 * 1024)
         var stack: [PageValue] = [context]
         try render(template.tokens, template, &stack, depth: 0, indentation: nil, into: &out)
-        return out
+        return out.data()
     }
 
     private func render(_ tokens: [CompiledTemplate.Token], _ template: CompiledTemplate, _ stack: inout [PageValue],
-                        depth: Int, indentation: [UInt8]?, into out: inout [UInt8]) throws {
+                        depth: Int, indentation: [UInt8]?, into out: inout ByteText) throws {
         guard let indentation, !indentation.isEmpty else {
             for token in tokens { try render(token, template, &stack, depth: depth, indentation: indentation, into: &out) }
             return
         }
         // Inside an indented standalone partial: every token's output that starts a line is indented.
-        let start = out.count
+        let start = out.length
         for token in tokens {
-            let before = out.count
+            let before = out.length
             let n = before - start
             let atLineStart = n > 0 && out[before - 1] == 0x0a && !(n > 1 && out[before - 2] == 0x0d)
             try render(token, template, &stack, depth: depth, indentation: indentation, into: &out)
-            if atLineStart && out.count > before { out.insert(contentsOf: indentation, at: before) }
+            if atLineStart && out.length > before { out.insert(indentation, at: before) }
         }
     }
 
     private func render(_ token: CompiledTemplate.Token, _ template: CompiledTemplate, _ stack: inout [PageValue],
-                        depth: Int, indentation: [UInt8]?, into out: inout [UInt8]) throws {
+                        depth: Int, indentation: [UInt8]?, into out: inout ByteText) throws {
         switch token {
         case .text(let bytes):
-            out.append(contentsOf: bytes)
+            bytes.withUnsafeBufferPointer { out.append($0) }
         case .variable(let name, let path, let line):
             let value = try lookup(name, path, stack, template, line)
             switch value {
-            case .text(let s): TemplateRenderer.appendEscaped(s, to: &out)
+            case .text(let s): out.appendHTMLEscaped(s)
             case .null: break
             case .html:
                 throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
@@ -298,7 +299,7 @@ struct TemplateRenderer: Sendable {
         case .raw(let name, let path, let line):
             let value = try lookup(name, path, stack, template, line)
             switch value {
-            case .html(let h): out.append(contentsOf: h.html.utf8)
+            case .html(let h): out.append(h.html)
             case .null: break
             case .text:
                 throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
@@ -360,57 +361,23 @@ struct TemplateRenderer: Sendable {
             }
             return top
         }
-        var found: PageValue?
-        var i = stack.count - 1
-        while i >= 0 {
-            if case .object(let o) = stack[i], let child = o[first] {
-                found = child
-                break
+        let found = stack.withUnsafeBufferPointer { buf -> PageValue? in
+            var i = buf.count - 1
+            while i >= 0 {
+                if let child = buf[i].field(first) { return child }
+                i -= 1
             }
-            i -= 1
+            return nil
         }
         guard var current = found else {
             throw TemplateError.missingKey(template: template.origin, line: line, key: name)
         }
         for segment in path.dropFirst() {
-            guard case .object(let o) = current, let child = o[segment] else {
+            guard let child = current.field(segment) else {
                 throw TemplateError.missingKey(template: template.origin, line: line, key: name)
             }
             current = child
         }
         return current
-    }
-
-    /// `HTMLEscape.escape`, straight into bytes: the characters it changes are all ASCII, so
-    /// working on UTF-8 bytes is the same as working per Unicode scalar.
-    static func appendEscaped(_ s: String, to out: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { buf in
-            var runStart = 0
-            var i = 0
-            let n = buf.count
-            while i < n {
-                let b = buf[i]
-                let replacement: StaticString?
-                switch b {
-                case 0x26: replacement = "&amp;"
-                case 0x3c: replacement = "&lt;"
-                case 0x3e: replacement = "&gt;"
-                case 0x22: replacement = "&quot;"
-                case 0x27: replacement = "&#39;"
-                case 0x09, 0x0a, 0x0d: i += 1; continue
-                case 0x7f: replacement = ""
-                default:
-                    if b < 0x20 { replacement = "" } else { i += 1; continue }
-                }
-                if i > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
-                if let r = replacement, r.utf8CodeUnitCount > 0 {
-                    out.append(contentsOf: UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount))
-                }
-                i += 1
-                runStart = i
-            }
-            if n > runStart { out.append(contentsOf: UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
-        }
     }
 }

@@ -111,7 +111,7 @@ public struct TemplateSet: Sendable {
     }
 
     /// Renders a template for a page model, as UTF-8 bytes.
-    func renderBytes(_ name: String, _ context: PageObject) throws -> [UInt8] {
+    func renderBytes(_ name: String, _ context: PageObject) throws -> Data {
         try renderer.render(name, .object(context))
     }
 }
