@@ -23,6 +23,17 @@ public enum HTMLEscape {
         return String(out)
     }
 
+    /// Whether any of the eight bytes in `w` is one escaping changes (or a tab, newline or
+    /// carriage return, which it keeps): a zero-byte test on `w` against each of them.
+    @inline(__always)
+    static func mayNeedEscaping(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
+        let below20 = (w &- ones &* 0x20) & ~w & highs != 0
+        return below20 || hasZeroByte(w ^ (ones &* 0x26)) || hasZeroByte(w ^ (ones &* 0x3c)) || hasZeroByte(w ^ (ones &* 0x3e))
+            || hasZeroByte(w ^ (ones &* 0x22)) || hasZeroByte(w ^ (ones &* 0x27)) || hasZeroByte(w ^ (ones &* 0x7f))
+    }
+
     /// `escape(s)` in UTF-8 pieces, handed to `emit` in order: runs of the text itself and the
     /// replacements. The characters escaping changes are all ASCII, so working on UTF-8 bytes is
     /// the same as working per Unicode scalar.
@@ -34,23 +45,36 @@ public enum HTMLEscape {
             var i = 0
             let n = buf.count
             while i < n {
-                let b = buf[i]
-                let replacement: StaticString?
-                switch b {
-                case 0x26: replacement = "&amp;"
-                case 0x3c: replacement = "&lt;"
-                case 0x3e: replacement = "&gt;"
-                case 0x22: replacement = "&quot;"
-                case 0x27: replacement = "&#39;"
-                case 0x09, 0x0a, 0x0d: i += 1; continue
-                case 0x7f: replacement = nil
-                default:
-                    if b < 0x20 { replacement = nil } else { i += 1; continue }
+                // Eight plain bytes at a time: none of & < > " ' DEL and nothing below 0x20.
+                if i + 8 <= n, let base = buf.baseAddress,
+                   !HTMLEscape.mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
+                    continue
                 }
-                if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
-                if let r = replacement { emit(UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount)) }
-                i += 1
-                runStart = i
+                let end = min(i + 8, n)
+                while i < end {
+                    let b = buf[i]
+                    let replacement: StaticString?
+                    switch b {
+                    case 0x26: replacement = "&amp;"
+                    case 0x3c: replacement = "&lt;"
+                    case 0x3e: replacement = "&gt;"
+                    case 0x22: replacement = "&quot;"
+                    case 0x27: replacement = "&#39;"
+                    case 0x7f: replacement = nil
+                    default:
+                        if b < 0x20 && b != 0x09 && b != 0x0a && b != 0x0d {
+                            replacement = nil
+                        } else {
+                            i += 1
+                            continue
+                        }
+                    }
+                    if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
+                    if let r = replacement { emit(UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount)) }
+                    i += 1
+                    runStart = i
+                }
             }
             if n > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
         }

@@ -16,6 +16,28 @@ final class HTMLEscapeTests: XCTestCase {
         XCTAssertTrue(out.hasPrefix("&quot;\u{301}"))
     }
 
+    /// The byte-level escaper (eight bytes a step where nothing needs escaping) must give what
+    /// `escape` gives: every ASCII character at every place in a word, and text that is not ASCII.
+    func test_escape_byteLevelPiecesMatchTheScalarEscaper() {
+        func pieces(_ s: String) -> String {
+            var out: [UInt8] = []
+            HTMLEscape.pieces(s) { out.append(contentsOf: $0) }
+            return String(decoding: out, as: UTF8.self)
+        }
+        for code in UInt8(0)...UInt8(127) {
+            for at in 0..<19 {
+                var bytes = Array("abcdefghijklmnopqr".utf8)
+                bytes.insert(code, at: at)
+                let s = String(decoding: bytes, as: UTF8.self)
+                XCTAssertEqual(pieces(s), HTMLEscape.escape(s), "byte \(code) at \(at)")
+            }
+        }
+        for s in ["", "plain", "It's <b>\"bold\"</b> & done.", "naïve café <é> – ünïcödé 'x'", "\t\r\n\u{1}\u{7f}x",
+                  String(repeating: "don't ", count: 40), "\"\u{301}<\u{301}>"] {
+            XCTAssertEqual(pieces(s), HTMLEscape.escape(s), s)
+        }
+    }
+
     func test_escape_dropsControlCharacters() {
         XCTAssertEqual(HTMLEscape.escape("a\u{0}b\u{1b}c\nd"), "abc\nd")
     }
