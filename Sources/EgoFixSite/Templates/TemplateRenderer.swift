@@ -11,14 +11,34 @@ import Foundation
 /// wrong kind, partial depth) run during the one walk that renders, in the order the separate
 /// check used to, so the same error comes first.
 struct CompiledTemplate: Sendable {
-    indirect enum Token: Sendable {
+    /// A tag's parts, in one object the renderer reads in place.
+    final class Tag: Sendable {
+        let name: String
+        /// The name split at ".", empty for "." (the current item).
+        let path: [String]
+        let line: Int
+        let inverted: Bool
+        let body: [Token]
+        /// For a partial: set when the tag stands alone on its line (it may be empty).
+        let indentation: [UInt8]?
+
+        init(name: String, path: [String] = [], line: Int, inverted: Bool = false, body: [Token] = [], indentation: [UInt8]? = nil) {
+            self.name = name
+            self.path = path
+            self.line = line
+            self.inverted = inverted
+            self.body = body
+            self.indentation = indentation
+        }
+    }
+
+    enum Token: Sendable {
         case text([UInt8])
-        /// `{{name}}`: `path` is the name split at ".", empty for "." (the current item).
-        case variable(name: String, path: [String], line: Int)
-        case raw(name: String, path: [String], line: Int)
-        case section(name: String, path: [String], inverted: Bool, line: Int, body: [Token])
-        /// `indentation` is set when the tag stands alone on its line (it may be empty).
-        case partial(name: String, indentation: [UInt8]?, line: Int)
+        /// `{{name}}`
+        case variable(Tag)
+        case raw(Tag)
+        case section(Tag)
+        case partial(Tag)
     }
 
     let name: String
@@ -186,7 +206,7 @@ private struct LayoutParser {
                     whiteSpaceBefore = []
                 }
                 let inner = try parse(section: name, newLine: setNewLine ? newLine : false)
-                tokens.append(.section(name: name, path: LayoutParser.path(name), inverted: inverted, line: line, body: inner))
+                tokens.append(.section(.init(name: name, path: LayoutParser.path(name), line: line, inverted: inverted, body: inner)))
             case "/":
                 pos += 1
                 let name = try parseName()
@@ -210,7 +230,7 @@ private struct LayoutParser {
                 pos += 1
                 let name = try parseName()
                 guard try read(["}"]) else { throw error("unfinished name") }
-                tokens.append(.raw(name: name, path: LayoutParser.path(name), line: line))
+                tokens.append(.raw(.init(name: name, path: LayoutParser.path(name), line: line)))
             case "&":
                 if !whiteSpaceBefore.isEmpty {
                     text(whiteSpaceBefore)
@@ -218,7 +238,7 @@ private struct LayoutParser {
                 }
                 pos += 1
                 let name = try parseName()
-                tokens.append(.raw(name: name, path: LayoutParser.path(name), line: line))
+                tokens.append(.raw(.init(name: name, path: LayoutParser.path(name), line: line)))
             case ">":
                 pos += 1
                 skipWhitespace()
@@ -226,9 +246,9 @@ private struct LayoutParser {
                 if !whiteSpaceBefore.isEmpty { text(whiteSpaceBefore) }
                 if isStandalone(newLine) {
                     setNewLine = true
-                    tokens.append(.partial(name: name, indentation: LayoutParser.bytes(whiteSpaceBefore), line: line))
+                    tokens.append(.partial(.init(name: name, line: line, indentation: LayoutParser.bytes(whiteSpaceBefore))))
                 } else {
-                    tokens.append(.partial(name: name, indentation: nil, line: line))
+                    tokens.append(.partial(.init(name: name, line: line)))
                 }
                 whiteSpaceBefore = []
             case "=", "%", "<", "$":
@@ -239,7 +259,7 @@ private struct LayoutParser {
                     whiteSpaceBefore = []
                 }
                 let name = try parseName()
-                tokens.append(.variable(name: name, path: LayoutParser.path(name), line: line))
+                tokens.append(.variable(.init(name: name, path: LayoutParser.path(name), line: line)))
             }
             newLine = setNewLine
         }
@@ -284,8 +304,9 @@ struct TemplateRenderer: Sendable {
         switch token {
         case .text(let bytes):
             bytes.withUnsafeBufferPointer { out.append($0) }
-        case .variable(let name, let path, let line):
-            let value = try lookup(name, path, stack, template, line)
+        case .variable(let tag):
+            let (name, line) = (tag.name, tag.line)
+            let value = try lookup(tag, stack, template)
             switch value {
             case .text(let s): out.appendHTMLEscaped(s)
             case .null: break
@@ -296,8 +317,9 @@ struct TemplateRenderer: Sendable {
                 throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
                                               hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
             }
-        case .raw(let name, let path, let line):
-            let value = try lookup(name, path, stack, template, line)
+        case .raw(let tag):
+            let (name, line) = (tag.name, tag.line)
+            let value = try lookup(tag, stack, template)
             switch value {
             case .html(let h): out.append(h.html)
             case .null: break
@@ -308,14 +330,14 @@ struct TemplateRenderer: Sendable {
                 throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
                                               hint: "only Markdown or SVG can be printed raw.")
             }
-        case .section(let name, let path, let inverted, let line, let body):
-            let value = try lookup(name, path, stack, template, line)
+        case .section(let tag):
+            let value = try lookup(tag, stack, template)
             func run(pushing pushed: PageValue?) throws {
                 if let pushed { stack.append(pushed) }
                 defer { if pushed != nil { stack.removeLast() } }
-                try render(body, template, &stack, depth: depth, indentation: indentation, into: &out)
+                try render(tag.body, template, &stack, depth: depth, indentation: indentation, into: &out)
             }
-            if inverted {
+            if tag.inverted {
                 switch value {
                 case .list(let items) where items.isEmpty: try run(pushing: value)
                 case .bool(false), .null: try run(pushing: nil)
@@ -339,22 +361,22 @@ struct TemplateRenderer: Sendable {
                     try run(pushing: value)
                 }
             }
-        case .partial(let name, let own, let line):
-            guard let partial = templates[name] else {
-                throw TemplateError.missingPartial(template: template.origin, line: line, partial: name)
+        case .partial(let tag):
+            guard let partial = templates[tag.name] else {
+                throw TemplateError.missingPartial(template: template.origin, line: tag.line, partial: tag.name)
             }
             guard depth < TemplateSet.maxPartialDepth else {
-                throw TemplateError.partialTooDeep(template: template.origin, line: line, partial: name)
+                throw TemplateError.partialTooDeep(template: template.origin, line: tag.line, partial: tag.name)
             }
-            let inner = own.map { (indentation ?? []) + $0 } ?? indentation
+            let inner = tag.indentation.map { (indentation ?? []) + $0 } ?? indentation
             try render(partial.tokens, partial, &stack, depth: depth + 1, indentation: inner, into: &out)
         }
     }
 
     /// Mustache name resolution: "." is the current item; the first segment is looked up from the
     /// innermost context outwards, later segments only in the value found.
-    private func lookup(_ name: String, _ path: [String], _ stack: [PageValue], _ template: CompiledTemplate,
-                        _ line: Int) throws -> PageValue {
+    private func lookup(_ tag: CompiledTemplate.Tag, _ stack: [PageValue], _ template: CompiledTemplate) throws -> PageValue {
+        let (name, path, line) = (tag.name, tag.path, tag.line)
         guard let first = path.first else {
             guard let top = stack.last else {
                 throw TemplateError.missingKey(template: template.origin, line: line, key: name)
