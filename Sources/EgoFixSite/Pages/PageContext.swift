@@ -167,6 +167,7 @@ final class PageContext: Sendable {
     func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
                 crisis: Bool = false) throws -> Data {
         var ctx = page
+        ctx.fields.reserveCapacity(page.fields.count + 6)
         let here = current ?? path
         ctx.append("siteTitle", .text(options.title))
         ctx.append("pageTitle", .text(title))

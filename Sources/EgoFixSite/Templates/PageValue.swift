@@ -28,7 +28,7 @@ enum PageValue: Sendable {
         case .object(let dict):
             var o = PageObject()
             o.fields.reserveCapacity(dict.count)
-            for (k, v) in dict { o.fields.append(PageObject.Field(key: k, value: PageValue(v))) }
+            for (k, v) in dict { o.fields.append((k, PageValue(v))) }
             self = .object(o)
         }
     }
@@ -59,27 +59,23 @@ extension PageValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     init(booleanLiteral value: Bool) { self = .bool(value) }
     init(arrayLiteral elements: PageValue...) { self = .list(elements) }
     init(dictionaryLiteral elements: (String, PageValue)...) {
-        var o = PageObject()
-        o.fields.reserveCapacity(elements.count)
-        for (k, v) in elements { o.fields.append(PageObject.Field(key: k, value: v)) }
-        self = .object(o)
+        self = .object(PageObject(fields: elements))
     }
 }
 
 /// An object for a template: named fields in order.
 struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
-    struct Field: Sendable {
-        let key: String
-        let value: PageValue
-    }
+    /// A name and its value. (A plain pair, so a literal's list of pairs is kept as it is, not copied.)
+    typealias Field = (String, PageValue)
 
     var fields: [Field] = []
 
     init() {}
 
+    init(fields: [Field]) { self.fields = fields }
+
     init(dictionaryLiteral elements: (String, PageValue)...) {
-        fields.reserveCapacity(elements.count)
-        for (k, v) in elements { fields.append(Field(key: k, value: v)) }
+        fields = elements
     }
 
     subscript(key: String) -> PageValue? {
@@ -88,18 +84,18 @@ struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
             // the fields are read in place, not copied out one by one.
             let n = key.utf8.count
             return fields.withUnsafeBufferPointer { buf -> PageValue? in
-                for i in buf.indices where buf[i].key.utf8.count == n && buf[i].key == key { return buf[i].value }
+                for i in buf.indices where buf[i].0.utf8.count == n && buf[i].0 == key { return buf[i].1 }
                 return nil
             }
         }
         set {
-            fields.removeAll { $0.key == key }
-            if let newValue { fields.append(Field(key: key, value: newValue)) }
+            fields.removeAll { $0.0 == key }
+            if let newValue { fields.append((key, newValue)) }
         }
     }
 
     /// Adds a field (without checking for an earlier one of the same name: the earlier one wins).
     mutating func append(_ key: String, _ value: PageValue) {
-        fields.append(Field(key: key, value: value))
+        fields.append((key, value))
     }
 }
