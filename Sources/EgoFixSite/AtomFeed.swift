@@ -95,7 +95,13 @@ public enum AtomFeed {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let rest = Int(seconds - Int64(days) * 86_400)
         let c = civil(days)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.y, c.m, c.d, rest / 3600, rest / 60 % 60, rest % 60)
+        guard (0...9999).contains(c.y) else {
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.y, c.m, c.d, rest / 3600, rest / 60 % 60, rest % 60)
+        }
+        func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
+        let year = String(c.y)
+        return String(repeating: "0", count: 4 - year.count) + year + "-" + two(c.m) + "-" + two(c.d) + "T" + two(rest / 3600) + ":"
+            + two(rest / 60 % 60) + ":" + two(rest % 60) + "Z"
     }
 
     /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).

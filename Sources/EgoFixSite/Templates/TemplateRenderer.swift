@@ -53,6 +53,25 @@ struct CompiledTemplate: Sendable {
     }
 }
 
+/// A set of ASCII characters, tested without hashing. A Character is in it when it is one of
+/// them exactly (a letter with a combining mark is not); "\r\n" counts as "\n", as
+/// `Character.asciiValue` has it.
+struct ASCIISet: Sendable {
+    private var low: UInt64 = 0, high: UInt64 = 0
+
+    init(_ members: String) {
+        for b in members.utf8 where b < 128 {
+            if b < 64 { low |= 1 << UInt64(b) } else { high |= 1 << UInt64(b - 64) }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ c: Character) -> Bool {
+        guard let b = c.asciiValue else { return false }
+        return b < 64 ? low & (1 << UInt64(b)) != 0 : high & (1 << UInt64(b - 64)) != 0
+    }
+}
+
 /// swift-mustache's parser, for the tags EgoFix templates use (see `CompiledTemplate`).
 private struct LayoutParser {
     let chars: [Character]
@@ -82,7 +101,7 @@ private struct LayoutParser {
         .syntax(template: label, line: lineAt[min(pos, chars.count)], message: "cannot lay it out (\(message))")
     }
 
-    mutating func read(whileIn set: Set<Character>) -> [Character] {
+    mutating func read(whileIn set: ASCIISet) -> [Character] {
         let start = pos
         while pos < chars.count, set.contains(chars[pos]) { pos += 1 }
         return Array(chars[start..<pos])
@@ -102,10 +121,10 @@ private struct LayoutParser {
 
     static let open: [Character] = ["{", "{"]
     static let close: [Character] = ["}", "}"]
-    static let untilSet: Set<Character> = ["\n", "\r\n", "{"]
-    static let blank: Set<Character> = [" ", "\t"]
-    static let nameChars = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-    static let partialNameChars = Set<Character>("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
+    static let untilSet = ASCIISet("\n{")  // "\r\n" too: it is one Character whose ASCII value is "\n"
+    static let blank = ASCIISet(" \t")
+    static let nameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    static let partialNameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
 
     /// Text up to the next "{{" (consumed) or line end (not consumed).
     mutating func readUntilDelimiterOrNewline() throws -> [Character] {
