@@ -39,11 +39,13 @@ struct ByteText: ~Copyable {
 
     /// Puts `bytes` in at `index`, moving what follows along.
     mutating func insert(_ bytes: [UInt8], at index: Int) {
-        guard !bytes.isEmpty else { return }
-        _ = room(bytes.count)
-        (base + index + bytes.count).update(from: base + index, count: count - index)
-        bytes.withUnsafeBufferPointer { (base + index).update(from: $0.baseAddress!, count: $0.count) }
-        count += bytes.count
+        bytes.withUnsafeBufferPointer { buf in
+            guard let start = buf.baseAddress, !buf.isEmpty else { return }
+            _ = room(buf.count)
+            memmove(base + index + buf.count, base + index, count - index)  // the regions overlap
+            (base + index).update(from: start, count: buf.count)
+            count += buf.count
+        }
     }
 
     /// Where the next `n` bytes go (the buffer grows when they do not fit).
