@@ -45,17 +45,21 @@ public enum BugLifecycle {
                                 retests: [FixCompletion], now: Date, calendar: Calendar) -> Transition? {
         // Read only as far as the answer needs (this runs for every bug on every change).
         var myRatings: [(Date, BugIntensity)] {
-            var out: [(Date, BugIntensity, week: Date)] = []
+            var out: [(Date, BugIntensity)] = []
             out.reserveCapacity(diagnostics.count)
+            var weeks: [Date] = []
             var inOrder = true
-            for d in diagnostics where d.deletedAt == nil {
-                guard let r = d.responses.first(where: { $0.bugId == bug.id }) else { continue }
-                if let last = out.last, last.week > d.weekStarting { inOrder = false }
-                out.append((d.completedAt, r.intensity, d.weekStarting))
+            // Fields read in place: copying each diagnostic out would retain and release its text.
+            for i in diagnostics.indices where diagnostics[i].deletedAt == nil {
+                guard let r = diagnostics[i].responses.first(where: { $0.bugId == bug.id }) else { continue }
+                let week = diagnostics[i].weekStarting
+                if inOrder, let last = weeks.last, last > week { inOrder = false }
+                weeks.append(week)
+                out.append((diagnostics[i].completedAt, r.intensity))
             }
             // By week (a stable sort, so the same as sorting the diagnostics first); most callers pass them in order.
-            if !inOrder { out.sort { $0.week < $1.week } }
-            return out.map { ($0.0, $0.1) }
+            guard !inOrder else { return out }
+            return weeks.indices.sorted { weeks[$0] < weeks[$1] }.map { out[$0] }
         }
 
         switch bug.status {

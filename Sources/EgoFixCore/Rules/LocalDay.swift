@@ -51,6 +51,34 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         return Date(timeIntervalSinceReferenceDate: local - Double(offset))
     }
 
+    /// This day's wall-clock times as instants, the zone looked at once for the whole day: when its
+    /// offset is the same from two days before the day to two days after it, every time of the day
+    /// is what `steadyInstant` answers (its checks are a part of this one); elsewhere `at` is asked.
+    struct Clock {
+        let day: LocalDay
+        let calendar: Calendar
+        let offset: Int?
+
+        init(_ day: LocalDay, calendar: Calendar) {
+            self.day = day
+            self.calendar = calendar
+            if calendar.identifier == .gregorian, day.ordinal > -25_000, day.ordinal < 2_900_000 {
+                offset = ZoneOffsets.shared.steadyOffset(calendar.timeZone, aroundLocalDay: Double(day.ordinal - 11_323) * 86_400)
+            } else {
+                offset = nil
+            }
+        }
+
+        /// `day.at(hour:minute:in:)`.
+        func at(hour: Int, minute: Int = 0) -> Date {
+            if let offset, (0..<24).contains(hour), (0..<60).contains(minute) {
+                let local = Double(day.ordinal - 11_323) * 86_400 + Double(hour * 3600 + minute * 60)
+                return Date(timeIntervalSinceReferenceDate: local - Double(offset))
+            }
+            return day.at(hour: hour, minute: minute, in: calendar)
+        }
+    }
+
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
 
     /// Many instants to local days in one calendar, the calendar's zone read once: the same days as
@@ -252,6 +280,19 @@ final class ZoneOffsets: @unchecked Sendable {
         lock.unlock()
         if known { return steady ? Int(guess) : nil }
         for d in (day - 2)...(day + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
+        return Int(guess)
+    }
+
+    /// `steadyOffset(_:aroundLocal:)` for every time of a local day at once (`start` is its first
+    /// second on the wall clock): the offset when it is the same from two days before the day's
+    /// first instant to two days after its last, nil otherwise.
+    func steadyOffset(_ tz: TimeZone, aroundLocalDay start: Double) -> Int? {
+        let id = tz.identifier
+        let guess = dayOffset(tz, id: id, day: Int((start / 86_400).rounded(.down)))
+        guard guess != ZoneOffsets.varies else { return nil }
+        let first = Int(((start - Double(guess)) / 86_400).rounded(.down))
+        let last = Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down))
+        for d in (first - 2)...(last + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
         return Int(guess)
     }
 
