@@ -178,6 +178,8 @@ struct DemoSimulator {
     var recent: [Recent] = []
     /// The day a lifecycle crash cutoff was last worked out for (local day ordinal), and the cutoff.
     var cutoffMemo: (day: Int, cutoff: Date)?
+    /// The day being simulated, for its times and the local days of instants around it.
+    var clock: LocalDay.Clock
     var pendingQuick: Int?
     var quickLastUsed: [UUID: Date] = [:]
     var todayDaily: Int?
@@ -206,6 +208,7 @@ struct DemoSimulator {
         let e = endDay.components
         let day = e.month == 2 && e.day == 29 ? 28 : e.day
         startDay = LocalDay(year: e.year - years, month: e.month, day: day)
+        clock = LocalDay.Clock(startDay, calendar: calendar)
         rng = SplitMix64(seed: seed ^ 0x5eed_0000_de30)
         idRng = SplitMix64(seed: StableHash.fnv1a(["demo-ids", String(seed)]))
         var f: [UUID: Int] = [:]
@@ -416,7 +419,7 @@ struct DemoSimulator {
         if chance(0.012) { actions.append((int(12 * 60...17 * 60), 4, .share)) }
         actions.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var rebootPlanned = false
-        let clock = LocalDay.Clock(day, calendar: cal)
+        clock = LocalDay.Clock(day, calendar: cal)
         for (minute, _, action) in actions {
             let at = clock.at(hour: minute / 60, minute: minute % 60)
             guard at <= endingAt else { continue }
@@ -521,7 +524,8 @@ struct DemoSimulator {
     }
 
     mutating func event(_ type: EventType, bug: UUID? = nil, fix: UUID? = nil, context: EventContext? = nil, at: Date) {
-        events.append(.make(id: nextUUID(), userId: user, type: type, bugId: bug, fixId: fix, context: context, at: at, calendar: cal))
+        events.append(.make(id: nextUUID(), userId: user, type: type, bugId: bug, fixId: fix, context: context, at: at,
+                            local: clock.local(at), calendar: cal))
     }
 
     mutating func open(_ day: LocalDay, _ at: Date) {
@@ -560,7 +564,7 @@ struct DemoSimulator {
         completions.append(c)
         completionFix.append(fixIndexById[c.fixId] ?? -1)
         recent.append(Recent(index: completions.count - 1, day: day.ordinal, fixId: c.fixId, outcome: c.outcome,
-                             doneDay: LocalDay(c.completedAt ?? c.assignedAt, calendar: cal).ordinal))
+                             doneDay: clock.day(of: c.completedAt ?? c.assignedAt).ordinal))
     }
 
     /// The first bug with this id (fields read in place: no bug is copied).
@@ -612,7 +616,7 @@ struct DemoSimulator {
         do { try completions[index].mark(outcome, at: at, reflection: reflection) } catch { return }
         if let r = recent.firstIndex(where: { $0.index == index }) {
             recent[r].outcome = outcome
-            recent[r].doneDay = LocalDay(at, calendar: cal).ordinal
+            recent[r].doneDay = clock.day(of: at).ordinal
         }
         let k = completionFix[index]
         guard k >= 0 else { return }
@@ -730,7 +734,7 @@ struct DemoSimulator {
         // In place: a copy of `life[i]` would copy its arrays on every change.
         if !life[i].recentCrashes.isEmpty {
             // A crash on or before today − 21 (local days) can no longer block stability.
-            let today = LocalDay(at, calendar: cal)
+            let today = clock.day(of: at)
             let cutoff: Date
             if let memo = cutoffMemo, memo.day == today.ordinal {
                 cutoff = memo.cutoff

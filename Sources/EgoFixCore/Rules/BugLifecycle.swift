@@ -47,18 +47,23 @@ public enum BugLifecycle {
         var myRatings: [(Date, BugIntensity)] {
             var out: [(Date, BugIntensity)] = []
             out.reserveCapacity(diagnostics.count)
-            var weeks: [Date] = []
+            var lastWeek: Date?
             var inOrder = true
             // Fields read in place: copying each diagnostic out would retain and release its text.
             for i in diagnostics.indices where diagnostics[i].deletedAt == nil {
                 guard let r = diagnostics[i].responses.first(where: { $0.bugId == bug.id }) else { continue }
                 let week = diagnostics[i].weekStarting
-                if inOrder, let last = weeks.last, last > week { inOrder = false }
-                weeks.append(week)
+                if let lastWeek, lastWeek > week { inOrder = false }
+                lastWeek = week
                 out.append((diagnostics[i].completedAt, r.intensity))
             }
             // By week (a stable sort, so the same as sorting the diagnostics first); most callers pass them in order.
             guard !inOrder else { return out }
+            var weeks: [Date] = []
+            for i in diagnostics.indices where diagnostics[i].deletedAt == nil
+                && diagnostics[i].responses.contains(where: { $0.bugId == bug.id }) {
+                weeks.append(diagnostics[i].weekStarting)
+            }
             return weeks.indices.sorted { weeks[$0] < weeks[$1] }.map { out[$0] }
         }
 
@@ -66,13 +71,14 @@ public enum BugLifecycle {
         case .identified:
             return nil
         case .active:
+            // The ratings first: they are at hand, where the days ask the time zone (all must hold).
+            let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
+            guard lastRatings.count == Thresholds.stableQuietWeeks,
+                  lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
             let today = LocalDay(now, calendar: calendar)
             guard let activated = bug.activatedAt,
                   today.days(since: LocalDay(activated, calendar: calendar)) >= Thresholds.stableMinimumActiveDays
             else { return nil }
-            let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
-            guard lastRatings.count == Thresholds.stableQuietWeeks,
-                  lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
             let recentCrash = crashes.contains {
                 $0.deletedAt == nil && $0.bugId == bug.id
                     && today.days(since: LocalDay($0.crashedAt, calendar: calendar)) < Thresholds.stableCrashFreeDays

@@ -260,7 +260,16 @@ public enum DailyFixRules {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             DayHash.feed(&h, userId)
             h = (h ^ 0x1f) &* DayHash.prime
-            for b in String(day.ordinal).utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
+            // The digits of String(day.ordinal), written without building the string.
+            if day.ordinal < 0 { h = (h ^ 0x2d) &* DayHash.prime }
+            let n = day.ordinal.magnitude
+            var p: UInt = 1
+            while p <= n / 10 { p *= 10 }
+            while true {
+                h = (h ^ UInt64(0x30 + n / p % 10)) &* DayHash.prime
+                if p == 1 { break }
+                p /= 10
+            }
             prefix = (h ^ 0x1f) &* DayHash.prime
         }
 

@@ -54,19 +54,41 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
     /// This day's wall-clock times as instants, the zone looked at once for the whole day: when its
     /// offset is the same from two days before the day to two days after it, every time of the day
     /// is what `steadyInstant` answers (its checks are a part of this one); elsewhere `at` is asked.
+    /// The other way, instants in those days are read with that offset, as `LocalDay.local` would.
     struct Clock {
         let day: LocalDay
         let calendar: Calendar
         let offset: Int?
+        /// The UTC days (since the reference date) all known to have `offset`.
+        let steadyDays: ClosedRange<Int>
 
         init(_ day: LocalDay, calendar: Calendar) {
             self.day = day
             self.calendar = calendar
-            if calendar.identifier == .gregorian, day.ordinal > -25_000, day.ordinal < 2_900_000 {
-                offset = ZoneOffsets.shared.steadyOffset(calendar.timeZone, aroundLocalDay: Double(day.ordinal - 11_323) * 86_400)
+            if calendar.identifier == .gregorian, day.ordinal > -25_000, day.ordinal < 2_900_000,
+               let steady = ZoneOffsets.shared.steadyOffset(calendar.timeZone, aroundLocalDay: Double(day.ordinal - 11_323) * 86_400) {
+                offset = steady.offset
+                steadyDays = steady.days
             } else {
                 offset = nil
+                steadyDays = 0...0
             }
+        }
+
+        /// `LocalDay.local(instant, calendar:)`.
+        func local(_ instant: Date) -> (day: Int, second: Double)? {
+            let t = instant.timeIntervalSinceReferenceDate
+            guard let offset, t >= -3_187_296_000, t < 250_000_000_000,
+                  steadyDays.contains(Int((t / 86_400).rounded(.down))) else { return LocalDay.local(instant, calendar: calendar) }
+            let local = t + Double(offset)
+            let days = (local / 86_400).rounded(.down)
+            return (Int(days) + 11_323, local - days * 86_400)
+        }
+
+        /// `LocalDay(instant, calendar:)`.
+        func day(of instant: Date) -> LocalDay {
+            if let local = local(instant) { return LocalDay(ordinal: local.day) }
+            return LocalDay(instant, calendar: calendar)
         }
 
         /// `day.at(hour:minute:in:)`.
@@ -286,14 +308,30 @@ final class ZoneOffsets: @unchecked Sendable {
     /// `steadyOffset(_:aroundLocal:)` for every time of a local day at once (`start` is its first
     /// second on the wall clock): the offset when it is the same from two days before the day's
     /// first instant to two days after its last, nil otherwise.
-    func steadyOffset(_ tz: TimeZone, aroundLocalDay start: Double) -> Int? {
+    /// With the offset, the UTC days checked (all of which have it).
+    func steadyOffset(_ tz: TimeZone, aroundLocalDay start: Double) -> (offset: Int, days: ClosedRange<Int>)? {
         let id = tz.identifier
         let guess = dayOffset(tz, id: id, day: Int((start / 86_400).rounded(.down)))
         guard guess != ZoneOffsets.varies else { return nil }
-        let first = Int(((start - Double(guess)) / 86_400).rounded(.down))
-        let last = Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down))
-        for d in (first - 2)...(last + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
-        return Int(guess)
+        let days = (Int(((start - Double(guess)) / 86_400).rounded(.down)) - 2)...(Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down)) + 2)
+        // Read under one lock when all are known (the usual case), else one by one.
+        lock.lock()
+        var known = id == zone
+        var steady = true
+        if known {
+            for d in days {
+                let i = d - base
+                guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
+                    known = false
+                    break
+                }
+                if table[i] != guess { steady = false }
+            }
+        }
+        lock.unlock()
+        if known { return steady ? (Int(guess), days) : nil }
+        for d in days where dayOffset(tz, id: id, day: d) != guess { return nil }
+        return (Int(guess), days)
     }
 
     private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 { dayOffset(tz, id: tz.identifier, day: day) }
