@@ -689,20 +689,17 @@ struct DemoSimulator {
         // asking, and how often it was asked by rank (1 + rank). These once were synthetic
         // diagnostics (one a distinct date, and `rank` older ones a bug), which drew their ids from
         // the id generator: the same number are drawn, so every later id is the same.
-        let askedBugs = askedLast.keys.sorted { $0.sortsBefore($1) }
-        let counts = Array(Set(askedBugs.map { askedCount[$0] ?? 0 })).sorted()
-        var lastAsked: [UUID: Date] = [:]
-        var timesAsked: [UUID: Int] = [:]
+        let counts = Array(Set(askedLast.keys.map { askedCount[$0] ?? 0 })).sorted()
+        var timesAsked: [UUID: Int] = Dictionary(minimumCapacity: askedLast.count)
         var draws = Set(askedLast.values).count
-        for b in askedBugs {
+        for b in askedLast.keys {
             let rank = counts.firstIndex(of: askedCount[b] ?? 0) ?? 0
-            lastAsked[b] = askedLast[b]
             timesAsked[b] = 1 + rank
             draws += rank
         }
         for _ in 0..<draws { _ = nextUUID() }
         let ask = DiagnosticSchedule.bugsToAsk(active: bugs.filter { $0.isActive && $0.deletedAt == nil },
-                                               primaryBugId: primaryBugId, lastAsked: lastAsked, timesAsked: timesAsked)
+                                               primaryBugId: primaryBugId, lastAsked: askedLast, timesAsked: timesAsked)
         guard !ask.isEmpty else { return }
         var responses: [BugDiagnosticResponse] = []
         for b in ask {

@@ -64,17 +64,17 @@ public enum DailyFixRules {
 
     /// A stable bug whose 30-day retest is due on `day`, if any (the longest-waiting first).
     public static func retestDue(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Bug? {
-        retestDueIndex(bugs, day: day, calendar: calendar).map { bugs[$0] }
+        retestDueIndex(bugs, day: day, days: LocalDay.Converter(calendar)).map { bugs[$0] }
     }
 
     /// `retestDue`, as an index into `bugs`: the longest wait, then the slug, then the earlier bug
     /// (fields read in place, no bug copied).
-    static func retestDueIndex(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Int? {
-        guard bugs.contains(where: { $0.status == .stable }) else { return nil }
+    static func retestDueIndex(_ bugs: [Bug], day: LocalDay, days: LocalDay.Converter) -> Int? {
+        guard bugs.indices.contains(where: { bugs[$0].status == .stable }) else { return nil }
         var best: (index: Int, waited: Int)?
         for i in bugs.indices where bugs[i].deletedAt == nil && bugs[i].isActive && bugs[i].status == .stable {
             guard let since = bugs[i].lastRetestAt ?? bugs[i].stableSince else { continue }
-            let waited = day.days(since: LocalDay(since, calendar: calendar))
+            let waited = day.days(since: days.day(since))
             guard waited >= Thresholds.retestIntervalDays else { continue }
             if let b = best, !(waited != b.waited ? waited > b.waited : bugs[i].slug < bugs[b.index].slug) { continue }
             best = (i, waited)
@@ -133,8 +133,9 @@ public enum DailyFixRules {
     static func choose<Source: FixSource>(userId: UUID, day: LocalDay, bugs: [Bug], primaryBugId: UUID?,
                                           calendar: Calendar, excluded: Excluded, fixes: Source) -> DailyAssignment {
         let hash = DayHash(userId: userId, day: day)
-        if let b = retestDueIndex(bugs, day: day, calendar: calendar),
-           let fix = pick(fixes, excluded, day: day, calendar: calendar, bugs: bugs, bug: b, allowWeekly: false, hash: hash) {
+        let days = LocalDay.Converter(calendar)
+        if let b = retestDueIndex(bugs, day: day, days: days),
+           let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: false, hash: hash) {
             return .fix(fix, reason: .retest)
         }
         let order = turnOrderIndices(bugs, primaryBugId: primaryBugId)
@@ -142,7 +143,7 @@ public enum DailyFixRules {
         let first = LocalDay.mod(day.ordinal, order.count)
         for k in 0..<order.count {
             let b = order[(first + k) % order.count]
-            if let fix = pick(fixes, excluded, day: day, calendar: calendar, bugs: bugs, bug: b, allowWeekly: k == 0, hash: hash) {
+            if let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: k == 0, hash: hash) {
                 if k > 0 { return .fix(fix, reason: .fallback) }
                 return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
             }
@@ -152,14 +153,18 @@ public enum DailyFixRules {
 
     /// `turnOrder`, as indexes into `bugs` (no bug is copied to sort them).
     static func turnOrderIndices(_ bugs: [Bug], primaryBugId: UUID?) -> [Int] {
-        bugs.indices.filter { bugs[$0].deletedAt == nil && bugs[$0].isActive && bugs[$0].status == .active }
-            .sorted { i, j in
-                let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
-                if pa != pb { return pa }
-                let da = bugs[i].activatedAt ?? .distantPast, db = bugs[j].activatedAt ?? .distantPast
-                if da != db { return da < db }
-                return bugs[i].slug < bugs[j].slug
-            }
+        var order: [Int] = []
+        order.reserveCapacity(bugs.count)
+        for i in bugs.indices where bugs[i].deletedAt == nil && bugs[i].isActive && bugs[i].status == .active { order.append(i) }
+        // Sorted in place (the same stable sort as `sorted`, without a second array).
+        order.sort { i, j in
+            let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
+            if pa != pb { return pa }
+            let da = bugs[i].activatedAt ?? .distantPast, db = bugs[j].activatedAt ?? .distantPast
+            if da != db { return da < db }
+            return bugs[i].slug < bugs[j].slug
+        }
+        return order
     }
 
     /// The excluded fix ids: a short list is scanned (cheaper than hashing each id), a long one hashed.
@@ -181,10 +186,10 @@ public enum DailyFixRules {
 
     /// The bug's fix for the day among the fixes not excluded: Monday's overhaul when allowed, else
     /// a daily fix of the target severity, else the nearest severity (lower first). `bug` indexes `bugs`.
-    static func pick<Source: FixSource>(_ fixes: Source, _ excluded: Excluded, day: LocalDay, calendar: Calendar,
+    static func pick<Source: FixSource>(_ fixes: Source, _ excluded: Excluded, day: LocalDay, days: LocalDay.Converter,
                                         bugs: [Bug], bug b: Int, allowWeekly: Bool, hash: DayHash) -> Fix? {
         let bugId = bugs[b].id
-        let daysActive = bugs[b].activatedAt.map { day.days(since: LocalDay($0, calendar: calendar)) } ?? 0
+        let daysActive = bugs[b].activatedAt.map { day.days(since: days.day($0)) } ?? 0
         if allowWeekly, day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays,
            let f = fixes.best(excluded, bugIndex: b, bug: bugId, type: .weekly, severity: nil, hash: hash) {
             return f
@@ -305,7 +310,7 @@ public enum CrashRules {
         // Indexes, fields read in place: copying each fix out would retain and release all its text.
         let quick = fixes.indices.filter { fixes[$0].deletedAt == nil && fixes[$0].bugId == bugId && fixes[$0].type == .quickFix }
         guard !quick.isEmpty else { return nil }
-        var lastUsed: [UUID: Date] = [:]
+        var lastUsed: [UUID: Date] = Dictionary(minimumCapacity: completions.count)
         for i in completions.indices where completions[i].deletedAt == nil {
             let id = completions[i].fixId
             lastUsed[id] = max(lastUsed[id] ?? .distantPast, completions[i].assignedAt)

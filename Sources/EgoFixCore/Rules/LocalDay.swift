@@ -314,23 +314,26 @@ final class ZoneOffsets: @unchecked Sendable {
         let guess = dayOffset(tz, id: id, day: Int((start / 86_400).rounded(.down)))
         guard guess != ZoneOffsets.varies else { return nil }
         let days = (Int(((start - Double(guess)) / 86_400).rounded(.down)) - 2)...(Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down)) + 2)
-        // Read under one lock when all are known (the usual case), else one by one.
+        // The known days read under one lock; the others (a day further on, as a simulation walks
+        // forward) asked one by one.
         lock.lock()
-        var known = id == zone
         var steady = true
-        if known {
+        var unknown: [Int] = []
+        if id == zone {
             for d in days {
                 let i = d - base
                 guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
-                    known = false
-                    break
+                    unknown.append(d)
+                    continue
                 }
                 if table[i] != guess { steady = false }
             }
+        } else {
+            unknown = Array(days)
         }
         lock.unlock()
-        if known { return steady ? (Int(guess), days) : nil }
-        for d in days where dayOffset(tz, id: id, day: d) != guess { return nil }
+        guard steady else { return nil }
+        for d in unknown where dayOffset(tz, id: id, day: d) != guess { return nil }
         return (Int(guess), days)
     }
 
