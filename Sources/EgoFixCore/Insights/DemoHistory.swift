@@ -130,6 +130,9 @@ struct DemoSimulator {
     struct Life {
         var lastRatings: [WeeklyDiagnostic] = []
         var firstNoisy: WeeklyDiagnostic?
+        /// What the lifecycle reads: `lastRatings`, after `firstNoisy` when it is not among them
+        /// (kept as they change, so it is not rebuilt at every reconcile).
+        var ratings: [WeeklyDiagnostic] = []
         var recentCrashes: [Crash] = []
         var crashesSinceTransition: [Crash] = []
     }
@@ -144,25 +147,39 @@ struct DemoSimulator {
     /// The user's id, drawn from the seeded id generator.
     var user: UUID
     let catalogue: SeedCatalogue
-    let fixById: [UUID: Fix]
+    /// Each fix id's catalogue index (the last fix with the id, as a dictionary of the fixes keeps it).
+    let fixIndexById: [UUID: Int]
+    /// Each catalogue fix's bug: the first index in `bugs` with its bug id, or -1.
+    let fixBug: [Int]
+    /// Each bug's quick fixes (all CrashRules reads of the catalogue for it).
+    let quickFixes: [[Fix]]
     var bugs: [Bug]
+    /// The primary bug's id (the bugs' ids and roles do not change).
+    var primaryBugId: UUID?
     var roles: [Role]
     var roleIndex: [Role: Int] = [:]
 
     var completions: [FixCompletion] = []
+    /// Each completion's fix (catalogue index, as `fixIndexById` answers, or -1), beside `completions`.
+    var completionFix: [Int] = []
     var crashes: [Crash] = []
     var versions: [VersionEntry] = []
     var events: [AnalyticsEvent] = []
     var diagnostics: [WeeklyDiagnostic] = []
 
     var appliedCount = 0
-    /// The catalogue without the fixes already applied: the daily rule never offers those again,
-    /// so leaving them out is the same as passing every applied completion, and far cheaper.
-    var offerable: [Fix]
+    /// The catalogue without the fixes already applied, by bug, type and severity: the daily rule
+    /// never offers those again, so leaving them out is the same as passing every applied
+    /// completion, and far cheaper.
+    var offers: Offers
     var appliedFixIds = Set<UUID>()
     var appliedPerBug: [Int]
-    /// Completions from the last 21 days (index, local day ordinal): all the cooldowns can see.
-    var recent: [(index: Int, day: Int)] = []
+    /// Completions from the last 21 days, with what the daily rule's cooldowns read of them.
+    var recent: [Recent] = []
+    /// The day a lifecycle crash cutoff was last worked out for (local day ordinal), and the cutoff.
+    var cutoffMemo: (day: Int, cutoff: Date)?
+    /// The day being simulated, for its times and the local days of instants around it.
+    var clock: LocalDay.Clock
     var pendingQuick: Int?
     var quickLastUsed: [UUID: Date] = [:]
     var todayDaily: Int?
@@ -191,14 +208,18 @@ struct DemoSimulator {
         let e = endDay.components
         let day = e.month == 2 && e.day == 29 ? 28 : e.day
         startDay = LocalDay(year: e.year - years, month: e.month, day: day)
+        clock = LocalDay.Clock(startDay, calendar: calendar)
         rng = SplitMix64(seed: seed ^ 0x5eed_0000_de30)
         idRng = SplitMix64(seed: StableHash.fnv1a(["demo-ids", String(seed)]))
-        var f: [UUID: Fix] = [:]
-        for x in catalogue.fixes { f[x.id] = x }
-        fixById = f
+        var f: [UUID: Int] = [:]
+        for (k, x) in catalogue.fixes.enumerated() { f[x.id] = k }
+        fixIndexById = f
+        let liveBugs = catalogue.bugs.filter { $0.deletedAt == nil }
+        fixBug = catalogue.fixes.map { x in liveBugs.firstIndex { $0.id == x.bugId } ?? -1 }
+        quickFixes = liveBugs.map { b in catalogue.fixes.filter { $0.deletedAt == nil && $0.bugId == b.id && $0.type == .quickFix } }
         // Quick fixes are never a day's fix (CrashRules hands them out from the full catalogue).
-        offerable = catalogue.fixes.filter { $0.deletedAt == nil && $0.type != .quickFix }
-        bugs = catalogue.bugs.filter { $0.deletedAt == nil }.map { b in
+        offers = Offers(fixes: catalogue.fixes, bugs: liveBugs)
+        bugs = liveBugs.map { b in
             var c = b
             c.isActive = false
             c.status = .identified
@@ -228,6 +249,7 @@ struct DemoSimulator {
         skipRate = 0.18
         // Everything random from here on comes from the seeded generators.
         user = nextUUID()
+        primaryBugId = roleIndex[.primary].map { bugs[$0].id } ?? bugs.first?.id
         // Where each bug tends to be loudest: work, home, social, family, online.
         let demoWeights: [Role: [Double]] = [
             .primary: [0.15, 0.35, 0.15, 0.25, 0.10],
@@ -263,17 +285,14 @@ struct DemoSimulator {
 
     static let standIn = UUID(uuid: (0, 0, 0, 0, 0, 0, 0x40, 0, 0x80, 0, 0, 0, 0, 0, 0, 0))
 
+    /// A version-4 UUID from the id generator: two draws, low byte first (no buffer allocated).
     mutating func nextUUID() -> UUID {
         let a = idRng.next(), b = idRng.next()
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for i in 0..<8 {
-            bytes[i] = UInt8((a >> (8 * UInt64(i))) & 0xff)
-            bytes[8 + i] = UInt8((b >> (8 * UInt64(i))) & 0xff)
-        }
-        bytes[6] = (bytes[6] & 0x0f) | 0x40
-        bytes[8] = (bytes[8] & 0x3f) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        func byte(_ x: UInt64, _ i: UInt64) -> UInt8 { UInt8(truncatingIfNeeded: x >> (8 * i)) }
+        return UUID(uuid: (byte(a, 0), byte(a, 1), byte(a, 2), byte(a, 3), byte(a, 4), byte(a, 5),
+                           (byte(a, 6) & 0x0f) | 0x40, byte(a, 7),
+                           (byte(b, 0) & 0x3f) | 0x80, byte(b, 1), byte(b, 2), byte(b, 3), byte(b, 4), byte(b, 5),
+                           byte(b, 6), byte(b, 7)))
     }
 
     mutating func gaussian() -> Double {
@@ -385,6 +404,7 @@ struct DemoSimulator {
         // The day's actions, by minute.
         enum Action { case open, crash(Int), outcome, diagnostic, share }
         var actions: [(Int, Int, Action)] = []
+        actions.reserveCapacity(4 + bugs.count)
         let openMinute = int(7 * 60...9 * 60 + 30)
         actions.append((openMinute, 0, .open))
         actions.append((int(18 * 60 + 30...22 * 60), 2, .outcome))
@@ -399,8 +419,9 @@ struct DemoSimulator {
         if chance(0.012) { actions.append((int(12 * 60...17 * 60), 4, .share)) }
         actions.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
         var rebootPlanned = false
+        clock = LocalDay.Clock(day, calendar: cal)
         for (minute, _, action) in actions {
-            let at = day.at(hour: minute / 60, minute: minute % 60, in: cal)
+            let at = clock.at(hour: minute / 60, minute: minute % 60)
             guard at <= endingAt else { continue }
             switch action {
             case .open: open(day, at)
@@ -415,7 +436,7 @@ struct DemoSimulator {
             }
         }
         if rebootPlanned {
-            let at = day.at(hour: 23, minute: int(5...50), in: cal)
+            let at = clock.at(hour: 23, minute: int(5...50))
             if at <= endingAt { reboot(at) }
         }
     }
@@ -503,7 +524,8 @@ struct DemoSimulator {
     }
 
     mutating func event(_ type: EventType, bug: UUID? = nil, fix: UUID? = nil, context: EventContext? = nil, at: Date) {
-        events.append(.make(id: nextUUID(), userId: user, type: type, bugId: bug, fixId: fix, context: context, at: at, calendar: cal))
+        events.append(.make(id: nextUUID(), userId: user, type: type, bugId: bug, fixId: fix, context: context, at: at,
+                            local: clock.local(at), calendar: cal))
     }
 
     mutating func open(_ day: LocalDay, _ at: Date) {
@@ -519,22 +541,34 @@ struct DemoSimulator {
 
     mutating func assignDaily(_ day: LocalDay, _ at: Date) {
         guard todayDaily == nil else { return }
-        let input = DailyFixRules.Input(userId: user, day: day, bugs: bugs, primaryBugId: primaryBugId,
-                                        fixes: offerable, completions: recent.map { completions[$0.index] },
-                                        calendar: cal)
-        guard case .fix(let fix, let reason) = DailyFixRules.choose(input) else { return }
+        // DailyFixRules.choose on the recent completions and the offerable fixes, with the
+        // cooldowns read from `recent` and the fixes from the index.
+        var excluded: [UUID] = []
+        excluded.reserveCapacity(recent.count)
+        for r in recent where DailyFixRules.excludes(r.outcome, age: day.ordinal - r.doneDay) { excluded.append(r.fixId) }
+        guard case .fix(let fix, let reason) = DailyFixRules.choose(userId: user, day: day, bugs: bugs, primaryBugId: primaryBugId,
+                                                                    calendar: cal, excluded: DailyFixRules.Excluded(excluded),
+                                                                    fixes: offers) else { return }
         let c = FixCompletion(id: nextUUID(), fixId: fix.id, userId: user, assignedAt: at)
-        completions.append(c)
-        recent.append((completions.count - 1, day.ordinal))
+        append(c, day)
         todayDaily = completions.count - 1
-        if reason == .retest, let i = bugs.firstIndex(where: { $0.id == fix.bugId }) {
+        if reason == .retest, let i = bugIndex(fix.bugId) {
             bugs[i].lastRetestAt = at
             bugs[i].updatedAt = at
         }
         event(.fixAssigned, bug: fix.bugId, fix: fix.id, at: at)
     }
 
-    var primaryBugId: UUID? { roleIndex[.primary].map { bugs[$0].id } ?? bugs.first?.id }
+    /// Records a completion assigned on `day`.
+    mutating func append(_ c: FixCompletion, _ day: LocalDay) {
+        completions.append(c)
+        completionFix.append(fixIndexById[c.fixId] ?? -1)
+        recent.append(Recent(index: completions.count - 1, day: day.ordinal, fixId: c.fixId, outcome: c.outcome,
+                             doneDay: clock.day(of: c.completedAt ?? c.assignedAt).ordinal))
+    }
+
+    /// The first bug with this id (fields read in place: no bug is copied).
+    func bugIndex(_ id: UUID) -> Int? { bugs.indices.first { bugs[$0].id == id } }
 
     mutating func markQuick(_ day: LocalDay, _ at: Date) {
         guard let q = pendingQuick else { return }
@@ -547,8 +581,9 @@ struct DemoSimulator {
 
     mutating func markOutcomes(_ day: LocalDay, _ at: Date) {
         if pendingQuick != nil { markQuick(day, at) }
-        guard let d = todayDaily, completions[d].outcome == .pending, let fix = fixById[completions[d].fixId],
-              let i = bugs.firstIndex(where: { $0.id == fix.bugId }) else { return }
+        guard let d = todayDaily, completions[d].outcome == .pending, completionFix[d] >= 0 else { return }
+        let i = fixBug[completionFix[d]]
+        guard i >= 0 else { return }
         let outcome = chooseOutcome(i, day, isRetest: bugs[i].status == .stable)
         guard outcome != .pending else { return }
         mark(d, outcome, day, at.addingTimeInterval(120))
@@ -575,22 +610,27 @@ struct DemoSimulator {
     }
 
     mutating func mark(_ index: Int, _ outcome: FixOutcome, _ day: LocalDay, _ at: Date) {
-        var c = completions[index]
         let wants: Double = outcome == .applied ? 0.35 : outcome == .failed ? 0.5 : 0.2
         let reflection = chance(wants) ? DemoText.reflection(outcome, &rng) : nil
-        do { try c.mark(outcome, at: at, reflection: reflection) } catch { return }
-        completions[index] = c
-        guard let fix = fixById[c.fixId] else { return }
+        // In place (marking throws before it changes anything).
+        do { try completions[index].mark(outcome, at: at, reflection: reflection) } catch { return }
+        if let r = recent.firstIndex(where: { $0.index == index }) {
+            recent[r].outcome = outcome
+            recent[r].doneDay = clock.day(of: at).ordinal
+        }
+        let k = completionFix[index]
+        guard k >= 0 else { return }
+        let fixId = catalogue.fixes[k].id, bugId = catalogue.fixes[k].bugId, i = fixBug[k]
         let type: EventType = outcome == .applied ? .fixApplied : outcome == .skipped ? .fixSkipped : .fixFailed
-        event(type, bug: fix.bugId, fix: fix.id, at: at)
+        event(type, bug: bugId, fix: fixId, at: at)
         if outcome == .applied {
             versions += VersionRules.entriesAfterApplying(appliedCountBefore: appliedCount, userId: user, at: at, id: nextUUID())
             appliedCount += 1
-            if appliedFixIds.insert(fix.id).inserted { offerable.removeAll { $0.id == fix.id } }
-            if let i = bugs.firstIndex(where: { $0.id == fix.bugId }) { appliedPerBug[i] += 1 }
+            if appliedFixIds.insert(fixId).inserted { offers.remove(fixId) }
+            if i >= 0 { appliedPerBug[i] += 1 }
         }
         engage(day)
-        if let i = bugs.firstIndex(where: { $0.id == fix.bugId }) { reconcile(i, at) }
+        if i >= 0 { reconcile(i, at) }
     }
 
     mutating func logCrash(_ i: Int, _ day: LocalDay, _ at: Date) {
@@ -604,22 +644,23 @@ struct DemoSimulator {
         let ctx = context(for: i, .loud)
         event(.crashLogged, bug: bugs[i].id, context: ctx, at: at)
         if pendingQuick == nil {
-            // Stand-ins for the quick fixes' last use: the rule reads only the fix and the time.
-            let used = quickLastUsed.map { FixCompletion(id: DemoSimulator.standIn, fixId: $0.key, userId: user, assignedAt: $0.value) }
-            if let q = CrashRules.quickFix(for: bugs[i].id, fixes: catalogue.fixes, completions: used, userId: user, day: day) {
+            // Stand-ins for the last use of this bug's quick fixes (the only fixes and completions
+            // the rule reads for it): it reads only the fix and the time.
+            var used: [FixCompletion] = []
+            for q in quickFixes[i] {
+                if let last = quickLastUsed[q.id] { used.append(FixCompletion(id: DemoSimulator.standIn, fixId: q.id, userId: user, assignedAt: last)) }
+            }
+            if let q = CrashRules.quickFix(for: bugs[i].id, fixes: quickFixes[i], completions: used, userId: user, day: day) {
                 let c = FixCompletion(id: nextUUID(), fixId: q.id, userId: user, assignedAt: at)
-                completions.append(c)
-                recent.append((completions.count - 1, day.ordinal))
+                append(c, day)
                 pendingQuick = completions.count - 1
                 quickLastUsed[q.id] = at
                 event(.fixAssigned, bug: bugs[i].id, fix: q.id, at: at)
             }
         }
         engage(day)
-        var l = life[i]
-        l.recentCrashes.append(crash)
-        if bugs[i].status == .stable || bugs[i].status == .resolved { l.crashesSinceTransition.append(crash) }
-        life[i] = l
+        life[i].recentCrashes.append(crash)
+        if bugs[i].status == .stable || bugs[i].status == .resolved { life[i].crashesSinceTransition.append(crash) }
     }
 
     mutating func reboot(_ at: Date) {
@@ -635,7 +676,8 @@ struct DemoSimulator {
     }
 
     mutating func share(_ at: Date) {
-        guard let d = todayDaily, let fix = fixById[completions[d].fixId] else { return }
+        guard let d = todayDaily, completionFix[d] >= 0 else { return }
+        let fix = catalogue.fixes[completionFix[d]]
         event(.fixShared, bug: fix.bugId, fix: fix.id, at: at)
         onShare?(fix)
     }
@@ -644,27 +686,20 @@ struct DemoSimulator {
         guard let week = DiagnosticSchedule.reviewedWeek(now: at, calendar: cal), !doneWeeks.contains(week.ordinal),
               week >= startDay.isoWeekStart else { return }
         // The asked-before history, compressed so the rule sees the same order: each bug's last
-        // asking, plus a few older entries standing for how often it was asked, by rank.
-        var synthetic: [WeeklyDiagnostic] = []
-        let askedBugs = askedLast.keys.sorted { $0.sortsBefore($1) }
-        var byDate: [Date: [UUID]] = [:]
-        for b in askedBugs { if let d = askedLast[b] { byDate[d, default: []].append(b) } }
-        for d in byDate.keys.sorted() {
-            synthetic.append(WeeklyDiagnostic(id: nextUUID(), userId: user, weekStarting: d,
-                                              responses: (byDate[d] ?? []).map { BugDiagnosticResponse(bugId: $0, intensity: .quiet) },
-                                              completedAt: d))
-        }
-        let counts = Array(Set(askedBugs.map { askedCount[$0] ?? 0 })).sorted()
-        let far = Date(timeIntervalSince1970: -1e10)
-        for b in askedBugs {
+        // asking, and how often it was asked by rank (1 + rank). These once were synthetic
+        // diagnostics (one a distinct date, and `rank` older ones a bug), which drew their ids from
+        // the id generator: the same number are drawn, so every later id is the same.
+        let counts = Array(Set(askedLast.keys.map { askedCount[$0] ?? 0 })).sorted()
+        var timesAsked: [UUID: Int] = Dictionary(minimumCapacity: askedLast.count)
+        var draws = Set(askedLast.values).count
+        for b in askedLast.keys {
             let rank = counts.firstIndex(of: askedCount[b] ?? 0) ?? 0
-            for k in 0..<rank {
-                synthetic.append(WeeklyDiagnostic(id: nextUUID(), userId: user, weekStarting: far, responses: [BugDiagnosticResponse(bugId: b, intensity: .quiet)],
-                                                  completedAt: far.addingTimeInterval(Double(k))))
-            }
+            timesAsked[b] = 1 + rank
+            draws += rank
         }
+        for _ in 0..<draws { _ = nextUUID() }
         let ask = DiagnosticSchedule.bugsToAsk(active: bugs.filter { $0.isActive && $0.deletedAt == nil },
-                                               primaryBugId: primaryBugId, completed: synthetic)
+                                               primaryBugId: primaryBugId, lastAsked: askedLast, timesAsked: timesAsked)
         guard !ask.isEmpty else { return }
         var responses: [BugDiagnosticResponse] = []
         for b in ask {
@@ -680,11 +715,10 @@ struct DemoSimulator {
             askedCount[r.bugId, default: 0] += 1
             guard let i = bugs.firstIndex(where: { $0.id == r.bugId }) else { continue }
             let one = WeeklyDiagnostic(id: d.id, userId: user, weekStarting: d.weekStarting, responses: [r], completedAt: at)
-            var l = life[i]
-            l.lastRatings.append(one)
-            if l.lastRatings.count > Thresholds.stableQuietWeeks { l.lastRatings.removeFirst() }
-            if r.intensity != .quiet && l.firstNoisy == nil { l.firstNoisy = one }
-            life[i] = l
+            life[i].lastRatings.append(one)
+            if life[i].lastRatings.count > Thresholds.stableQuietWeeks { life[i].lastRatings.removeFirst() }
+            if r.intensity != .quiet && life[i].firstNoisy == nil { life[i].firstNoisy = one }
+            refreshRatings(i)
         }
         event(.weeklyCompleted, at: at)
         engage(day)
@@ -693,24 +727,100 @@ struct DemoSimulator {
 
     /// LifecycleService.reconcile for one bug, given only the records that can change the answer.
     mutating func reconcile(_ i: Int, _ at: Date) {
-        let bug = bugs[i]
-        guard bug.status != .identified, bug.deletedAt == nil else { return }
+        guard bugs[i].status != .identified, bugs[i].deletedAt == nil else { return }
         // In place: a copy of `life[i]` would copy its arrays on every change.
         if !life[i].recentCrashes.isEmpty {
             // A crash on or before today − 21 (local days) can no longer block stability.
-            let cutoff = LocalDay(at, calendar: cal).adding(days: 1 - Thresholds.stableCrashFreeDays).start(in: cal)
+            let today = clock.day(of: at)
+            let cutoff: Date
+            if let memo = cutoffMemo, memo.day == today.ordinal {
+                cutoff = memo.cutoff
+            } else {
+                cutoff = today.adding(days: 1 - Thresholds.stableCrashFreeDays).start(in: cal)
+                cutoffMemo = (today.ordinal, cutoff)
+            }
             if life[i].recentCrashes.contains(where: { $0.crashedAt < cutoff }) {
                 life[i].recentCrashes.removeAll { $0.crashedAt < cutoff }
             }
         }
-        var ratings = life[i].lastRatings
-        if let n = life[i].firstNoisy, !ratings.contains(where: { $0.id == n.id }) { ratings.insert(n, at: 0) }
-        let tr = BugLifecycle.evaluate(bug, crashes: bug.status == .active ? life[i].recentCrashes : life[i].crashesSinceTransition,
-                                       diagnostics: ratings, retests: [], now: at, calendar: cal)
+        let tr = BugLifecycle.evaluate(bugs[i], crashes: bugs[i].status == .active ? life[i].recentCrashes : life[i].crashesSinceTransition,
+                                       diagnostics: life[i].ratings, retests: [], now: at, calendar: cal)
         if let tr {
-            bugs[i] = BugLifecycle.apply(tr, to: bug, at: at)
+            bugs[i] = BugLifecycle.apply(tr, to: bugs[i], at: at)
             life[i].crashesSinceTransition = []
             life[i].firstNoisy = nil
+            refreshRatings(i)
+        }
+    }
+
+    /// Rebuilds `life[i].ratings` after its ratings change.
+    mutating func refreshRatings(_ i: Int) {
+        var ratings = life[i].lastRatings
+        if let n = life[i].firstNoisy, !ratings.contains(where: { $0.id == n.id }) { ratings.insert(n, at: 0) }
+        life[i].ratings = ratings
+    }
+
+    /// A completion as the daily rule's cooldowns read it.
+    struct Recent {
+        var index: Int
+        /// The local day it was assigned on.
+        var day: Int
+        var fixId: UUID
+        var outcome: FixOutcome
+        /// The local day of its outcome (of its assignment while pending).
+        var doneDay: Int
+    }
+
+    /// The fixes the daily rule may offer, by bug: for each bug (index into the simulation's bugs),
+    /// catalogue indexes of its live daily fixes by severity (low, medium, high) and of its live
+    /// weekly fixes, in catalogue order, less those applied.
+    struct Offers: DailyFixRules.FixSource {
+        let fixes: [Fix]
+        var lists: [[[Int]]]
+        /// The bugs' ids, as the lists are kept.
+        let bugIds: [UUID]
+        /// The catalogue indexes of each live, offerable fix id.
+        let byId: [UUID: [Int]]
+
+        init(fixes: [Fix], bugs: [Bug]) {
+            self.fixes = fixes
+            bugIds = bugs.map(\.id)
+            var lists = [[[Int]]](repeating: [[], [], [], []], count: bugs.count)
+            var byId: [UUID: [Int]] = [:]
+            for k in fixes.indices where fixes[k].deletedAt == nil {
+                guard let s = Offers.list(fixes[k].type, fixes[k].severity) else { continue }
+                byId[fixes[k].id, default: []].append(k)
+                for b in bugs.indices where bugs[b].id == fixes[k].bugId { lists[b][s].append(k) }
+            }
+            self.lists = lists
+            self.byId = byId
+        }
+
+        /// Which list a fix of this type and severity is kept in; nil for a quick fix.
+        static func list(_ type: FixType, _ severity: FixSeverity?) -> Int? {
+            switch type {
+            case .daily: return severity.map { DailyFixRules.slot($0) }
+            case .weekly: return 3
+            case .quickFix: return nil
+            }
+        }
+
+        func best(_ excluded: DailyFixRules.Excluded, bugIndex: Int, bug: UUID, type: FixType, severity: FixSeverity?,
+                  hash: DailyFixRules.DayHash) -> Fix? {
+            if let s = Offers.list(type, severity) {
+                return DailyFixRules.best(fixes, lists[bugIndex][s], excluded, bug: bug, type: type, severity: severity, hash: hash)
+            }
+            // Any other question: all the bug's offerable fixes, in catalogue order.
+            return DailyFixRules.best(fixes, lists[bugIndex].joined().sorted(), excluded, bug: bug, type: type,
+                                      severity: severity, hash: hash)
+        }
+
+        /// Leaves out every fix with this id.
+        mutating func remove(_ id: UUID) {
+            for k in byId[id] ?? [] {
+                guard let s = Offers.list(fixes[k].type, fixes[k].severity) else { continue }
+                for b in bugIds.indices where bugIds[b] == fixes[k].bugId { lists[b][s].removeAll { $0 == k } }
+            }
         }
     }
 

@@ -43,32 +43,47 @@ public enum BugLifecycle {
     /// What should happen to this bug now, given its crashes, diagnostics and retest outcomes.
     public static func evaluate(_ bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                 retests: [FixCompletion], now: Date, calendar: Calendar) -> Transition? {
-        // Read only as far as the answer needs (this runs for every bug on every change).
+        // Read only as far as the answer needs (this runs for every bug on every change), in place:
+        // copying each diagnostic out would retain and release its text.
+        func forEachRating(_ body: (_ completed: Date, _ intensity: BugIntensity, _ week: Date) -> Void) {
+            for i in diagnostics.indices where diagnostics[i].deletedAt == nil {
+                guard let r = diagnostics[i].responses.first(where: { $0.bugId == bug.id }) else { continue }
+                body(diagnostics[i].completedAt, r.intensity, diagnostics[i].weekStarting)
+            }
+        }
+        /// The bug's ratings by week (a stable sort, so the same as sorting the diagnostics first).
         var myRatings: [(Date, BugIntensity)] {
             var out: [(Date, BugIntensity, week: Date)] = []
-            out.reserveCapacity(diagnostics.count)
-            var inOrder = true
-            for d in diagnostics where d.deletedAt == nil {
-                guard let r = d.responses.first(where: { $0.bugId == bug.id }) else { continue }
-                if let last = out.last, last.week > d.weekStarting { inOrder = false }
-                out.append((d.completedAt, r.intensity, d.weekStarting))
-            }
-            // By week (a stable sort, so the same as sorting the diagnostics first); most callers pass them in order.
-            if !inOrder { out.sort { $0.week < $1.week } }
-            return out.map { ($0.0, $0.1) }
+            forEachRating { out.append(($0, $1, $2)) }
+            return out.indices.sorted { out[$0].week < out[$1].week }.map { (out[$0].0, out[$0].1) }
         }
 
         switch bug.status {
         case .identified:
             return nil
         case .active:
+            // The ratings first: they are at hand, where the days ask the time zone (all must hold).
+            // The last ratings by week all quiet: when the diagnostics come in week order (most
+            // callers pass them so), the run of quiet ratings at the end is long enough.
+            var quietRun = 0
+            var lastWeek: Date?
+            var inOrder = true
+            forEachRating { _, intensity, week in
+                if let lastWeek, lastWeek > week { inOrder = false }
+                lastWeek = week
+                quietRun = intensity == .quiet ? quietRun + 1 : 0
+            }
+            if inOrder {
+                guard quietRun >= Thresholds.stableQuietWeeks else { return nil }
+            } else {
+                let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
+                guard lastRatings.count == Thresholds.stableQuietWeeks,
+                      lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
+            }
             let today = LocalDay(now, calendar: calendar)
             guard let activated = bug.activatedAt,
                   today.days(since: LocalDay(activated, calendar: calendar)) >= Thresholds.stableMinimumActiveDays
             else { return nil }
-            let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
-            guard lastRatings.count == Thresholds.stableQuietWeeks,
-                  lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
             let recentCrash = crashes.contains {
                 $0.deletedAt == nil && $0.bugId == bug.id
                     && today.days(since: LocalDay($0.crashedAt, calendar: calendar)) < Thresholds.stableCrashFreeDays
@@ -79,8 +94,14 @@ public enum BugLifecycle {
             if crashes.contains(where: { $0.deletedAt == nil && $0.bugId == bug.id && $0.crashedAt > since }) {
                 return .regressed(reason: "crash logged")
             }
-            let myRatings = myRatings
-            if myRatings.contains(where: { $0.0 > since && $0.1 == .loud }) {
+            // Order does not matter from here: one pass for both questions asked of the ratings.
+            var loud = false, noisy = false
+            let stableSince = bug.stableSince
+            forEachRating { completed, intensity, _ in
+                if completed > since && intensity == .loud { loud = true }
+                if let stableSince, completed > stableSince && intensity != .quiet { noisy = true }
+            }
+            if loud {
                 return .regressed(reason: "rated loud in the weekly diagnostic")
             }
             if retests.contains(where: { $0.deletedAt == nil && $0.outcome == .failed && ($0.completedAt ?? $0.assignedAt) > since }) {
@@ -88,7 +109,6 @@ public enum BugLifecycle {
             }
             guard bug.status == .stable, let stable = bug.stableSince else { return nil }
             let days = LocalDay(now, calendar: calendar).days(since: LocalDay(stable, calendar: calendar))
-            let noisy = myRatings.contains { $0.0 > stable && $0.1 != .quiet }
             return days >= Thresholds.resolvedAfterStableDays && !noisy ? .resolved : nil
         }
     }

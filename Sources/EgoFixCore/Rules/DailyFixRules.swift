@@ -64,15 +64,22 @@ public enum DailyFixRules {
 
     /// A stable bug whose 30-day retest is due on `day`, if any (the longest-waiting first).
     public static func retestDue(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Bug? {
-        guard bugs.contains(where: { $0.status == .stable }) else { return nil }
-        return bugs.filter { $0.deletedAt == nil && $0.isActive && $0.status == .stable }
-            .compactMap { bug -> (Bug, Int)? in
-                guard let since = bug.lastRetestAt ?? bug.stableSince else { return nil }
-                let waited = day.days(since: LocalDay(since, calendar: calendar))
-                return waited >= Thresholds.retestIntervalDays ? (bug, waited) : nil
-            }
-            .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0.slug < $1.0.slug }
-            .first?.0
+        retestDueIndex(bugs, day: day, days: LocalDay.Converter(calendar)).map { bugs[$0] }
+    }
+
+    /// `retestDue`, as an index into `bugs`: the longest wait, then the slug, then the earlier bug
+    /// (fields read in place, no bug copied).
+    static func retestDueIndex(_ bugs: [Bug], day: LocalDay, days: LocalDay.Converter) -> Int? {
+        guard bugs.indices.contains(where: { bugs[$0].status == .stable }) else { return nil }
+        var best: (index: Int, waited: Int)?
+        for i in bugs.indices where bugs[i].deletedAt == nil && bugs[i].isActive && bugs[i].status == .stable {
+            guard let since = bugs[i].lastRetestAt ?? bugs[i].stableSince else { continue }
+            let waited = day.days(since: days.day(since))
+            guard waited >= Thresholds.retestIntervalDays else { continue }
+            if let b = best, !(waited != b.waited ? waited > b.waited : bugs[i].slug < bugs[b.index].slug) { continue }
+            best = (i, waited)
+        }
+        return best?.index
     }
 
     /// The earliest outcome time `excludedFixIds` looks at besides applied fixes: the start of the
@@ -99,29 +106,44 @@ public enum DailyFixRules {
                 continue
             }
             let age = day.days(since: days.day(completions[i].completedAt ?? completions[i].assignedAt))
-            switch outcome {
-            case .applied: break
-            case .skipped, .pending: if age < Thresholds.skippedCooldownDays { out.append(completions[i].fixId) }
-            case .failed: if age < Thresholds.failedCooldownDays { out.append(completions[i].fixId) }
-            }
+            if excludes(outcome, age: age) { out.append(completions[i].fixId) }
         }
         return out
     }
 
+    /// Whether a completion with this outcome, marked (or, when pending, assigned) `age` local days
+    /// before the day, keeps its fix from being offered: applied ever, skipped or pending within 21
+    /// days, failed within 7.
+    static func excludes(_ outcome: FixOutcome, age: Int) -> Bool {
+        switch outcome {
+        case .applied: return true
+        case .skipped, .pending: return age < Thresholds.skippedCooldownDays
+        case .failed: return age < Thresholds.failedCooldownDays
+        }
+    }
+
     public static func choose(_ input: Input) -> DailyAssignment {
         let excluded = Excluded(excludedList(input.completions, day: input.day, calendar: input.calendar))
-        let hash = DayHash(userId: input.userId, day: input.day)
+        return choose(userId: input.userId, day: input.day, bugs: input.bugs, primaryBugId: input.primaryBugId,
+                      calendar: input.calendar, excluded: excluded, fixes: FixList(fixes: input.fixes))
+    }
 
-        if let bug = retestDue(input.bugs, day: input.day, calendar: input.calendar),
-           let fix = pick(input, excluded, bug: bug, allowWeekly: false, hash: hash) {
+    /// `choose`, with the excluded ids already worked out and the fixes from a source that may be
+    /// indexed (the demo simulation keeps one); the same answer as `choose` on the same records.
+    static func choose<Source: FixSource>(userId: UUID, day: LocalDay, bugs: [Bug], primaryBugId: UUID?,
+                                          calendar: Calendar, excluded: Excluded, fixes: Source) -> DailyAssignment {
+        let hash = DayHash(userId: userId, day: day)
+        let days = LocalDay.Converter(calendar)
+        if let b = retestDueIndex(bugs, day: day, days: days),
+           let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: false, hash: hash) {
             return .fix(fix, reason: .retest)
         }
-        let order = turnOrderIndices(input.bugs, primaryBugId: input.primaryBugId)
+        let order = turnOrderIndices(bugs, primaryBugId: primaryBugId)
         guard !order.isEmpty else { return .restDay }
-        let first = LocalDay.mod(input.day.ordinal, order.count)
+        let first = LocalDay.mod(day.ordinal, order.count)
         for k in 0..<order.count {
-            let bug = input.bugs[order[(first + k) % order.count]]
-            if let fix = pick(input, excluded, bug: bug, allowWeekly: k == 0, hash: hash) {
+            let b = order[(first + k) % order.count]
+            if let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: k == 0, hash: hash) {
                 if k > 0 { return .fix(fix, reason: .fallback) }
                 return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
             }
@@ -131,14 +153,18 @@ public enum DailyFixRules {
 
     /// `turnOrder`, as indexes into `bugs` (no bug is copied to sort them).
     static func turnOrderIndices(_ bugs: [Bug], primaryBugId: UUID?) -> [Int] {
-        bugs.indices.filter { bugs[$0].deletedAt == nil && bugs[$0].isActive && bugs[$0].status == .active }
-            .sorted { i, j in
-                let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
-                if pa != pb { return pa }
-                let da = bugs[i].activatedAt ?? .distantPast, db = bugs[j].activatedAt ?? .distantPast
-                if da != db { return da < db }
-                return bugs[i].slug < bugs[j].slug
-            }
+        var order: [Int] = []
+        order.reserveCapacity(bugs.count)
+        for i in bugs.indices where bugs[i].deletedAt == nil && bugs[i].isActive && bugs[i].status == .active { order.append(i) }
+        // Sorted in place (the same stable sort as `sorted`, without a second array).
+        order.sort { i, j in
+            let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
+            if pa != pb { return pa }
+            let da = bugs[i].activatedAt ?? .distantPast, db = bugs[j].activatedAt ?? .distantPast
+            if da != db { return da < db }
+            return bugs[i].slug < bugs[j].slug
+        }
+        return order
     }
 
     /// The excluded fix ids: a short list is scanned (cheaper than hashing each id), a long one hashed.
@@ -159,17 +185,35 @@ public enum DailyFixRules {
     }
 
     /// The bug's fix for the day among the fixes not excluded: Monday's overhaul when allowed, else
-    /// a daily fix of the target severity, else the nearest severity (lower first).
-    static func pick(_ input: Input, _ excluded: Excluded, bug: Bug, allowWeekly: Bool, hash: DayHash) -> Fix? {
-        let daysActive = bug.activatedAt.map { input.day.days(since: LocalDay($0, calendar: input.calendar)) } ?? 0
-        if allowWeekly, input.day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays,
-           let f = best(input.fixes, excluded, bug: bug.id, type: .weekly, severity: nil, hash: hash) {
+    /// a daily fix of the target severity, else the nearest severity (lower first). `bug` indexes `bugs`.
+    static func pick<Source: FixSource>(_ fixes: Source, _ excluded: Excluded, day: LocalDay, days: LocalDay.Converter,
+                                        bugs: [Bug], bug b: Int, allowWeekly: Bool, hash: DayHash) -> Fix? {
+        let bugId = bugs[b].id
+        let daysActive = bugs[b].activatedAt.map { day.days(since: days.day($0)) } ?? 0
+        if allowWeekly, day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays,
+           let f = fixes.best(excluded, bugIndex: b, bug: bugId, type: .weekly, severity: nil, hash: hash) {
             return f
         }
         for sev in preference[slot(targetSeverity(daysActive: daysActive))] {
-            if let f = best(input.fixes, excluded, bug: bug.id, type: .daily, severity: sev, hash: hash) { return f }
+            if let f = fixes.best(excluded, bugIndex: b, bug: bugId, type: .daily, severity: sev, hash: hash) { return f }
         }
         return nil
+    }
+
+    /// Where `choose` finds a bug's fixes: the best live, not excluded fix of the bug (`bug` is the
+    /// id of `bugs[bugIndex]` in the call) of a type and, when given, a severity, as `best` finds it
+    /// in the list of all the fixes.
+    protocol FixSource {
+        func best(_ excluded: Excluded, bugIndex: Int, bug: UUID, type: FixType, severity: FixSeverity?, hash: DayHash) -> Fix?
+    }
+
+    /// The input's fixes, scanned.
+    struct FixList: FixSource {
+        let fixes: [Fix]
+
+        func best(_ excluded: Excluded, bugIndex: Int, bug: UUID, type: FixType, severity: FixSeverity?, hash: DayHash) -> Fix? {
+            DailyFixRules.best(fixes, excluded, bug: bug, type: type, severity: severity, hash: hash)
+        }
     }
 
     /// Severities in the order they are tried for each target (by `slot`): the target, then the
@@ -185,8 +229,15 @@ public enum DailyFixRules {
     /// day hash (then number); the first such one. Fields are read in place.
     static func best(_ fixes: [Fix], _ excluded: Excluded, bug: UUID, type: FixType, severity: FixSeverity?,
                      hash: DayHash) -> Fix? {
+        best(fixes, fixes.indices, excluded, bug: bug, type: type, severity: severity, hash: hash)
+    }
+
+    /// `best` over some of the fixes (indexes into `fixes`, in order): the same answer as over all
+    /// of them when the ones left out cannot match.
+    static func best<Indices: Sequence<Int>>(_ fixes: [Fix], _ indices: Indices, _ excluded: Excluded, bug: UUID, type: FixType,
+                                             severity: FixSeverity?, hash: DayHash) -> Fix? {
         var best: (index: Int, hash: UInt64)?
-        for i in fixes.indices where fixes[i].bugId == bug && fixes[i].type == type && fixes[i].deletedAt == nil {
+        for i in indices where fixes[i].bugId == bug && fixes[i].type == type && fixes[i].deletedAt == nil {
             if let severity, fixes[i].severity != severity { continue }
             if excluded.contains(fixes[i].id) { continue }
             let h = hash.of(fixes[i].id)
@@ -214,7 +265,16 @@ public enum DailyFixRules {
             var h: UInt64 = 0xcbf2_9ce4_8422_2325
             DayHash.feed(&h, userId)
             h = (h ^ 0x1f) &* DayHash.prime
-            for b in String(day.ordinal).utf8 { h = (h ^ UInt64(b)) &* DayHash.prime }
+            // The digits of String(day.ordinal), written without building the string.
+            if day.ordinal < 0 { h = (h ^ 0x2d) &* DayHash.prime }
+            let n = day.ordinal.magnitude
+            var p: UInt = 1
+            while p <= n / 10 { p *= 10 }
+            while true {
+                h = (h ^ UInt64(0x30 + n / p % 10)) &* DayHash.prime
+                if p == 1 { break }
+                p /= 10
+            }
             prefix = (h ^ 0x1f) &* DayHash.prime
         }
 
@@ -247,18 +307,21 @@ public enum DailyFixRules {
 public enum CrashRules {
     public static func quickFix(for bugId: UUID, fixes: [Fix], completions: [FixCompletion],
                                 userId: UUID, day: LocalDay) -> Fix? {
-        let quick = fixes.filter { $0.deletedAt == nil && $0.bugId == bugId && $0.type == .quickFix }
+        // Indexes, fields read in place: copying each fix out would retain and release all its text.
+        let quick = fixes.indices.filter { fixes[$0].deletedAt == nil && fixes[$0].bugId == bugId && fixes[$0].type == .quickFix }
         guard !quick.isEmpty else { return nil }
-        var lastUsed: [UUID: Date] = [:]
-        for c in completions where c.deletedAt == nil {
-            lastUsed[c.fixId] = max(lastUsed[c.fixId] ?? .distantPast, c.assignedAt)
+        var lastUsed: [UUID: Date] = Dictionary(minimumCapacity: completions.count)
+        for i in completions.indices where completions[i].deletedAt == nil {
+            let id = completions[i].fixId
+            lastUsed[id] = max(lastUsed[id] ?? .distantPast, completions[i].assignedAt)
         }
-        return quick.min { a, b in
-            let ua = lastUsed[a.id] ?? .distantPast, ub = lastUsed[b.id] ?? .distantPast
+        return quick.min { i, j in
+            let a = fixes[i].id, b = fixes[j].id
+            let ua = lastUsed[a] ?? .distantPast, ub = lastUsed[b] ?? .distantPast
             if ua != ub { return ua < ub }
-            let ha = StableHash.fnv1a([userId.uuidString, String(day.ordinal), a.id.uuidString])
-            let hb = StableHash.fnv1a([userId.uuidString, String(day.ordinal), b.id.uuidString])
-            return ha != hb ? ha < hb : a.number < b.number
-        }
+            let ha = StableHash.fnv1a([userId.uuidString, String(day.ordinal), a.uuidString])
+            let hb = StableHash.fnv1a([userId.uuidString, String(day.ordinal), b.uuidString])
+            return ha != hb ? ha < hb : fixes[i].number < fixes[j].number
+        }.map { fixes[$0] }
     }
 }

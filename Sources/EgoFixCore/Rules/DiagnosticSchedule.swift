@@ -32,21 +32,30 @@ public enum DiagnosticSchedule {
                 timesAsked[r.bugId, default: 0] += 1
             }
         }
-        let order = DailyFixRules.turnOrder(active, primaryBugId: primaryBugId)
-            + active.filter { $0.deletedAt == nil && $0.isActive && $0.status == .stable }.sorted { $0.slug < $1.slug }
-        let indexed = order.enumerated().map { ($0.offset, $0.element) }
-        return indexed.sorted { a, b in
-            let la = lastAsked[a.1.id], lb = lastAsked[b.1.id]
-            switch (la, lb) {
-            case (nil, nil): return a.0 < b.0
+        return bugsToAsk(active: active, primaryBugId: primaryBugId, lastAsked: lastAsked, timesAsked: timesAsked, max: limit)
+    }
+
+    /// `bugsToAsk`, given when each bug was last asked and how often (the only things it reads
+    /// from the completed diagnostics).
+    static func bugsToAsk(active: [Bug], primaryBugId: UUID?, lastAsked: [UUID: Date], timesAsked: [UUID: Int],
+                          max limit: Int = Thresholds.diagnosticMaxBugs) -> [Bug] {
+        // Indexes into `active`, in turn order, then the stable bugs by slug; no bug is copied to sort them.
+        let order = DailyFixRules.turnOrderIndices(active, primaryBugId: primaryBugId)
+            + active.indices.filter { active[$0].deletedAt == nil && active[$0].isActive && active[$0].status == .stable }
+                .sorted { active[$0].slug < active[$1].slug }
+        // Each bug's keys looked up once, not at every comparison.
+        let last = order.map { lastAsked[active[$0].id] }
+        let times = order.map { timesAsked[active[$0].id] ?? 0 }
+        return order.indices.sorted { a, b in
+            switch (last[a], last[b]) {
+            case (nil, nil): return a < b
             case (nil, _): return true
             case (_, nil): return false
             case let (x?, y?):
                 if x != y { return x < y }
-                let ca = timesAsked[a.1.id] ?? 0, cb = timesAsked[b.1.id] ?? 0
-                return ca != cb ? ca < cb : a.0 < b.0
+                return times[a] != times[b] ? times[a] < times[b] : a < b
             }
-        }.prefix(limit).map { $0.1 }
+        }.prefix(limit).map { active[order[$0]] }
     }
 }
 

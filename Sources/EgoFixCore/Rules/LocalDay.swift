@@ -51,6 +51,56 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         return Date(timeIntervalSinceReferenceDate: local - Double(offset))
     }
 
+    /// This day's wall-clock times as instants, the zone looked at once for the whole day: when its
+    /// offset is the same from two days before the day to two days after it, every time of the day
+    /// is what `steadyInstant` answers (its checks are a part of this one); elsewhere `at` is asked.
+    /// The other way, instants in those days are read with that offset, as `LocalDay.local` would.
+    struct Clock {
+        let day: LocalDay
+        let calendar: Calendar
+        let offset: Int?
+        /// The UTC days (since the reference date) all known to have `offset`.
+        let steadyDays: ClosedRange<Int>
+
+        init(_ day: LocalDay, calendar: Calendar) {
+            self.day = day
+            self.calendar = calendar
+            if calendar.identifier == .gregorian, day.ordinal > -25_000, day.ordinal < 2_900_000,
+               let steady = ZoneOffsets.shared.steadyOffset(calendar.timeZone, aroundLocalDay: Double(day.ordinal - 11_323) * 86_400) {
+                offset = steady.offset
+                steadyDays = steady.days
+            } else {
+                offset = nil
+                steadyDays = 0...0
+            }
+        }
+
+        /// `LocalDay.local(instant, calendar:)`.
+        func local(_ instant: Date) -> (day: Int, second: Double)? {
+            let t = instant.timeIntervalSinceReferenceDate
+            guard let offset, t >= -3_187_296_000, t < 250_000_000_000,
+                  steadyDays.contains(Int((t / 86_400).rounded(.down))) else { return LocalDay.local(instant, calendar: calendar) }
+            let local = t + Double(offset)
+            let days = (local / 86_400).rounded(.down)
+            return (Int(days) + 11_323, local - days * 86_400)
+        }
+
+        /// `LocalDay(instant, calendar:)`.
+        func day(of instant: Date) -> LocalDay {
+            if let local = local(instant) { return LocalDay(ordinal: local.day) }
+            return LocalDay(instant, calendar: calendar)
+        }
+
+        /// `day.at(hour:minute:in:)`.
+        func at(hour: Int, minute: Int = 0) -> Date {
+            if let offset, (0..<24).contains(hour), (0..<60).contains(minute) {
+                let local = Double(day.ordinal - 11_323) * 86_400 + Double(hour * 3600 + minute * 60)
+                return Date(timeIntervalSinceReferenceDate: local - Double(offset))
+            }
+            return day.at(hour: hour, minute: minute, in: calendar)
+        }
+    }
+
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
 
     /// Many instants to local days in one calendar, the calendar's zone read once: the same days as
@@ -253,6 +303,38 @@ final class ZoneOffsets: @unchecked Sendable {
         if known { return steady ? Int(guess) : nil }
         for d in (day - 2)...(day + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
         return Int(guess)
+    }
+
+    /// `steadyOffset(_:aroundLocal:)` for every time of a local day at once (`start` is its first
+    /// second on the wall clock): the offset when it is the same from two days before the day's
+    /// first instant to two days after its last, nil otherwise.
+    /// With the offset, the UTC days checked (all of which have it).
+    func steadyOffset(_ tz: TimeZone, aroundLocalDay start: Double) -> (offset: Int, days: ClosedRange<Int>)? {
+        let id = tz.identifier
+        let guess = dayOffset(tz, id: id, day: Int((start / 86_400).rounded(.down)))
+        guard guess != ZoneOffsets.varies else { return nil }
+        let days = (Int(((start - Double(guess)) / 86_400).rounded(.down)) - 2)...(Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down)) + 2)
+        // The known days read under one lock; the others (a day further on, as a simulation walks
+        // forward) asked one by one.
+        lock.lock()
+        var steady = true
+        var unknown: [Int] = []
+        if id == zone {
+            for d in days {
+                let i = d - base
+                guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
+                    unknown.append(d)
+                    continue
+                }
+                if table[i] != guess { steady = false }
+            }
+        } else {
+            unknown = Array(days)
+        }
+        lock.unlock()
+        guard steady else { return nil }
+        for d in unknown where dayOffset(tz, id: id, day: d) != guess { return nil }
+        return (Int(guess), days)
     }
 
     private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 { dayOffset(tz, id: tz.identifier, day: day) }
