@@ -10,7 +10,8 @@ import Foundation
 /// millisecond a card where libpng's adaptive filters and zlib at its default level took about
 /// 30 ms; the file is larger. Same pixels, same bytes.
 enum PNGEncoder {
-    /// Encodes pixels in cairo's RGB24 layout (native-endian 32-bit words, 0x00RRGGBB).
+    /// Encodes pixels in cairo's RGB24 layout (native-endian 32-bit words, 0x00RRGGBB), for widths up
+    /// to 2^25 pixels (the Adler-32 sums are reduced once a row).
     static func encodeRGB24(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> Data {
         let compressed: [UInt8] = Deflate.literalCodes.withUnsafeBufferPointer { lit in
             Deflate.matchCodes.withUnsafeBufferPointer { match in
@@ -159,6 +160,30 @@ enum PNGEncoder {
             return table
         }()
 
+        /// The codes `zeros(length)` writes (code | bit count << 32), by the same rules.
+        static func zeroCodes(_ length: Int, afterZero: Bool, literals lit: UnsafeBufferPointer<UInt32>,
+                              matches match: UnsafeBufferPointer<UInt64>) -> [UInt64] {
+            let zero = UInt64(lit[0] & 0xffff) | UInt64(lit[0] >> 16) << 32
+            var codes: [UInt64] = []
+            var left = length
+            if !afterZero || left < 3 {
+                let first = afterZero ? left : 1
+                codes += Array(repeating: zero, count: max(0, first))
+                left -= first
+            }
+            while left > 0 {
+                if left < 3 {
+                    codes += Array(repeating: zero, count: left)
+                    break
+                }
+                var m = min(left, 258)
+                if left - m > 0 && left - m < 3 { m = left - 3 }
+                codes.append(match[m])
+                left -= m
+            }
+            return codes
+        }
+
         static func reverse(_ code: UInt32, _ length: Int) -> UInt32 {
             var r: UInt32 = 0
             for i in 0..<length where code & (1 << UInt32(i)) != 0 { r |= 1 << UInt32(length - 1 - i) }
@@ -203,14 +228,23 @@ enum PNGEncoder {
             let blank = UnsafeMutableRawPointer.allocate(byteCount: max(4, rowBytes), alignment: 8)  // the row above the first
             blank.initializeMemory(as: UInt8.self, repeating: 0, count: max(4, rowBytes))
             defer { blank.deallocate() }
+            // A row the same as the one above: the filter byte, then zeros(3 * width) after it.
+            let sameRow = [UInt64(lit[2] & 0xffff) | UInt64(lit[2] &>> 16) &<< 32]
+                + Deflate.zeroCodes(3 * width, afterZero: false, literals: lit, matches: match)
             for y in 0..<height {
                 let row = UnsafeRawPointer(pixels + y * stride)
                 let above = y > 0 ? UnsafeRawPointer(pixels + (y - 1) * stride) : UnsafeRawPointer(blank)
-                literal(2)  // the Up filter
-                if memcmp(row, above, rowBytes) == 0 {
-                    zeros(width * 3)
+                // Once a row: `pixel` and `zeroPixels` leave the sums unreduced within it, which 64 bits
+                // hold for rows of up to 2^25 pixels.
+                reduce()
+                if width > 0 && memcmp(row, above, rowBytes) == 0 {
+                    for code in sameRow { put(code & 0xffff_ffff, code &>> 32) }
+                    afterZero = true
+                    a &+= 2
+                    b &+= a &+ a &* UInt64(3 * width)
                     continue
                 }
+                literal(2)  // the Up filter
                 // Byte offsets of pixels in the row.
                 var o = 0
                 while o < rowBytes {
@@ -267,15 +301,14 @@ enum PNGEncoder {
             afterZero = true
             let bytes = 3 &* k
             b &+= a &* UInt64(bytes)  // zeros leave `a` as it is
-            sinceReduce &+= bytes
-            if sinceReduce >= 4096 { reduce() }
         }
 
         /// A pixel less the one above, red, green, blue: three literals written as one.
         @inline(__always) private mutating func pixel(_ p: UInt32, _ q: UInt32) {
-            let r = UInt8(truncatingIfNeeded: p &>> 16) &- UInt8(truncatingIfNeeded: q &>> 16)
-            let g = UInt8(truncatingIfNeeded: p &>> 8) &- UInt8(truncatingIfNeeded: q &>> 8)
-            let bl = UInt8(truncatingIfNeeded: p) &- UInt8(truncatingIfNeeded: q)
+            // p - q in each of the low three bytes at once, without borrows between them.
+            let d = ((p | 0x80_8080) &- (q & 0x7f_7f7f)) ^ ((p ^ ~q) & 0x80_8080)
+            let r = UInt8(truncatingIfNeeded: d &>> 16), g = UInt8(truncatingIfNeeded: d &>> 8)
+            let bl = UInt8(truncatingIfNeeded: d)
             let cr = lit[Int(r)], cg = lit[Int(g)], cb = lit[Int(bl)]
             let lr = UInt64(cr &>> 16), lg = UInt64(cg &>> 16)
             let code = UInt64(cr & 0xffff) | UInt64(cg & 0xffff) &<< lr | UInt64(cb & 0xffff) &<< (lr &+ lg)
@@ -287,8 +320,6 @@ enum PNGEncoder {
             b &+= a
             a &+= UInt64(bl)
             b &+= a
-            sinceReduce &+= 3
-            if sinceReduce >= 4096 { reduce() }
         }
 
         mutating func header() {
