@@ -10,15 +10,18 @@ import Foundation
 /// millisecond a card where libpng's adaptive filters and zlib at its default level took about
 /// 30 ms; the file is larger. Same pixels, same bytes.
 enum PNGEncoder {
-    /// Encodes pixels in cairo's RGB24 layout (native-endian 32-bit words, 0x00RRGGBB).
+    /// Encodes pixels in cairo's RGB24 layout (native-endian 32-bit words, 0x00RRGGBB), for widths up
+    /// to 2^25 pixels (the Adler-32 sums are reduced once a row).
     static func encodeRGB24(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> Data {
         let compressed: [UInt8] = Deflate.literalCodes.withUnsafeBufferPointer { lit in
             Deflate.matchCodes.withUnsafeBufferPointer { match in
-                var z = Deflate(capacity: height * (1 + width * 3) * 9 / 8 + 1024, literals: lit, matches: match)
-                defer { z.release() }
-                z.header()
-                z.rows(pixels: pixels, width: width, height: height, stride: stride)
-                return z.finish()
+                Deflate.runCodes.withUnsafeBufferPointer { runs in
+                    var z = Deflate(capacity: height * (1 + width * 3) * 9 / 8 + 1024, literals: lit, matches: match, runs: runs)
+                    defer { z.release() }
+                    z.header()
+                    z.rows(pixels: pixels, width: width, height: height, stride: stride)
+                    return z.finish()
+                }
             }
         }
         var ihdr: [UInt8] = []
@@ -96,8 +99,8 @@ enum PNGEncoder {
         private var n = 0
         private var bits: UInt64 = 0
         private var count: UInt64 = 0
-        /// The last byte of the uncompressed stream, which a distance-one match repeats.
-        private var last = -1
+        /// Whether the last byte of the uncompressed stream, which a distance-one match repeats, is a zero.
+        private var afterZero = false
         /// Adler-32 sums, reduced now and then (64 bits leave ample room in between).
         private var a: UInt64 = 1
         private var b: UInt64 = 0
@@ -134,6 +137,53 @@ enum PNGEncoder {
             return table
         }()
 
+        /// The longest run of pixels `runCodes` holds: 3 × 86 zero bytes fit in one match.
+        static let shortRun = 86
+
+        /// Per run of k = 1...shortRun zero pixels (3k zero bytes), what `zeros(3k)` writes, as one
+        /// code (bits | count << 32): at index k after a byte that is not zero, at shortRun + 1 + k
+        /// after a zero. After a byte that is not zero that is a literal zero, then a match (or two
+        /// more literal zeros); after a zero, one match.
+        static let runCodes: [UInt64] = {
+            var table = [UInt64](repeating: 0, count: 2 * (shortRun + 1))
+            let zero = UInt64(literalCodes[0] & 0xffff), zeroBits = UInt64(literalCodes[0] >> 16)
+            for k in 1...shortRun {
+                let m = matchCodes[3 * k]
+                table[shortRun + 1 + k] = m
+                if k == 1 {
+                    table[k] = zero | zero << zeroBits | zero << (2 * zeroBits) | (3 * zeroBits) << 32
+                } else {
+                    let rest = matchCodes[3 * k - 1]
+                    table[k] = zero | (rest & 0xffff_ffff) << zeroBits | (zeroBits + rest >> 32) << 32
+                }
+            }
+            return table
+        }()
+
+        /// The codes `zeros(length)` writes (code | bit count << 32), by the same rules.
+        static func zeroCodes(_ length: Int, afterZero: Bool, literals lit: UnsafeBufferPointer<UInt32>,
+                              matches match: UnsafeBufferPointer<UInt64>) -> [UInt64] {
+            let zero = UInt64(lit[0] & 0xffff) | UInt64(lit[0] >> 16) << 32
+            var codes: [UInt64] = []
+            var left = length
+            if !afterZero || left < 3 {
+                let first = afterZero ? left : 1
+                codes += Array(repeating: zero, count: max(0, first))
+                left -= first
+            }
+            while left > 0 {
+                if left < 3 {
+                    codes += Array(repeating: zero, count: left)
+                    break
+                }
+                var m = min(left, 258)
+                if left - m > 0 && left - m < 3 { m = left - 3 }
+                codes.append(match[m])
+                left -= m
+            }
+            return codes
+        }
+
         static func reverse(_ code: UInt32, _ length: Int) -> UInt32 {
             var r: UInt32 = 0
             for i in 0..<length where code & (1 << UInt32(i)) != 0 { r |= 1 << UInt32(length - 1 - i) }
@@ -142,69 +192,134 @@ enum PNGEncoder {
 
         private let lit: UnsafeBufferPointer<UInt32>
         private let match: UnsafeBufferPointer<UInt64>
+        private let runs: UnsafeBufferPointer<UInt64>
 
-        /// `literals` and `matches` are `literalCodes` and `matchCodes`, borrowed for the encoder's life.
-        init(capacity: Int, literals: UnsafeBufferPointer<UInt32>, matches: UnsafeBufferPointer<UInt64>) {
+        /// `literals`, `matches` and `runs` are `literalCodes`, `matchCodes` and `runCodes`, borrowed
+        /// for the encoder's life.
+        init(capacity: Int, literals: UnsafeBufferPointer<UInt32>, matches: UnsafeBufferPointer<UInt64>,
+             runs: UnsafeBufferPointer<UInt64>) {
             self.capacity = capacity + 16
             out = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
             lit = literals
             match = matches
+            self.runs = runs
         }
 
         func release() { out.deallocate() }
 
         @inline(__always) private mutating func put(_ value: UInt64, _ width: UInt64) {
-            bits |= value << count
-            count += width
+            bits |= value &<< count
+            count &+= width
             if count >= 32 {
                 // Room is reserved up front: at most 9 bits a byte, and a match is shorter than its bytes.
-                guard n + 4 <= capacity else { return }
-                (out + n).withMemoryRebound(to: UInt8.self, capacity: 4) { p in
-                    p[0] = UInt8(truncatingIfNeeded: bits)
-                    p[1] = UInt8(truncatingIfNeeded: bits >> 8)
-                    p[2] = UInt8(truncatingIfNeeded: bits >> 16)
-                    p[3] = UInt8(truncatingIfNeeded: bits >> 24)
-                }
-                n += 4
-                bits >>= 32
-                count -= 32
+                guard n &+ 4 <= capacity else { return }
+                UnsafeMutableRawPointer(out + n).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
+                n &+= 4
+                bits &>>= 32
+                count &-= 32
             }
         }
 
-        /// Every row, Up-filtered: the filter byte, then each pixel less the one above it.
+        /// Every row, Up-filtered: the filter byte, then each pixel less the one above it. A run of
+        /// pixels the same as above is found eight at a time and written as one run of zeros; a
+        /// pixel that differs is its three bytes as literals.
         mutating func rows(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) {
-            let blank = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, width))  // the row above the first
-            blank.initialize(repeating: 0, count: max(1, width))
+            let rowBytes = 4 * max(0, width)
+            let blank = UnsafeMutableRawPointer.allocate(byteCount: max(4, rowBytes), alignment: 8)  // the row above the first
+            blank.initializeMemory(as: UInt8.self, repeating: 0, count: max(4, rowBytes))
             defer { blank.deallocate() }
+            // A row the same as the one above: the filter byte, then zeros(3 * width) after it.
+            let sameRow = [UInt64(lit[2] & 0xffff) | UInt64(lit[2] &>> 16) &<< 32]
+                + Deflate.zeroCodes(3 * width, afterZero: false, literals: lit, matches: match)
             for y in 0..<height {
-                let row = UnsafeRawPointer(pixels + y * stride).assumingMemoryBound(to: UInt32.self)
-                let above = y > 0 ? UnsafeRawPointer(pixels + (y - 1) * stride).assumingMemoryBound(to: UInt32.self)
-                                  : UnsafePointer(blank)
-                literal(2)  // the Up filter
-                if memcmp(row, above, width * 4) == 0 {
-                    zeros(width * 3)
+                let row = UnsafeRawPointer(pixels + y * stride)
+                let above = y > 0 ? UnsafeRawPointer(pixels + (y - 1) * stride) : UnsafeRawPointer(blank)
+                // Once a row: `pixel` and `zeroPixels` leave the sums unreduced within it, which 64 bits
+                // hold for rows of up to 2^25 pixels.
+                reduce()
+                if width > 0 && memcmp(row, above, rowBytes) == 0 {
+                    for code in sameRow { put(code & 0xffff_ffff, code &>> 32) }
+                    afterZero = true
+                    a &+= 2
+                    b &+= a &+ a &* UInt64(3 * width)
                     continue
                 }
-                var x = 0
-                while x < width {
-                    let p = row[x], q = above[x]
-                    if p == q {
-                        var e = x + 1
-                        // Two pixels a step while they match, then one.
-                        let rowPair = UnsafeRawPointer(row), abovePair = UnsafeRawPointer(above)
-                        while e + 2 <= width && rowPair.loadUnaligned(fromByteOffset: 4 * e, as: UInt64.self)
-                                == abovePair.loadUnaligned(fromByteOffset: 4 * e, as: UInt64.self) { e += 2 }
-                        while e < width && row[e] == above[e] { e += 1 }
-                        zeros(3 * (e - x))
-                        x = e
-                        continue
+                literal(2)  // the Up filter
+                // Byte offsets of pixels in the row.
+                var o = 0
+                while o < rowBytes {
+                    // The run of pixels the same as above from o: eight a step, then the first that differs.
+                    var e = o
+                    var differs = false
+                    while e &+ 32 <= rowBytes {
+                        let d0 = row.loadUnaligned(fromByteOffset: e, as: UInt64.self)
+                            ^ above.loadUnaligned(fromByteOffset: e, as: UInt64.self)
+                        let d1 = row.loadUnaligned(fromByteOffset: e &+ 8, as: UInt64.self)
+                            ^ above.loadUnaligned(fromByteOffset: e &+ 8, as: UInt64.self)
+                        let d2 = row.loadUnaligned(fromByteOffset: e &+ 16, as: UInt64.self)
+                            ^ above.loadUnaligned(fromByteOffset: e &+ 16, as: UInt64.self)
+                        let d3 = row.loadUnaligned(fromByteOffset: e &+ 24, as: UInt64.self)
+                            ^ above.loadUnaligned(fromByteOffset: e &+ 24, as: UInt64.self)
+                        if d0 | d1 | d2 | d3 == 0 {
+                            e &+= 32
+                            continue
+                        }
+                        // In memory order, the first pixel of a word is its low half.
+                        let (word, d) = d0 != 0 ? (0, d0) : d1 != 0 ? (8, d1) : d2 != 0 ? (16, d2) : (24, d3)
+                        e &+= word &+ (UInt64(littleEndian: d).trailingZeroBitCount >> 5) &<< 2
+                        differs = true
+                        break
                     }
-                    byte(UInt8(truncatingIfNeeded: p >> 16) &- UInt8(truncatingIfNeeded: q >> 16))
-                    byte(UInt8(truncatingIfNeeded: p >> 8) &- UInt8(truncatingIfNeeded: q >> 8))
-                    byte(UInt8(truncatingIfNeeded: p) &- UInt8(truncatingIfNeeded: q))
-                    x += 1
+                    if !differs {
+                        while e < rowBytes && row.loadUnaligned(fromByteOffset: e, as: UInt32.self)
+                                == above.loadUnaligned(fromByteOffset: e, as: UInt32.self) { e &+= 4 }
+                    }
+                    if e > o {
+                        zeroPixels((e &- o) &>> 2)
+                        o = e
+                        if o >= rowBytes { break }
+                    }
+                    // Pixels that differ, until one does not.
+                    var p = row.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+                    var q = above.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+                    repeat {
+                        pixel(p, q)
+                        o &+= 4
+                        guard o < rowBytes else { break }
+                        p = row.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+                        q = above.loadUnaligned(fromByteOffset: o, as: UInt32.self)
+                    } while p != q
                 }
             }
+        }
+
+        /// `k` pixels the same as above: `zeros(3 * k)`, from `runCodes` when the run is short.
+        @inline(__always) private mutating func zeroPixels(_ k: Int) {
+            guard k <= Deflate.shortRun else { return zeros(3 &* k) }
+            let code = runs[afterZero ? Deflate.shortRun &+ 1 &+ k : k]
+            put(code & 0xffff_ffff, code &>> 32)
+            afterZero = true
+            let bytes = 3 &* k
+            b &+= a &* UInt64(bytes)  // zeros leave `a` as it is
+        }
+
+        /// A pixel less the one above, red, green, blue: three literals written as one.
+        @inline(__always) private mutating func pixel(_ p: UInt32, _ q: UInt32) {
+            // p - q in each of the low three bytes at once, without borrows between them.
+            let d = ((p | 0x80_8080) &- (q & 0x7f_7f7f)) ^ ((p ^ ~q) & 0x80_8080)
+            let r = UInt8(truncatingIfNeeded: d &>> 16), g = UInt8(truncatingIfNeeded: d &>> 8)
+            let bl = UInt8(truncatingIfNeeded: d)
+            let cr = lit[Int(r)], cg = lit[Int(g)], cb = lit[Int(bl)]
+            let lr = UInt64(cr &>> 16), lg = UInt64(cg &>> 16)
+            let code = UInt64(cr & 0xffff) | UInt64(cg & 0xffff) &<< lr | UInt64(cb & 0xffff) &<< (lr &+ lg)
+            put(code, lr &+ lg &+ UInt64(cb &>> 16))
+            afterZero = bl == 0
+            a &+= UInt64(r)
+            b &+= a
+            a &+= UInt64(g)
+            b &+= a
+            a &+= UInt64(bl)
+            b &+= a
         }
 
         mutating func header() {
@@ -218,7 +333,7 @@ enum PNGEncoder {
         @inline(__always) private mutating func adler(_ byte: UInt8) {
             a &+= UInt64(byte)
             b &+= a
-            sinceReduce += 1
+            sinceReduce &+= 1
             if sinceReduce >= 4096 { reduce() }
         }
 
@@ -231,46 +346,43 @@ enum PNGEncoder {
         /// One byte of the uncompressed stream, as a literal.
         @inline(__always) mutating func literal(_ byte: UInt8) {
             let code = lit[Int(byte)]
-            put(UInt64(code & 0xffff), UInt64(code >> 16))
-            last = Int(byte)
+            put(UInt64(code & 0xffff), UInt64(code &>> 16))
+            afterZero = byte == 0
             adler(byte)
-        }
-
-        /// One byte of the uncompressed stream.
-        @inline(__always) mutating func byte(_ byte: UInt8) {
-            if byte == 0 { zeros(1) } else { literal(byte) }
         }
 
         /// `length` zero bytes: a literal zero unless the last byte was one, then distance-one matches.
         mutating func zeros(_ length: Int) {
             var left = length
-            if last != 0 || left < 3 {
-                let first = last != 0 ? 1 : left
+            if !afterZero || left < 3 {
+                let first = afterZero ? left : 1
                 for _ in 0..<first { literal(0) }
-                left -= first
+                left &-= first
             }
-            if left > 0 {
-                reduce()
-                b = (b + a * UInt64(left)) % 65_521  // zeros leave `a` as it is
-            }
+            guard left > 0 else { return }
+            // Zeros leave `a` as it is and add it to `b` once each. `a` stays below 2^21 between
+            // reductions and `left` below 2^34, so the product fits.
+            b &+= a &* UInt64(left)
+            sinceReduce &+= left
+            if sinceReduce >= 4096 { reduce() }
             while left > 0 {
                 if left < 3 {
                     for _ in 0..<left { putLiteralZeroKeepingAdler() }
                     break
                 }
                 var m = min(left, 258)
-                if left - m > 0 && left - m < 3 { m = left - 3 }  // leave at least 3 for the next match
+                if left &- m > 0 && left &- m < 3 { m = left &- 3 }  // leave at least 3 for the next match
                 let code = match[m]
-                put(code & 0xffff_ffff, code >> 32)
-                left -= m
+                put(code & 0xffff_ffff, code &>> 32)
+                left &-= m
             }
         }
 
         /// A zero literal whose Adler-32 share has already been counted.
         private mutating func putLiteralZeroKeepingAdler() {
             let code = lit[0]
-            put(UInt64(code & 0xffff), UInt64(code >> 16))
-            last = 0
+            put(UInt64(code & 0xffff), UInt64(code &>> 16))
+            afterZero = true
         }
 
         mutating func finish() -> [UInt8] {

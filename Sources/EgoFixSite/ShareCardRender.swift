@@ -94,24 +94,9 @@ public enum ShareCardPNG {
         defer { cairo_destroy(cr) }
         try check(cairo_status(cr))
 
-        // Fixed font options, so the bytes do not depend on desktop font settings.
-        if let options = cairo_font_options_create() {
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-            cairo_set_font_options(cr, options)
-            cairo_font_options_destroy(options)
-        }
-        cairo_select_font_face(cr, fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
-
-        let measure: (String, Int) -> Double = { text, size in
-            cairo_set_font_size(cr, Double(size))
-            var extents = cairo_text_extents_t()
-            cairo_text_extents(cr, text, &extents)
-            return extents.x_advance
-        }
-        let layout = ShareCardLayout.make(card, measure: measure)
+        setUpText(cr)
+        let advances = AdvanceWidths(cr)
+        let layout = ShareCardLayout.make(card, measure: advances.width)
 
         setColor(cr, ShareCardLayout.background)
         cairo_paint(cr)
@@ -146,6 +131,31 @@ public enum ShareCardPNG {
         return png
     }
 
+    /// The card's text settings on `cr`: fixed font options, so the bytes do not depend on desktop
+    /// font settings, and the card font.
+    private static func setUpText(_ cr: OpaquePointer) {
+        if let options = cairo_font_options_create() {
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+            cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+            cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+            cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
+        cairo_select_font_face(cr, fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+    }
+
+    /// Measures with the card's text settings on a scratch context (for tests).
+    static func withCardText<T>(_ body: (AdvanceWidths) throws -> T) throws -> T {
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { throw Error.cairo("no surface") }
+        defer { cairo_surface_destroy(surface) }
+        guard let cr = cairo_create(surface) else { throw Error.cairo("no context") }
+        defer { cairo_destroy(cr) }
+        try check(cairo_status(cr))
+        setUpText(cr)
+        return try body(AdvanceWidths(cr))
+    }
+
     private static func check(_ status: cairo_status_t) throws {
         guard status == CAIRO_STATUS_SUCCESS else {
             let text = cairo_status_to_string(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
@@ -157,6 +167,74 @@ public enum ShareCardPNG {
     private static func setColor(_ cr: OpaquePointer, _ hex: String) {
         let v = Int(hex.dropFirst(), radix: 16) ?? 0
         cairo_set_source_rgb(cr, Double(v >> 16) / 255, Double((v >> 8) & 0xff) / 255, Double(v & 0xff) / 255)
+    }
+}
+
+/// Text widths for the layout, as `cairo_text_extents` gives them with no current point, from one
+/// cairo call a character and size instead of one a string. cairo's toy text API draws one glyph a
+/// character, neither kerned nor shaped, and its advance for a string is the glyphs' advances
+/// added left to right from zero, so the same sum here is bit for bit the same number.
+final class AdvanceWidths {
+    private let cr: OpaquePointer
+    private final class Table {
+        /// The context's font at one size, held so that measuring a character does not look it up again.
+        let font: OpaquePointer?
+        var ascii = [Double](repeating: .nan, count: 128)
+        var other: [UInt32: Double] = [:]
+        init(font: OpaquePointer?) { self.font = font }
+        deinit { if let font { cairo_scaled_font_destroy(font) } }
+    }
+    private var tables: [Int: Table] = [:]
+
+    init(_ cr: OpaquePointer) { self.cr = cr }
+
+    /// The advance width of `text` at font size `size`; like a C string, it ends at a NUL.
+    func width(_ text: String, _ size: Int) -> Double {
+        let table = self.table(size)
+        var w = 0.0
+        for u in text.unicodeScalars {
+            let v = u.value
+            if v == 0 { break }
+            if v < 128 {
+                var advance = table.ascii[Int(v)]
+                if advance.isNaN {
+                    advance = measure(u, table)
+                    table.ascii[Int(v)] = advance
+                }
+                w += advance
+            } else if let advance = table.other[v] {
+                w += advance
+            } else {
+                let advance = measure(u, table)
+                table.other[v] = advance
+                w += advance
+            }
+        }
+        return w
+    }
+
+    /// cairo's own measure of `text` (what `width` stands for).
+    func cairoWidth(_ text: String, _ size: Int) -> Double {
+        cairo_set_font_size(cr, Double(size))
+        var extents = cairo_text_extents_t()
+        cairo_text_extents(cr, text, &extents)
+        return extents.x_advance
+    }
+
+    private func table(_ size: Int) -> Table {
+        if let t = tables[size] { return t }
+        cairo_set_font_size(cr, Double(size))
+        let font = cairo_get_scaled_font(cr)
+        let t = Table(font: font.flatMap { cairo_scaled_font_status($0) == CAIRO_STATUS_SUCCESS ? cairo_scaled_font_reference($0) : nil })
+        tables[size] = t
+        return t
+    }
+
+    private func measure(_ u: Unicode.Scalar, _ table: Table) -> Double {
+        guard let font = table.font else { return 0 }
+        var extents = cairo_text_extents_t()
+        cairo_scaled_font_text_extents(font, String(u), &extents)
+        return extents.x_advance
     }
 }
 

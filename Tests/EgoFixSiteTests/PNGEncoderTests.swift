@@ -89,7 +89,7 @@ final class PNGEncoderTests: XCTestCase {
 
     func test_encodedPixelsDecodeToThePixelsGiven() throws {
         // Flat rows, repeated rows, noise, black, and runs of every length around the 258 limit.
-        let w = 97, h = 41
+        let w = 331, h = 83
         var rng = SplitMix64Local(seed: 3)
         var pixels = [UInt32](repeating: 0x1e1f22, count: w * h)
         for y in 0..<h {
@@ -98,6 +98,15 @@ final class PNGEncoderTests: XCTestCase {
             case 2: for x in stride(from: 0, to: w, by: 5) { pixels[y * w + x] = 0xabb2bf }
             case 3: for x in 0..<w { pixels[y * w + x] = 0 }
             case 4: for x in (y % 3)..<w where x % 2 == 0 { pixels[y * w + x] = pixels[(y - 1) * w + x] &+ 1 }
+            case 5:
+                // Runs of every length from 1 to 96 pixels between single changed pixels, at every
+                // alignment; some changes are to the unused top byte only, some to one channel.
+                var x = y % 5, run = y
+                while x < w {
+                    pixels[y * w + x] = y % 3 == 0 ? pixels[(y - 1) * w + x] | 0xff00_0000 : pixels[(y - 1) * w + x] ^ 0x0000_0100
+                    x += 1 + run % 97
+                    run += 7
+                }
             default: break
             }
         }

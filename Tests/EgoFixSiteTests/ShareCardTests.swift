@@ -191,6 +191,24 @@ final class ShareCardTests: XCTestCase {
         XCTAssertEqual(try ShareCardPNG.render(b), freshB)
     }
 
+    /// The layout measures text from per-character advances; every width must be cairo's own for the
+    /// whole string, or lines would wrap differently.
+    func test_png_layoutWidthsAreCairosOwn() throws {
+        let hostile = "\u{0}\u{1b}[31m<script>\u{202E}\u{301}\u{301}\u{301} \u{1F600}\u{FFFF} " + String(repeating: "\u{65E5}", count: 30)
+        let strings = ["", "    ", "Fix #37", "Need to be right", "Let someone else have the last word.",
+                       "// This is harder when you're sure you're right.", "Ask a question you do not know the",
+                       "e\u{301}t\u{e9} \u{2026}", "\u{65E5}\u{672C}\u{8A9E} mixed", "tab\there", "nul\u{0}after", hostile,
+                       String(repeating: "W", count: 80), String(repeating: "il1 ", count: 40) + "\u{2026}"]
+        try ShareCardPNG.withCardText { measure in
+            for size in [46, 42, 38, 34, 30, 28, 26, 24] {
+                for text in strings {
+                    XCTAssertEqual(measure.width(text, size).bitPattern, measure.cairoWidth(text, size).bitPattern,
+                                   "\(text.debugDescription) at \(size)")
+                }
+            }
+        }
+    }
+
     func test_png_hostileTextDoesNotBreakDrawing() throws {
         let hostile = "\u{0}\u{1b}[31m<script>\u{202E}\u{301}\u{301}\u{301} \u{1F600}\u{FFFF} " + String(repeating: "\u{65E5}", count: 300)
         let png = try ShareCardPNG.render(try card(fix(prompt: hostile, comment: hostile)))
