@@ -255,6 +255,10 @@ public final class SiteBuild: @unchecked Sendable {
     private var written: [String] = []
     private var unchanged: [String] = []
     private var stamps: [String: SiteManifest.Stamp] = [:]
+    /// Per folder ("" is the top), the entries (files and folders) still to be made in it; a
+    /// folder whose last entry is made will not change again, so its stamp is taken then.
+    private var entriesToMake: [String: Int] = [:]
+    private var folderStampsTaken: [String: SiteManifest.Stamp] = [:]
     private var done = false
 
     init(writer: SiteWriter, lock: FolderLock) {
@@ -296,6 +300,26 @@ public final class SiteBuild: @unchecked Sendable {
             (files, folders) = (filesBefore, foldersBefore)  // all or none
             throw error
         }
+        for path in paths { entriesToMake[SiteBuild.parent(path), default: 0] += 1 }
+        for folder in folders where !foldersBefore.contains(folder) { entriesToMake[SiteBuild.parent(folder), default: 0] += 1 }
+    }
+
+    /// The folder holding `path` ("" for the top).
+    static func parent(_ path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+    }
+
+    /// An entry was made in `folder`: when it was the last, the folder's stamp is final (the top
+    /// folder's is not: the marker goes in at the commit).
+    private func entryMade(in folder: String) {
+        state.lock()
+        let left = (entriesToMake[folder] ?? 0) - 1
+        entriesToMake[folder] = left
+        state.unlock()
+        guard left == 0, !folder.isEmpty, let stamp = SiteManifest.stamp(buildRoot + "/" + folder, folder: true) else { return }
+        state.lock()
+        folderStampsTaken[folder] = stamp
+        state.unlock()
     }
 
     /// Puts the file of a reserved path into the build, from any thread: hard-linked from the
@@ -335,6 +359,7 @@ public final class SiteBuild: @unchecked Sendable {
         if isNew { written.append(path) } else { unchanged.append(path) }
         stamps[path] = stamp
         state.unlock()
+        entryMade(in: SiteBuild.parent(path))
         return isNew
     }
 
@@ -343,17 +368,19 @@ public final class SiteBuild: @unchecked Sendable {
     private func makeFolder(_ folder: String, under root: String) throws {
         guard !folder.isEmpty else { return }
         state.lock()
-        let made = madeFolders.contains(folder)
+        let there = madeFolders.contains(folder)
         state.unlock()
-        if made { return }
+        if there { return }
         if let slash = folder.lastIndex(of: "/") { try makeFolder(String(folder[..<slash]), under: root) }
         let path = root + "/" + folder
-        if mkdir(path, 0o777) != 0 && errno != EEXIST {
+        let made = mkdir(path, 0o777) == 0
+        if !made && errno != EEXIST {
             throw SiteWriterError.io(path: path, reason: "cannot create the folder: " + String(cString: strerror(errno)))
         }
         state.lock()
         madeFolders.insert(folder)
         state.unlock()
+        if made { entryMade(in: SiteBuild.parent(folder)) }  // the thread that made it counts it, once
     }
 
     /// The size, modification time and inode of every file put so far, as it is in the build
@@ -362,6 +389,14 @@ public final class SiteBuild: @unchecked Sendable {
         state.lock()
         defer { state.unlock() }
         return stamps
+    }
+
+    /// The stamps of the folders below the top whose every entry has been made, taken as each
+    /// was finished (the swap keeps them too).
+    public var folderStamps: [String: SiteManifest.Stamp] {
+        state.lock()
+        defer { state.unlock() }
+        return folderStampsTaken
     }
 
     public func add(_ path: String, text: String) throws {
@@ -601,7 +636,8 @@ public struct SiteManifest: Sendable, Equatable {
     /// The manifest of a finished build: the stamps of `files` and of their folders as they are now
     /// in `folder`. Stamps in `known` (as `SiteBuild.fileStamps` took them while writing) are used
     /// instead of looking the files up again.
-    public init(key: String, folder: URL, files: [String], cardKeys: [String: String], known: [String: Stamp] = [:]) {
+    public init(key: String, folder: URL, files: [String], cardKeys: [String: String], known: [String: Stamp] = [:],
+                knownFolders: [String: Stamp] = [:]) {
         var names: Set<String> = [""]
         var lookups: [(path: String, folder: Bool)] = []
         for path in files {
@@ -612,9 +648,10 @@ public struct SiteManifest: Sendable, Equatable {
                 guard names.insert(String(parent)).inserted else { break }
             }
         }
-        lookups += names.sorted().map { ($0.isEmpty ? "." : $0, true) }
-        var stamps: [String: Stamp] = [:]
         var folders: [String: Stamp] = [:]
+        for name in names { if let s = knownFolders[name] { folders[name] = s } }
+        lookups += names.filter { folders[$0] == nil }.sorted().map { ($0.isEmpty ? "." : $0, true) }
+        var stamps: [String: Stamp] = [:]
         stamps.reserveCapacity(files.count)
         for path in files { if let s = known[path] { stamps[path] = s } }
         let dir = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -208,12 +208,19 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertThrowsError(try build.put(paths[0], Data())) { XCTAssertEqual($0 as? SiteWriterError, .duplicatePath(paths[0])) }
         XCTAssertThrowsError(try build.put("not/reserved.html", Data()))
         let stamps = build.fileStamps
+        let folderStamps = build.folderStamps
         let report = try build.commit()
         XCTAssertEqual(report.unchanged, ["weeks/2026-W01/index.html"])
         XCTAssertEqual(report.written.count, paths.count - 1)
         XCTAssertEqual(Set(tree(site).keys), Set(paths + [SiteWriter.markerName]))
         for path in paths {
             XCTAssertEqual(stamps[path], SiteManifest.stamp(site.appendingPathComponent(path).path), path)
+        }
+        // Each folder below the top was stamped when its last entry was made, and that is how it stayed.
+        let folders = Set(paths.map { SiteBuild.parent($0) }).union(["weeks"])
+        XCTAssertEqual(Set(folderStamps.keys), folders)
+        for folder in folders {
+            XCTAssertEqual(folderStamps[folder], SiteManifest.stamp(site.appendingPathComponent(folder).path, folder: true), folder)
         }
     }
 

@@ -140,6 +140,7 @@ struct Build: AsyncParsableCommand {
         let paths: [String]
         let report: SiteWriteReport
         let stamps: [String: SiteManifest.Stamp]
+        let folderStamps: [String: SiteManifest.Stamp]
         do {
             let site = try writer.begin()
             do {
@@ -150,6 +151,7 @@ struct Build: AsyncParsableCommand {
                                           reuseCard: reuse, stats: &buildStats, into: site)
                 phase("rendered and written")
                 stamps = site.fileStamps
+                folderStamps = site.folderStamps
                 report = try site.commit()
             } catch {
                 site.abandon()
@@ -159,7 +161,8 @@ struct Build: AsyncParsableCommand {
         phase("swapped in")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
-            try? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps).write(to: manifestURL)
+            try? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps,
+                                    knownFolders: folderStamps).write(to: manifestURL)
         }
         phase("manifest")
         if stats {
