@@ -74,11 +74,16 @@ struct ByteText: ~Copyable {
         count += 1
     }
 
+    @inline(__always)
     mutating func append(_ s: StaticString) {
-        append(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        let n = s.utf8CodeUnitCount
+        room(n).update(from: s.utf8Start, count: n)
+        count += n
     }
 
-    mutating func append(_ s: String) {
+    /// Text from a variable. (Literals go to the `StaticString` overload, which copies without
+    /// looking at the string's storage; a separate label keeps them from landing here.)
+    mutating func append(string s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ append($0) }) == nil {
             for b in s.utf8 { append(byte: b) }
         }
@@ -124,7 +129,7 @@ struct ByteText: ~Copyable {
         }
         if plain == true { return }
         guard plain != nil else {
-            append(XMLEscape.escape(s))
+            append(string: XMLEscape.escape(s))
             return
         }
         s.withUTF8 { buf in

@@ -218,18 +218,18 @@ public enum ContributionGraphSVG {
             out.append("\" y=\"")
             out.append(top - 6)
             out.append("\" fill=\"")
-            out.append(ContributionGraphPalette.text)
+            out.append(string: ContributionGraphPalette.text)
             out.append("\">")
-            out.append(GraphGrid.monthNames[label.month - 1])
+            out.append(string: GraphGrid.monthNames[label.month - 1])
             out.append("</text>\n")
         }
         for row in [0, 2, 4, 6] {
             out.append("<text x=\"0\" y=\"")
             out.append(top + row * pitch + 9)
             out.append("\" fill=\"")
-            out.append(ContributionGraphPalette.text)
+            out.append(string: ContributionGraphPalette.text)
             out.append("\">")
-            out.append(GraphGrid.weekdayNames[row])
+            out.append(string: GraphGrid.weekdayNames[row])
             out.append("</text>\n")
         }
         for week in 0..<grid.weeks {
@@ -238,7 +238,7 @@ public enum ContributionGraphSVG {
                 let c = grid.cell(day)
                 cellSVG(c, x: left + week * pitch, y: top + row * pitch, into: &out) { out in
                     if c.label.isEmpty {
-                        out.append(c.day.description)
+                        out.append(string: c.day.description)
                         out.append(": ")
                         out.appendXMLEscaped(c.kind.text)
                     } else {
@@ -247,7 +247,7 @@ public enum ContributionGraphSVG {
                 }
             }
         }
-        out.append(legend)
+        out.append(string: legend)
         out.append("</svg>\n")
         return out.string
     }
@@ -313,7 +313,7 @@ public enum ContributionGraphSVG {
 
     static func cellSVG(_ c: GraphCell, x: Int, y: Int, title: String) -> String {
         var out = ByteText(capacity: 256)
-        cellSVG(c, x: x, y: y, into: &out) { $0.append(title) }
+        cellSVG(c, x: x, y: y, into: &out) { $0.append(string: title) }
         return out.string
     }
 
@@ -386,20 +386,20 @@ public enum ContributionGraphTable {
         out.append("</caption>\n<thead><tr><th scope=\"col\">Week</th>")
         for name in GraphGrid.weekdayNames {
             out.append("<th scope=\"col\">")
-            out.append(name)
+            out.append(string: name)
             out.append("</th>")
         }
         out.append("</tr></thead>\n<tbody>\n")
         for week in 0..<grid.weeks {
             let monday = grid.firstMonday.adding(days: week * 7)
             out.append("<tr><th scope=\"row\">")
-            out.append(monday.isoWeekLabel)
+            out.append(string: monday.isoWeekLabel)
             out.append("</th>")
             for row in 0..<7 {
                 if let day = grid.day(week: week, row: row) {
                     let c = grid.cell(day)
                     out.append("<td class=\"")
-                    out.append(c.kind.rawValue)
+                    out.append(c.kind.name)
                     out.append(" d")
                     out.append(c.depth)
                     out.append("\">")

@@ -684,14 +684,14 @@ public struct SiteManifest: Sendable, Equatable {
     /// nanoseconds inode path" (the output folder's path is "."); a card: "c key path"; after the key line.
     public func encoded() -> Data {
         var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
-        out.append(SiteManifest.header + "\nk " + key + "\n")
+        out.append(string: SiteManifest.header + "\nk " + key + "\n")
         for path in files.keys.sorted() {
             if let s = files[path] { SiteManifest.line("f ", s, path, into: &out) }
         }
         for path in folders.keys.sorted() {
             if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         }
-        for path in cardKeys.keys.sorted() { out.append("c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+        for path in cardKeys.keys.sorted() { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
         return Data(out.bytes)
     }
 
@@ -703,9 +703,9 @@ public struct SiteManifest: Sendable, Equatable {
         out.append(" ")
         out.append(Int(s.nanoseconds))
         out.append(" ")
-        out.append(String(s.inode))
+        out.append(string: String(s.inode))
         out.append(" ")
-        out.append(path)
+        out.append(string: path)
         out.append("\n")
     }
 

@@ -179,7 +179,7 @@ final class ContributionGraphTests: XCTestCase {
         var model: [UInt8] = []
         for i in 0..<2_000 {
             let piece = "piece \(i) <&> "
-            t.append(piece)
+            t.append(string: piece)
             model.append(contentsOf: piece.utf8)
             if i % 97 == 0 {
                 let at = model.count / 3

@@ -340,7 +340,7 @@ struct TemplateRenderer: Sendable {
             let (name, line) = (tag.name, tag.line)
             let value = try lookup(tag, stack, template)
             switch value {
-            case .html(let h): out.append(h.html)
+            case .html(let h): out.append(string: h.html)
             case .null: break
             case .text:
                 throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
