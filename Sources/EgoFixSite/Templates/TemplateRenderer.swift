@@ -45,6 +45,22 @@ struct CompiledTemplate: Sendable {
     let origin: String
     let tokens: [Token]
 
+    /// The partials it names, with the line of each use, in order.
+    var partials: [(name: String, line: Int)] {
+        var out: [(String, Int)] = []
+        func walk(_ tokens: [Token]) {
+            for token in tokens {
+                switch token {
+                case .partial(let tag): out.append((tag.name, tag.line))
+                case .section(let tag): walk(tag.body)
+                case .text, .variable, .raw: break
+                }
+            }
+        }
+        walk(tokens)
+        return out
+    }
+
     init(name: String, origin: String, text: String) throws {
         self.name = name
         self.origin = origin

@@ -23,7 +23,8 @@ public struct TemplateSet: Sendable {
     struct Entry: Sendable {
         let name: String
         let origin: String
-        let nodes: [TemplateSyntax.Node]
+        /// The partials it names, with the line of each use, in order.
+        let partials: [(name: String, line: Int)]
     }
 
     private let entries: [String: Entry]
@@ -61,21 +62,26 @@ public struct TemplateSet: Sendable {
         })
     }
 
-    /// Built-in templates are not given to swift-mustache again at every load: a test holds them
-    /// to its grammar (`checkGrammar`), and they cannot change after the build.
+    /// Built-in templates are not given to swift-mustache or to `TemplateSyntax` again at every
+    /// load: a test holds them to both (`checkGrammar`, `TemplateSyntax.parse`), and they cannot
+    /// change after the build. Overrides go through both, for their errors.
     private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)]) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         for source in sources {
-            let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
-            if !source.builtIn { try TemplateSet.checkGrammar(source.text, origin: source.origin) }
-            entries[source.name] = Entry(name: source.name, origin: source.origin, nodes: nodes)
-            compiled[source.name] = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
+            var partials: [(name: String, line: Int)]?
+            if !source.builtIn {
+                partials = TemplateSyntax.partials(in: try TemplateSyntax.parse(source.text, label: source.origin))
+                try TemplateSet.checkGrammar(source.text, origin: source.origin)
+            }
+            let template = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
+            compiled[source.name] = template
+            entries[source.name] = Entry(name: source.name, origin: source.origin, partials: partials ?? template.partials)
         }
         // Every partial must exist, whether or not a render reaches it.
         for name in entries.keys.sorted() {
             guard let entry = entries[name] else { continue }
-            for partial in TemplateSyntax.partials(in: entry.nodes) where entries[partial.name] == nil {
+            for partial in entry.partials where entries[partial.name] == nil {
                 throw TemplateError.missingPartial(template: entry.origin, line: partial.line, partial: partial.name)
             }
         }
