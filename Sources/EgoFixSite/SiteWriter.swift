@@ -304,9 +304,11 @@ public final class SiteBuild: @unchecked Sendable {
         for folder in folders where !foldersBefore.contains(folder) { entriesToMake[SiteBuild.parent(folder), default: 0] += 1 }
     }
 
-    /// The folder holding `path` ("" for the top).
+    /// The folder holding `path` ("" for the top): what comes before its last "/", read as the
+    /// file system reads it (a byte, not a Character, which could join "/" to a combining mark).
     static func parent(_ path: String) -> String {
-        path.lastIndex(of: "/").map { String(path[..<$0]) } ?? ""
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "" }
+        return String(Substring(path.utf8[..<slash]))
     }
 
     /// An entry was made in `folder`: when it was the last, the folder's stamp is final (the top
@@ -336,7 +338,7 @@ public final class SiteBuild: @unchecked Sendable {
             throw files.contains(path) ? SiteWriterError.duplicatePath(path) : SiteWriterError.invalidPath(path, reason: "not reserved")
         }
         state.unlock()
-        if let slash = path.lastIndex(of: "/") { try makeFolder(String(path[..<slash]), under: buildRoot) }
+        try makeFolder(SiteBuild.parent(path), under: buildRoot)
         let target = buildRoot + "/" + path
         let previous = previousRoot + "/" + path
         let isNew: Bool
@@ -371,7 +373,7 @@ public final class SiteBuild: @unchecked Sendable {
         let there = madeFolders.contains(folder)
         state.unlock()
         if there { return }
-        if let slash = folder.lastIndex(of: "/") { try makeFolder(String(folder[..<slash]), under: root) }
+        try makeFolder(SiteBuild.parent(folder), under: root)
         let path = root + "/" + folder
         let made = mkdir(path, 0o777) == 0
         if !made && errno != EEXIST {
@@ -449,8 +451,10 @@ public final class SiteBuild: @unchecked Sendable {
         guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\\" }) else {
             throw SiteWriterError.invalidPath(path, reason: "control character or backslash in the path")
         }
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        for part in parts where part.isEmpty || part == "." || part == ".." {
+        // Segments split at the byte "/", as the file system splits them.
+        let bytes = path.utf8
+        let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for part in parts where part.isEmpty || part.elementsEqual(".".utf8) || part.elementsEqual("..".utf8) {
             throw SiteWriterError.invalidPath(path, reason: "empty, '.' or '..' segment")
         }
         guard path != SiteWriter.markerName else {
@@ -458,9 +462,8 @@ public final class SiteBuild: @unchecked Sendable {
         }
         guard !files.contains(path) else { throw SiteWriterError.duplicatePath(path) }
         guard !folders.contains(path) else { throw SiteWriterError.pathConflict(path, with: path + "/...") }
-        var prefix = ""
         for part in parts.dropLast() {
-            prefix = prefix.isEmpty ? String(part) : prefix + "/" + part
+            let prefix = String(Substring(bytes[bytes.startIndex..<part.endIndex]))
             if files.contains(prefix) { throw SiteWriterError.pathConflict(path, with: prefix) }
             folders.insert(prefix)
         }
@@ -642,10 +645,10 @@ public struct SiteManifest: Sendable, Equatable {
         var lookups: [(path: String, folder: Bool)] = []
         for path in files {
             if known[path] == nil { lookups.append((path, false)) }
-            var parent = Substring(path)
-            while let slash = parent.lastIndex(of: "/") {
-                parent = parent[..<slash]
-                guard names.insert(String(parent)).inserted else { break }
+            var end = path.utf8.endIndex
+            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
+                guard names.insert(String(Substring(path.utf8[..<slash]))).inserted else { break }
+                end = slash
             }
         }
         var folders: [String: Stamp] = [:]

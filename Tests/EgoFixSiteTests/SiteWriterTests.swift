@@ -224,6 +224,23 @@ final class SiteWriterTests: XCTestCase {
         }
     }
 
+    /// Paths are split at the byte "/", as the file system splits them, even where a combining
+    /// mark after the slash would make "/" part of a larger Character.
+    func test_paths_splitAtTheSlashByteEvenBeforeACombiningMark() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let path = "pages/\u{301}note/index.html"
+        try SiteWriter(output: site).write(files([(path, "x"), ("pages/plain/index.html", "y")]))
+        XCTAssertEqual(tree(site)[path], "x")
+        XCTAssertEqual(SiteBuild.parent(path), "pages/\u{301}note")
+        XCTAssertEqual(SiteBuild.parent("index.html"), "")
+        let build = try SiteWriter(output: site).begin()
+        XCTAssertThrowsError(try build.reserve([path, "pages/\u{301}note"])) {
+            XCTAssertEqual($0 as? SiteWriterError, .pathConflict("pages/\u{301}note", with: "pages/\u{301}note/..."))
+        }
+        build.abandon()
+    }
+
     /// A path reserved but never written fails the build instead of leaving a hole in the site.
     func test_commit_withAReservedFileMissingFailsAndKeepsThePreviousSite() throws {
         let dir = try TempDir()
