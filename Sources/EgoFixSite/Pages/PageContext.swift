@@ -160,7 +160,8 @@ final class PageContext: Sendable {
     // MARK: - Common page parts
 
     static func root(for path: String) -> String {
-        String(repeating: "../", count: path.split(separator: "/").count - 1)
+        // One "../" a folder: the slashes between segments (empty segments do not count).
+        String(repeating: "../", count: max(0, path.utf8.split(separator: UInt8(ascii: "/")).count - 1))
     }
 
     /// Renders a page: its own fields first (they win), then the parts every page has.
