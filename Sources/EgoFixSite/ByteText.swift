@@ -29,8 +29,6 @@ struct ByteText: ~Copyable {
         return Data(bytesNoCopy: p, count: n, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
-    var isEmpty: Bool { count == 0 }
-
     /// The number of bytes so far.
     var length: Int { count }
 

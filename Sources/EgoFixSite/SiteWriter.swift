@@ -645,11 +645,8 @@ public struct SiteManifest: Sendable, Equatable {
         var lookups: [(path: String, folder: Bool)] = []
         for path in files {
             if known[path] == nil { lookups.append((path, false)) }
-            var end = path.utf8.endIndex
-            while let slash = path.utf8[..<end].lastIndex(of: UInt8(ascii: "/")) {
-                guard names.insert(String(Substring(path.utf8[..<slash]))).inserted else { break }
-                end = slash
-            }
+            var folder = SiteBuild.parent(path)
+            while !folder.isEmpty, names.insert(folder).inserted { folder = SiteBuild.parent(folder) }
         }
         var folders: [String: Stamp] = [:]
         for name in names { if let s = knownFolders[name] { folders[name] = s } }

@@ -285,24 +285,7 @@ final class ZoneOffsets: @unchecked Sendable {
         let guess = dayOffset(tz, id: id, day: Int((local / 86_400).rounded(.down)))
         guard guess != ZoneOffsets.varies else { return nil }
         let day = Int(((local - Double(guess)) / 86_400).rounded(.down))
-        // The five days read under one lock when all are known (the usual case), else one by one.
-        lock.lock()
-        var known = id == zone
-        var steady = true
-        if known {
-            for d in (day - 2)...(day + 2) {
-                let i = d - base
-                guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
-                    known = false
-                    break
-                }
-                if table[i] != guess { steady = false }
-            }
-        }
-        lock.unlock()
-        if known { return steady ? Int(guess) : nil }
-        for d in (day - 2)...(day + 2) where dayOffset(tz, id: id, day: d) != guess { return nil }
-        return Int(guess)
+        return all((day - 2)...(day + 2), have: guess, tz, id: id) ? Int(guess) : nil
     }
 
     /// `steadyOffset(_:aroundLocal:)` for every time of a local day at once (`start` is its first
@@ -314,8 +297,12 @@ final class ZoneOffsets: @unchecked Sendable {
         let guess = dayOffset(tz, id: id, day: Int((start / 86_400).rounded(.down)))
         guard guess != ZoneOffsets.varies else { return nil }
         let days = (Int(((start - Double(guess)) / 86_400).rounded(.down)) - 2)...(Int(((start + 86_399 - Double(guess)) / 86_400).rounded(.down)) + 2)
-        // The known days read under one lock; the others (a day further on, as a simulation walks
-        // forward) asked one by one.
+        return all(days, have: guess, tz, id: id) ? (Int(guess), days) : nil
+    }
+
+    /// Whether every UTC day in `days` has the offset `value`: the days already known are read
+    /// under one lock, the others (a day further on, as a simulation walks forward) asked one by one.
+    private func all(_ days: ClosedRange<Int>, have value: Int32, _ tz: TimeZone, id: String) -> Bool {
         lock.lock()
         var steady = true
         var unknown: [Int] = []
@@ -326,18 +313,17 @@ final class ZoneOffsets: @unchecked Sendable {
                     unknown.append(d)
                     continue
                 }
-                if table[i] != guess { steady = false }
+                if table[i] != value { steady = false }
             }
         } else {
             unknown = Array(days)
         }
         lock.unlock()
-        guard steady else { return nil }
-        for d in unknown where dayOffset(tz, id: id, day: d) != guess { return nil }
-        return (Int(guess), days)
+        guard steady else { return false }
+        for d in unknown where dayOffset(tz, id: id, day: d) != value { return false }
+        return true
     }
 
-    private func dayOffset(_ tz: TimeZone, day: Int) -> Int32 { dayOffset(tz, id: tz.identifier, day: day) }
 
     private func dayOffset(_ tz: TimeZone, id: String, day: Int) -> Int32 {
         lock.lock()
