@@ -16,8 +16,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCmark", path: "Sources/CCmark", pkgConfig: "libcmark",
                        providers: [.apt(["libcmark-dev"])]),
-        .systemLibrary(name: "CCairo", path: "Sources/CCairo", pkgConfig: "cairo",
-                       providers: [.apt(["libcairo2-dev"])]),
+        // cairo's header, and its functions loaded with dlopen when the first share card is drawn.
+        .target(name: "CCairo", path: "Sources/CCairo"),
         .executableTarget(name: "EmbedTool", path: "Sources/EmbedTool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["EmbedTool"], path: "Plugins/EmbedResources"),
         .target(name: "EgoFixResources", path: "Sources/EgoFixResources", plugins: ["EmbedResources"]),

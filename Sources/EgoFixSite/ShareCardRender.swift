@@ -47,9 +47,12 @@ public enum ShareCardPNG {
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         case cairo(String)
         case png(String)
+        /// libcairo could not be loaded (it is opened when the first card is drawn).
+        case noCairo(String)
 
         public var description: String {
             switch self {
+            case .noCairo(let why): return "share card: cannot load cairo to draw the PNG (\(why)). On Debian: apt-get install libcairo2."
             case .cairo(let what): return "share card: cairo could not draw the image (\(what))."
             case .png(let what): return "share card: the PNG cairo wrote is not valid (\(what))."
             }
@@ -77,6 +80,7 @@ public enum ShareCardPNG {
     /// `fresh` draws on newly cleared memory instead of a reused buffer (for tests: the bytes must not differ).
     public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double), fresh: Bool = false) throws -> Data {
         let started = Date()
+        try loadCairo()
         let w = Int32(ShareCardLayout.width), h = Int32(ShareCardLayout.height)
         let stride = cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, w)
         guard stride > 0 else { throw Error.cairo("no stride for the card width") }
@@ -147,6 +151,7 @@ public enum ShareCardPNG {
 
     /// Measures with the card's text settings on a scratch context (for tests).
     static func withCardText<T>(_ body: (AdvanceWidths) throws -> T) throws -> T {
+        try loadCairo()
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, 1, 1) else { throw Error.cairo("no surface") }
         defer { cairo_surface_destroy(surface) }
         guard let cr = cairo_create(surface) else { throw Error.cairo("no context") }
@@ -154,6 +159,11 @@ public enum ShareCardPNG {
         try check(cairo_status(cr))
         setUpText(cr)
         return try body(AdvanceWidths(cr))
+    }
+
+    /// Opens libcairo on first use (see CCairo.h); no cairo function may be called before this.
+    private static func loadCairo() throws {
+        guard egofix_cairo_load() == 1 else { throw Error.noCairo(String(cString: egofix_cairo_load_error())) }
     }
 
     private static func check(_ status: cairo_status_t) throws {
