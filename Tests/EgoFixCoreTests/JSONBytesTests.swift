@@ -30,7 +30,8 @@ final class JSONBytesTests: XCTestCase {
         XCTAssertGreaterThan(configurations, 100)
         let awkward: JSONValue = .object(["b": .array([.number(1), .number(0.25), .number(-3), .bool(true), .null]),
                                           "a": .string("tab\there \"quoted\" back\\slash /slash \u{1} line\nnaïve ✓"),
-                                          "aa": .object([:]), "B": .array([])])
+                                          "aa": .object([:]), "B": .array([]), "c": .string("\r\u{8}\u{c}\u{1f}\u{7f}\""),
+                                          "k\"\\": .string(""), "d": .string("\\")])
         XCTAssertEqual(String(decoding: JSONBytes.canonical(awkward), as: UTF8.self),
                        String(decoding: try encoder.encode(awkward), as: UTF8.self))
     }

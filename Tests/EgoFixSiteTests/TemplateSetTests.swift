@@ -37,6 +37,46 @@ final class TemplateSetTests: XCTestCase {
         XCTAssertThrowsError(try TemplateSet(templates: ["t": "{{#a}}{{/b}}"]))
     }
 
+    /// Templates whose Characters are single scalars are read scalar by scalar; they must give the
+    /// tokens (or the error) the Character reader gives, down to lines, indentation and text bytes.
+    func test_layout_scalarsAndCharactersReadAlike() throws {
+        func describe(_ tokens: [CompiledTemplate.Token]) -> [String] {
+            tokens.flatMap { token -> [String] in
+                switch token {
+                case .text(let b): return ["text \(b)"]
+                case .variable(let t): return ["var \(t.name) \(t.path) \(t.line)"]
+                case .raw(let t): return ["raw \(t.name) \(t.path) \(t.line)"]
+                case .partial(let t): return ["partial \(t.name) \(t.line) \(t.indentation.map { "\($0)" } ?? "-")"]
+                case .section(let t): return ["section \(t.name) \(t.path) \(t.line) \(t.inverted)"] + describe(t.body) + ["end"]
+                }
+            }
+        }
+        func read(_ text: String, asCharacters: Bool) -> [String] {
+            do { return describe(try CompiledTemplate.parse(text, label: "t", asCharacters: asCharacters)) } catch {
+                return ["error \(error)"]
+            }
+        }
+        var texts = BuiltIn.files(under: "Templates").filter { $0.path.hasSuffix(".mustache") }.map { String(decoding: $0.data, as: UTF8.self) }
+        for text in texts { XCTAssertEqual(text.count, text.unicodeScalars.count, "every built-in template takes the scalar reader") }
+        texts += [
+            "", "plain", "a\nb\n", "{{x}}", "{{{x}}}", "{{& x }}", "{{ a.b.c }}", "{{.}}",
+            "  {{#s}}\n  in\n  {{/s}}\n", "{{#s}}{{/s}}", " {{^s}} \t\n{{/s}}", "\t{{! note }}\n", "{{! unclosed",
+            "  {{> partials/p }}\n", "x {{> p}} y", "{{#a}}\n{{#b}}\n{{c}}\n{{/b}}\n{{/a}}", "{{#a}}{{/b}}", "{{#a}}",
+            "{{x", "{{x}", "{{{x}}", "{ {x}} {", "{{=<% %>=}}", "{{% pragma}}", "{{<x}}", "{{$x}}",
+            "a\u{0B}{{#s}}\u{0B}b{{/s}}\u{0C}c", "line\u{0C}{{x}}\u{0B}", "  \t  {{#s}}  \n{{/s}}  ",
+        ]
+        texts += [
+            "caf\u{E9} {{x}} \u{2014} {{#s}}\u{2713}{{/s}}", "{\u{301}{x}}", "{{\u{301}x}}", "{{x}\u{301}}", "a\r\n{{#s}}\r\n{{/s}}\r\n",
+            "\r\n  {{> p}}\r\n", "x\u{2028}{{#s}}\u{85}y{{/s}}", "{{ \u{A0}x}}", "{{x \u{E9}", "{{!\u{1F600}}}", "\u{1F468}\u{200D}\u{1F469}{{x}}",
+            "{{#s}}\n\u{301}{{/s}}", "#\u{FE0F}\u{20E3}{{x}}", "\r", "{{x}}\r", "{{ \u{3000}x}}", "a\u{2029}b{{#s}}\u{2028}{{/s}}",
+            "\u{2192} {{x}} \u{B7}", "{{x}}\u{85}", "\u{A0}{{#s}}\u{A0}\n{{/s}}", "\u{2003}{{> p}}\n", "{{#s}}\u{1F600}{{/s}}\n",
+        ]
+        XCTAssertGreaterThan(texts.count, 50)
+        for text in texts {
+            XCTAssertEqual(read(text, asCharacters: false), read(text, asCharacters: true), text)
+        }
+    }
+
     func test_render_variablesSectionsListsAndPartials() throws {
         let t = try set([
             "page": "<h1>{{title}}</h1>\n{{#items}}\n<li>{{name}} ({{count}}) {{title}}</li>\n{{/items}}\n{{^items}}none{{/items}}\n{{> partials/footer}}",

@@ -32,10 +32,10 @@ public enum JSONBytes {
 
     static func write(_ value: JSONValue, into out: inout [UInt8]) {
         switch value {
-        case .null: out += Array("null".utf8)
-        case .bool(let b): out += Array((b ? "true" : "false").utf8)
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
         case .number(let n):
-            if n == n.rounded(), abs(n) < 1e15 { out += Array(String(Int64(n)).utf8) } else { out += Array("\(n)".utf8) }
+            if n == n.rounded(), abs(n) < 1e15 { out.append(contentsOf: String(Int64(n)).utf8) } else { out.append(contentsOf: "\(n)".utf8) }
         case .string(let s): writeString(s, into: &out)
         case .array(let a):
             out.append(UInt8(ascii: "["))
@@ -56,21 +56,34 @@ public enum JSONBytes {
         }
     }
 
+    /// A string in quotes: runs of plain bytes are copied whole; quote, backslash and control
+    /// characters are escaped as JSONEncoder escapes them.
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789abcdef".utf8)
         out.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
-            switch b {
-            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0x09: out += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x08: out += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x0C: out += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0..<0x20: out += Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 0xf)]]
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            var plain = 0
+            for i in bytes.indices {
+                let b = bytes[i]
+                guard b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 else { continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain..<i]))
+                plain = i + 1
+                out.append(UInt8(ascii: "\\"))
+                switch b {
+                case 0x0A: out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "t"))
+                case 0x08: out.append(UInt8(ascii: "b"))
+                case 0x0C: out.append(UInt8(ascii: "f"))
+                case 0..<0x20:
+                    let hex: StaticString = "0123456789abcdef"
+                    out.append(contentsOf: "u00".utf8)
+                    out.append(hex.utf8Start[Int(b >> 4)])
+                    out.append(hex.utf8Start[Int(b & 0xf)])
+                default: out.append(b)  // quote or backslash
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plain...]))
         }
         out.append(UInt8(ascii: "\""))
     }

@@ -64,8 +64,19 @@ struct CompiledTemplate: Sendable {
     init(name: String, origin: String, text: String) throws {
         self.name = name
         self.origin = origin
-        var parser = LayoutParser(chars: Array(text), label: origin)
-        tokens = try parser.parse(section: nil, newLine: true)
+        tokens = try CompiledTemplate.parse(text, label: origin)
+    }
+
+    /// The tokens of `text`. Text in which every Character is a single Unicode scalar (every
+    /// built-in template) is read scalar by scalar, which gives the same tokens without making a
+    /// Character of each one, which cost most of the load; other text is read as Characters.
+    static func parse(_ text: String, label: String, asCharacters: Bool = false) throws -> [Token] {
+        if !asCharacters, text.count == text.unicodeScalars.count {
+            var parser = LayoutParser(chars: text.unicodeScalars.map { ScalarUnit($0) }, label: label)
+            return try parser.parse(section: nil, newLine: true)
+        }
+        var parser = LayoutParser(chars: Array(text), label: label)
+        return try parser.parse(section: nil, newLine: true)
     }
 }
 
@@ -84,19 +95,93 @@ struct ASCIISet: Sendable {
     @inline(__always)
     func contains(_ c: Character) -> Bool {
         guard let b = c.asciiValue else { return false }
-        return b < 64 ? low & (1 << UInt64(b)) != 0 : high & (1 << UInt64(b - 64)) != 0
+        return contains(byte: b)
+    }
+
+    @inline(__always)
+    func contains(byte b: UInt8) -> Bool {
+        b < 64 ? low & (1 << UInt64(b)) != 0 : (b < 128 && high & (1 << UInt64(b - 64)) != 0)
     }
 }
 
+/// What `LayoutParser` reads: the template's Characters, or its bytes when each byte is one
+/// Character (ASCII text without "\r"). Both answer the same questions the same way there.
+protocol LayoutUnit: Equatable {
+    /// The ASCII value, as `Character.asciiValue` gives it ("\r\n" counts as "\n").
+    var asciiValue: UInt8? { get }
+    var isNewline: Bool { get }
+    var isWhitespace: Bool { get }
+    /// The unit for an ASCII character.
+    init(ascii: UInt8)
+    /// The UTF-8 bytes of a run of units.
+    static func bytes(_ units: [Self]) -> [UInt8]
+    static func string(_ units: [Self]) -> String
+}
+
+extension Character: LayoutUnit {
+    init(ascii: UInt8) { self.init(Unicode.Scalar(ascii)) }
+    static func bytes(_ units: [Character]) -> [UInt8] { Array(String(units).utf8) }
+    static func string(_ units: [Character]) -> String { String(units) }
+}
+
+/// A Unicode scalar standing for the Character it is (in text where every Character is one
+/// scalar), answering as `Character` answers for it.
+struct ScalarUnit: LayoutUnit {
+    let scalar: Unicode.Scalar
+
+    init(_ scalar: Unicode.Scalar) { self.scalar = scalar }
+    init(ascii: UInt8) { scalar = Unicode.Scalar(ascii) }
+
+    var asciiValue: UInt8? { scalar.isASCII ? UInt8(scalar.value) : nil }
+    /// `Character.isNewline`: "\n", vertical tab, form feed, "\r", U+0085, U+2028, U+2029.
+    var isNewline: Bool {
+        switch scalar.value {
+        case 0x0A...0x0D, 0x85, 0x2028, 0x2029: return true
+        default: return false
+        }
+    }
+    /// `Character.isWhitespace`: the scalar's White_Space property.
+    var isWhitespace: Bool {
+        scalar.isASCII ? (scalar.value >= 0x09 && scalar.value <= 0x0D) || scalar.value == 0x20 : scalar.properties.isWhitespace
+    }
+
+    static func bytes(_ units: [ScalarUnit]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(units.count)
+        for u in units {
+            if u.scalar.isASCII { out.append(UInt8(u.scalar.value)) } else { out.append(contentsOf: String(u.scalar).utf8) }
+        }
+        return out
+    }
+
+    static func string(_ units: [ScalarUnit]) -> String { String(decoding: bytes(units), as: UTF8.self) }
+}
+
+extension ASCIISet {
+    @inline(__always)
+    func contains<U: LayoutUnit>(unit u: U) -> Bool {
+        guard let b = u.asciiValue else { return false }
+        return contains(byte: b)
+    }
+}
+
+/// The character sets `LayoutParser` reads by.
+private enum LayoutSets {
+    static let untilSet = ASCIISet("\n{")  // "\r\n" too: it is one Character whose ASCII value is "\n"
+    static let blank = ASCIISet(" \t")
+    static let nameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
+    static let partialNameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
+}
+
 /// swift-mustache's parser, for the tags EgoFix templates use (see `CompiledTemplate`).
-private struct LayoutParser {
-    let chars: [Character]
+private struct LayoutParser<Unit: LayoutUnit> {
+    let chars: [Unit]
     let label: String
     var pos = 0
     /// Line of each position: 1 + the newlines before it (as `TemplateSyntax` counts them).
     let lineAt: [Int]
 
-    init(chars: [Character], label: String) {
+    init(chars: [Unit], label: String) {
         self.chars = chars
         self.label = label
         var lines = [Int](repeating: 1, count: chars.count + 1)
@@ -110,16 +195,18 @@ private struct LayoutParser {
     }
 
     var reachedEnd: Bool { pos >= chars.count }
-    /// The current character, "\0" at the end (as swift-mustache's `current()`).
-    var current: Character { pos < chars.count ? chars[pos] : "\0" }
+    /// The current character's ASCII value, 0 at the end (as swift-mustache's `current()` gives
+    /// "\0"); nil for a character outside ASCII.
+    var current: UInt8? { pos < chars.count ? chars[pos].asciiValue : 0 }
+    var currentIsNewline: Bool { pos < chars.count && chars[pos].isNewline }
 
     func error(_ message: String) -> TemplateError {
         .syntax(template: label, line: lineAt[min(pos, chars.count)], message: "cannot lay it out (\(message))")
     }
 
-    mutating func read(whileIn set: ASCIISet) -> [Character] {
+    mutating func read(whileIn set: ASCIISet) -> [Unit] {
         let start = pos
-        while pos < chars.count, set.contains(chars[pos]) { pos += 1 }
+        while pos < chars.count, set.contains(unit: chars[pos]) { pos += 1 }
         return Array(chars[start..<pos])
     }
 
@@ -127,58 +214,52 @@ private struct LayoutParser {
         while pos < chars.count, chars[pos].isWhitespace { pos += 1 }
     }
 
-    /// `read(string:)`: consumes `s` when it comes next; throws when fewer characters remain.
-    mutating func read(_ s: [Character]) throws -> Bool {
-        guard chars.count - pos >= s.count else { throw error("unexpected end") }
-        for (k, c) in s.enumerated() where chars[pos + k] != c { return false }
-        pos += s.count
+    /// `read(string:)`: consumes `s` (ASCII) when it comes next; throws when fewer characters remain.
+    mutating func read(_ s: StaticString) throws -> Bool {
+        let n = s.utf8CodeUnitCount
+        guard chars.count - pos >= n else { throw error("unexpected end") }
+        let p = s.utf8Start
+        for k in 0..<n where chars[pos + k] != Unit(ascii: p[k]) { return false }
+        pos += n
         return true
     }
 
-    static let open: [Character] = ["{", "{"]
-    static let close: [Character] = ["}", "}"]
-    static let untilSet = ASCIISet("\n{")  // "\r\n" too: it is one Character whose ASCII value is "\n"
-    static let blank = ASCIISet(" \t")
-    static let nameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-    static let partialNameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
+    static var untilSet: ASCIISet { LayoutSets.untilSet }
+    static var blank: ASCIISet { LayoutSets.blank }
+    static var nameChars: ASCIISet { LayoutSets.nameChars }
+    static var partialNameChars: ASCIISet { LayoutSets.partialNameChars }
 
     /// Text up to the next "{{" (consumed) or line end (not consumed).
-    mutating func readUntilDelimiterOrNewline() throws -> [Character] {
-        var total: [Character] = []
+    mutating func readUntilDelimiterOrNewline() throws -> [Unit] {
+        let until = Self.untilSet
+        var total: [Unit] = []
         while !reachedEnd {
             let start = pos
-            while pos < chars.count, !LayoutParser.untilSet.contains(chars[pos]) { pos += 1 }
+            while pos < chars.count, !until.contains(unit: chars[pos]) { pos += 1 }
             total.append(contentsOf: chars[start..<pos])
-            if current.isNewline {
+            if currentIsNewline {
                 break
-            } else if current == "{" {
-                if try read(LayoutParser.open) { break }
-                total.append("{")
+            } else if current == UInt8(ascii: "{") {
+                if try read("{{") { break }
+                total.append(Unit(ascii: UInt8(ascii: "{")))
                 pos += 1
             }
         }
         return total
     }
 
-    mutating func parseName() throws -> String {
+    mutating func parseName(_ set: ASCIISet = Self.nameChars) throws -> String {
         skipWhitespace()
-        let text = String(read(whileIn: LayoutParser.nameChars))
+        let text = Unit.string(read(whileIn: set))
         skipWhitespace()
-        guard try read(LayoutParser.close) else { throw error("unfinished name") }
-        return text
-    }
-
-    mutating func parsePartialName() throws -> String {
-        skipWhitespace()
-        let text = String(read(whileIn: LayoutParser.partialNameChars))
-        skipWhitespace()
-        guard try read(LayoutParser.close) else { throw error("unfinished name") }
+        guard try read("}}") else { throw error("unfinished name") }
         return text
     }
 
     mutating func skipComment() throws {
+        let close = Unit(ascii: UInt8(ascii: "}"))
         while pos + 1 < chars.count {
-            if chars[pos] == "}" && chars[pos + 1] == "}" {
+            if chars[pos] == close && chars[pos + 1] == close {
                 pos += 2
                 return
             }
@@ -191,7 +272,8 @@ private struct LayoutParser {
     mutating func hasLineFinished() -> Bool {
         if reachedEnd { return true }
         var p = pos
-        while p < chars.count, LayoutParser.blank.contains(chars[p]) { p += 1 }
+        let blank = Self.blank
+        while p < chars.count, blank.contains(unit: chars[p]) { p += 1 }
         if p < chars.count, chars[p].isNewline {
             pos = p + 1
             return true
@@ -201,8 +283,6 @@ private struct LayoutParser {
 
     mutating func isStandalone(_ newLine: Bool) -> Bool { newLine && hasLineFinished() }
 
-    static func bytes(_ c: [Character]) -> [UInt8] { Array(String(c).utf8) }
-
     static func path(_ name: String) -> [String] {
         name == "." ? [] : name.split(separator: ".").map(String.init)
     }
@@ -210,13 +290,13 @@ private struct LayoutParser {
     mutating func parse(section: String?, newLine startNewLine: Bool) throws -> [CompiledTemplate.Token] {
         var tokens: [CompiledTemplate.Token] = []
         var newLine = startNewLine
-        var whiteSpaceBefore: [Character] = []
-        func text(_ c: [Character]) { tokens.append(.text(LayoutParser.bytes(c))) }
+        var whiteSpaceBefore: [Unit] = []
+        func text(_ c: [Unit]) { tokens.append(.text(Unit.bytes(c))) }
         while !reachedEnd {
-            if newLine { whiteSpaceBefore = read(whileIn: LayoutParser.blank) }
+            if newLine { whiteSpaceBefore = read(whileIn: Self.blank) }
             let body = try readUntilDelimiterOrNewline()
-            if current.isNewline {
-                text(whiteSpaceBefore + body + [current])
+            if currentIsNewline {
+                text(whiteSpaceBefore + body + [chars[pos]])
                 newLine = true
                 pos += 1
                 continue
@@ -230,8 +310,8 @@ private struct LayoutParser {
             let line = lineAt[max(0, pos - 2)]
             var setNewLine = false
             switch current {
-            case "#", "^":
-                let inverted = current == "^"
+            case UInt8(ascii: "#"), UInt8(ascii: "^"):
+                let inverted = current == UInt8(ascii: "^")
                 pos += 1
                 let name = try parseName()
                 if isStandalone(newLine) {
@@ -241,8 +321,8 @@ private struct LayoutParser {
                     whiteSpaceBefore = []
                 }
                 let inner = try parse(section: name, newLine: setNewLine ? newLine : false)
-                tokens.append(.section(.init(name: name, path: LayoutParser.path(name), line: line, inverted: inverted, body: inner)))
-            case "/":
+                tokens.append(.section(.init(name: name, path: Self.path(name), line: line, inverted: inverted, body: inner)))
+            case UInt8(ascii: "/"):
                 pos += 1
                 let name = try parseName()
                 guard name == section else { throw error("section close name incorrect") }
@@ -253,40 +333,40 @@ private struct LayoutParser {
                     whiteSpaceBefore = []
                 }
                 return tokens
-            case "!":
+            case UInt8(ascii: "!"):
                 pos += 1
                 try skipComment()
                 setNewLine = isStandalone(newLine)
-            case "{":
+            case UInt8(ascii: "{"):
                 if !whiteSpaceBefore.isEmpty {
                     text(whiteSpaceBefore)
                     whiteSpaceBefore = []
                 }
                 pos += 1
                 let name = try parseName()
-                guard try read(["}"]) else { throw error("unfinished name") }
-                tokens.append(.raw(.init(name: name, path: LayoutParser.path(name), line: line)))
-            case "&":
+                guard try read("}") else { throw error("unfinished name") }
+                tokens.append(.raw(.init(name: name, path: Self.path(name), line: line)))
+            case UInt8(ascii: "&"):
                 if !whiteSpaceBefore.isEmpty {
                     text(whiteSpaceBefore)
                     whiteSpaceBefore = []
                 }
                 pos += 1
                 let name = try parseName()
-                tokens.append(.raw(.init(name: name, path: LayoutParser.path(name), line: line)))
-            case ">":
+                tokens.append(.raw(.init(name: name, path: Self.path(name), line: line)))
+            case UInt8(ascii: ">"):
                 pos += 1
                 skipWhitespace()
-                let name = try parsePartialName()
+                let name = try parseName(Self.partialNameChars)
                 if !whiteSpaceBefore.isEmpty { text(whiteSpaceBefore) }
                 if isStandalone(newLine) {
                     setNewLine = true
-                    tokens.append(.partial(.init(name: name, line: line, indentation: LayoutParser.bytes(whiteSpaceBefore))))
+                    tokens.append(.partial(.init(name: name, line: line, indentation: Unit.bytes(whiteSpaceBefore))))
                 } else {
                     tokens.append(.partial(.init(name: name, line: line)))
                 }
                 whiteSpaceBefore = []
-            case "=", "%", "<", "$":
+            case UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: "$"):
                 throw error("unsupported tag")
             default:
                 if !whiteSpaceBefore.isEmpty {
@@ -294,7 +374,7 @@ private struct LayoutParser {
                     whiteSpaceBefore = []
                 }
                 let name = try parseName()
-                tokens.append(.variable(.init(name: name, path: LayoutParser.path(name), line: line)))
+                tokens.append(.variable(.init(name: name, path: Self.path(name), line: line)))
             }
             newLine = setNewLine
         }
