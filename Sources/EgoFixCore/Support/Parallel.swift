@@ -49,9 +49,13 @@ public enum Parallel {
         }
     }
 
-    /// A value computed on another thread while this one does something else.
+    /// A value computed on another thread while this one does something else. If no thread has
+    /// begun it by the time it is waited for (the cores were busy with other work), the waiting
+    /// thread computes it itself rather than idle until one is free.
     public final class Background<T: Sendable>: @unchecked Sendable {
         private let group = DispatchGroup()
+        private let lock = NSLock()
+        private var started = false
         private var value: T?
         private let work: @Sendable () -> T
 
@@ -59,14 +63,37 @@ public enum Parallel {
             self.work = work
             group.enter()
             DispatchQueue.global().async {
-                self.value = work()
-                self.group.leave()
+                guard self.claim() else { return }
+                self.finish(work())
             }
+        }
+
+        /// True for the one thread that gets to compute the value.
+        private func claim() -> Bool {
+            lock.lock()
+            defer { lock.unlock() }
+            if started { return false }
+            started = true
+            return true
+        }
+
+        private func finish(_ v: T) {
+            lock.lock()
+            value = v
+            lock.unlock()
+            group.leave()
         }
 
         /// The value, once computed.
         public func wait() -> T {
+            if claim() {
+                let v = work()
+                finish(v)
+                return v
+            }
             group.wait()
+            lock.lock()
+            defer { lock.unlock() }
             return value ?? work()
         }
     }

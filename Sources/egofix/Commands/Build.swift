@@ -93,6 +93,12 @@ struct Build: AsyncParsableCommand {
         // A share card the last build drew, for the same card and the same egofix, is kept.
         let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
         let previousRoot = writer.output.path
+        // A build that will draw share cards (the last build's are not all still there) gets cairo
+        // ready on another core meanwhile.
+        let cardsStillThere = !previousCards.isEmpty && previousCards.keys.allSatisfy { path in
+            previousFiles[path].map { SiteManifest.stamp(previousRoot + "/" + path) == $0 } ?? false
+        }
+        if !cardsStillThere { ShareCardPNG.prepare() }
         let kept: @Sendable (String, String) -> Data? = { path, key in
             guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
                 return nil
@@ -202,7 +208,8 @@ struct BenchCard: ParsableCommand {
 }
 
 /// Share cards drawn one at a time on a queue of their own, started as the demo history shares
-/// each fix, so they are ready (or nearly) when the pages render. A card an earlier build drew is
+/// each fix, so they are ready (or nearly) when the pages render. The queue runs at a lower
+/// priority than the history, which the whole build waits for: the cards fill the other core. A card an earlier build drew is
 /// kept instead; one that fails to draw is left for the page build, which reports the error.
 final class EarlyCards: @unchecked Sendable {
     private final class Card: @unchecked Sendable {
@@ -213,7 +220,7 @@ final class EarlyCards: @unchecked Sendable {
         init(key: String) { self.key = key }
     }
 
-    private let queue = DispatchQueue(label: "egofix.share-cards", qos: .userInitiated)
+    private let queue = DispatchQueue(label: "egofix.share-cards", qos: .utility)
     private let lock = NSLock()
     private var cards: [String: Card] = [:]
     private let bugs: [UUID: Bug]
