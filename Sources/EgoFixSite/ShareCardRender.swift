@@ -161,15 +161,6 @@ public enum ShareCardPNG {
         return try body(AdvanceWidths(cr))
     }
 
-    /// Gets cairo ready on another core: the library opened, fontconfig's configuration read and
-    /// the card's font loaded, which the first card would otherwise do (the most of its time).
-    /// For a build about to draw cards; nothing is drawn, and a failure is left for the cards to report.
-    public static func prepare() {
-        DispatchQueue.global(qos: .utility).async {
-            _ = try? withCardText { $0.width("EgoFix", 30) }
-        }
-    }
-
     /// Opens libcairo on first use (see CCairo.h); no cairo function may be called before this.
     private static func loadCairo() throws {
         guard egofix_cairo_load() == 1 else { throw Error.noCairo(String(cString: egofix_cairo_load_error())) }

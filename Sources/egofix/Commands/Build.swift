@@ -93,12 +93,6 @@ struct Build: AsyncParsableCommand {
         // A share card the last build drew, for the same card and the same egofix, is kept.
         let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
         let previousRoot = writer.output.path
-        // A build that will draw share cards (the last build's are not all still there) gets cairo
-        // ready on another core meanwhile.
-        let cardsStillThere = !previousCards.isEmpty && previousCards.keys.allSatisfy { path in
-            previousFiles[path].map { SiteManifest.stamp(previousRoot + "/" + path) == $0 } ?? false
-        }
-        if !cardsStillThere { ShareCardPNG.prepare() }
         let kept: @Sendable (String, String) -> Data? = { path, key in
             guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
                 return nil
