@@ -739,8 +739,8 @@ public struct SiteManifest: Sendable, Equatable {
             case UInt8(ascii: "f"), UInt8(ascii: "d"):
                 // Four numbers, then the path (which may hold spaces).
                 var j = 2
-                var numbers: [UInt64] = []
-                for _ in 0..<4 {
+                var numbers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                for n in 0..<4 {
                     var v: UInt64 = 0, digits = 0, negative = false
                     if j < l.count, l[j] == UInt8(ascii: "-") { negative = true; j += 1 }
                     while j < l.count, l[j] >= 0x30, l[j] <= 0x39 {
@@ -754,11 +754,17 @@ public struct SiteManifest: Sendable, Equatable {
                     guard !negative || v <= UInt64(Int64.max) else { return nil }
                     guard digits > 0, j < l.count, l[j] == 0x20 else { return nil }
                     j += 1
-                    numbers.append(negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v)
+                    let value = negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v
+                    switch n {
+                    case 0: numbers.0 = value
+                    case 1: numbers.1 = value
+                    case 2: numbers.2 = value
+                    default: numbers.3 = value
+                    }
                 }
                 guard j < l.count else { return nil }
-                let stamp = Stamp(size: Int64(bitPattern: numbers[0]), seconds: Int64(bitPattern: numbers[1]),
-                                  nanoseconds: Int64(bitPattern: numbers[2]), inode: numbers[3])
+                let stamp = Stamp(size: Int64(bitPattern: numbers.0), seconds: Int64(bitPattern: numbers.1),
+                                  nanoseconds: Int64(bitPattern: numbers.2), inode: numbers.3)
                 let path = text(UnsafeBufferPointer(rebasing: l[j...]))
                 if l[0] == UInt8(ascii: "f") { m.files[path] = stamp } else { m.folders[path == "." ? "" : path] = stamp }
             case UInt8(ascii: "c"):

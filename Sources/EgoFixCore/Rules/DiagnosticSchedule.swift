@@ -63,9 +63,19 @@ public enum DiagnosticSchedule {
 public enum MicroEducationPicker {
     public static func pick(from pool: [MicroEducation], bugSlug: String, trigger: EducationTrigger,
                             lastShownId: UUID?, seed: UInt64) -> MicroEducation? {
-        var candidates = pool.filter { $0.deletedAt == nil && $0.bugSlug == bugSlug && $0.trigger == trigger }
-            .sorted { $0.id.sortsBefore($1.id) }
+        var candidates = self.candidates(in: pool, bugSlug: bugSlug, trigger: trigger)
         if candidates.count > 1, let last = lastShownId { candidates.removeAll { $0.id == last } }
+        return pick(fromCandidates: candidates, seed: seed)
+    }
+
+    /// The tidbits `pick` chooses among (before leaving out the last one shown), in its order.
+    public static func candidates(in pool: [MicroEducation], bugSlug: String, trigger: EducationTrigger) -> [MicroEducation] {
+        pool.filter { $0.deletedAt == nil && $0.bugSlug == bugSlug && $0.trigger == trigger }.sorted { $0.id.sortsBefore($1.id) }
+    }
+
+    /// `pick`'s choice among `candidates` as `candidates(in:bugSlug:trigger:)` gives them, for a
+    /// caller that picks many times from the same ones.
+    public static func pick(fromCandidates candidates: [MicroEducation], seed: UInt64) -> MicroEducation? {
         guard !candidates.isEmpty else { return nil }
         var rng = SplitMix64(seed: seed)
         return candidates[Int(rng.next() % UInt64(candidates.count))]

@@ -37,8 +37,9 @@ final class PageContext: Sendable {
     let userIdText: String
     /// Per bug and day, what was marked and crashed (the period pages' bug rows).
     let bugTallies: BugTallies
-    /// The tidbits a page may pick from: the live ones for the primary bug (nil without one).
-    let tidbitPool: [MicroEducation]?
+    /// The tidbits a page may pick from, per trigger: the primary bug's, in the picker's order
+    /// (none without a primary bug).
+    let tidbitsByTrigger: [EducationTrigger: [MicroEducation]]
 
     init(data: SiteData, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
         self.data = data
@@ -121,7 +122,13 @@ final class PageContext: Sendable {
         navNone = nav(nil)
         userIdText = data.profile?.id.uuidString ?? ""
         let primarySlug = data.profile?.primaryBugId.flatMap { index.bugsById[$0]?.slug }
-        tidbitPool = primarySlug.map { slug in data.education.filter { $0.deletedAt == nil && $0.bugSlug == slug } }
+        var tidbits: [EducationTrigger: [MicroEducation]] = [:]
+        if let slug = primarySlug {
+            for trigger in EducationTrigger.allCases {
+                tidbits[trigger] = MicroEducationPicker.candidates(in: data.education, bugSlug: slug, trigger: trigger)
+            }
+        }
+        tidbitsByTrigger = tidbits
         if let u = data.profile {
             footerLine = "v\(u.currentVersion) · as of \(index.today)"
         } else {
@@ -319,10 +326,8 @@ final class PageContext: Sendable {
     }
 
     func tidbit(trigger: EducationTrigger, seed: String) -> String? {
-        guard let pool = tidbitPool, let slug = pool.first?.bugSlug else { return nil }
-        // The pool holds only what the picker would keep of all the tidbits, so it picks the same one.
-        return MicroEducationPicker.pick(from: pool, bugSlug: slug, trigger: trigger, lastShownId: nil,
-                                         seed: StableHash.fnv1a([userIdText, seed]))?.body
+        guard let candidates = tidbitsByTrigger[trigger] else { return nil }
+        return MicroEducationPicker.pick(fromCandidates: candidates, seed: StableHash.fnv1a([userIdText, seed]))?.body
     }
 }
 
