@@ -303,24 +303,29 @@ final class ZoneOffsets: @unchecked Sendable {
     /// Whether every UTC day in `days` has the offset `value`: the days already known are read
     /// under one lock, the others (a day further on, as a simulation walks forward) asked one by one.
     private func all(_ days: ClosedRange<Int>, have value: Int32, _ tz: TimeZone, id: String) -> Bool {
+        // Which days are not known yet, one bit a day (a range too long for the bits asks about every day).
+        var unknown: UInt64 = days.count <= 64 ? 0 : .max
         lock.lock()
-        var steady = true
-        var unknown: [Int] = []
-        if id == zone {
-            for d in days {
-                let i = d - base
-                guard i >= 0, i < table.count, table[i] != ZoneOffsets.unknown else {
-                    unknown.append(d)
-                    continue
+        if id == zone && unknown == 0 {
+            let t = table, b = base
+            for (k, d) in days.enumerated() {
+                let i = d - b
+                let known = i >= 0 && i < t.count ? t[i] : ZoneOffsets.unknown
+                if known == ZoneOffsets.unknown {
+                    unknown |= 1 << UInt64(k)
+                } else if known != value {
+                    lock.unlock()
+                    return false
                 }
-                if table[i] != value { steady = false }
             }
         } else {
-            unknown = Array(days)
+            unknown = .max
         }
         lock.unlock()
-        guard steady else { return false }
-        for d in unknown where dayOffset(tz, id: id, day: d) != value { return false }
+        guard unknown != 0 else { return true }
+        for (k, d) in days.enumerated() where k >= 64 || unknown & (1 << UInt64(k)) != 0 {
+            if dayOffset(tz, id: id, day: d) != value { return false }
+        }
         return true
     }
 
