@@ -92,20 +92,16 @@ struct ASCIISet: Sendable {
         }
     }
 
+    /// Whether `u` is one of the set's characters exactly.
     @inline(__always)
-    func contains(_ c: Character) -> Bool {
-        guard let b = c.asciiValue else { return false }
-        return contains(byte: b)
-    }
-
-    @inline(__always)
-    func contains(byte b: UInt8) -> Bool {
-        b < 64 ? low & (1 << UInt64(b)) != 0 : (b < 128 && high & (1 << UInt64(b - 64)) != 0)
+    func contains<U: LayoutUnit>(_ u: U) -> Bool {
+        guard let b = u.asciiValue else { return false }
+        return b < 64 ? low & (1 << UInt64(b)) != 0 : (b < 128 && high & (1 << UInt64(b - 64)) != 0)
     }
 }
 
-/// What `LayoutParser` reads: the template's Characters, or its bytes when each byte is one
-/// Character (ASCII text without "\r"). Both answer the same questions the same way there.
+/// What `LayoutParser` reads: the template's Characters, or its Unicode scalars when each
+/// Character is one scalar. Both answer the same questions the same way there.
 protocol LayoutUnit: Equatable {
     /// The ASCII value, as `Character.asciiValue` gives it ("\r\n" counts as "\n").
     var asciiValue: UInt8? { get }
@@ -157,14 +153,6 @@ struct ScalarUnit: LayoutUnit {
     static func string(_ units: [ScalarUnit]) -> String { String(decoding: bytes(units), as: UTF8.self) }
 }
 
-extension ASCIISet {
-    @inline(__always)
-    func contains<U: LayoutUnit>(unit u: U) -> Bool {
-        guard let b = u.asciiValue else { return false }
-        return contains(byte: b)
-    }
-}
-
 /// The character sets `LayoutParser` reads by.
 private enum LayoutSets {
     static let untilSet = ASCIISet("\n{")  // "\r\n" too: it is one Character whose ASCII value is "\n"
@@ -206,7 +194,7 @@ private struct LayoutParser<Unit: LayoutUnit> {
 
     mutating func read(whileIn set: ASCIISet) -> [Unit] {
         let start = pos
-        while pos < chars.count, set.contains(unit: chars[pos]) { pos += 1 }
+        while pos < chars.count, set.contains(chars[pos]) { pos += 1 }
         return Array(chars[start..<pos])
     }
 
@@ -224,18 +212,14 @@ private struct LayoutParser<Unit: LayoutUnit> {
         return true
     }
 
-    static var untilSet: ASCIISet { LayoutSets.untilSet }
-    static var blank: ASCIISet { LayoutSets.blank }
-    static var nameChars: ASCIISet { LayoutSets.nameChars }
-    static var partialNameChars: ASCIISet { LayoutSets.partialNameChars }
 
     /// Text up to the next "{{" (consumed) or line end (not consumed).
     mutating func readUntilDelimiterOrNewline() throws -> [Unit] {
-        let until = Self.untilSet
+        let until = LayoutSets.untilSet
         var total: [Unit] = []
         while !reachedEnd {
             let start = pos
-            while pos < chars.count, !until.contains(unit: chars[pos]) { pos += 1 }
+            while pos < chars.count, !until.contains(chars[pos]) { pos += 1 }
             total.append(contentsOf: chars[start..<pos])
             if currentIsNewline {
                 break
@@ -248,7 +232,7 @@ private struct LayoutParser<Unit: LayoutUnit> {
         return total
     }
 
-    mutating func parseName(_ set: ASCIISet = Self.nameChars) throws -> String {
+    mutating func parseName(_ set: ASCIISet = LayoutSets.nameChars) throws -> String {
         skipWhitespace()
         let text = Unit.string(read(whileIn: set))
         skipWhitespace()
@@ -272,8 +256,8 @@ private struct LayoutParser<Unit: LayoutUnit> {
     mutating func hasLineFinished() -> Bool {
         if reachedEnd { return true }
         var p = pos
-        let blank = Self.blank
-        while p < chars.count, blank.contains(unit: chars[p]) { p += 1 }
+        let blank = LayoutSets.blank
+        while p < chars.count, blank.contains(chars[p]) { p += 1 }
         if p < chars.count, chars[p].isNewline {
             pos = p + 1
             return true
@@ -293,7 +277,7 @@ private struct LayoutParser<Unit: LayoutUnit> {
         var whiteSpaceBefore: [Unit] = []
         func text(_ c: [Unit]) { tokens.append(.text(Unit.bytes(c))) }
         while !reachedEnd {
-            if newLine { whiteSpaceBefore = read(whileIn: Self.blank) }
+            if newLine { whiteSpaceBefore = read(whileIn: LayoutSets.blank) }
             let body = try readUntilDelimiterOrNewline()
             if currentIsNewline {
                 text(whiteSpaceBefore + body + [chars[pos]])
@@ -357,7 +341,7 @@ private struct LayoutParser<Unit: LayoutUnit> {
             case UInt8(ascii: ">"):
                 pos += 1
                 skipWhitespace()
-                let name = try parseName(Self.partialNameChars)
+                let name = try parseName(LayoutSets.partialNameChars)
                 if !whiteSpaceBefore.isEmpty { text(whiteSpaceBefore) }
                 if isStandalone(newLine) {
                     setNewLine = true
