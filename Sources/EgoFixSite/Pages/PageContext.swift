@@ -53,7 +53,12 @@ final class PageContext: Sendable {
                                       fixes: data.fixes, completions: data.completions, crashes: data.crashes)
             return PatternEngine.run(events: data.events, diagnostics: data.diagnostics, context: dc)
         }
-        let index = SiteIndex(data: data, calendar: options.calendar, now: options.now)
+        // Crisis language and questions are read on another core as soon as the days' records are
+        // sorted, while this one finishes the index and renders the Markdown.
+        var crisisWork: Parallel.Background<(Set<LocalDay>, [LocalDay: [PageValue]])>?
+        let index = SiteIndex(data: data, calendar: options.calendar, now: options.now) { completions, crashes in
+            crisisWork = Parallel.Background { PageContext.crisisAndQuestions(completionsByDay: completions, crashesByDay: crashes) }
+        }
         self.index = index
         var wn: [String: SiteContent.Document] = [:]
         for d in content.weeks { wn[d.name] = d }
@@ -63,8 +68,6 @@ final class PageContext: Sendable {
         versionNotes = vn
         currentWeek = Period.week(containing: index.today)
         bugTallies = BugTallies(index)
-        // Crisis language and questions are read on another core while the Markdown renders.
-        let crisisAndQuestions = Parallel.Background { PageContext.crisisAndQuestions(index) }
 
         // The user's Markdown: every reflection and crash note on some page, rendered once, in parallel.
         struct Job: Sendable {
@@ -105,7 +108,8 @@ final class PageContext: Sendable {
         }
         fixDetails = details
 
-        (crisisDays, questionsByDay) = crisisAndQuestions.wait()
+        (crisisDays, questionsByDay) = crisisWork?.wait()
+            ?? PageContext.crisisAndQuestions(completionsByDay: index.completionsByDay, crashesByDay: index.crashesByDay)
 
         var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
@@ -142,10 +146,11 @@ final class PageContext: Sendable {
 
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
     /// first, then crash notes), read once.
-    static func crisisAndQuestions(_ index: SiteIndex) -> (Set<LocalDay>, [LocalDay: [PageValue]]) {
+    static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]],
+                                   crashesByDay: [LocalDay: [Crash]]) -> (Set<LocalDay>, [LocalDay: [PageValue]]) {
         var crisis = Set<LocalDay>()
         var questions: [LocalDay: [PageValue]] = [:]
-        for (day, list) in index.completionsByDay {
+        for (day, list) in completionsByDay {
             var qs: [PageValue] = []
             for c in list {
                 if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
@@ -153,7 +158,7 @@ final class PageContext: Sendable {
             }
             if !qs.isEmpty { questions[day] = qs }
         }
-        for (day, list) in index.crashesByDay {
+        for (day, list) in crashesByDay {
             var qs: [PageValue] = []
             for c in list {
                 if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }

@@ -47,7 +47,10 @@ struct SiteIndex: Sendable {
     /// Non-empty graph cells, by day.
     let graph: [GraphCell]
 
-    init(data: SiteData, calendar: Calendar, now: Date) {
+    /// `daysSorted` hears the completions and crashes by day as soon as they are known, before
+    /// the index waits for its day ledger (so other work on them can start).
+    init(data: SiteData, calendar: Calendar, now: Date,
+         daysSorted: (_ completions: [LocalDay: [FixCompletion]], _ crashes: [LocalDay: [Crash]]) -> Void = { _, _ in }) {
         self.data = data
         self.calendar = calendar
         clock = SiteClock(calendar: calendar)
@@ -75,6 +78,7 @@ struct SiteIndex: Sendable {
         for c in data.crashes where c.deletedAt == nil { crashes[LocalDay(c.crashedAt, calendar: calendar), default: []].append(c) }
         for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) } }
         crashesByDay = crashes
+        daysSorted(comp, crashes)
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
             reboots[LocalDay(v.createdAt, calendar: calendar), default: []].append(v)
