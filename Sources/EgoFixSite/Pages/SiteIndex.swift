@@ -50,7 +50,7 @@ struct SiteIndex: Sendable {
     /// `daysSorted` hears the completions and crashes by day as soon as they are known, before
     /// the index waits for its day ledger (so other work on them can start).
     init(data: SiteData, calendar: Calendar, now: Date,
-         daysSorted: (_ completions: [LocalDay: [FixCompletion]], _ crashes: [LocalDay: [Crash]]) -> Void = { _, _ in }) {
+         daysSorted: (_ completions: [LocalDay: [FixCompletion]], _ crashes: [LocalDay: [Crash]]) -> Void) {
         self.data = data
         self.calendar = calendar
         clock = SiteClock(calendar: calendar)

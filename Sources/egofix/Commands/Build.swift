@@ -203,7 +203,8 @@ struct BenchCard: ParsableCommand {
 
 /// Share cards drawn one at a time on a queue of their own, started as the demo history shares
 /// each fix, so they are ready (or nearly) when the pages render. The queue runs at a lower
-/// priority than the history, which the whole build waits for: the cards fill the other core. A card an earlier build drew is
+/// priority than the history, which the whole build waits for: the cards fill the other core.
+/// A card an earlier build drew is
 /// kept instead; one that fails to draw is left for the page build, which reports the error.
 final class EarlyCards: @unchecked Sendable {
     private final class Card: @unchecked Sendable {
