@@ -35,6 +35,39 @@ static void load(void) {
     loaded = 1;
 }
 
+/* FreeType as cairo-ft uses it; its types are opaque here (no FreeType headers needed). */
+static pthread_mutex_t font_lock = PTHREAD_MUTEX_INITIALIZER;
+static int font_tried;
+static cairo_font_face_t *font_face;
+
+static cairo_font_face_t *make_font_face(const char *path) {
+    void *library = dlopen("libcairo.so.2", RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    if (!library) return NULL;
+    /* dlsym on cairo's handle searches the libraries it depends on, FreeType among them. */
+    int (*init)(void **) = (int (*)(void **))dlsym(library, "FT_Init_FreeType");
+    int (*new_face)(void *, const char *, long, void **) = (int (*)(void *, const char *, long, void **))dlsym(library, "FT_New_Face");
+    cairo_font_face_t *(*create)(void *, int) = (cairo_font_face_t * (*)(void *, int)) dlsym(library, "cairo_ft_font_face_create_for_ft_face");
+    dlclose(library); /* the handle egofix_cairo_load opened keeps it loaded */
+    if (!init || !new_face || !create) return NULL;
+    void *freetype = NULL, *face = NULL;
+    if (init(&freetype) != 0 || new_face(freetype, path, 0, &face) != 0) return NULL;
+    cairo_font_face_t *made = create(face, 0); /* FT_LOAD_DEFAULT; the card's font options decide the rest */
+    if (!made || egofix_p_cairo_font_face_status(made) != CAIRO_STATUS_SUCCESS) return NULL;
+    return made; /* kept, with its FreeType face, for the life of the process */
+}
+
+cairo_font_face_t *egofix_cairo_font_file(const char *path) {
+    if (!egofix_cairo_load()) return NULL;
+    pthread_mutex_lock(&font_lock);
+    if (!font_tried) {
+        font_tried = 1;
+        font_face = make_font_face(path);
+    }
+    cairo_font_face_t *face = font_face;
+    pthread_mutex_unlock(&font_lock);
+    return face;
+}
+
 int egofix_cairo_load(void) {
     pthread_once(&once, load);
     return loaded;

@@ -41,6 +41,8 @@
     V(cairo_font_options_set_subpixel_order, (cairo_font_options_t *options, cairo_subpixel_order_t subpixel_order), (options, subpixel_order)) \
     V(cairo_set_font_options, (cairo_t *cr, const cairo_font_options_t *options), (cr, options)) \
     V(cairo_select_font_face, (cairo_t *cr, const char *family, cairo_font_slant_t slant, cairo_font_weight_t weight), (cr, family, slant, weight)) \
+    V(cairo_set_font_face, (cairo_t *cr, cairo_font_face_t *font_face), (cr, font_face)) \
+    X(cairo_status_t, cairo_font_face_status, (cairo_font_face_t *font_face), (font_face)) \
     V(cairo_set_font_size, (cairo_t *cr, double size), (cr, size)) \
     V(cairo_text_extents, (cairo_t *cr, const char *utf8, cairo_text_extents_t *extents), (cr, utf8, extents)) \
     V(cairo_show_text, (cairo_t *cr, const char *utf8), (cr, utf8)) \
@@ -56,5 +58,12 @@ int egofix_cairo_load(void);
 
 /* Why the load failed ("" when it did not). */
 const char *egofix_cairo_load_error(void);
+
+/* A font face for the font file at `path` (its first face), read with FreeType (which libcairo
+ * brings) rather than found through fontconfig, whose set-up (reading its configuration and
+ * caches) costs more than drawing all of a site's cards. Made once per process and kept; later
+ * calls return the first answer, whatever their path. NULL when cairo is not loaded, the file
+ * cannot be read or a function is missing: then select the face by family name instead. */
+cairo_font_face_t *egofix_cairo_font_file(const char *path);
 
 #endif
