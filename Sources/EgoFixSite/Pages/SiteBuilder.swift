@@ -79,14 +79,15 @@ public struct SiteBuilder: Sendable {
         let paths = ((pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)).sorted()
         try reserve(paths)
 
-        // Everything renders and is written on every core. Cards go first: each is a bigger piece of
-        // work than a page. Errors are reported in the order the files were always made in: pages
-        // in plan order, the theme and feed, the card list, each card, the share pages.
+        // Everything renders and is written on every core. Cards go last: they are usually being
+        // drawn ahead of the pages (see `reuseCard`), and a thread that asks for one before it is
+        // ready waits for it. Errors are reported in the order the files were always made in:
+        // pages in plan order, the theme and feed, the card list, each card, the share pages.
         enum Job: Sendable {
             case file(FilePlan)
             case card(ShareCard, key: String)
         }
-        let jobs = zip(cards, keys).map { Job.card($0, key: $1) } + (pages + extras + shares).map { Job.file($0) }
+        let jobs = (pages + extras + shares).map { Job.file($0) } + zip(cards, keys).map { Job.card($0, key: $1) }
         let outputs = Parallel.map(jobs) { job -> Result<Bool, Error> in
             Result {
                 switch job {
@@ -104,7 +105,7 @@ public struct SiteBuilder: Sendable {
                 }
             }
         }
-        let cardOutputs = outputs.prefix(cards.count), fileOutputs = Array(outputs.dropFirst(cards.count))
+        let fileOutputs = Array(outputs.prefix(jobs.count - cards.count)), cardOutputs = outputs.suffix(cards.count)
         for (page, output) in zip(pages, fileOutputs) {
             do {
                 _ = try output.get()

@@ -116,6 +116,10 @@ struct Build: AsyncParsableCommand {
             data = try await SiteData.load(s.repos)
             now = s.now
             calendar = s.calendar
+            // The shared fixes' cards are drawn on the other core while the pages are set up.
+            let cards = EarlyCards(bugs: data.bugs, salt: cardSalt, kept: kept)
+            cards.start(sharedIn: data)
+            early = cards
         }
         phase("data")
         let builder: SiteBuilder
@@ -202,17 +206,26 @@ struct BenchCard: ParsableCommand {
 }
 
 /// Share cards drawn one at a time on a queue of their own, started as the demo history shares
-/// each fix, so they are ready (or nearly) when the pages render. The queue runs at a lower
-/// priority than the history, which the whole build waits for: the cards fill the other core.
-/// A card an earlier build drew is
-/// kept instead; one that fails to draw is left for the page build, which reports the error.
+/// each fix (or, from a store, as soon as the data is read), so they are ready (or nearly) when
+/// the pages render. The queue runs at a lower priority than the history, which the whole build
+/// waits for: the cards fill the other core. A card the queue has not begun by the time the pages
+/// ask for it is drawn by the thread that asks. A card an earlier build drew is kept instead; one
+/// that fails to draw is left for the page build, which reports the error.
 final class EarlyCards: @unchecked Sendable {
     private final class Card: @unchecked Sendable {
         let key: String
+        let card: ShareCard
+        let path: String
         let done = DispatchSemaphore(value: 0)
+        /// Set, under the cards' lock, by the one thread that makes the PNG.
+        var claimed = false
         var png: Data?
         var drawn = false
-        init(key: String) { self.key = key }
+        init(key: String, card: ShareCard, path: String) {
+            self.key = key
+            self.card = card
+            self.path = path
+        }
     }
 
     private let queue = DispatchQueue(label: "egofix.share-cards", qos: .utility)
@@ -238,27 +251,48 @@ final class EarlyCards: @unchecked Sendable {
             lock.unlock()
             return
         }
-        let entry = Card(key: ShareCardPNG.key(card, salt: salt))
+        let entry = Card(key: ShareCardPNG.key(card, salt: salt), card: card, path: path)
         cards[path] = entry
         lock.unlock()
-        let kept = self.kept
-        queue.async {
-            if let png = kept(path, entry.key) {
-                entry.png = png
-            } else {
-                entry.png = try? ShareCardPNG.render(card)
-                entry.drawn = true
-            }
-            entry.done.signal()
+        queue.async { if self.claim(entry) { self.make(entry) } }
+    }
+
+    /// The cards of the fixes the data's live fixShared events name (the cards the site will have).
+    func start(sharedIn data: SiteData) {
+        var fixes: [UUID: Fix] = [:]
+        for f in data.fixes { fixes[f.id] = f }
+        for e in data.events where e.deletedAt == nil && e.eventType == .fixShared {
+            if let id = e.fixId, let fix = fixes[id] { start(fix) }
         }
     }
 
-    /// The card's PNG once it is ready, if it was started for this key and drew.
+    /// True for the one thread that gets to make the card's PNG.
+    private func claim(_ entry: Card) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if entry.claimed { return false }
+        entry.claimed = true
+        return true
+    }
+
+    private func make(_ entry: Card) {
+        if let png = kept(entry.path, entry.key) {
+            entry.png = png
+        } else {
+            entry.png = try? ShareCardPNG.render(entry.card)
+            entry.drawn = true
+        }
+        entry.done.signal()
+    }
+
+    /// The card's PNG once it is ready (made here if the queue has not begun it), if it was
+    /// started for this key and drew.
     func png(_ path: String, key: String) -> (png: Data, drawn: Bool)? {
         lock.lock()
         let entry = cards[path]
         lock.unlock()
         guard let entry, entry.key == key else { return nil }
+        if claim(entry) { make(entry) }
         entry.done.wait()
         entry.done.signal()  // ready for anyone who asks again
         guard let png = entry.png else { return nil }
