@@ -431,7 +431,7 @@ public final class SiteBuild: @unchecked Sendable {
         }
         let removed = SiteBuild.filesUnder(writer.output).filter { !files.contains($0) && $0 != SiteWriter.markerName }
         try writer.swapIn()  // the previous tree, now in the build folder, goes in cleanUp
-        return SiteWriteReport(written: written.sorted(), unchanged: unchanged.sorted(), removed: removed.sorted())
+        return SiteWriteReport(written: PathOrder.sorted(written), unchanged: PathOrder.sorted(unchanged), removed: PathOrder.sorted(removed))
     }
 
     /// Discards the build; the previous site stays as it was.
@@ -564,7 +564,7 @@ public final class SiteBuild: @unchecked Sendable {
             }
         }
         walk(folder.path, "")
-        return out.sorted()
+        return PathOrder.sorted(out)
     }
 
     /// Removes a folder and everything in it (no links followed).
@@ -650,7 +650,7 @@ public struct SiteManifest: Sendable, Equatable {
         }
         var folders: [String: Stamp] = [:]
         for name in names { if let s = knownFolders[name] { folders[name] = s } }
-        lookups += names.filter { folders[$0] == nil }.sorted().map { ($0.isEmpty ? "." : $0, true) }
+        lookups += PathOrder.sorted(names.filter { folders[$0] == nil }).map { ($0.isEmpty ? "." : $0, true) }
         var stamps: [String: Stamp] = [:]
         stamps.reserveCapacity(files.count)
         for path in files { if let s = known[path] { stamps[path] = s } }
@@ -685,13 +685,13 @@ public struct SiteManifest: Sendable, Equatable {
     public func encoded() -> Data {
         var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
         out.append(string: SiteManifest.header + "\nk " + key + "\n")
-        for path in files.keys.sorted() {
+        for path in PathOrder.sorted(files.keys) {
             if let s = files[path] { SiteManifest.line("f ", s, path, into: &out) }
         }
-        for path in folders.keys.sorted() {
+        for path in PathOrder.sorted(folders.keys) {
             if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         }
-        for path in cardKeys.keys.sorted() { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+        for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
         return Data(out.bytes)
     }
 
@@ -812,6 +812,29 @@ extension SiteWriter {
         for (path, stamp) in manifest.files { entries.append((path, stamp, false)) }
         let matches = Parallel.map(entries) { SiteManifest.stamp(at: dir, $0.path, folder: $0.folder) == $0.stamp }
         guard !matches.contains(false) else { return nil }
-        return SiteWriteReport(written: [], unchanged: manifest.files.keys.filter { $0 != SiteWriter.markerName }.sorted(), removed: [])
+        return SiteWriteReport(written: [], unchanged: PathOrder.sorted(manifest.files.keys.filter { $0 != SiteWriter.markerName }), removed: [])
+    }
+}
+
+/// Site paths in `String` order, sorted faster: when every path is ASCII (as every path egofix
+/// makes is), String's `<` orders them as their bytes, so they are compared with `memcmp`
+/// instead of String comparison, which cost a sort of a site's 800 paths 2 M instructions.
+enum PathOrder {
+    static func sorted<S: Sequence>(_ paths: S) -> [String] where S.Element == String {
+        var list = Array(paths)
+        guard list.allSatisfy({ p in p.utf8.withContiguousStorageIfAvailable { b in !b.contains { $0 >= 0x80 } } ?? false }) else {
+            return list.sorted()
+        }
+        list.sort { a, b in
+            a.utf8.withContiguousStorageIfAvailable { x in
+                b.utf8.withContiguousStorageIfAvailable { y in
+                    let n = min(x.count, y.count)
+                    guard n > 0, let p = x.baseAddress, let q = y.baseAddress else { return x.count < y.count }
+                    let c = memcmp(p, q, n)
+                    return c != 0 ? c < 0 : x.count < y.count
+                } ?? (a < b)
+            } ?? (a < b)
+        }
+        return list
     }
 }

@@ -3,6 +3,20 @@ import EgoFixCore
 import XCTest
 
 final class SiteWriterTests: XCTestCase {
+    /// Paths sorted by bytes come out in the order String's `<` gives, and text that is not all
+    /// ASCII is sorted as Strings.
+    func test_pathOrder_sortsAsStringsDo() {
+        let ascii = ["weeks/2020-W10/index.html", "weeks/2020-W1/index.html", "weeks/2020-W01/index.html", "Weeks/x", "",
+                     "a", "a/", "a/b", "a-b", "a.b", "a b", "A", "z", "share/fix-006/card.png", "share/fix-006/card.svg",
+                     "share/fix-006/index.html", "share/index.html", "share/share.css", "404.html", "index.html", "~", "a\u{7f}"]
+        XCTAssertEqual(PathOrder.sorted(ascii), ascii.sorted())
+        XCTAssertEqual(PathOrder.sorted(ascii.reversed()), ascii.sorted())
+        let mixed = ascii + ["pages/caf\u{e9}/index.html", "pages/cafe\u{301}/index.html", "pages/cafe/index.html", "\u{1F600}", "\u{e9}"]
+        XCTAssertEqual(PathOrder.sorted(mixed), mixed.sorted())
+        let set = Set(ascii)
+        XCTAssertEqual(PathOrder.sorted(set), set.sorted())
+    }
+
     private func inode(_ url: URL) throws -> UInt64 {
         let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
         return (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0

@@ -76,7 +76,7 @@ public struct SiteBuilder: Sendable {
         let cards = (try? cardList.get()) ?? []
         let keys = cards.map { ShareCardPNG.key($0, salt: options.cardSalt) }
         let shares = ctx.sharePlan(assets: assets, cards: cards)
-        let paths = ((pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)).sorted()
+        let paths = PathOrder.sorted((pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path))
         try reserve(paths)
 
         // Everything renders and is written on every core. Cards go last: they are usually being
