@@ -46,8 +46,9 @@ extension PageContext {
         let otherTimes = others.map(\.createdAt)
         let versions = try changelogVersions.reversed().map { v -> PageValue in
             let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in
-                let f = index.fixesById[c.fixId]
-                return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(bugSlug(f?.bugId)), "bugTitle": .text(bugTitle(f?.bugId)),
+                let facts = index.fixFacts[c.fixId], f = facts?.fix
+                return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? bugSlug(nil)),
+                        "bugTitle": .text(facts?.bugTitle ?? bugTitle(nil)),
                         "date": .text(index.clock.day(when(c)).description), "prompt": .text(f?.prompt ?? "")]
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> PageValue in
@@ -90,7 +91,7 @@ extension PageContext {
         func tally<S: Sequence>(_ completions: S) -> [UUID: Tally] where S.Element == FixCompletion {
             var out: [UUID: Tally] = [:]
             for c in completions {
-                guard let bugId = index.fixesById[c.fixId]?.bugId else { continue }
+                guard let bugId = index.fixFacts[c.fixId]?.fix.bugId else { continue }
                 var t = out[bugId] ?? Tally()
                 t.assigned += 1
                 if c.outcome == .applied { t.applied += 1 } else if c.outcome == .skipped { t.skipped += 1 } else if c.outcome == .failed { t.failed += 1 }
@@ -150,7 +151,7 @@ extension PageContext {
 
     func bugPage(_ bug: Bug) throws -> Data {
         let path = "bugs/\(bug.slug)/index.html"
-        let mine = data.completions.filter { $0.deletedAt == nil && index.fixesById[$0.fixId]?.bugId == bug.id }
+        let mine = data.completions.filter { $0.deletedAt == nil && index.fixFacts[$0.fixId]?.fix.bugId == bug.id }
             .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $1.id.sortsBefore($0.id) }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
             .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }

@@ -203,14 +203,16 @@ final class PageContext: Sendable {
     func time(_ d: Date) -> String { index.clock.time(d) }
 
     func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue {
-        let fix = index.fixesById[c.fixId]
+        let facts = index.fixFacts[c.fixId]
+        let fix = facts?.fix
         var reflection: PageValue = .null
         if c.reflection != nil, let r = reflections[c.id] { reflection = .html(try r.get()) }
         var typeNote: PageValue = .null
         if fix?.type == .quickFix { typeNote = "quick fix" }
         if fix?.type == .weekly { typeNote = "system overhaul" }
         return [
-            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(bugSlug(fix?.bugId)), "bugTitle": .text(bugTitle(fix?.bugId)),
+            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? bugSlug(nil)),
+            "bugTitle": .text(facts?.bugTitle ?? bugTitle(nil)),
             "severity": .text(fix?.severity.rawValue ?? "-"), "typeNote": typeNote,
             "when": showDate ? .text(index.clock.day(c.assignedAt).description) : .null,
             "outcome": .text(c.outcome.rawValue),
@@ -364,7 +366,7 @@ struct BugTallies: Sendable {
         for (day, list) in index.completionsByDay {
             let d = day.days(since: first)
             for c in list {
-                guard let bugId = index.fixesById[c.fixId]?.bugId, let b = position[bugId] else { continue }
+                guard let bugId = index.fixFacts[c.fixId]?.fix.bugId, let b = position[bugId] else { continue }
                 let kind = c.outcome == .applied ? 0 : c.outcome == .skipped ? 1 : c.outcome == .failed ? 2 : -1
                 if kind >= 0 { perDay[(d * bugCount + b) * 4 + kind] += 1 }
             }

@@ -22,6 +22,20 @@ struct SiteClock: Sendable {
     }
 }
 
+/// A catalogue fix with its bug's slug and title, looked up once per build: a page reads them
+/// with one lookup and no copy of the fix.
+final class FixFacts: Sendable {
+    let fix: Fix
+    let bugSlug: String
+    let bugTitle: String
+
+    init(fix: Fix, bug: Bug?) {
+        self.fix = fix
+        bugSlug = bug?.slug ?? "none"
+        bugTitle = bug?.title ?? "no bug named"
+    }
+}
+
 /// Lookups every page needs, computed once per build.
 struct SiteIndex: Sendable {
     let data: SiteData
@@ -29,6 +43,8 @@ struct SiteIndex: Sendable {
     let today: LocalDay
     let bugsById: [UUID: Bug]
     let fixesById: [UUID: Fix]
+    /// Every fix of `fixesById`, with its bug's words.
+    let fixFacts: [UUID: FixFacts]
     let bugs: [Bug]                         // by slug
     let completionsByDay: [LocalDay: [FixCompletion]]
     let crashesByDay: [LocalDay: [Crash]]
@@ -68,6 +84,9 @@ struct SiteIndex: Sendable {
         var fixesById: [UUID: Fix] = [:]
         for f in data.fixes { fixesById[f.id] = f }
         self.fixesById = fixesById
+        var facts: [UUID: FixFacts] = Dictionary(minimumCapacity: fixesById.count)
+        for (id, f) in fixesById { facts[id] = FixFacts(fix: f, bug: bugsById[f.bugId]) }
+        fixFacts = facts
         bugs = bugsById.values.sorted { $0.slug < $1.slug }
 
         var comp: [LocalDay: [FixCompletion]] = [:]
