@@ -57,6 +57,34 @@ struct InsightLog {
 }
 
 final class InsightTests: XCTestCase {
+    // MARK: Day ledger
+
+    /// The ledger keeps each day's activity in slots found by day number: an array over the span
+    /// of the days, or a dictionary when the days are millennia apart. Both give the same days.
+    func test_DayLedger_daysFarApart_areCountedAsDaysClose() throws {
+        func ledger(farYear: Int) -> DayLedger {
+            var log = InsightLog()
+            let f = log.fix(log.bug, .low, 1)
+            log.mark(.applied, f, at: log.clock.at(2026, 3, 2, 9))
+            log.mark(.skipped, f, at: log.clock.at(2026, 3, 2, 18))
+            log.crash(log.bug, at: log.clock.at(2026, 3, 3, 12), note: "Said it anyway.")
+            log.open(at: log.clock.at(2026, 3, 3, 13))
+            log.crash(nil, at: log.clock.at(farYear, 6, 1, 12))
+            return DayLedger(log.input)
+        }
+        let close = ledger(farYear: 2030), far = ledger(farYear: 14_000)  // 4.4 M days: past the array's limit
+        XCTAssertEqual(far.days.count, 3)
+        XCTAssertEqual(close.days.map(\.applied), far.days.map(\.applied))
+        XCTAssertEqual(close.days.map(\.crashes), [0, 1, 1])
+        XCTAssertEqual(far.days.map(\.crashes), [0, 1, 1])
+        XCTAssertEqual(far.days.map(\.skipped), [1, 0, 0])
+        XCTAssertEqual(far.days.map(\.crashesWithNote), [0, 1, 0])
+        XCTAssertEqual(far.days.map(\.opens), [0, 1, 0])
+        XCTAssertEqual(far.days.last?.day, LocalDay(year: 14_000, month: 6, day: 1))
+        XCTAssertEqual(far.activity(on: LocalDay(year: 2026, month: 3, day: 3)).crashes, 1)
+        XCTAssertEqual(far.activity(on: LocalDay(year: 2026, month: 3, day: 4)).crashes, 0)
+    }
+
     // MARK: Contribution graph
 
     func test_ContributionGraph_colorMatchesOutcome() {

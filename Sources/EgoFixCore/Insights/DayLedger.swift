@@ -58,18 +58,40 @@ public struct DayLedger: Sendable {
         let crashes = input.liveCrashes
         liveCrashes = crashes
         crashTimes = crashes.map(\.crashedAt)
-        var acc: [LocalDay: DayActivity] = [:]
-        func touch(_ d: LocalDay, _ f: (inout DayActivity) -> Void) {
-            var a = acc[d] ?? DayActivity(day: d)
-            f(&a)
-            acc[d] = a
+        // Each record's local day first; then the days' activity, kept in slots found by day
+        // ordinal (an array over the days' span, so no day is hashed), is filled in.
+        let completionDays = live.map { c in LocalDay(c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt), calendar: cal) }
+        let crashDays = crashes.map { LocalDay($0.crashedAt, calendar: cal) }
+        let versionReboots = input.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
+        let rebootDays = versionReboots.map { LocalDay($0.createdAt, calendar: cal) }
+        let events = input.liveEvents
+        let eventDays = events.map { LocalDay($0.timestamp, calendar: cal) }
+        let diagnostics = input.liveDiagnostics
+        let diagnosticDays = diagnostics.map { LocalDay($0.completedAt, calendar: cal) }
+        var low = Int.max, high = Int.min
+        for list in [completionDays, crashDays, rebootDays, eventDays, diagnosticDays] {
+            for d in list {
+                low = min(low, d.ordinal)
+                high = max(high, d.ordinal)
+            }
         }
-        for c in live {
+        var slots = DaySlots(low: low, high: high)
+        var acc: [DayActivity] = []
+        func touch(_ d: LocalDay, _ f: (inout DayActivity) -> Void) {
+            if let i = slots[d.ordinal] {
+                f(&acc[i])
+            } else {
+                var a = DayActivity(day: d)
+                f(&a)
+                slots[d.ordinal] = acc.count
+                acc.append(a)
+            }
+        }
+        for (c, d) in zip(live, completionDays) {
             if c.outcome == .pending {
-                touch(LocalDay(c.assignedAt, calendar: cal)) { $0.unmarked += 1; $0.engaged = true }
+                touch(d) { $0.unmarked += 1; $0.engaged = true }
                 continue
             }
-            let d = LocalDay(c.completedAt ?? c.assignedAt, calendar: cal)
             let sev = fixes[c.fixId]?.severity
             let wrote = c.reflection.map(DayLedger.hasText) ?? false
             touch(d) { a in
@@ -84,19 +106,17 @@ public struct DayLedger: Sendable {
                 a.engaged = true
             }
         }
-        for c in crashes {
+        for (c, d) in zip(crashes, crashDays) {
             let noted = c.note.map(DayLedger.hasText) ?? false
-            touch(LocalDay(c.crashedAt, calendar: cal)) { a in
+            touch(d) { a in
                 a.crashes += 1
                 if noted { a.crashesWithNote += 1 }
                 a.engaged = true
             }
         }
-        let versionReboots = input.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
-        for v in versionReboots { touch(LocalDay(v.createdAt, calendar: cal)) { $0.reboots += 1 } }
+        for d in rebootDays { touch(d) { $0.reboots += 1 } }
         let hasVersions = !input.versions.filter { $0.deletedAt == nil }.isEmpty
-        for e in input.liveEvents {
-            let d = LocalDay(e.timestamp, calendar: cal)
+        for (e, d) in zip(events, eventDays) {
             switch e.eventType {
             case .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .fixAssigned:
                 // Counted from the records themselves; the event still shows the day was used.
@@ -111,12 +131,12 @@ public struct DayLedger: Sendable {
                 touch(d) { $0.opens += 1 }
             }
         }
-        for diag in input.liveDiagnostics {
-            touch(LocalDay(diag.completedAt, calendar: cal)) { $0.diagnostics += 1; $0.engaged = true }
+        for d in diagnosticDays {
+            touch(d) { $0.diagnostics += 1; $0.engaged = true }
         }
-        let sorted = acc.keys.sorted().compactMap { acc[$0] }
+        let sorted = acc.sorted { $0.day < $1.day }
         days = sorted
-        var idx: [LocalDay: Int] = [:]
+        var idx: [LocalDay: Int] = Dictionary(minimumCapacity: sorted.count)
         for (i, d) in sorted.enumerated() { idx[d.day] = i }
         index = idx
         var state = StreakState()
@@ -205,5 +225,36 @@ public struct DayLedger: Sendable {
             i += 1
         }
         return best
+    }
+}
+
+/// Where each day's activity is while a ledger is made, by day ordinal: an array over the span of
+/// the days, or, for a span too long for that (dates centuries apart), a dictionary.
+struct DaySlots {
+    private let low: Int
+    private var table: [Int32]
+    private var spill: [Int: Int] = [:]
+    private let dense: Bool
+
+    init(low: Int, high: Int) {
+        self.low = low
+        let span = high >= low ? high - low + 1 : 0
+        dense = span <= 1 << 22  // about 11,000 years, 16 MB at most
+        table = dense ? [Int32](repeating: -1, count: span) : []
+    }
+
+    subscript(ordinal: Int) -> Int? {
+        get {
+            guard dense else { return spill[ordinal] }
+            let slot = table[ordinal - low]
+            return slot < 0 ? nil : Int(slot)
+        }
+        set {
+            if dense {
+                table[ordinal - low] = Int32(newValue ?? -1)
+            } else {
+                spill[ordinal] = newValue
+            }
+        }
     }
 }
