@@ -259,6 +259,41 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(AskedQuestions.extract(from: "  Trailing space?   "), ["Trailing space?"])
     }
 
+    /// The sentence marks are read off each Character's scalar; they are exactly the characters
+    /// of the two sets, and a mark with a combining accent after it is no mark.
+    func test_AskedQuestions_sentenceMarksAreTheSetsCharacters() {
+        var characters: [Character] = (0..<0x250).compactMap { Unicode.Scalar($0).map(Character.init) }
+        characters += ["\u{201C}", "\u{201D}", "\u{2018}", "\u{2019}", "\u{2026}", "\u{2025}", "\u{FF1F}", "?\u{301}", ".\u{301}",
+                       "\"\u{301}", "\u{2026}\u{301}", "\r\n", "e\u{301}", "\u{1F600}"]
+        for c in characters {
+            XCTAssertEqual(AskedQuestions.isTerminator(c), AskedQuestions.terminators.contains(c), "\(c.unicodeScalars.map(\.value))")
+            XCTAssertEqual(AskedQuestions.isCloser(c), AskedQuestions.closers.contains(c), "\(c.unicodeScalars.map(\.value))")
+        }
+        XCTAssertEqual(AskedQuestions.extract(from: "Why?\u{301} Really? Yes."), ["Why?\u{301} Really?"])
+    }
+
+    /// ASCII text is read byte by byte; it must find what reading Character by Character finds.
+    func test_AskedQuestions_asciiReadingFindsWhatCharacterReadingFinds() {
+        let pieces = ["Why", "me", " ", "  ", "\t", "?", "??", "?!", ".", "...", "!", "\n", "\n\n", "\r\n", "\r", "\u{0B}", "\u{0C}",
+                      "```", "~~~", "```swift", "# ", "> ", "| ", "- ", "* ", "+ ", "-", "12. ", "3) ", "1234567890. ", "**", "_", "\"",
+                      "'", ")", "]", "`", "~", "a?b", "http://x.y/?q=1", "4?", "It", "was", "fine", "0"]
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(n))
+        }
+        var found = 0
+        for _ in 0..<4000 {
+            let text = (0..<(1 + next(40))).map { _ in pieces[next(pieces.count)] }.joined() + "?"
+            guard let ascii = AskedQuestions.extractASCII(text) else { return XCTFail("not read as ASCII: \(text.debugDescription)") }
+            XCTAssertEqual(ascii, AskedQuestions.extractCharacters(text), text.debugDescription)
+            found += ascii.count
+        }
+        XCTAssertGreaterThan(found, 1000)
+        XCTAssertNil(AskedQuestions.extractASCII("Caf\u{e9}?"))
+        XCTAssertEqual(AskedQuestions.extract(from: "Caf\u{e9}? Oui."), ["Caf\u{e9}?"])
+    }
+
     func test_AskedQuestions_collectedFromReflectionsAndCrashNotesInOrder() {
         var log = InsightLog()
         let c = log.clock
