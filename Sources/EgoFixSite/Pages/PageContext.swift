@@ -23,10 +23,10 @@ final class PageContext: Sendable {
     let surfacedPattern: DetectedPattern?
     /// Stored patterns with the local day they were detected on, in `data.patterns` order.
     let storedPatterns: [(day: LocalDay, pattern: DetectedPattern)]
-    /// Days whose text reads like a crisis.
-    let crisisDays: Set<LocalDay>
-    /// "Questions you asked yourself", per day: reflections first, then crash notes.
-    let questionsByDay: [LocalDay: [PageValue]]
+    /// Days whose text reads like a crisis, oldest first.
+    let crisisDays: [LocalDay]
+    /// "Questions you asked yourself", per day (oldest first): reflections first, then crash notes.
+    let questionsByDay: [(day: LocalDay, questions: [PageValue])]
     let navItems: [(label: String, href: String)]
     /// The navigation list for each page that is itself in it, and for every other page.
     let navByCurrent: [String: PageValue]
@@ -108,8 +108,10 @@ final class PageContext: Sendable {
         }
         fixDetails = details
 
-        (crisisDays, questionsByDay) = crisisWork?.wait()
+        let (crisis, questions) = crisisWork?.wait()
             ?? PageContext.crisisAndQuestions(completionsByDay: index.completionsByDay, crashesByDay: index.crashesByDay)
+        crisisDays = crisis.sorted()
+        questionsByDay = questions.keys.sorted().map { ($0, questions[$0] ?? []) }
 
         var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
@@ -282,15 +284,31 @@ final class PageContext: Sendable {
     }
 
     /// Whether any of the user's text in these days reads like a crisis.
-    func crisis(in days: [LocalDay]) -> Bool {
-        guard !crisisDays.isEmpty else { return false }
-        return days.contains { crisisDays.contains($0) }
+    /// Whether a day from `first` through `last` reads like a crisis.
+    func crisis(from first: LocalDay, through last: LocalDay) -> Bool {
+        let i = PageContext.firstIndex(in: crisisDays, from: first) { $0 }
+        return i < crisisDays.count && crisisDays[i] <= last
     }
 
-    func questions(in days: [LocalDay]) -> [PageValue] {
+    /// The questions of the days from `first` through `last`, oldest day first.
+    func questions(from first: LocalDay, through last: LocalDay) -> [PageValue] {
         var out: [PageValue] = []
-        for d in days { if let q = questionsByDay[d] { out.append(contentsOf: q) } }
+        var i = PageContext.firstIndex(in: questionsByDay, from: first) { $0.day }
+        while i < questionsByDay.count, questionsByDay[i].day <= last {
+            out.append(contentsOf: questionsByDay[i].questions)
+            i += 1
+        }
         return out
+    }
+
+    /// The first place in `list` (sorted by `day`) whose day is `day` or later.
+    static func firstIndex<T>(in list: [T], from day: LocalDay, _ dayOf: (T) -> LocalDay) -> Int {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if dayOf(list[mid]) < day { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
     }
 
     struct Counts {

@@ -70,7 +70,7 @@ extension PageContext {
                                                      title: "The last year")),
             "thisWeek": .text(index.today.isoWeekLabel),
         ]
-        return try render("dashboard", page, path: path, title: "Dashboard", crisis: crisis(in: currentWeek.days))
+        return try render("dashboard", page, path: path, title: "Dashboard", crisis: crisis(from: currentWeek.start, through: currentWeek.end))
     }
 
     func emptyDashboard() -> PageObject {
@@ -94,12 +94,12 @@ extension PageContext {
         var page: PageObject = [
             "range": .text(p.range), "versionStart": .text(vStart), "versionEnd": .text(vEnd), "versionChanged": .bool(vStart != vEnd),
             "counts": countsModel(c, previous: prevCounts),
-            "questions": .list(questions(in: days)),
+            "questions": .list(questions(from: p.start, through: p.end)),
             "prev": prev.map { ["href": .text($0.path), "label": .text($0.title)] } ?? .null,
             "next": next.map { ["href": .text($0.path), "label": .text($0.title)] } ?? .null,
             "up": p.parent.map { ["href": .text($0.path), "label": .text($0.title)] } ?? ["href": "reports/index.html", "label": "all reports"],
         ]
-        let crisisHere = crisis(in: days)
+        let crisisHere = crisis(from: p.start, through: p.end)
         if p.kind == .week {
             page.append("toNext", .text("\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week"))
             page.append("note", .html(try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) }))
