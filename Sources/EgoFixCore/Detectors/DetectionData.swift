@@ -73,17 +73,30 @@ struct DetectionData: Sendable {
         var fixBug: [UUID: UUID] = [:]
         for f in context.fixes { fixBug[f.id] = f.bugId }
 
-        let live = events.filter { $0.deletedAt == nil && $0.timestamp <= now }
-            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id) }
+        func before(_ a: AnalyticsEvent, _ b: AnalyticsEvent) -> Bool {
+            a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id.sortsBefore(b.id)
+        }
+        var live = events.filter { $0.deletedAt == nil && $0.timestamp <= now }
+        // Events usually come in order already; then one look along them replaces the sort.
+        if zip(live, live.dropFirst()).contains(where: { !before($0, $1) }) { live.sort(by: before) }
 
         // Outcomes.
-        let outcomeTypes: [EventType: FixOutcome] = [.fixApplied: .applied, .fixSkipped: .skipped, .fixFailed: .failed]
+        func outcomeOf(_ type: EventType) -> FixOutcome? {
+            switch type {
+            case .fixApplied: return .applied
+            case .fixSkipped: return .skipped
+            case .fixFailed: return .failed
+            case .fixAssigned, .crashLogged, .crashRebooted, .appOpened, .weeklyCompleted, .patternViewed, .patternDismissed,
+                 .fixShared:
+                return nil
+            }
+        }
         var windowOutcomes: [OutcomeRecord] = []
         var failures: [OutcomeRecord] = []
-        let outcomeEvents = live.filter { outcomeTypes[$0.eventType] != nil }
+        let outcomeEvents = live.filter { outcomeOf($0.eventType) != nil }
         if !outcomeEvents.isEmpty {
             for e in outcomeEvents {
-                guard let outcome = outcomeTypes[e.eventType],
+                guard let outcome = outcomeOf(e.eventType),
                       let bug = e.bugId ?? e.fixId.flatMap({ fixBug[$0] }), liveBug(bug) else { continue }
                 let inWindow = e.timestamp >= windowInstant
                 guard inWindow || outcome == .failed else { continue }
