@@ -47,8 +47,8 @@ extension PageContext {
         let versions = try changelogVersions.reversed().map { v -> PageValue in
             let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
-                return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? bugSlug(nil)),
-                        "bugTitle": .text(facts?.bugTitle ?? bugTitle(nil)),
+                return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
+                        "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
                         "date": .text(index.clock.day(when(c)).description), "prompt": .text(f?.prompt ?? "")]
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> PageValue in
@@ -261,12 +261,7 @@ extension PageContext {
 
     /// The shared fixes' cards: the fixShared events' fixes, by number. Catalogue text only.
     func shareCards() throws -> [ShareCard] {
-        var ids: [UUID] = []
-        var seen = Set<UUID>()
-        for e in data.events where e.deletedAt == nil && e.eventType == .fixShared {
-            if let f = e.fixId, seen.insert(f).inserted { ids.append(f) }
-        }
-        return try ids.compactMap { id -> ShareCard? in
+        try data.sharedFixIds.compactMap { id -> ShareCard? in
             guard let fix = index.fixesById[id], let bug = index.bugsById[fix.bugId] else { return nil }
             return try ShareCard(fix: fix, bug: bug)
         }.sorted { $0.number < $1.number }

@@ -199,8 +199,8 @@ final class PageContext: Sendable {
 
     // MARK: - Shared pieces of page models
 
-    func bugSlug(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.slug } ?? "none" }
-    func bugTitle(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.title } ?? "no bug named" }
+    func bugSlug(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.slug } ?? FixFacts.noBugSlug }
+    func bugTitle(_ id: UUID?) -> String { id.flatMap { index.bugsById[$0]?.title } ?? FixFacts.noBugTitle }
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
@@ -213,8 +213,8 @@ final class PageContext: Sendable {
         if fix?.type == .quickFix { typeNote = "quick fix" }
         if fix?.type == .weekly { typeNote = "system overhaul" }
         return [
-            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? bugSlug(nil)),
-            "bugTitle": .text(facts?.bugTitle ?? bugTitle(nil)),
+            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
+            "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
             "severity": .text(fix?.severity.rawValue ?? "-"), "typeNote": typeNote,
             "when": showDate ? .text(index.clock.day(c.assignedAt).description) : .null,
             "outcome": .text(c.outcome.rawValue),

@@ -29,10 +29,13 @@ final class FixFacts: Sendable {
     let bugSlug: String
     let bugTitle: String
 
+    /// What a page says for a fix or crash without a (live) bug.
+    static let noBugSlug = "none", noBugTitle = "no bug named"
+
     init(fix: Fix, bug: Bug?) {
         self.fix = fix
-        bugSlug = bug?.slug ?? "none"
-        bugTitle = bug?.title ?? "no bug named"
+        bugSlug = bug?.slug ?? FixFacts.noBugSlug
+        bugTitle = bug?.title ?? FixFacts.noBugTitle
     }
 }
 

@@ -30,6 +30,17 @@ public struct SiteData: Sendable {
         self.education = education
     }
 
+    /// The fixes the live fixShared events name, each once, in the order they were first shared:
+    /// the fixes the site draws share cards for.
+    public var sharedFixIds: [UUID] {
+        var ids: [UUID] = []
+        var seen = Set<UUID>()
+        for e in events where e.deletedAt == nil && e.eventType == .fixShared {
+            if let f = e.fixId, seen.insert(f).inserted { ids.append(f) }
+        }
+        return ids
+    }
+
     /// Reads every live record from the repositories.
     public static func load(_ repos: Repositories) async throws -> SiteData {
         SiteData(profile: try await repos.users.get(), bugs: try await repos.bugs.getAll(), fixes: try await repos.fixes.getAll(),

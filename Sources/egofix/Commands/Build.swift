@@ -257,13 +257,11 @@ final class EarlyCards: @unchecked Sendable {
         queue.async { if self.claim(entry) { self.make(entry) } }
     }
 
-    /// The cards of the fixes the data's live fixShared events name (the cards the site will have).
+    /// The cards of the data's shared fixes (the cards the site will have).
     func start(sharedIn data: SiteData) {
         var fixes: [UUID: Fix] = [:]
         for f in data.fixes { fixes[f.id] = f }
-        for e in data.events where e.deletedAt == nil && e.eventType == .fixShared {
-            if let id = e.fixId, let fix = fixes[id] { start(fix) }
-        }
+        for id in data.sharedFixIds { if let fix = fixes[id] { start(fix) } }
     }
 
     /// True for the one thread that gets to make the card's PNG.
