@@ -81,8 +81,10 @@ public enum ShareCardPNG {
     }
 
     /// The same, adding the time spent drawing and encoding to `seconds` (for `egofix bench-card`).
-    /// `fresh` draws on newly cleared memory instead of a reused buffer (for tests: the bytes must not differ).
-    public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double), fresh: Bool = false) throws -> Data {
+    /// `fresh` draws on newly cleared memory instead of a reused buffer, and `fontByName` finds the
+    /// font through fontconfig instead of reading its file (for tests: the bytes must not differ).
+    public static func render(_ card: ShareCard, seconds: inout (draw: Double, encode: Double), fresh: Bool = false,
+                              fontByName: Bool = false) throws -> Data {
         let started = Date()
         try loadCairo()
         let w = Int32(ShareCardLayout.width), h = Int32(ShareCardLayout.height)
@@ -102,7 +104,7 @@ public enum ShareCardPNG {
         defer { cairo_destroy(cr) }
         try check(cairo_status(cr))
 
-        setUpText(cr)
+        setUpText(cr, fontByName: fontByName)
         let advances = AdvanceWidths(cr)
         let layout = ShareCardLayout.make(card, measure: advances.width)
 
@@ -141,7 +143,7 @@ public enum ShareCardPNG {
 
     /// The card's text settings on `cr`: fixed font options, so the bytes do not depend on desktop
     /// font settings, and the card font.
-    private static func setUpText(_ cr: OpaquePointer) {
+    private static func setUpText(_ cr: OpaquePointer, fontByName: Bool = false) {
         if let options = cairo_font_options_create() {
             cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
             cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -150,12 +152,15 @@ public enum ShareCardPNG {
             cairo_set_font_options(cr, options)
             cairo_font_options_destroy(options)
         }
-        if let face = egofix_cairo_font_file(fontFile) {
+        if !fontByName, let face = egofix_cairo_font_file(fontFile) {
             cairo_set_font_face(cr, face)
         } else {
             cairo_select_font_face(cr, fontFamily, CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
         }
     }
+
+    /// Whether cards here read their font from `fontFile` (for tests).
+    static var fontIsReadFromItsFile: Bool { (try? loadCairo()) != nil && egofix_cairo_font_file(fontFile) != nil }
 
     /// Measures with the card's text settings on a scratch context (for tests).
     static func withCardText<T>(_ body: (AdvanceWidths) throws -> T) throws -> T {

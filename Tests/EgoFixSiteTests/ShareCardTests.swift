@@ -172,6 +172,21 @@ final class ShareCardTests: XCTestCase {
         XCTAssertNotEqual(a, c, "the prompt is drawn")
     }
 
+    /// The card font is read from its file, not found through fontconfig; on a machine where
+    /// fontconfig finds that file for the family, the PNG bytes are the same either way.
+    func test_png_fontFromItsFileDrawsWhatTheFamilyNameDraws() throws {
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: ShareCardPNG.fontFile), "no \(ShareCardPNG.fontFile) here")
+        XCTAssertTrue(ShareCardPNG.fontIsReadFromItsFile)
+        let cards = [try card(), try card(fix(prompt: "Ask a question you do not know the answer to.", comment: "// Then wait.")),
+                     try card(fix(prompt: "Caf\u{e9}, na\u{ef}ve \u{2014} \u{201C}quoted\u{201D}, 12:30, [brackets] {braces} ~tilde~"))]
+        var seconds = (draw: 0.0, encode: 0.0)
+        for c in cards {
+            let byFile = try ShareCardPNG.render(c, seconds: &seconds)
+            let byName = try ShareCardPNG.render(c, seconds: &seconds, fontByName: true)
+            XCTAssertEqual(byFile, byName, c.prompt)
+        }
+    }
+
     /// Cards are drawn on reused pixel memory; what an earlier card left there must not reach the bytes.
     func test_png_reusedPixelMemoryGivesTheBytesOfFreshMemory() throws {
         let a = try card(), b = try card(fix(prompt: "Ask a question you do not know the answer to.", comment: "// Then wait."))
