@@ -448,22 +448,36 @@ public final class SiteBuild: @unchecked Sendable {
     private func validate(_ path: String) throws {
         guard !path.isEmpty else { throw SiteWriterError.invalidPath(path, reason: "empty path") }
         guard !path.hasPrefix("/") else { throw SiteWriterError.invalidPath(path, reason: "absolute path") }
-        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0 == "\\" }) else {
-            throw SiteWriterError.invalidPath(path, reason: "control character or backslash in the path")
+        // One look along the bytes finds control characters and backslashes (every byte of a
+        // scalar beyond ASCII is 0x80 or more, so such a byte is such a scalar) and the segments,
+        // split at the byte "/" as the file system splits them.
+        var text = path
+        let (slashes, control, badSegment) = text.withUTF8 { b -> ([Int], Bool, Bool) in
+            var slashes: [Int] = []
+            var control = false, badSegment = false
+            var start = 0
+            for i in 0...b.count {
+                let c: UInt8 = i < b.count ? b[i] : UInt8(ascii: "/")
+                if c < 0x20 || c == UInt8(ascii: "\\") { control = true }
+                guard c == UInt8(ascii: "/") else { continue }
+                let n = i - start
+                if n == 0 || (b[start] == UInt8(ascii: ".") && (n == 1 || (n == 2 && b[start + 1] == UInt8(ascii: ".")))) {
+                    badSegment = true
+                }
+                if i < b.count { slashes.append(i) }
+                start = i + 1
+            }
+            return (slashes, control, badSegment)
         }
-        // Segments split at the byte "/", as the file system splits them.
-        let bytes = path.utf8
-        let parts = bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        for part in parts where part.isEmpty || part.elementsEqual(".".utf8) || part.elementsEqual("..".utf8) {
-            throw SiteWriterError.invalidPath(path, reason: "empty, '.' or '..' segment")
-        }
+        guard !control else { throw SiteWriterError.invalidPath(path, reason: "control character or backslash in the path") }
+        guard !badSegment else { throw SiteWriterError.invalidPath(path, reason: "empty, '.' or '..' segment") }
         guard path != SiteWriter.markerName else {
             throw SiteWriterError.invalidPath(path, reason: "reserved name")
         }
         guard !files.contains(path) else { throw SiteWriterError.duplicatePath(path) }
         guard !folders.contains(path) else { throw SiteWriterError.pathConflict(path, with: path + "/...") }
-        for part in parts.dropLast() {
-            let prefix = String(Substring(bytes[bytes.startIndex..<part.endIndex]))
+        for slash in slashes {
+            let prefix = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<slash]), as: UTF8.self) }
             if files.contains(prefix) { throw SiteWriterError.pathConflict(path, with: prefix) }
             folders.insert(prefix)
         }

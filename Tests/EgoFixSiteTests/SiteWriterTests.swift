@@ -205,6 +205,31 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertThrowsError(try build.add("a/b.html/c", Data()))
     }
 
+    /// Each bad path is refused for its first fault, checked in a fixed order: empty, absolute,
+    /// control character or backslash, bad segment, reserved name.
+    func test_reserve_saysWhatIsWrongWithAPath() throws {
+        let dir = try TempDir()
+        let build = try SiteWriter(output: dir.url.appendingPathComponent("site")).begin()
+        defer { build.abandon() }
+        let segment = "empty, '.' or '..' segment", control = "control character or backslash in the path"
+        let cases: [(String, String)] = [
+            ("", "empty path"), ("/etc/passwd", "absolute path"), ("/a\u{0}", "absolute path"), ("a\u{0}b", control),
+            ("a\\b", control), ("a\u{1f}/../b", control), ("a/\u{7}", control), ("a/../b", segment), ("./a", segment),
+            ("a//b", segment), ("a/", segment), ("..", segment), (".", segment), ("a/b/..", segment),
+            ("/\u{301}x", segment), (SiteWriter.markerName, "reserved name"),
+        ]
+        for (bad, reason) in cases {
+            XCTAssertThrowsError(try build.reserve([bad]), bad.debugDescription) {
+                XCTAssertEqual($0 as? SiteWriterError, .invalidPath(bad, reason: reason), bad.debugDescription)
+            }
+        }
+        try build.reserve(["...", "a/.b", "a/..c/x..", "caf\u{e9}/\u{301}x/index.html", "a/b"])
+        XCTAssertThrowsError(try build.reserve(["a/b/c"])) { XCTAssertEqual($0 as? SiteWriterError, .pathConflict("a/b/c", with: "a/b")) }
+        XCTAssertThrowsError(try build.reserve(["caf\u{e9}"])) {
+            XCTAssertEqual($0 as? SiteWriterError, .pathConflict("caf\u{e9}", with: "caf\u{e9}/..."))
+        }
+    }
+
     /// Pages are written by the threads that render them: every reserved file lands once, in its
     /// own folder, with the stamp the next build's no-change check will compare against.
     func test_put_fromManyThreadsWritesEveryReservedFileWithItsStamp() throws {
