@@ -229,7 +229,7 @@ public struct DayLedger: Sendable {
 }
 
 /// Where each day's activity is while a ledger is made, by day ordinal: an array over the span of
-/// the days, or, for a span too long for that (dates centuries apart), a dictionary.
+/// the days, or, for a span too long for that (dates millennia apart), a dictionary.
 struct DaySlots {
     private let low: Int
     private var table: [Int32]

@@ -283,8 +283,7 @@ final class PageContext: Sendable {
                 "title": .text(p.title), "body": .text(p.body)]
     }
 
-    /// Whether any of the user's text in these days reads like a crisis.
-    /// Whether a day from `first` through `last` reads like a crisis.
+    /// Whether the user's text on any day from `first` through `last` reads like a crisis.
     func crisis(from first: LocalDay, through last: LocalDay) -> Bool {
         let i = PageContext.firstIndex(in: crisisDays, from: first) { $0 }
         return i < crisisDays.count && crisisDays[i] <= last
