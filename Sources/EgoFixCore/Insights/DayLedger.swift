@@ -164,15 +164,7 @@ public struct DayLedger: Sendable {
 
     /// Indexes of the sorted `times` in [start, end).
     static func range(_ times: [Date], from start: Date, to end: Date) -> Range<Int> {
-        func lowerBound(_ x: Date) -> Int {
-            var lo = 0, hi = times.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if times[mid] < x { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
-        let lo = lowerBound(start), hi = lowerBound(end)
+        let lo = times.lowerBound(of: start) { $0 }, hi = times.lowerBound(of: end) { $0 }
         return lo < hi ? lo..<hi : lo..<lo
     }
 
@@ -186,22 +178,11 @@ public struct DayLedger: Sendable {
         return lo < hi ? days[lo..<hi] : []
     }
 
-    func lowerBound(_ day: LocalDay) -> Int {
-        var lo = 0, hi = days.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if days[mid].day < day { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
-    }
+    func lowerBound(_ day: LocalDay) -> Int { days.lowerBound(of: day) { $0.day } }
 
     /// The streak as it reads at the start of `day` (before anything that day), per StreakRules.
     public func streak(before day: LocalDay) -> Int {
-        var lo = 0, hi = streaks.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if streaks[mid].day < day { lo = mid + 1 } else { hi = mid }
-        }
+        let lo = streaks.lowerBound(of: day) { $0.day }
         guard lo > 0 else { return 0 }
         return StreakRules.current(streaks[lo - 1].state, today: day)
     }

@@ -23,15 +23,7 @@ extension PageContext {
 
     /// Indexes of the elements of `times` (sorted) in [start, end); end nil is open.
     static func slice(_ times: [Date], from start: Date, to end: Date?) -> Range<Int> {
-        func lowerBound(_ x: Date) -> Int {
-            var lo = 0, hi = times.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if times[mid] < x { lo = mid + 1 } else { hi = mid }
-            }
-            return lo
-        }
-        let lo = lowerBound(start), hi = end.map(lowerBound) ?? times.count
+        let lo = times.lowerBound(of: start) { $0 }, hi = end.map { e in times.lowerBound(of: e) { $0 } } ?? times.count
         return lo < hi ? lo..<hi : lo..<lo
     }
 

@@ -55,7 +55,7 @@ final class PageContext: Sendable {
         }
         // Crisis language and questions are read on another core as soon as the days' records are
         // sorted, while this one finishes the index and renders the Markdown.
-        var crisisWork: Parallel.Background<(Set<LocalDay>, [LocalDay: [PageValue]])>?
+        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [PageValue])])>?
         let index = SiteIndex(data: data, calendar: options.calendar, now: options.now) { completions, crashes in
             crisisWork = Parallel.Background { PageContext.crisisAndQuestions(completionsByDay: completions, crashesByDay: crashes) }
         }
@@ -108,10 +108,8 @@ final class PageContext: Sendable {
         }
         fixDetails = details
 
-        let (crisis, questions) = crisisWork?.wait()
+        (crisisDays, questionsByDay) = crisisWork?.wait()
             ?? PageContext.crisisAndQuestions(completionsByDay: index.completionsByDay, crashesByDay: index.crashesByDay)
-        crisisDays = crisis.sorted()
-        questionsByDay = questions.keys.sorted().map { ($0, questions[$0] ?? []) }
 
         var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
@@ -147,9 +145,9 @@ final class PageContext: Sendable {
     }
 
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
-    /// first, then crash notes), read once.
-    static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]],
-                                   crashesByDay: [LocalDay: [Crash]]) -> (Set<LocalDay>, [LocalDay: [PageValue]]) {
+    /// first, then crash notes), read once; both oldest day first.
+    static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]], crashesByDay: [LocalDay: [Crash]])
+        -> ([LocalDay], [(day: LocalDay, questions: [PageValue])]) {
         var crisis = Set<LocalDay>()
         var questions: [LocalDay: [PageValue]] = [:]
         for (day, list) in completionsByDay {
@@ -168,7 +166,7 @@ final class PageContext: Sendable {
             }
             if !qs.isEmpty { questions[day, default: []].append(contentsOf: qs) }
         }
-        return (crisis, questions)
+        return (crisis.sorted(), questions.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     // MARK: - Common page parts
@@ -285,29 +283,19 @@ final class PageContext: Sendable {
 
     /// Whether the user's text on any day from `first` through `last` reads like a crisis.
     func crisis(from first: LocalDay, through last: LocalDay) -> Bool {
-        let i = PageContext.firstIndex(in: crisisDays, from: first) { $0 }
+        let i = crisisDays.lowerBound(of: first) { $0 }
         return i < crisisDays.count && crisisDays[i] <= last
     }
 
     /// The questions of the days from `first` through `last`, oldest day first.
     func questions(from first: LocalDay, through last: LocalDay) -> [PageValue] {
         var out: [PageValue] = []
-        var i = PageContext.firstIndex(in: questionsByDay, from: first) { $0.day }
+        var i = questionsByDay.lowerBound(of: first) { $0.day }
         while i < questionsByDay.count, questionsByDay[i].day <= last {
             out.append(contentsOf: questionsByDay[i].questions)
             i += 1
         }
         return out
-    }
-
-    /// The first place in `list` (sorted by `day`) whose day is `day` or later.
-    static func firstIndex<T>(in list: [T], from day: LocalDay, _ dayOf: (T) -> LocalDay) -> Int {
-        var lo = 0, hi = list.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if dayOf(list[mid]) < day { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
     }
 
     struct Counts {
