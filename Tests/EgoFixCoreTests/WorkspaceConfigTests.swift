@@ -29,6 +29,12 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice")
     }
 
+    func test_config_readsCRLFLinesAndTabs() throws {
+        let c = try WorkspaceConfig.parse("title = \"Notes\"\r\n\toutput\t=\t\"public\" \t\r\n\r\n")
+        XCTAssertEqual(c, WorkspaceConfig(title: "Notes", output: "public"))
+        XCTAssertEqual(try WorkspaceConfig.parse("title = \"  spaced  \"").title, "  spaced  ")
+    }
+
     func test_config_hashInsideStringIsNotAComment() throws {
         XCTAssertEqual(try WorkspaceConfig.parse("title = \"Bug #1 # of many\"").title, "Bug #1 # of many")
     }
