@@ -25,8 +25,6 @@ public enum SeedLint {
         public var description: String { issues.map(\.description).joined(separator: "\n") }
     }
 
-    public static let colorPattern = #"^#[0-9a-fA-F]{6}$"#
-
     /// Lints the three files' contents (nil = file missing). Returns every issue found, in file order.
     public static func lint(bugs: Data?, fixes: Data?, education: Data?) -> [Issue] {
         var issues: [Issue] = []
@@ -87,13 +85,13 @@ public enum SeedLint {
             if let slug {
                 if slugs.contains(slug) { issue(bf, e, "slug", "duplicate slug") }
                 slugs.insert(slug)
-                if slug.range(of: "^[a-z0-9]+(-[a-z0-9]+)*$", options: .regularExpression) == nil {
+                if !NameShape.isSlug(slug) {
                     issue(bf, e, "slug", "must be lowercase words joined by '-'")
                 }
             }
             copy(string(o, "title", bf, e), bf, e, "title", CopyRules.Limits.bugTitle)
             copy(string(o, "description", bf, e), bf, e, "description", CopyRules.Limits.bugDescription)
-            if let c = string(o, "color", bf, e), c.range(of: colorPattern, options: .regularExpression) == nil {
+            if let c = string(o, "color", bf, e), !NameShape.isHexColor(c) {
                 issue(bf, e, "color", "'\(c)' is not a #rrggbb colour")
             }
         }

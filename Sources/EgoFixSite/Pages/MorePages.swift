@@ -238,7 +238,7 @@ extension PageContext {
                 out.append(FilePlan(path: "style.css") { ctx in
                     var css = String(decoding: f.data, as: UTF8.self)
                     css += "\n/* one colour per bug (generated from the catalogue) */\n"
-                    for b in ctx.index.bugs where b.color.range(of: SeedLint.colorPattern, options: .regularExpression) != nil {
+                    for b in ctx.index.bugs where NameShape.isHexColor(b.color) {
                         css += ".bug-\(b.slug) { --bug: \(b.color); }\n"
                     }
                     return Data(css.utf8)

@@ -100,9 +100,9 @@ public struct SiteContent: Sendable {
             }
         }
         return SiteContent(
-            weeks: try docs("weeks", check: { $0.range(of: #"^\d{4}-W\d{2}$"#, options: .regularExpression) != nil }, want: "2026-W47.md"),
+            weeks: try docs("weeks", check: NameShape.isISOWeekName, want: "2026-W47.md"),
             versions: try docs("versions", check: { Version($0) != nil }, want: "1.3.md"),
-            pages: try docs("pages", check: { $0.range(of: #"^[a-z0-9][a-z0-9-]*$"#, options: .regularExpression) != nil },
+            pages: try docs("pages", check: NameShape.isPageName,
                             want: "about.md (lowercase letters, digits and '-')"))
     }
 }
