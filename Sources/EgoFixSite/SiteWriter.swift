@@ -725,12 +725,38 @@ public struct SiteManifest: Sendable, Equatable {
 
     /// Nil when the file is missing or not a manifest this version wrote.
     public static func read(_ url: URL) -> SiteManifest? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return data.withUnsafeBytes { raw in parse(raw.bindMemory(to: UInt8.self)) }
+        Listing.read(url).map(SiteManifest.init)
+    }
+
+    /// A manifest's lines as they were written (each kind sorted by path), before anything is
+    /// looked up by path: all a rebuild with nothing changed needs, without building the
+    /// dictionaries.
+    public struct Listing: Sendable {
+        public var key: String
+        public var files: [(path: String, stamp: Stamp)] = []
+        public var folders: [(path: String, stamp: Stamp)] = []
+        public var cards: [(path: String, key: String)] = []
+
+        /// Nil when the file is missing or not a manifest this version wrote.
+        public static func read(_ url: URL) -> Listing? {
+            guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+            return data.withUnsafeBytes { raw in SiteManifest.parse(raw.bindMemory(to: UInt8.self)) }
+        }
+    }
+
+    /// The manifest a listing holds (a path listed twice keeps its last line).
+    public init(_ listing: Listing) {
+        var files: [String: Stamp] = [:], folders: [String: Stamp] = [:], cards: [String: String] = [:]
+        files.reserveCapacity(listing.files.count)
+        folders.reserveCapacity(listing.folders.count)
+        for (path, stamp) in listing.files { files[path] = stamp }
+        for (path, stamp) in listing.folders { folders[path] = stamp }
+        for (path, key) in listing.cards { cards[path] = key }
+        self.init(key: listing.key, files: files, cardKeys: cards, folders: folders)
     }
 
     /// The bytes of `encoded()`, read back without splitting them into strings first.
-    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> SiteManifest? {
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Listing? {
         var i = 0
         func line() -> UnsafeBufferPointer<UInt8>? {
             guard i < b.count else { return nil }
@@ -744,8 +770,9 @@ public struct SiteManifest: Sendable, Equatable {
         guard let first = line(), text(first) == header, let k = line(), k.count > 2, k[0] == UInt8(ascii: "k"), k[1] == 0x20 else {
             return nil
         }
-        var m = SiteManifest(key: text(UnsafeBufferPointer(rebasing: k[2...])), files: [:], cardKeys: [:])
-        m.files.reserveCapacity(b.count / 48)
+        var m = Listing(key: text(UnsafeBufferPointer(rebasing: k[2...])))
+        m.files.reserveCapacity(b.count / 96)
+        m.folders.reserveCapacity(b.count / 96)
         while let l = line() {
             if l.isEmpty { continue }
             guard l.count > 2, l[1] == 0x20 else { return nil }
@@ -780,10 +807,10 @@ public struct SiteManifest: Sendable, Equatable {
                 let stamp = Stamp(size: Int64(bitPattern: numbers.0), seconds: Int64(bitPattern: numbers.1),
                                   nanoseconds: Int64(bitPattern: numbers.2), inode: numbers.3)
                 let path = text(UnsafeBufferPointer(rebasing: l[j...]))
-                if l[0] == UInt8(ascii: "f") { m.files[path] = stamp } else { m.folders[path == "." ? "" : path] = stamp }
+                if l[0] == UInt8(ascii: "f") { m.files.append((path, stamp)) } else { m.folders.append((path == "." ? "" : path, stamp)) }
             case UInt8(ascii: "c"):
                 guard let space = l[2...].firstIndex(of: 0x20), space + 1 < l.count else { return nil }
-                m.cardKeys[text(UnsafeBufferPointer(rebasing: l[(space + 1)...]))] = text(UnsafeBufferPointer(rebasing: l[2..<space]))
+                m.cards.append((text(UnsafeBufferPointer(rebasing: l[(space + 1)...])), text(UnsafeBufferPointer(rebasing: l[2..<space]))))
             default:
                 return nil
             }
@@ -807,7 +834,7 @@ extension SiteWriter {
     /// When the output folder holds exactly what `manifest` says the last build left (the same
     /// files, none touched since, none added), a report of all of them unchanged; else nil.
     /// Holds the build lock while it looks, so it never sees another build half done.
-    public func unchanged(as manifest: SiteManifest) throws -> SiteWriteReport? {
+    public func unchanged(as manifest: SiteManifest.Listing) throws -> SiteWriteReport? {
         let fm = FileManager.default
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         let lock = try FolderLock(parent, output: output)
@@ -816,7 +843,7 @@ extension SiteWriter {
               fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) else { return nil }
         let root = output.path
         // Every folder as the build left it (so nothing was added or removed), then every file.
-        guard manifest.folders[""] != nil else { return nil }
+        guard manifest.folders.contains(where: { $0.path.isEmpty }) else { return nil }
         let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { return nil }
         defer { close(dir) }
@@ -826,7 +853,11 @@ extension SiteWriter {
         for (path, stamp) in manifest.files { entries.append((path, stamp, false)) }
         let matches = Parallel.map(entries) { SiteManifest.stamp(at: dir, $0.path, folder: $0.folder) == $0.stamp }
         guard !matches.contains(false) else { return nil }
-        return SiteWriteReport(written: [], unchanged: PathOrder.sorted(manifest.files.keys.filter { $0 != SiteWriter.markerName }), removed: [])
+        // The manifest lists its files sorted; the report keeps that order (sorting again when
+        // the file says otherwise) and names each file once.
+        var files = manifest.files.map(\.path).filter { $0 != SiteWriter.markerName }
+        if !PathOrder.isSortedAndUnique(files) { files = PathOrder.sorted(Set(files)) }
+        return SiteWriteReport(written: [], unchanged: files, removed: [])
     }
 }
 
@@ -836,19 +867,29 @@ extension SiteWriter {
 enum PathOrder {
     static func sorted<S: Sequence>(_ paths: S) -> [String] where S.Element == String {
         var list = Array(paths)
-        guard list.allSatisfy({ p in p.utf8.withContiguousStorageIfAvailable { b in !b.contains { $0 >= 0x80 } } ?? false }) else {
-            return list.sorted()
-        }
-        list.sort { a, b in
-            a.utf8.withContiguousStorageIfAvailable { x in
-                b.utf8.withContiguousStorageIfAvailable { y in
-                    let n = min(x.count, y.count)
-                    guard n > 0, let p = x.baseAddress, let q = y.baseAddress else { return x.count < y.count }
-                    let c = memcmp(p, q, n)
-                    return c != 0 ? c < 0 : x.count < y.count
-                } ?? (a < b)
-            } ?? (a < b)
-        }
+        guard list.allSatisfy(isASCII) else { return list.sorted() }
+        list.sort(by: asciiLess)
         return list
+    }
+
+    /// Whether each path comes after the one before it in `String` order.
+    static func isSortedAndUnique(_ paths: [String]) -> Bool {
+        paths.indices.dropFirst().allSatisfy { paths[$0 - 1] < paths[$0] }
+    }
+
+    private static func isASCII(_ p: String) -> Bool {
+        p.utf8.withContiguousStorageIfAvailable { b in !b.contains { $0 >= 0x80 } } ?? false
+    }
+
+    /// `a < b` for ASCII strings, by their bytes.
+    private static func asciiLess(_ a: String, _ b: String) -> Bool {
+        a.utf8.withContiguousStorageIfAvailable { x in
+            b.utf8.withContiguousStorageIfAvailable { y in
+                let n = min(x.count, y.count)
+                guard n > 0, let p = x.baseAddress, let q = y.baseAddress else { return x.count < y.count }
+                let c = memcmp(p, q, n)
+                return c != 0 ? c < 0 : x.count < y.count
+            } ?? (a < b)
+        } ?? (a < b)
     }
 }

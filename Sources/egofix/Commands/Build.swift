@@ -65,19 +65,20 @@ struct Build: AsyncParsableCommand {
                                        source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
                                        zone: zone, title: config.title ?? "EgoFix", baseURL: base)
         phase("inputs hashed")
-        let previous = manifestURL.flatMap { SiteManifest.read($0) }
+        let listing = manifestURL.flatMap { SiteManifest.Listing.read($0) }
         phase("manifest read")
-        if let previous, previous.key == key {
+        if let listing, listing.key == key {
             do {
-                if let report = try writer.unchanged(as: previous) {
+                if let report = try writer.unchanged(as: listing) {
                     phase("checked, nothing changed")
-                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(previous.cardKeys.count) reused\n".utf8)) }
+                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
                     finish(files: report.unchanged.count, report)
                     return
                 }
             } catch let e as SiteWriterError { throw CLIError(e.description) }
         }
         phase("inputs checked")
+        let previous = listing.map(SiteManifest.init)
 
         // The templates load on another core while the data is made.
         let loading = Parallel.Background { () -> Result<(SiteBuilder, SiteContent), Error> in
