@@ -80,31 +80,31 @@ extension PageContext {
         let all = data.completions.filter { $0.deletedAt == nil }
         func rate(_ a: Int, _ total: Int) -> String { total == 0 ? "-" : "\(Int((Double(a) * 100 / Double(total)).rounded()))%" }
         struct Tally { var assigned = 0, applied = 0, skipped = 0, failed = 0 }
-        func tally<S: Sequence>(_ completions: S) -> [UUID: Tally] where S.Element == FixCompletion {
-            var out: [UUID: Tally] = [:]
-            for c in completions {
-                guard let bugId = index.fixFacts[c.fixId]?.fix.bugId else { continue }
-                var t = out[bugId] ?? Tally()
-                t.assigned += 1
-                if c.outcome == .applied { t.applied += 1 } else if c.outcome == .skipped { t.skipped += 1 } else if c.outcome == .failed { t.failed += 1 }
-                out[bugId] = t
+        // Counts by the bug's place in `index.bugs` (completions of fixes without a live bug are not counted).
+        func tally<S: Sequence>(_ completions: S) -> [Tally] where S.Element == (FixCompletion, Int?) {
+            var out = [Tally](repeating: Tally(), count: index.bugs.count)
+            for case let (c, i?) in completions {
+                out[i].assigned += 1
+                if c.outcome == .applied { out[i].applied += 1 } else if c.outcome == .skipped { out[i].skipped += 1 } else if c.outcome == .failed { out[i].failed += 1 }
             }
             return out
         }
-        let overall = tally(all)
-        let byBug = index.bugs.compactMap { bug -> PageValue? in
-            guard let t = overall[bug.id], t.assigned > 0 else { return nil }
+        let byTime = all.sorted { when($0) < when($1) }.map { c in (c, index.fixFacts[c.fixId]?.bugIndex) }
+        let overall = tally(byTime)
+        let byBug = index.bugs.indices.compactMap { i -> PageValue? in
+            let bug = index.bugs[i], t = overall[i]
+            guard t.assigned > 0 else { return nil }
             return ["slug": .text(bug.slug), "title": .text(bug.title), "assigned": .text(String(t.assigned)), "applied": .text(String(t.applied)),
                     "skipped": .text(String(t.skipped)), "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
         }
-        let byTime = all.sorted { when($0) < when($1) }
-        let times = byTime.map(when)
+        let times = byTime.map { when($0.0) }
         let byVersion = changelogVersions.reversed().compactMap { v -> PageValue? in
             let range = PageContext.slice(times, from: v.start, to: v.end)
             guard !range.isEmpty else { return nil }
             let counts = tally(byTime[range])
-            let rows = index.bugs.compactMap { bug -> PageValue? in
-                guard let t = counts[bug.id], t.assigned > 0 else { return nil }
+            let rows = index.bugs.indices.compactMap { i -> PageValue? in
+                let bug = index.bugs[i], t = counts[i]
+                guard t.assigned > 0 else { return nil }
                 return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(t.applied)), "skipped": .text(String(t.skipped)),
                         "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
             }
@@ -141,9 +141,11 @@ extension PageContext {
         return RawHTML(trusted: html)
     }
 
-    func bugPage(_ bug: Bug) throws -> Data {
+    /// The page of `index.bugs[place]`.
+    func bugPage(_ place: Int) throws -> Data {
+        let bug = index.bugs[place]
         let path = "bugs/\(bug.slug)/index.html"
-        let mine = data.completions.filter { $0.deletedAt == nil && index.fixFacts[$0.fixId]?.fix.bugId == bug.id }
+        let mine = index.completionsByBug[place]
             .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $1.id.sortsBefore($0.id) }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
             .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }

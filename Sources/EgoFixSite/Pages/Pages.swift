@@ -19,7 +19,9 @@ extension PageContext {
                 plans.append(PagePlan(path: p.path) { try $0.period(p, prev: prev, next: next) })
             }
         }
-        for bug in index.bugs { plans.append(PagePlan(path: "bugs/\(bug.slug)/index.html") { try $0.bugPage(bug) }) }
+        for (place, bug) in index.bugs.enumerated() {
+            plans.append(PagePlan(path: "bugs/\(bug.slug)/index.html") { try $0.bugPage(place) })
+        }
         for doc in content.pages {
             let path = "pages/\(doc.name)/index.html"
             plans.append(PagePlan(path: path) { ctx in

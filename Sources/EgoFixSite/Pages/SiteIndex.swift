@@ -28,14 +28,17 @@ final class FixFacts: Sendable {
     let fix: Fix
     let bugSlug: String
     let bugTitle: String
+    /// Where the fix's bug is in `SiteIndex.bugs`; nil when the bug is not live.
+    let bugIndex: Int?
 
     /// What a page says for a fix or crash without a (live) bug.
     static let noBugSlug = "none", noBugTitle = "no bug named"
 
-    init(fix: Fix, bug: Bug?) {
+    init(fix: Fix, bug: Bug?, bugIndex: Int?) {
         self.fix = fix
         bugSlug = bug?.slug ?? FixFacts.noBugSlug
         bugTitle = bug?.title ?? FixFacts.noBugTitle
+        self.bugIndex = bugIndex
     }
 }
 
@@ -49,6 +52,8 @@ struct SiteIndex: Sendable {
     /// Every fix of `fixesById`, with its bug's words.
     let fixFacts: [UUID: FixFacts]
     let bugs: [Bug]                         // by slug
+    /// The completions not deleted of each bug's fixes, in data order, by the bug's place in `bugs`.
+    let completionsByBug: [[FixCompletion]]
     let completionsByDay: [LocalDay: [FixCompletion]]
     let crashesByDay: [LocalDay: [Crash]]
     let rebootsByDay: [LocalDay: [VersionEntry]]
@@ -87,10 +92,17 @@ struct SiteIndex: Sendable {
         var fixesById: [UUID: Fix] = [:]
         for f in data.fixes { fixesById[f.id] = f }
         self.fixesById = fixesById
-        var facts: [UUID: FixFacts] = Dictionary(minimumCapacity: fixesById.count)
-        for (id, f) in fixesById { facts[id] = FixFacts(fix: f, bug: bugsById[f.bugId]) }
-        fixFacts = facts
         bugs = bugsById.values.sorted { $0.slug < $1.slug }
+        var place: [UUID: Int] = [:]
+        for (i, b) in bugs.enumerated() { place[b.id] = i }
+        var facts: [UUID: FixFacts] = Dictionary(minimumCapacity: fixesById.count)
+        for (id, f) in fixesById { facts[id] = FixFacts(fix: f, bug: bugsById[f.bugId], bugIndex: place[f.bugId]) }
+        fixFacts = facts
+        var byBug = [[FixCompletion]](repeating: [], count: bugs.count)
+        for c in data.completions where c.deletedAt == nil {
+            if let i = facts[c.fixId]?.bugIndex { byBug[i].append(c) }
+        }
+        completionsByBug = byBug
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { comp[LocalDay(c.assignedAt, calendar: calendar), default: []].append(c) }
