@@ -156,6 +156,10 @@ def main():
     os.environ.pop("EGOFIX_STORE", None)
     ldd = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     link = "Swift runtime linked in (--static-swift-stdlib)" if "libswiftCore" not in ldd else "shared Swift runtime"
+    with open(binary, "rb") as f:
+        head = f.read(18)
+    if head[:4] == b"\x7fELF" and int.from_bytes(head[16:18], "little") == 2:  # ET_EXEC, not ET_DYN
+        link += ", fixed address (-no-pie)"
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True).stdout.strip()
     print(f"egofix benchmarks: {binary} ({link}), commit {commit}\nwork folder {work}; medians of {runs} runs after "
           f"a warm-up; {os.cpu_count()} cores\n", flush=True)
