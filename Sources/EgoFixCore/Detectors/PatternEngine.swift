@@ -29,7 +29,6 @@ public enum PatternEngine {
                            detectors given: [any PatternDetector]? = nil) -> PatternRun {
         // The built-in list is used as it is typed: converting it to [any PatternDetector] is a
         // dynamic cast of every element (2 M instructions a run).
-        let builtIn = given == nil ? Self.builtIn : nil
         let count = given?.count ?? Self.builtIn.count
         let data = DetectionData(events: events, diagnostics: diagnostics, context: context)
         // The detectors are independent and pure: they run on every core, the slowest (the ones that
@@ -38,7 +37,6 @@ public enum PatternEngine {
         let slow = (0..<count).map { i in Self.isSlow(given?[i] ?? Self.builtIn[i]) }
         let slowFirst = (0..<count).sorted { a, b in slow[a] != slow[b] ? slow[a] : a < b }
         let computed = Parallel.map(slowFirst) { i -> DetectorResult in
-            if let builtIn { return builtIn[i].evaluate(data) }
             guard let d = given?[i] else { return Self.builtIn[i].evaluate(data) }
             if let dd = d as? any DataDetector { return dd.evaluate(data) }
             return d.evaluate(events: events, diagnostics: diagnostics, context: context)

@@ -356,13 +356,8 @@ struct BugTallies: Sendable {
     private let bugCount: Int
     /// Running totals: entry `(d * bugCount + bug) * 4 + kind` sums the days before day offset `d`.
     private let totals: [Int]
-    /// For each place in `index.bugs`, the place its id first has (where its counts are kept).
-    private let slot: [Int]
 
     init(_ index: SiteIndex) {
-        var position: [UUID: Int] = [:]
-        for (i, bug) in index.bugs.enumerated() where position[bug.id] == nil { position[bug.id] = i }
-        slot = index.bugs.map { position[$0.id] ?? 0 }
         let keys = Array(index.completionsByDay.keys) + Array(index.crashesByDay.keys)
         let first = keys.min() ?? index.first
         let days = (keys.max().map { $0.days(since: first) } ?? -1) + 1
@@ -371,7 +366,7 @@ struct BugTallies: Sendable {
         for (day, list) in index.completionsByDay {
             let d = day.days(since: first)
             for c in list {
-                guard let bugId = index.fixFacts[c.fixId]?.fix.bugId, let b = position[bugId] else { continue }
+                guard let b = index.fixFacts[c.fixId]?.bugIndex else { continue }
                 let kind = c.outcome == .applied ? 0 : c.outcome == .skipped ? 1 : c.outcome == .failed ? 2 : -1
                 if kind >= 0 { perDay[(d * bugCount + b) * 4 + kind] += 1 }
             }
@@ -379,7 +374,7 @@ struct BugTallies: Sendable {
         for (day, list) in index.crashesByDay {
             let d = day.days(since: first)
             for c in list {
-                guard let bugId = c.bugId, let b = position[bugId] else { continue }
+                guard let bugId = c.bugId, let b = index.bugPlace[bugId] else { continue }
                 perDay[(d * bugCount + b) * 4 + 3] += 1
             }
         }
@@ -399,8 +394,7 @@ struct BugTallies: Sendable {
         let lo = min(max(0, from.days(since: first)), days)
         let hi = min(max(0, through.days(since: first) + 1), days)
         guard hi > lo else { return Tally() }
-        let b = slot[bug]
-        func sum(_ kind: Int) -> Int { totals[(hi * bugCount + b) * 4 + kind] - totals[(lo * bugCount + b) * 4 + kind] }
+        func sum(_ kind: Int) -> Int { totals[(hi * bugCount + bug) * 4 + kind] - totals[(lo * bugCount + bug) * 4 + kind] }
         return Tally(applied: sum(0), skipped: sum(1), failed: sum(2), crashes: sum(3))
     }
 }

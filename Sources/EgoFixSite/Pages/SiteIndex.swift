@@ -52,6 +52,8 @@ struct SiteIndex: Sendable {
     /// Every fix of `fixesById`, with its bug's words.
     let fixFacts: [UUID: FixFacts]
     let bugs: [Bug]                         // by slug
+    /// Each live bug's place in `bugs` (its ids are unique: `bugs` is made from `bugsById`).
+    let bugPlace: [UUID: Int]
     /// The completions not deleted of each bug's fixes, in data order, by the bug's place in `bugs`.
     let completionsByBug: [[FixCompletion]]
     let completionsByDay: [LocalDay: [FixCompletion]]
@@ -95,6 +97,7 @@ struct SiteIndex: Sendable {
         bugs = bugsById.values.sorted { $0.slug < $1.slug }
         var place: [UUID: Int] = [:]
         for (i, b) in bugs.enumerated() { place[b.id] = i }
+        bugPlace = place
         var facts: [UUID: FixFacts] = Dictionary(minimumCapacity: fixesById.count)
         for (id, f) in fixesById { facts[id] = FixFacts(fix: f, bug: bugsById[f.bugId], bugIndex: place[f.bugId]) }
         fixFacts = facts
