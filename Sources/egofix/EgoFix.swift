@@ -23,6 +23,8 @@ extension EgoFix {
     /// Errors a user can cause end in one line on standard error and exit code 1;
     /// usage errors get ArgumentParser's message and help hint.
     static func main() async {
+        // A plain `egofix build` starts its prelude on another core while the parser works.
+        EarlyBuild.start(commandLine: CommandLine.arguments)
         do {
             var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand {

@@ -21,10 +21,10 @@ final class SiteBuildTests: XCTestCase {
         return out
     }
 
-    func buildDemo(into out: String, env: [String: String]) throws -> CLI.Result {
+    func buildDemo(into out: String, env: [String: String], arguments: [String]? = nil) throws -> CLI.Result {
         let p = Process()
         p.executableURL = CLI.binary
-        p.arguments = ["build", "--demo", "--out", out]
+        p.arguments = arguments ?? ["build", "--demo", "--out", out]
         p.environment = ["HOME": NSTemporaryDirectory(), "PATH": "/usr/bin:/bin"].merging(env) { $1 }
         p.currentDirectoryURL = demoWorkspace
         let o = Pipe(), e = Pipe()
@@ -84,6 +84,39 @@ final class SiteBuildTests: XCTestCase {
         r = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
         XCTAssertTrue(r.out.contains(": 0 written"), r.out)
         XCTAssertTrue(r.out.contains("0 removed"), r.out)
+    }
+
+    /// A plain `egofix build` works out its inputs and checks the folder while swift-argument-parser
+    /// reads the command line. Every spelling of the same request gets the same answer; one the
+    /// early guess does not cover is worked out after parsing, with the same answer; a different
+    /// request builds; a bad one fails as it always did.
+    func test_build_inputsCheckedWhileParsingGiveTheSameAnswerForEverySpelling() throws {
+        let dir = try CLI.temporaryDirectory()
+        let out = dir + "/s"
+        XCTAssertEqual(try buildDemo(into: out, env: ["TZ": "UTC"]).status, 0)
+        let early = "prelude: made while the arguments were parsed", late = "prelude: made after the arguments were parsed"
+        let spellings: [([String], String)] = [
+            (["build", "--demo", "--out", out, "--stats"], early),
+            (["build", "--stats", "--out=\(out)", "--demo"], early),
+            (["build", "--demo", "--seed", "7", "--years=1", "--out", out, "--stats"], early),
+            (["build", "--demo", "--seed", "7", "--seed", "7", "--out", out, "--stats"], late),
+        ]
+        for (arguments, prelude) in spellings {
+            let r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: arguments)
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertTrue(r.out.contains(": 0 written, "), "\(arguments): \(r.out)")
+            XCTAssertTrue(r.err.contains(prelude), "\(arguments): \(r.err)")
+        }
+        var r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--seed", "8", "--out", out, "--stats"])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(": 0 written, "), r.out)
+        XCTAssertTrue(r.err.contains(early), r.err)
+        r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--base-url", "ftp://example.org"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.err, "egofix: --base-url must start with https:// or http://.\n")
+        r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--years", "x"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("--years"), r.err)
     }
 
     func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {

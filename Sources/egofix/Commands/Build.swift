@@ -18,23 +18,25 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else ./site.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
     @Flag(help: "Build from the built-in demo history instead of the store.") var demo = false
-    @Option(help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = 1
-    @Option(help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = 7
+    @Option(help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = BuildRequest.defaultYears
+    @Option(help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = BuildRequest.defaultSeed
     @Flag(help: .hidden) var stats = false
 
+    var request: BuildRequest {
+        BuildRequest(out: out, baseURL: baseURL, demo: demo, years: years, seed: seed, store: options.store, now: options.now)
+    }
+
     func run() async throws {
-        let started = Date()
+        let runStarted = Date()
         let env = ProcessInfo.processInfo.environment
-        let config: WorkspaceConfig
-        do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let output = URL(fileURLWithPath: out ?? config.output ?? "site", relativeTo: cwd).standardizedFileURL
-        var base = baseURL ?? config.baseURL
-        if let b = base {
-            guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
-            if !b.hasSuffix("/") { base = b + "/" }
-        }
-        var phases: [(String, Date)] = [("start", started)]
+        let request = self.request
+        let earlyPrelude = EarlyBuild.take(for: request)
+        let prelude = try earlyPrelude ?? BuildPrelude(request, environment: env)
+        // The build began with its prelude, which may have been made while the arguments were parsed.
+        let started = min(runStarted, prelude.began)
+        let (config, cwd, output, base, writer, manifestURL, key, listing) =
+            (prelude.config, prelude.cwd, prelude.output, prelude.base, prelude.writer, prelude.manifestURL, prelude.key, prelude.listing)
+        var phases: [(String, Date)] = [("start", started)] + prelude.phases
         func phase(_ name: String) { if stats { phases.append((name, Date())) } }
         let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
         func finish(files: Int, _ report: SiteWriteReport) {
@@ -42,42 +44,18 @@ struct Build: AsyncParsableCommand {
             print("Built \(files) files into \(shown)/ in \(ms) ms: \(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed.")
             print("Open \(shown)/index.html")
             if stats {
-                var lines: [String] = []
+                var lines = ["prelude: " + (earlyPrelude == nil ? "made after the arguments were parsed" : "made while the arguments were parsed")]
                 for (i, p) in phases.enumerated().dropFirst() {
                     lines.append("\(p.0): \(Int(p.1.timeIntervalSince(phases[i - 1].1) * 1000)) ms")
                 }
                 FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             }
         }
-        let storePath = demo ? nil : StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                                                           environment: env)
-        if let path = storePath, !FileManager.default.fileExists(atPath: path) {
-            throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
+        if let report = prelude.unchanged, let listing {
+            if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
+            finish(files: report.unchanged.count, report)
+            return
         }
-
-        // Nothing changed since the last build into this folder (same inputs, same egofix, files
-        // as that build left them): nothing to do.
-        let writer = SiteWriter(output: output)
-        let manifestURL = BuildFingerprint.manifestLocation(for: writer.output, environment: env)
-        let clockNow: Date? = demo ? nil : try Session.clock(options.now, environment: env)
-        let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
-        let key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
-                                       source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
-                                       zone: zone, title: config.title ?? "EgoFix", baseURL: base)
-        phase("inputs hashed")
-        let listing = manifestURL.flatMap { SiteManifest.Listing.read($0) }
-        phase("manifest read")
-        if let listing, listing.key == key {
-            do {
-                if let report = try writer.unchanged(as: listing) {
-                    phase("checked, nothing changed")
-                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
-                    finish(files: report.unchanged.count, report)
-                    return
-                }
-            } catch let e as SiteWriterError { throw CLIError(e.description) }
-        }
-        phase("inputs checked")
         let previous = listing.map(SiteManifest.init)
 
         // The templates load on another core while the data is made.
