@@ -110,8 +110,10 @@ public enum Parallel {
         }
     }
 
-    /// Runs `body` on a new detached thread; false when no thread could be made.
+    /// Runs `body` on a new detached thread; false when no thread could be made (or off Linux,
+    /// where the caller falls back to Dispatch).
     static func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+        #if canImport(Glibc)
         final class Body {
             let run: @Sendable () -> Void
             init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -129,6 +131,9 @@ public enum Parallel {
         }
         pthread_detach(thread)
         return true
+        #else
+        return false
+        #endif
     }
 
     /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.
