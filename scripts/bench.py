@@ -86,12 +86,16 @@ def full_builds(binary, years, out, runs):
     /usr/bin/time for peak memory. Returns (times, rss list, counts of the last)."""
     cmd = [binary, "build", "--demo", "--years", str(years), "--out", out]
     times, counts = timed_builds(cmd, out, runs)
+    return times, peak_rss(cmd, out), counts
+
+
+def peak_rss(cmd, out):
+    """Max RSS in KiB of three builds of `cmd` into an emptied `out`, under /usr/bin/time."""
     rss = []
     for i in range(3):
         shutil.rmtree(out, ignore_errors=True)
-        _, _, _, kib = timed(cmd, cwd=DEMO)
-        rss.append(kib)
-    return times, rss, counts
+        rss.append(timed(cmd, cwd=DEMO)[3])
+    return rss
 
 
 def visible_text(path):
@@ -267,10 +271,7 @@ def main():
             tens.append(a)
             t100.append(b)
             ratios.append(b / a)
-    rss100 = []
-    for i in range(3):
-        shutil.rmtree(out100, ignore_errors=True)
-        rss100.append(timed(cmd100, cwd=DEMO)[3])
+    rss100 = peak_rss(cmd100, out100)
     ratio = median(ratios)
     report("full build, 100 years", f"{ms(median(t100))}, {counts100[0]} files")
     report("full build, 10 years, in these rounds", ms(median(tens)))

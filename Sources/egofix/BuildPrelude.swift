@@ -15,11 +15,9 @@ struct BuildRequest: Equatable, Sendable {
     var seed = BuildRequest.defaultSeed
     var store: String?
     var now: String?
+}
 
-    init(out: String?, baseURL: String?, demo: Bool, years: Int, seed: UInt64, store: String?, now: String?) {
-        (self.out, self.baseURL, self.demo, self.years, self.seed, self.store, self.now) = (out, baseURL, demo, years, seed, store, now)
-    }
-
+extension BuildRequest {
     /// The request in a command line (without the program name) of the plain forms, `build` then
     /// `--name value`, `--name=value` and flags, each once; nil for anything else (help, another
     /// command, an unknown or repeated option, a value that looks like an option). It is a guess
@@ -74,13 +72,8 @@ struct BuildPrelude: Sendable {
     let output: URL
     /// The base URL, ending in "/".
     let base: String?
-    /// Nil for the demo.
-    let storePath: String?
     let writer: SiteWriter
     let manifestURL: URL?
-    /// The pinned clock (--now or EGOFIX_NOW) of a store build.
-    let clockNow: Date?
-    let zone: String
     let key: String
     let listing: SiteManifest.Listing?
     /// Every file of the folder, unchanged, when it holds the build of these same inputs; else nil.
@@ -102,15 +95,15 @@ struct BuildPrelude: Sendable {
         }
         self.base = base
         let demo = request.demo
-        storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
+        let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
                                                        environment: env)
         if let path = storePath, !FileManager.default.fileExists(atPath: path) {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
         writer = SiteWriter(output: output)
         manifestURL = BuildFingerprint.manifestLocation(for: writer.output, environment: env)
-        clockNow = demo ? nil : try Session.clock(request.now, environment: env)
-        zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
+        let clockNow = demo ? nil : try Session.clock(request.now, environment: env)
+        let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
         key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
                                    source: demo ? .demo(years: request.years, seed: request.seed)
                                        : .store(path: storePath ?? "", now: clockNow ?? Date()),
