@@ -15,14 +15,17 @@ struct BuildRequest: Equatable, Sendable {
     var seed = BuildRequest.defaultSeed
     var store: String?
     var now: String?
+    /// `--stats`: the phases' times on standard error.
+    var stats = false
 }
 
 extension BuildRequest {
     /// The request in a command line (without the program name) of the plain forms, `build` then
     /// `--name value`, `--name=value` and flags, each once; nil for anything else (help, another
-    /// command, an unknown or repeated option, a value that looks like an option). It is a guess
-    /// made before the arguments are parsed: the build uses what was worked out from it only when
-    /// it equals the request the parser makes.
+    /// command, an unknown or repeated option, a value that looks like an option or does not read
+    /// as its type). `main` builds straight from it, without swift-argument-parser, whose
+    /// reflection costs a few milliseconds a process; anything else goes to the parser, which
+    /// makes the same request from these forms (a test holds the two to that).
     init?(commandLine args: [String]) {
         guard args.first == "build" else { return nil }
         var seen: [String] = []
@@ -33,13 +36,14 @@ extension BuildRequest {
             if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
                 value = String(name[name.index(after: eq)...])
                 name = String(name[..<eq])
+                guard value != "" else { return nil }  // the parser refuses `--out=`
             }
             guard !seen.contains(name) else { return nil }
             seen.append(name)
             switch name {
             case "--demo", "--stats":
                 guard value == nil else { return nil }
-                if name == "--demo" { demo = true }
+                if name == "--demo" { demo = true } else { stats = true }
             case "--out", "--base-url", "--years", "--seed", "--store", "--now":
                 if value == nil {
                     i += 1
@@ -120,39 +124,5 @@ struct BuildPrelude: Sendable {
         self.unchanged = unchanged
         phases.append((unchanged == nil ? "inputs checked" : "checked, nothing changed", Date()))
         self.phases = phases
-    }
-}
-
-/// The prelude of `egofix build`, worked out on another core while swift-argument-parser reads the
-/// command line (a few milliseconds of reflection), from a guess at the request (see
-/// `BuildRequest(commandLine:)`). A no-change rebuild is mostly that prelude.
-enum EarlyBuild {
-    private final class Slot: @unchecked Sendable {
-        let lock = NSLock()
-        var pending: (request: BuildRequest, work: Parallel.Background<Result<BuildPrelude, Error>>)?
-    }
-    private static let slot = Slot()
-
-    /// Starts the prelude when the command line is a plain `egofix build`. Call before parsing.
-    static func start(commandLine: [String]) {
-        guard let request = BuildRequest(commandLine: Array(commandLine.dropFirst())) else { return }
-        let work = Parallel.Background.onNewThread { Result { try BuildPrelude(request, environment: ProcessInfo.processInfo.environment) } }
-        slot.lock.lock()
-        slot.pending = (request, work)
-        slot.lock.unlock()
-    }
-
-    /// The prelude made early, when it was made for `request` and got through; nil otherwise (the
-    /// build then makes its own, with its own errors). Waits for one still being made, which may
-    /// hold the output folder's lock.
-    static func take(for request: BuildRequest) -> BuildPrelude? {
-        slot.lock.lock()
-        let pending = slot.pending
-        slot.pending = nil
-        slot.lock.unlock()
-        guard let pending else { return nil }
-        let result = pending.work.wait()
-        guard pending.request == request, case .success(let prelude) = result else { return nil }
-        return prelude
     }
 }

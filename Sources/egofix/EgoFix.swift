@@ -23,9 +23,12 @@ extension EgoFix {
     /// Errors a user can cause end in one line on standard error and exit code 1;
     /// usage errors get ArgumentParser's message and help hint.
     static func main() async {
-        // A plain `egofix build` starts its prelude on another core while the parser works.
-        EarlyBuild.start(commandLine: CommandLine.arguments)
         do {
+            // A plain `egofix build` is read without the parser (see `BuildRequest(commandLine:)`).
+            if let request = BuildRequest(commandLine: Array(CommandLine.arguments.dropFirst())) {
+                try await Build.run(request, parsed: false)
+                return
+            }
             var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()

@@ -55,12 +55,17 @@ struct Session {
     }
 
     static func open(_ options: StoreOptions) throws -> Session {
+        try open(store: options.store, now: options.now)
+    }
+
+    /// The session of a `--store` and a `--now` (either may be absent).
+    static func open(store storeFlag: String?, now nowFlag: String?) throws -> Session {
         let env = environment()
         let config: WorkspaceConfig
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-        let now = try clock(options.now, environment: env)
+        let now = try clock(nowFlag, environment: env)
         let tz = try timeZone(config: config, environment: env)
-        let path = StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
+        let path = StoreLocation.resolve(flag: storeFlag ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
                                          environment: env)
         let store: SQLiteStore
         do { store = try SQLiteStore(path: path, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }

@@ -90,33 +90,43 @@ final class SiteBuildTests: XCTestCase {
     /// reads the command line. Every spelling of the same request gets the same answer; one the
     /// early guess does not cover is worked out after parsing, with the same answer; a different
     /// request builds; a bad one fails as it always did.
-    func test_build_inputsCheckedWhileParsingGiveTheSameAnswerForEverySpelling() throws {
+    func test_build_plainCommandLineGivesTheSameAnswerWithOrWithoutTheParser() throws {
         let dir = try CLI.temporaryDirectory()
         let out = dir + "/s"
         XCTAssertEqual(try buildDemo(into: out, env: ["TZ": "UTC"]).status, 0)
-        let early = "prelude: made while the arguments were parsed", late = "prelude: made after the arguments were parsed"
+        let direct = "command line: read directly (a plain build)", parser = "command line: parsed by swift-argument-parser"
         let spellings: [([String], String)] = [
-            (["build", "--demo", "--out", out, "--stats"], early),
-            (["build", "--stats", "--out=\(out)", "--demo"], early),
-            (["build", "--demo", "--seed", "7", "--years=1", "--out", out, "--stats"], early),
-            (["build", "--demo", "--seed", "7", "--seed", "7", "--out", out, "--stats"], late),
+            (["build", "--demo", "--out", out, "--stats"], direct),
+            (["build", "--stats", "--out=\(out)", "--demo"], direct),
+            (["build", "--demo", "--seed", "7", "--years=1", "--out", out, "--stats"], direct),
+            (["build", "--demo", "--seed", "7", "--seed", "7", "--out", out, "--stats"], parser),
         ]
-        for (arguments, prelude) in spellings {
+        for (arguments, reader) in spellings {
             let r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: arguments)
             XCTAssertEqual(r.status, 0, r.err)
             XCTAssertTrue(r.out.contains(": 0 written, "), "\(arguments): \(r.out)")
-            XCTAssertTrue(r.err.contains(prelude), "\(arguments): \(r.err)")
+            XCTAssertTrue(r.err.contains(reader), "\(arguments): \(r.err)")
         }
         var r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--seed", "8", "--out", out, "--stats"])
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertFalse(r.out.contains(": 0 written, "), r.out)
-        XCTAssertTrue(r.err.contains(early), r.err)
-        r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--base-url", "ftp://example.org"])
-        XCTAssertEqual(r.status, 1)
-        XCTAssertEqual(r.err, "egofix: --base-url must start with https:// or http://.\n")
+        XCTAssertTrue(r.err.contains(direct), r.err)
+        for extra in [[String](), ["--seed", "7", "--seed", "7"]] {
+            r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--base-url", "ftp://example.org"] + extra)
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.err, "egofix: --base-url must start with https:// or http://.\n")
+            r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--years=-2"] + extra)
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+            XCTAssertTrue(r.err.contains("--years"), r.err)
+        }
         r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--years", "x"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.err.contains("--years"), r.err)
+        r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--help"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.out.contains("USAGE: egofix build"), r.out)
+        XCTAssertTrue(try tree(out).keys.contains("index.html"), "nothing lost by the failed builds")
     }
 
     func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {

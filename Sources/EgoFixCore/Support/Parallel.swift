@@ -59,25 +59,13 @@ public enum Parallel {
         private var value: T?
         private let work: @Sendable () -> T
 
-        public convenience init(_ work: @escaping @Sendable () -> T) {
-            self.init(work: work, onNewThread: false)
-        }
-
-        /// Starts `work` on a new thread of its own rather than one of Dispatch's, so it does not
-        /// wait for Dispatch to set up its pool, as the first task of a process does. For work that
-        /// must begin at once, early in a process.
-        public static func onNewThread(_ work: @escaping @Sendable () -> T) -> Background {
-            Background(work: work, onNewThread: true)
-        }
-
-        private init(work: @escaping @Sendable () -> T, onNewThread: Bool) {
+        public init(_ work: @escaping @Sendable () -> T) {
             self.work = work
             group.enter()
-            let run: @Sendable () -> Void = {
+            DispatchQueue.global().async {
                 guard self.claim() else { return }
                 self.finish(work())
             }
-            if !onNewThread || !Parallel.spawnThread(run) { DispatchQueue.global().async(execute: run) }
         }
 
         /// True for the one thread that gets to compute the value.
@@ -108,32 +96,6 @@ public enum Parallel {
             defer { lock.unlock() }
             return value ?? work()
         }
-    }
-
-    /// Runs `body` on a new detached thread; false when no thread could be made (or off Linux,
-    /// where the caller falls back to Dispatch).
-    static func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-        #if canImport(Glibc)
-        final class Body {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-        let box = Unmanaged.passRetained(Body(body))
-        var thread = pthread_t()
-        let made = pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            Unmanaged<Body>.fromOpaque(raw).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
-        guard made == 0 else {
-            box.release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
-        #else
-        return false
-        #endif
     }
 
     /// Hands out indexes 0, 1, 2, ... to whichever thread asks next.

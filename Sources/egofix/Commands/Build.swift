@@ -23,17 +23,20 @@ struct Build: AsyncParsableCommand {
     @Flag(help: .hidden) var stats = false
 
     var request: BuildRequest {
-        BuildRequest(out: out, baseURL: baseURL, demo: demo, years: years, seed: seed, store: options.store, now: options.now)
+        BuildRequest(out: out, baseURL: baseURL, demo: demo, years: years, seed: seed, store: options.store, now: options.now,
+                     stats: stats)
     }
 
     func run() async throws {
-        let runStarted = Date()
+        try await Build.run(request, parsed: true)
+    }
+
+    /// The build `request` asks for; `parsed` says whether swift-argument-parser read it (for --stats).
+    static func run(_ request: BuildRequest, parsed: Bool) async throws {
         let env = ProcessInfo.processInfo.environment
-        let request = self.request
-        let earlyPrelude = EarlyBuild.take(for: request)
-        let prelude = try earlyPrelude ?? BuildPrelude(request, environment: env)
-        // The build began with its prelude, which may have been made while the arguments were parsed.
-        let started = min(runStarted, prelude.began)
+        let prelude = try BuildPrelude(request, environment: env)
+        let (stats, demo, years, seed) = (request.stats, request.demo, request.years, request.seed)
+        let started = prelude.began
         let (config, cwd, output, base, writer, manifestURL, key, listing) =
             (prelude.config, prelude.cwd, prelude.output, prelude.base, prelude.writer, prelude.manifestURL, prelude.key, prelude.listing)
         var phases: [(String, Date)] = [("start", started)] + prelude.phases
@@ -44,7 +47,7 @@ struct Build: AsyncParsableCommand {
             print("Built \(files) files into \(shown)/ in \(ms) ms: \(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed.")
             print("Open \(shown)/index.html")
             if stats {
-                var lines = ["prelude: " + (earlyPrelude == nil ? "made after the arguments were parsed" : "made while the arguments were parsed")]
+                var lines = ["command line: " + (parsed ? "parsed by swift-argument-parser" : "read directly (a plain build)")]
                 for (i, p) in phases.enumerated().dropFirst() {
                     lines.append("\(p.0): \(Int(p.1.timeIntervalSince(phases[i - 1].1) * 1000)) ms")
                 }
@@ -90,7 +93,7 @@ struct Build: AsyncParsableCommand {
             now = d.now
             calendar = d.calendar
         } else {
-            let s = try Session.open(options)
+            let s = try Session.open(store: request.store, now: request.now)
             try s.ensureCatalogue()
             data = try await SiteData.load(s.repos)
             now = s.now
