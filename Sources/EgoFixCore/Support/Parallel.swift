@@ -22,6 +22,12 @@ public enum Parallel {
         return slots.values()
     }
 
+    /// Lets go of `object` on another thread, so that freeing a large graph of values (a build's
+    /// page context) happens beside whatever this thread does next rather than before it.
+    public static func releaseInBackground<T: AnyObject & Sendable>(_ object: T) {
+        DispatchQueue.global(qos: .utility).async { withExtendedLifetime(object) {} }
+    }
+
     /// One result per index, each written by exactly one thread.
     final class Slots<R>: @unchecked Sendable {
         private let buffer: UnsafeMutablePointer<R?>

@@ -69,6 +69,8 @@ public struct SiteBuilder: Sendable {
                        stats: inout SiteBuildStats, reserve: ([String]) throws -> Void,
                        emit: @escaping @Sendable (String, Data) throws -> Void) throws -> [String] {
         let ctx = try PageContext(data: data, content: content, options: options, templates: templates)
+        // Its indexes and page values are freed on another core once the pages are done.
+        defer { Parallel.releaseInBackground(ctx) }
         let pages = ctx.pagePlan().map { page in FilePlan(path: page.path, make: page.render) }
         let extras = ctx.extraPlan(assets: assets)
         // A card that cannot be made fails the build where it always did: after the pages and the feed.

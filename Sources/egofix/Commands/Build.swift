@@ -155,6 +155,9 @@ struct Build: AsyncParsableCommand {
             FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
         }
         finish(files: paths.count, report)
+        // The build is done and reported: the process ends here, without freeing the history, the
+        // pages and the cards one object at a time (the kernel takes the memory back whole).
+        Foundation.exit(0)
     }
 }
 
