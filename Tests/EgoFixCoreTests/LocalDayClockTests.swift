@@ -71,6 +71,33 @@ final class LocalDayClockTests: XCTestCase {
         }
     }
 
+    /// The offsets cache learns a run of days from one question (up to the zone's next
+    /// transition); walked forward a day at a time, as the demo history walks, every instant of
+    /// every day still has the zone's own offset, transition days and the hours around them included.
+    func test_zoneOffsets_walkedForwardDayByDay_areTheZonesInEveryZone() throws {
+        for id in LocalDayClockTests.zones {
+            let tz = try XCTUnwrap(TimeZone(identifier: id))
+            let offsets = ZoneOffsets()
+            var wrong = 0
+            // 2005-01-01 to 2031-01-01, UTC days since the reference date, every 97 minutes of each.
+            for day in 1_461...10_958 where wrong < 3 {
+                for k in 0..<15 {
+                    let t = Double(day) * 86_400 + Double(k * 97 * 60)
+                    let expected = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: t))
+                    if offsets.offset(tz, at: t) != expected {
+                        wrong += 1
+                        XCTFail("\(id) \(Date(timeIntervalSinceReferenceDate: t)): \(offsets.offset(tz, at: t)), not \(expected)")
+                    }
+                }
+            }
+            if let next = tz.nextDaylightSavingTimeTransition(after: Date(timeIntervalSinceReferenceDate: 86_400 * 5_000)) {
+                let day = (next.timeIntervalSinceReferenceDate - 3_600) / 86_400
+                let around = offsets.steadyOffset(tz, aroundLocal: day * 86_400 + Double(tz.secondsFromGMT(for: next)))
+                XCTAssertNil(around, "\(id): no steady offset around a transition")
+            }
+        }
+    }
+
     func test_description_isZeroPaddedISO() {
         XCTAssertEqual(LocalDay(year: 2026, month: 3, day: 7).description, "2026-03-07")
         XCTAssertEqual(LocalDay(year: 987, month: 12, day: 31).description, "0987-12-31")

@@ -344,8 +344,19 @@ final class ZoneOffsets: @unchecked Sendable {
         let first = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start))
         let last = tz.secondsFromGMT(for: Date(timeIntervalSinceReferenceDate: start + 86_399))
         let value = first == last ? Int32(clamping: first) : ZoneOffsets.varies
+        // Up to the zone's next transition the offset stays what it is at the day's start: the
+        // days wholly before it (a year at most) are known from this one question, rather than two
+        // each as a simulation walks forward.
+        var through = day
+        if value != ZoneOffsets.varies {
+            let horizon = Double(day + 366) * 86_400
+            let next = tz.nextDaylightSavingTimeTransition(after: Date(timeIntervalSinceReferenceDate: start))?.timeIntervalSinceReferenceDate ?? horizon
+            through = max(day, Int((min(next, horizon) / 86_400).rounded(.down)) - 1)
+        }
         lock.lock()
-        if id == zone { store(value, day: day) }
+        if id == zone {
+            for d in day...through { store(value, day: d) }
+        }
         lock.unlock()
         return value
     }
