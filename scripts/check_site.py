@@ -64,10 +64,10 @@ FIRST_DAY_NOW = "2026-11-22T09:00:00+01:00"
 # Page types: (name, glob relative to the site root, required on demo, required on first day).
 PAGE_TYPES = [
     ("dashboard", "index.html", True, True),
-    ("week", "weeks/*.html", True, True),
-    ("month", "months/*.html", True, True),
-    ("quarter", "quarters/*.html", True, True),
-    ("year", "years/*.html", True, True),
+    ("week", "weeks/*/index.html", True, True),
+    ("month", "months/*/index.html", True, True),
+    ("quarter", "quarters/*/index.html", True, True),
+    ("year", "years/*/index.html", True, True),
     ("reports", "reports/index.html", True, True),
     ("changelog", "changelog/index.html", True, True),
     ("history", "history/index.html", True, True),

@@ -66,7 +66,7 @@ final class SiteBuildTests: XCTestCase {
     func test_build_noChangeRebuildStillNoticesAStrayFileAndAnEditedPage() throws {
         let dir = try CLI.temporaryDirectory()
         XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)
-        let stray = dir + "/s/bugs/need-to-be-right/notes.txt"
+        let stray = dir + "/s/weeks/2026-W47/notes.txt"
         try Data("left here by hand".utf8).write(to: URL(fileURLWithPath: stray))
         var r = try buildDemo(into: dir + "/s", env: ["TZ": "UTC"])
         XCTAssertEqual(r.status, 0, r.err)
@@ -163,6 +163,6 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual((history["days"] as? [Any])?.count, 56)
         let site = try cli.run(["build"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertEqual(site.status, 0, site.err)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47.html"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
     }
 }

@@ -17,8 +17,8 @@ final class SitePagesTests: XCTestCase {
                                   versions: [.init(name: "1.1", source: "content/versions/1.1.md", markdown: "First bump.")],
                                   pages: [.init(name: "about", source: "content/pages/about.md", markdown: "# About\n\nHello.")])
         let files = try Practice.build(p, content: content)
-        for path in ["index.html", "weeks/2026-W10.html", "weeks/2026-W12.html", "months/2026-03.html",
-                     "quarters/2026-Q1.html", "years/2026.html", "reports/index.html", "changelog/index.html",
+        for path in ["index.html", "weeks/2026-W10/index.html", "weeks/2026-W12/index.html", "months/2026-03/index.html",
+                     "quarters/2026-Q1/index.html", "years/2026/index.html", "reports/index.html", "changelog/index.html",
                      "changelog/feed.xml", "history/index.html", "bugs/need-to-be-right/index.html", "patterns/index.html",
                      "how/index.html", "pages/about/index.html", "404.html", "style.css", "share/index.html", "share/share.css",
                      "share/fix-037/index.html", "share/fix-037/card.svg", "share/fix-037/card.png"] {
@@ -32,7 +32,7 @@ final class SitePagesTests: XCTestCase {
     func test_site_weekPage_showsEachDaysFixWithRenderedReflection() async throws {
         let p = try await Practice.make(reflections: ["Let Tom finish. *Why* was that hard?"], crashNotes: ["Corrected a waiter."])
         let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "Note with **bold**.")])
-        let week = HTMLDocument(try text(try Practice.build(p, content: content), "weeks/2026-W10.html"))
+        let week = HTMLDocument(try text(try Practice.build(p, content: content), "weeks/2026-W10/index.html"))
         let articles = week.elements.filter { $0.name == "article" && $0.classes.contains("fix") }
         XCTAssertGreaterThanOrEqual(articles.count, 7, "a fix per day, plus quick fixes")
         XCTAssertTrue(week.all("em").count >= 1, "the reflection's Markdown is rendered")
@@ -190,10 +190,10 @@ final class SitePagesTests: XCTestCase {
 
     func test_site_crisisLanguageShowsHelpFirst() async throws {
         let p = try await Practice.make(reflections: ["Some days I want to die a little when I lose an argument."], crashNotes: [], days: 3)
-        let week = HTMLDocument(try text(try Practice.build(p), "weeks/2026-W10.html"))
+        let week = HTMLDocument(try text(try Practice.build(p), "weeks/2026-W10/index.html"))
         let firstHeading = week.all("h2").first?.attr("id")
         XCTAssertEqual(firstHeading, "help-title")
-        let other = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10.html"))
+        let other = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
         XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
     }
 }

@@ -75,7 +75,7 @@ struct Period: Hashable, Sendable {
         }
     }
 
-    var path: String { "\(folder)/\(key).html" }
+    var path: String { "\(folder)/\(key)/index.html" }
 
     var title: String {
         switch kind {
