@@ -20,50 +20,29 @@ struct BuildRequest: Equatable, Sendable {
 }
 
 extension BuildRequest {
-    /// The request in a command line (without the program name) of the plain forms, `build` then
-    /// `--name value`, `--name=value` and flags, each once; nil for anything else (help, another
-    /// command, an unknown or repeated option, a value that looks like an option or does not read
-    /// as its type). `main` builds straight from it, without swift-argument-parser, whose
-    /// reflection costs a few milliseconds a process; anything else goes to the parser, which
+    /// The request in a command line (without the program name) of the plain forms (see
+    /// `PlainCommandLine`); nil for anything else (help, another command, an unknown or repeated
+    /// option, a value that looks like an option or does not read as its type). `main` builds
+    /// straight from it, without swift-argument-parser; anything else goes to the parser, which
     /// makes the same request from these forms (a test holds the two to that).
     init?(commandLine args: [String]) {
-        guard args.first == "build" else { return nil }
-        var seen: [String] = []
-        var i = 1
-        while i < args.count {
-            var name = args[i]
-            var value: String?
-            if name.hasPrefix("--"), let eq = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: eq)...])
-                name = String(name[..<eq])
-                guard value != "" else { return nil }  // the parser refuses `--out=`
-            }
-            guard !seen.contains(name) else { return nil }
-            seen.append(name)
-            switch name {
-            case "--demo", "--stats":
-                guard value == nil else { return nil }
-                if name == "--demo" { demo = true } else { stats = true }
-            case "--out", "--base-url", "--years", "--seed", "--store", "--now":
-                if value == nil {
-                    i += 1
-                    guard i < args.count, !args[i].hasPrefix("-") else { return nil }
-                    value = args[i]
-                }
-                guard let v = value else { return nil }
-                switch name {
-                case "--out": out = v
-                case "--base-url": baseURL = v
-                case "--years": guard let n = Int(v) else { return nil }; years = n
-                case "--seed": guard let n = UInt64(v) else { return nil }; seed = n
-                case "--store": store = v
-                default: now = v
-                }
-            default:
-                return nil
-            }
-            i += 1
+        let known = PlainCommandLine.storeOptionNames.merging(["--out": true, "--base-url": true, "--demo": false, "--years": true,
+                                                           "--seed": true, "--stats": false]) { a, _ in a }
+        guard args.first == "build", let o = PlainCommandLine.options(args.dropFirst(), known: known) else { return nil }
+        if let v = o["--years"] {
+            guard let n = Int(v) else { return nil }
+            years = n
         }
+        if let v = o["--seed"] {
+            guard let n = UInt64(v) else { return nil }
+            seed = n
+        }
+        out = o["--out"]
+        baseURL = o["--base-url"]
+        demo = o["--demo"] != nil
+        stats = o["--stats"] != nil
+        store = o["--store"]
+        now = o["--now"]
     }
 }
 

@@ -29,7 +29,13 @@ extension EgoFix {
                 try await Build.run(request, parsed: false)
                 return
             }
-            var command = try parseAsRoot()
+            // So are `today`, `applied`, `skipped` and `failed` (see `PlainCommandLine`).
+            var command: ParsableCommand
+            if let daily = PlainCommandLine.dailyCommand(Array(CommandLine.arguments.dropFirst())) {
+                command = daily
+            } else {
+                command = try parseAsRoot()
+            }
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {

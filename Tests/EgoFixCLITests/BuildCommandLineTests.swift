@@ -1,8 +1,9 @@
 import XCTest
 @testable import egofix
 
-/// A plain `egofix build` is read without swift-argument-parser: what `main` reads must be what
-/// the parser would have made, or nothing (and then the parser reads it).
+/// A plain `egofix build`, and a plain `today`, `applied`, `skipped` or `failed`, are read without
+/// swift-argument-parser: what `main` reads must be what the parser would have made, or nothing
+/// (and then the parser reads it).
 final class BuildCommandLineTests: XCTestCase {
     /// The request swift-argument-parser makes of `arguments`, or nil when it refuses them (or
     /// they are not a build).
@@ -72,5 +73,54 @@ final class BuildCommandLineTests: XCTestCase {
         }
         XCTAssertNil(parsed(["build", "--years", "x"]))
         XCTAssertEqual(parsed(["build", "--seed", "7", "--seed", "8"])?.seed, 8)
+    }
+
+    /// The daily commands, made without the parser, hold every option as the parser sets it: the
+    /// same type, the same values, none left unset (an unset one prints "*definition*" here and
+    /// would stop the command when read).
+    func test_dailyCommands_plainCommandLineIsReadAsTheParserReadsIt() throws {
+        let plain: [[String]] = [
+            ["today"],
+            ["today", "--json"],
+            ["today", "--store", "/tmp/s.sqlite", "--now=2026-11-23T08:00:00+01:00", "--json"],
+            ["applied"],
+            ["applied", "--message", "Said nothing. It held.", "--store=~/x.sqlite"],
+            ["skipped", "--edit", "--now", "2026-11-23T08:00:00Z"],
+            ["failed", "--count", "3", "--steps=2", "--option", "b", "--timer-done"],
+            ["failed", "--count=+3", "--message=a=b"],
+            ["applied", "--message", ""],
+            ["skipped", "--steps", "0", "--count=-1"],
+        ]
+        for arguments in plain {
+            let direct = try XCTUnwrap(PlainCommandLine.dailyCommand(arguments), "\(arguments) is plain and should be read directly")
+            let parsed = try EgoFix.parseAsRoot(arguments)
+            XCTAssertTrue(type(of: direct) == type(of: parsed), "\(arguments): \(type(of: direct)), not \(type(of: parsed))")
+            XCTAssertEqual(String(describing: direct), String(describing: parsed), "\(arguments)")
+            XCTAssertFalse(String(describing: direct).contains("*definition*"), "\(arguments): \(direct)")
+        }
+        let other: [[String]] = [
+            ["today", "--help"],
+            ["today", "-h"],
+            ["today", "--json", "--json"],
+            ["today", "--json=yes"],
+            ["today", "--message", "x"],
+            ["today", "extra"],
+            ["applied", "-m", "short options go to the parser"],
+            ["applied", "-e"],
+            ["applied", "--count", "x"],
+            ["applied", "--count", "-1"],
+            ["applied", "--steps", "1.5"],
+            ["applied", "--message"],
+            ["applied", "--message="],
+            ["applied", "--message", "--edit"],
+            ["applied", "--", "--edit"],
+            ["applied", "--json"],
+            ["status"],
+            ["history", "--days", "7"],
+            [],
+        ]
+        for arguments in other {
+            XCTAssertNil(PlainCommandLine.dailyCommand(arguments), "\(arguments) should go to the parser")
+        }
     }
 }

@@ -1,0 +1,102 @@
+import ArgumentParser
+
+/// Command lines read without swift-argument-parser, whose reflection costs a few milliseconds a
+/// process (the runtime scans the binary's 6,900 protocol conformances for each type it asks
+/// about): a plain `egofix build` (see `BuildRequest(commandLine:)`) and the commands run every
+/// day, `today`, `applied`, `skipped` and `failed`. Plain means the command, then its own long
+/// options (`--name value`, `--name=value`, flags), each once, with values that read as their types
+/// and do not look like options. Anything else goes to the parser, with its messages and help;
+/// tests hold what is read here to what the parser makes of the same line.
+enum PlainCommandLine {
+    /// The options of a plain command line (after the command's name), by name, a flag's value
+    /// empty; nil when it is not plain. `known` says which take a value.
+    static func options(_ args: ArraySlice<String>, known: [String: Bool]) -> [String: String]? {
+        var out: [String: String] = [:]
+        var i = args.startIndex
+        while i < args.endIndex {
+            let arg = args[i]
+            guard arg.hasPrefix("--") else { return nil }
+            var name = arg
+            var value: String?
+            if let eq = arg.firstIndex(of: "=") {
+                name = String(arg[..<eq])
+                value = String(arg[arg.index(after: eq)...])
+                guard value != "" else { return nil }  // the parser refuses `--out=`
+            }
+            guard let takesValue = known[name], out[name] == nil else { return nil }
+            if takesValue {
+                if value == nil {
+                    i += 1
+                    guard i < args.endIndex, !args[i].hasPrefix("-") else { return nil }
+                    value = args[i]
+                }
+            } else {
+                guard value == nil else { return nil }
+                value = ""
+            }
+            out[name] = value
+            i += 1
+        }
+        return out
+    }
+
+    static let storeOptionNames = ["--store": true, "--now": true]
+
+    static func storeOptions(from o: [String: String]) -> StoreOptions {
+        var s = StoreOptions()
+        s.store = o["--store"]
+        s.now = o["--now"]
+        return s
+    }
+
+    /// `today`, `applied`, `skipped` or `failed` with every option set as the parser would set it,
+    /// when `args` (the whole command line after the program's name) is one of them, plain.
+    static func dailyCommand(_ args: [String]) -> ParsableCommand? {
+        guard let name = args.first else { return nil }
+        switch name {
+        case "today":
+            guard let o = options(args.dropFirst(), known: storeOptionNames.merging(["--json": false]) { a, _ in a }) else { return nil }
+            var t = Today()
+            t.options = storeOptions(from: o)
+            t.json = o["--json"] != nil
+            return t
+        case "applied", "skipped", "failed":
+            let known = storeOptionNames.merging(["--message": true, "--edit": false, "--count": true, "--option": true,
+                                              "--timer-done": false, "--steps": true]) { a, _ in a }
+            guard let o = options(args.dropFirst(), known: known) else { return nil }
+            var count: Int?, steps: Int?
+            if let v = o["--count"] {
+                guard let n = Int(v) else { return nil }
+                count = n
+            }
+            if let v = o["--steps"] {
+                guard let n = Int(v) else { return nil }
+                steps = n
+            }
+            var outcome = OutcomeOptions()
+            outcome.store = storeOptions(from: o)
+            outcome.message = o["--message"]
+            outcome.edit = o["--edit"] != nil
+            outcome.count = count
+            outcome.option = o["--option"]
+            outcome.timerDone = o["--timer-done"] != nil
+            outcome.steps = steps
+            switch name {
+            case "applied":
+                var c = Applied()
+                c.o = outcome
+                return c
+            case "skipped":
+                var c = Skipped()
+                c.o = outcome
+                return c
+            default:
+                var c = Failed()
+                c.o = outcome
+                return c
+            }
+        default:
+            return nil
+        }
+    }
+}
