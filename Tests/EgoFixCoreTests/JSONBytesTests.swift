@@ -54,6 +54,14 @@ final class JSONBytesTests: XCTestCase {
                                    "t": .bool(true), "f": .bool(false), "z": .null]))
     }
 
+    /// A key given twice: the first one counts, as JSONDecoder reads it.
+    func test_jsonBytes_repeatedKeyReadsAsJSONDecoderReadsIt() throws {
+        let data = Data(#"{"a": 1, "b": {"c": "x", "c": "y"}, "a": 2}"#.utf8)
+        let fast = try XCTUnwrap(JSONBytes.parse(data))
+        XCTAssertEqual(fast, try JSONDecoder().decode(JSONValue.self, from: data))
+        XCTAssertEqual(fast, .object(["a": .number(1), "b": .object(["c": .string("x")])]))
+    }
+
     func test_jsonBytes_rejectsWhatIsNotJSON() {
         let bad = ["", "[", "[1,]", "{\"a\":1,}", "{a:1}", "01", "1.", ".5", "-", "1e", "\"tab\there\"", "\"\\x\"",
                    "\"\\ud83d\"", "\"\\ude00\"", "[1] [2]", "tru", "nul", "{\"a\" 1}", "'a'", "NaN", "1e999",

@@ -128,7 +128,7 @@ public enum JSONBytes {
                     guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { return nil }
                     i += 1
                     guard let v = value(depth: depth + 1) else { return nil }
-                    o[key] = v
+                    if o[key] == nil { o[key] = v }  // the first of a repeated key, as JSONDecoder reads it
                     skipSpace()
                     guard i < bytes.count else { return nil }
                     if bytes[i] == UInt8(ascii: ",") { i += 1; continue }
