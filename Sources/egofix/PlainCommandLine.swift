@@ -62,7 +62,7 @@ enum PlainCommandLine {
             return t
         case "applied", "skipped", "failed":
             let known = storeOptionNames.merging(["--message": true, "--edit": false, "--count": true, "--option": true,
-                                              "--timer-done": false, "--steps": true]) { a, _ in a }
+                                                  "--timer-done": false, "--steps": true]) { a, _ in a }
             guard let o = options(args.dropFirst(), known: known) else { return nil }
             var count: Int?, steps: Int?
             if let v = o["--count"] {
