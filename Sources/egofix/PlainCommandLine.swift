@@ -40,6 +40,13 @@ enum PlainCommandLine {
         return out
     }
 
+    /// The value of option `name` read as a `T` (as the parser reads it): `.some(nil)` when the
+    /// option is not there, nil when its value does not read as one.
+    static func value<T: LosslessStringConvertible>(_ o: [String: String], _ name: String) -> T?? {
+        guard let v = o[name] else { return .some(nil) }
+        return T(v).map { .some($0) }
+    }
+
     static let storeOptionNames = ["--store": true, "--now": true]
 
     static func storeOptions(from o: [String: String]) -> StoreOptions {
@@ -63,16 +70,8 @@ enum PlainCommandLine {
         case "applied", "skipped", "failed":
             let known = storeOptionNames.merging(["--message": true, "--edit": false, "--count": true, "--option": true,
                                                   "--timer-done": false, "--steps": true]) { a, _ in a }
-            guard let o = options(args.dropFirst(), known: known) else { return nil }
-            var count: Int?, steps: Int?
-            if let v = o["--count"] {
-                guard let n = Int(v) else { return nil }
-                count = n
-            }
-            if let v = o["--steps"] {
-                guard let n = Int(v) else { return nil }
-                steps = n
-            }
+            guard let o = options(args.dropFirst(), known: known), let count: Int? = value(o, "--count"),
+                  let steps: Int? = value(o, "--steps") else { return nil }
             var outcome = OutcomeOptions()
             outcome.store = storeOptions(from: o)
             outcome.message = o["--message"]

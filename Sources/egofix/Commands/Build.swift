@@ -33,13 +33,19 @@ struct Build: AsyncParsableCommand {
 
     /// The build `request` asks for; `parsed` says whether swift-argument-parser read it (for --stats).
     static func run(_ request: BuildRequest, parsed: Bool) async throws {
+        let started = Date()
         let env = ProcessInfo.processInfo.environment
-        let prelude = try BuildPrelude(request, environment: env)
         let (stats, demo, years, seed) = (request.stats, request.demo, request.years, request.seed)
-        let started = prelude.began
-        let (config, cwd, output, base, writer, manifestURL, key, listing) =
-            (prelude.config, prelude.cwd, prelude.output, prelude.base, prelude.writer, prelude.manifestURL, prelude.key, prelude.listing)
-        var phases: [(String, Date)] = [("start", started)] + prelude.phases
+        let config: WorkspaceConfig
+        do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        let output = URL(fileURLWithPath: request.out ?? config.output ?? "site", relativeTo: cwd).standardizedFileURL
+        var base = request.baseURL ?? config.baseURL
+        if let b = base {
+            guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
+            if !b.hasSuffix("/") { base = b + "/" }
+        }
+        var phases: [(String, Date)] = [("start", started)]
         func phase(_ name: String) { if stats { phases.append((name, Date())) } }
         let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
         func finish(files: Int, _ report: SiteWriteReport) {
@@ -54,11 +60,35 @@ struct Build: AsyncParsableCommand {
                 FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
             }
         }
-        if let report = prelude.unchanged, let listing {
-            if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
-            finish(files: report.unchanged.count, report)
-            return
+        let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
+                                                           environment: env)
+        if let path = storePath, !FileManager.default.fileExists(atPath: path) {
+            throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
+
+        // Nothing changed since the last build into this folder (same inputs, same egofix, files
+        // as that build left them): nothing to do.
+        let writer = SiteWriter(output: output)
+        let manifestURL = BuildFingerprint.manifestLocation(for: writer.output, environment: env)
+        let clockNow: Date? = demo ? nil : try Session.clock(request.now, environment: env)
+        let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
+        let key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
+                                       source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
+                                       zone: zone, title: config.title ?? "EgoFix", baseURL: base)
+        phase("inputs hashed")
+        let listing = manifestURL.flatMap { SiteManifest.Listing.read($0) }
+        phase("manifest read")
+        if let listing, listing.key == key {
+            do {
+                if let report = try writer.unchanged(as: listing) {
+                    phase("checked, nothing changed")
+                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
+                    finish(files: report.unchanged.count, report)
+                    return
+                }
+            } catch let e as SiteWriterError { throw CLIError(e.description) }
+        }
+        phase("inputs checked")
         let previous = listing.map(SiteManifest.init)
 
         // The templates load on another core while the data is made.
