@@ -89,8 +89,22 @@ struct ByteText: ~Copyable {
 
     /// Decimal digits, written straight into the bytes.
     mutating func append(_ n: Int) {
-        if n >= 0 && n < 10 {
-            append(byte: UInt8(truncatingIfNeeded: 0x30 + n))
+        // Numbers below 1000 (coordinates, counts) without a loop.
+        if n >= 0 && n < 1000 {
+            let p = room(3)
+            if n < 10 {
+                p[0] = UInt8(truncatingIfNeeded: 0x30 &+ n)
+                count += 1
+            } else if n < 100 {
+                p[0] = UInt8(truncatingIfNeeded: 0x30 &+ n / 10)
+                p[1] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
+                count += 2
+            } else {
+                p[0] = UInt8(truncatingIfNeeded: 0x30 &+ n / 100)
+                p[1] = UInt8(truncatingIfNeeded: 0x30 &+ n / 10 % 10)
+                p[2] = UInt8(truncatingIfNeeded: 0x30 &+ n % 10)
+                count += 3
+            }
             return
         }
         // Digits lowest first into a scratch area at the end of the room, then copied in order.
@@ -118,7 +132,16 @@ struct ByteText: ~Copyable {
         // Most text has nothing to escape: then it goes in whole.
         let plain = s.withUTF8 { buf -> Bool? in
             var clean = true
-            for b in buf {
+            // Eight bytes at a time while they are plain ASCII with nothing to escape.
+            var start = 0
+            if let base = buf.baseAddress {
+                while start + 8 <= buf.count {
+                    let w = UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self)
+                    if w & 0x8080_8080_8080_8080 != 0 || HTMLEscape.mayNeedEscaping(w) { break }
+                    start += 8
+                }
+            }
+            for b in UnsafeBufferPointer(rebasing: buf[start...]) {
                 if b >= 0x80 { return nil }
                 if b < 0x20 || b == 0x26 || b == 0x3c || b == 0x3e || b == 0x22 || b == 0x27 || b == 0x7f { clean = false }
             }

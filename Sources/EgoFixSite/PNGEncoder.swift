@@ -13,43 +13,43 @@ enum PNGEncoder {
     /// Encodes pixels in cairo's RGB24 layout (native-endian 32-bit words, 0x00RRGGBB), for widths up
     /// to 2^25 pixels (the Adler-32 sums are reduced once a row).
     static func encodeRGB24(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) -> Data {
-        let compressed: [UInt8] = Deflate.literalCodes.withUnsafeBufferPointer { lit in
+        // The whole file is made in one buffer: the signature, IHDR and the IDAT chunk's length and
+        // type go in front of the zlib stream, which is written in place, its CRC and IEND after it.
+        let front = PNGChunks.signature.count + 25 + 8, back = 4 + 12
+        let (file, idat): (UnsafeMutablePointer<UInt8>, Int) = Deflate.literalCodes.withUnsafeBufferPointer { lit in
             Deflate.matchCodes.withUnsafeBufferPointer { match in
                 Deflate.runCodes.withUnsafeBufferPointer { runs in
-                    var z = Deflate(capacity: height * (1 + width * 3) * 9 / 8 + 1024, literals: lit, matches: match, runs: runs)
-                    defer { z.release() }
+                    var z = Deflate(capacity: height * (1 + width * 3) * 9 / 8 + 1024, front: front, back: back,
+                                    literals: lit, matches: match, runs: runs)
                     z.header()
                     z.rows(pixels: pixels, width: width, height: height, stride: stride)
                     return z.finish()
                 }
             }
         }
-        var ihdr: [UInt8] = []
-        ihdr.append(contentsOf: bigEndian(UInt32(width)))
-        ihdr.append(contentsOf: bigEndian(UInt32(height)))
-        ihdr.append(contentsOf: [8, 2, 0, 0, 0])  // 8 bits, RGB, deflate, adaptive filters, no interlace
-        var png = [UInt8]()
-        png.reserveCapacity(compressed.count + 64)
-        png.append(contentsOf: PNGChunks.signature)
-        chunk("IHDR", ihdr, into: &png)
-        chunk("IDAT", compressed, into: &png)
-        chunk("IEND", [], into: &png)
-        return Data(png)
+        var at = 0
+        func put(_ bytes: [UInt8]) {
+            for b in bytes { file[at] = b; at += 1 }
+        }
+        func crc(from start: Int, count: Int) {
+            var c = CRC32()
+            c.update(UnsafeBufferPointer(start: file + start, count: count))
+            put(bigEndian(c.value))
+        }
+        put(PNGChunks.signature)
+        put(bigEndian(13) + Array("IHDR".utf8) + bigEndian(UInt32(width)) + bigEndian(UInt32(height)))
+        put([8, 2, 0, 0, 0])  // 8 bits, RGB, deflate, adaptive filters, no interlace
+        crc(from: at - 17, count: 17)
+        put(bigEndian(UInt32(idat)) + Array("IDAT".utf8))
+        at += idat
+        crc(from: front - 4, count: idat + 4)
+        put(bigEndian(0) + Array("IEND".utf8))
+        crc(from: at - 4, count: 4)
+        return Data(bytesNoCopy: file, count: at, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }
 
     static func bigEndian(_ v: UInt32) -> [UInt8] {
         [UInt8(v >> 24), UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v)]
-    }
-
-    static func chunk(_ type: StaticString, _ payload: [UInt8], into out: inout [UInt8]) {
-        out.append(contentsOf: bigEndian(UInt32(payload.count)))
-        let typeBytes = UnsafeBufferPointer(start: type.utf8Start, count: type.utf8CodeUnitCount)
-        out.append(contentsOf: typeBytes)
-        out.append(contentsOf: payload)
-        var crc = CRC32()
-        crc.update(typeBytes)
-        payload.withUnsafeBufferPointer { crc.update($0) }
-        out.append(contentsOf: bigEndian(crc.value))
     }
 
     /// CRC-32 (PNG's, zlib's), eight bytes a step.
@@ -94,6 +94,8 @@ enum PNGEncoder {
 
     /// One final fixed-Huffman deflate block in a zlib stream, with the stream's Adler-32.
     struct Deflate {
+        /// The whole buffer, and where the stream starts in it.
+        private let buffer: UnsafeMutablePointer<UInt8>
         private let out: UnsafeMutablePointer<UInt8>
         private let capacity: Int
         private var n = 0
@@ -196,16 +198,16 @@ enum PNGEncoder {
 
         /// `literals`, `matches` and `runs` are `literalCodes`, `matchCodes` and `runCodes`, borrowed
         /// for the encoder's life.
-        init(capacity: Int, literals: UnsafeBufferPointer<UInt32>, matches: UnsafeBufferPointer<UInt64>,
-             runs: UnsafeBufferPointer<UInt64>) {
+        /// The stream is written after `front` bytes of the buffer, which keeps `back` bytes free after it.
+        init(capacity: Int, front: Int = 0, back: Int = 0, literals: UnsafeBufferPointer<UInt32>,
+             matches: UnsafeBufferPointer<UInt64>, runs: UnsafeBufferPointer<UInt64>) {
             self.capacity = capacity + 16
-            out = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+            buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: front + self.capacity + back)
+            out = buffer + front
             lit = literals
             match = matches
             self.runs = runs
         }
-
-        func release() { out.deallocate() }
 
         @inline(__always) private mutating func put(_ value: UInt64, _ width: UInt64) {
             bits |= value &<< count
@@ -385,7 +387,9 @@ enum PNGEncoder {
             afterZero = true
         }
 
-        mutating func finish() -> [UInt8] {
+        /// Ends the stream: the buffer (the caller's to deallocate) and the stream's length in it,
+        /// after the front bytes.
+        mutating func finish() -> (buffer: UnsafeMutablePointer<UInt8>, length: Int) {
             let code = lit[256]
             put(UInt64(code & 0xffff), UInt64(code >> 16))
             while count > 0 && n < capacity {
@@ -395,9 +399,11 @@ enum PNGEncoder {
                 count = count >= 8 ? count - 8 : 0
             }
             reduce()
-            var result = Array(UnsafeBufferPointer(start: out, count: n))
-            result.append(contentsOf: PNGEncoder.bigEndian(UInt32(b << 16 | a)))
-            return result
+            for byte in PNGEncoder.bigEndian(UInt32(b << 16 | a)) where n < capacity {
+                out[n] = byte
+                n += 1
+            }
+            return (buffer, n)
         }
     }
 }

@@ -234,6 +234,36 @@ final class TemplateSetTests: XCTestCase {
 
     // MARK: Overlay
 
+    /// A page object finds a field by its name however either String was made: literals, parsed
+    /// template names, slices, built strings, strings stored out of line, long and non-ASCII names.
+    func test_pageObject_findsFieldsByNameHoweverTheStringsWereMade() throws {
+        var reserved = String()
+        reserved.reserveCapacity(64)  // stored out of line although it is short
+        reserved += "title"
+        let text = "x.title.y"
+        let slice = String(text.split(separator: ".")[1])
+        let built = String(decoding: Array("title".utf8), as: UTF8.self)
+        let names = ["title", reserved, slice, built, String("subtitle".dropFirst(3))]
+        for name in names {
+            let object: PageObject = ["other": "no", "titles": "no", "title": "yes", "Title": "no"]
+            guard case .text(let found)? = object[name] else { return XCTFail("no field for '\(name)'") }
+            XCTAssertEqual(found, "yes", name)
+        }
+        var object = PageObject()
+        object.append(reserved, "out of line")
+        object.append("a name longer than fifteen bytes", "long")
+        object.append("café", "accent")
+        object.append("cafe", "plain")
+        for (name, expected) in [("title", "out of line"), ("a name longer than fifteen bytes", "long"),
+                                 (String(decoding: Array("café".utf8), as: UTF8.self), "accent"), ("cafe", "plain")] {
+            guard case .text(let found)? = object[name] else { return XCTFail("no field for '\(name)'") }
+            XCTAssertEqual(found, expected, name)
+        }
+        XCTAssertNil(object["caf"])
+        XCTAssertNil(object["a name longer than fifteen byteS"])
+        XCTAssertNil(object["titl"])
+    }
+
     func test_overlay_userFolderOverridesBuiltInFileByFile() throws {
         let dir = try TempDir()
         let templates = dir.url.appendingPathComponent("Templates")

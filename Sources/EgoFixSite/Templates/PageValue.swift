@@ -80,11 +80,11 @@ struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
 
     subscript(key: String) -> PageValue? {
         get {
-            // Keys of another length are told apart by their counts, without comparing strings;
-            // the fields are read in place, not copied out one by one.
-            let n = key.utf8.count
+            // The fields are read in place, not copied out one by one, and the names compared by
+            // `FieldName.same` (most are short, so most comparisons are two words).
+            let k = FieldName(key)
             return fields.withUnsafeBufferPointer { buf -> PageValue? in
-                for i in buf.indices where buf[i].0.utf8.count == n && buf[i].0 == key { return buf[i].1 }
+                for i in buf.indices where k.same(as: buf[i].0) { return buf[i].1 }
                 return nil
             }
         }
@@ -97,5 +97,31 @@ struct PageObject: Sendable, ExpressibleByDictionaryLiteral {
     /// Adds a field (without checking for an earlier one of the same name: the earlier one wins).
     mutating func append(_ key: String, _ value: PageValue) {
         fields.append((key, value))
+    }
+}
+
+/// A field name, compared with others without calling into String's comparison when both are
+/// short. A String of at most 15 UTF-8 bytes made by the standard library is stored inline in its
+/// two words (the bytes, the count and flags, nothing else), so two such strings are equal exactly
+/// when their words are; a longer one (or a short one stored out of line) is compared as a String.
+struct FieldName {
+    let key: String
+    private let words: (UInt64, UInt64)
+
+    @inline(__always) init(_ key: String) {
+        self.key = key
+        words = FieldName.words(key)
+    }
+
+    @inline(__always) static func words(_ s: String) -> (UInt64, UInt64) { unsafeBitCast(s, to: (UInt64, UInt64).self) }
+
+    /// Whether a String's words hold it inline (the small-string flag, bit 61 of the second word).
+    @inline(__always) static func isInline(_ w: (UInt64, UInt64)) -> Bool { w.1 & (1 << 61) != 0 }
+
+    @inline(__always) func same(as other: String) -> Bool {
+        let o = FieldName.words(other)
+        if o == words { return true }
+        if FieldName.isInline(o) && FieldName.isInline(words) { return false }
+        return other == key
     }
 }
