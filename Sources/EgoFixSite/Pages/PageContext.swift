@@ -102,9 +102,11 @@ final class PageContext: Sendable {
         }
         reflections = refl
         crashNotes = notes
+        // Each fix's configuration is decoded from its JSON once, on every core.
+        let used = fixesUsed.compactMap { index.fixesById[$0] }
         var details: [UUID: String] = [:]
-        for id in fixesUsed {
-            if let fix = index.fixesById[id], let d = PageContext.interactionDetail(fix) { details[id] = d }
+        for (fix, detail) in zip(used, Parallel.map(used, PageContext.interactionDetail)) {
+            if let detail { details[fix.id] = detail }
         }
         fixDetails = details
 

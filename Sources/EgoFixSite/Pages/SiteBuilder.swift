@@ -57,20 +57,37 @@ public struct SiteBuilder: Sendable {
     /// `SiteBuildStats.cardKeys`); the key changes with the card's text and with
     /// `options.cardSalt`. `drawn` says whether those bytes were drawn for this build (ahead of it)
     /// or kept from an earlier one.
+    ///
+    /// `release` says what becomes of the build's page context (its indexes and page values) once
+    /// the pages are done.
     public func build(data: SiteData, content: SiteContent, options: SiteOptions,
                       reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
-                      stats: inout SiteBuildStats, into site: SiteBuild) throws -> [String] {
+                      stats: inout SiteBuildStats, into site: SiteBuild, release: ContextRelease = .inBackground) throws -> [String] {
         try build(data: data, content: content, options: options, reuseCard: reuseCard, stats: &stats,
-                  reserve: { try site.reserve($0) }, emit: { try site.put($0, $1) })
+                  reserve: { try site.reserve($0) }, emit: { try site.put($0, $1) }, release: release)
+    }
+
+    /// What becomes of a build's page context once the pages are done.
+    public enum ContextRelease: Sendable {
+        /// Freed on another core, beside whatever the caller does next.
+        case inBackground
+        /// Never freed: for a process that ends right after the build, whose memory the kernel
+        /// takes back whole (freeing it value by value would only compete with the rest of the build).
+        case atExit
     }
 
     private func build(data: SiteData, content: SiteContent, options: SiteOptions,
                        reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                        stats: inout SiteBuildStats, reserve: ([String]) throws -> Void,
-                       emit: @escaping @Sendable (String, Data) throws -> Void) throws -> [String] {
+                       emit: @escaping @Sendable (String, Data) throws -> Void,
+                       release: ContextRelease = .inBackground) throws -> [String] {
         let ctx = try PageContext(data: data, content: content, options: options, templates: templates)
-        // Its indexes and page values are freed on another core once the pages are done.
-        defer { Parallel.releaseInBackground(ctx) }
+        defer {
+            switch release {
+            case .inBackground: Parallel.releaseInBackground(ctx)
+            case .atExit: _ = Unmanaged.passRetained(ctx)
+            }
+        }
         let pages = ctx.pagePlan().map { page in FilePlan(path: page.path, make: page.render) }
         let extras = ctx.extraPlan(assets: assets)
         // A card that cannot be made fails the build where it always did: after the pages and the feed.

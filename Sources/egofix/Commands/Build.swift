@@ -164,7 +164,7 @@ struct Build: AsyncParsableCommand {
                                           options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
                                                                workspace: cwd, cardSalt: cardSalt,
                                                                patternsAreDetection: demo),
-                                          reuseCard: reuse, stats: &buildStats, into: site)
+                                          reuseCard: reuse, stats: &buildStats, into: site, release: .atExit)
                 phase("rendered and written")
                 stamps = site.fileStamps
                 folderStamps = site.folderStamps
