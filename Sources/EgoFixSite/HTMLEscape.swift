@@ -23,15 +23,44 @@ public enum HTMLEscape {
         return String(out)
     }
 
-    /// Whether any of the eight bytes in `w` is one escaping changes (or a tab, newline or
-    /// carriage return, which it keeps): a zero-byte test on `w` against each of them.
+    /// Whether any of the eight bytes in `w` may be one escaping changes (& < > " ' DEL and
+    /// anything below 0x20, tab, newline and carriage return included, which it keeps). Never
+    /// false for such a byte; true now and then for others ("#", "$", "%" and "=" sit in the
+    /// ranges tested, and a byte below 0x20 can mark the one after it), which only sends the text
+    /// to the byte-by-byte path. Bytes of 0x80 and above (UTF-8 beyond ASCII) never need escaping.
     @inline(__always)
     static func mayNeedEscaping(_ w: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        @inline(__always) func hasZeroByte(_ x: UInt64) -> Bool { (x &- ones) & ~x & highs != 0 }
-        let below20 = (w &- ones &* 0x20) & ~w & highs != 0
-        return below20 || hasZeroByte(w ^ (ones &* 0x26)) || hasZeroByte(w ^ (ones &* 0x3c)) || hasZeroByte(w ^ (ones &* 0x3e))
-            || hasZeroByte(w ^ (ones &* 0x22)) || hasZeroByte(w ^ (ones &* 0x27)) || hasZeroByte(w ^ (ones &* 0x7f))
+        // Each byte's low seven bits: sums below stay within their byte.
+        let x = w & ~highs
+        let below20 = (x &- ones &* 0x20) & ~x
+        // Bit 7 of x + (0x80 - a) is set exactly when the byte is at least a.
+        let quoteToApostrophe = (x &+ ones &* (0x80 - 0x22)) & ~(x &+ ones &* (0x80 - 0x28))  // 0x22...0x27
+        let angles = (x &+ ones &* (0x80 - 0x3c)) & ~(x &+ ones &* (0x80 - 0x3f))  // 0x3c...0x3e
+        let delete = x &+ ones  // 0x7f
+        return (below20 | quoteToApostrophe | angles | delete) & ~w & highs != 0
+    }
+
+    /// Whether escaping leaves the bytes as they are, looked at eight at a time: a short text is
+    /// padded with a letter to a word, and the last eight bytes of a longer one are read as a word
+    /// (overlapping the ones before) rather than one by one. A tab, newline or carriage return
+    /// counts as not plain (`mayNeedEscaping`); the slow path keeps them.
+    @inline(__always)
+    static func isPlain(_ buf: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = buf.baseAddress else { return true }
+        let n = buf.count
+        let raw = UnsafeRawPointer(base)
+        guard n >= 8 else {
+            var w: UInt64 = 0x6161_6161_6161_6161
+            for k in 0..<n { w = w & ~(0xff << UInt64(8 * k)) | UInt64(base[k]) << UInt64(8 * k) }
+            return !mayNeedEscaping(w)
+        }
+        var i = 0
+        while i + 8 <= n {
+            if mayNeedEscaping(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return false }
+            i += 8
+        }
+        return i == n || !mayNeedEscaping(raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
     }
 
     /// `escape(s)` in UTF-8 pieces, handed to `emit` in order: runs of the text itself and the
@@ -39,8 +68,20 @@ public enum HTMLEscape {
     /// the same as working per Unicode scalar.
     @inline(__always)
     static func pieces(_ s: String, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        // A native String's bytes are read in place (no copy of the String, which `withUTF8` needs).
+        if s.utf8.withContiguousStorageIfAvailable({ pieces(utf8: $0, emit) }) != nil { return }
         var s = s
-        s.withUTF8 { buf in
+        s.withUTF8 { pieces(utf8: $0, emit) }
+    }
+
+    /// `pieces` for UTF-8 bytes.
+    @inline(__always)
+    static func pieces(utf8 buf: UnsafeBufferPointer<UInt8>, _ emit: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if isPlain(buf) {
+            emit(buf)
+            return
+        }
+        do {
             var runStart = 0
             var i = 0
             let n = buf.count

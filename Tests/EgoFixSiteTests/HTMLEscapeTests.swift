@@ -24,16 +24,21 @@ final class HTMLEscapeTests: XCTestCase {
             HTMLEscape.pieces(s) { out.append(contentsOf: $0) }
             return String(decoding: out, as: UTF8.self)
         }
-        for code in UInt8(0)...UInt8(127) {
-            for at in 0..<19 {
-                var bytes = Array("abcdefghijklmnopqr".utf8)
-                bytes.insert(code, at: at)
-                let s = String(decoding: bytes, as: UTF8.self)
-                XCTAssertEqual(pieces(s), HTMLEscape.escape(s), "byte \(code) at \(at)")
+        // Every length up to three words: short texts are read as one padded word, longer ones
+        // word by word with the last word overlapping the one before.
+        for length in 1...24 {
+            for code in UInt8(0)...UInt8(127) {
+                for at in 0..<length {
+                    var bytes = Array("abcdefghijklmnopqrstuvwxyz".utf8.prefix(length - 1))
+                    bytes.insert(code, at: at)
+                    let s = String(decoding: bytes, as: UTF8.self)
+                    XCTAssertEqual(pieces(s), HTMLEscape.escape(s), "byte \(code) at \(at) of \(length)")
+                }
             }
         }
         for s in ["", "plain", "It's <b>\"bold\"</b> & done.", "naïve café <é> – ünïcödé 'x'", "\t\r\n\u{1}\u{7f}x",
-                  String(repeating: "don't ", count: 40), "\"\u{301}<\u{301}>"] {
+                  String(repeating: "don't ", count: 40), "\"\u{301}<\u{301}>", "—<—>—&—\"—'", "\u{80}\u{A6}\u{BC}\u{BE}\u{FF}",
+                  "ĢĦħ\u{100}\u{126}\u{13c}", "a #1 costs $5 or 5% = less"] {
             XCTAssertEqual(pieces(s), HTMLEscape.escape(s), s)
         }
     }

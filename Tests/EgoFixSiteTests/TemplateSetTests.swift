@@ -234,6 +234,13 @@ final class TemplateSetTests: XCTestCase {
 
     // MARK: Overlay
 
+    /// The renderer reads a field's value in place at a fixed distance from its name, worked out as
+    /// a struct's layout would be; it must be where Swift puts it.
+    func test_renderer_readsFieldValuesWhereTheyAre() {
+        XCTAssertEqual(TemplateRenderer.valueOffset, MemoryLayout<PageObject.Field>.offset(of: \PageObject.Field.1))
+        XCTAssertEqual(TemplateRenderer.fieldStride, MemoryLayout<(String, PageValue)>.stride)
+    }
+
     /// A page object finds a field by its name however either String was made: literals, parsed
     /// template names, slices, built strings, strings stored out of line, long and non-ASCII names.
     func test_pageObject_findsFieldsByNameHoweverTheStringsWereMade() throws {

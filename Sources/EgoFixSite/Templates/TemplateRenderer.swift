@@ -369,136 +369,348 @@ private struct LayoutParser<Unit: LayoutUnit> {
 
 // MARK: - Rendering
 
+/// A compiled template flattened for the walk that renders it: its operations, the bytes of its
+/// text and the names it reads, in buffers of plain values. Nothing in them is reference counted,
+/// so the walk retains nothing of the template.
+final class TemplateProgram: @unchecked Sendable {
+    enum Kind: UInt8 { case text, variable, raw, section, partial }
+
+    struct Op {
+        let kind: Kind
+        let inverted: Bool
+        /// Variable, raw, section, partial: its name in `names` and `nameText`.
+        let name: Int32
+        /// Text: where its bytes start in `bytes`. Partial: the template's place in the renderer's
+        /// programs, -1 when there is none.
+        let a: Int32
+        /// Text: its byte count. Section: the operation after its body. Partial: where its
+        /// indentation starts in `bytes`, -1 when it does not stand alone on its line.
+        let b: Int32
+        /// Partial: the indentation's byte count.
+        let c: Int32
+        let line: Int32
+    }
+
+    /// One segment of a name, compared with field names as `FieldName` compares them.
+    struct Segment {
+        let words: (UInt64, UInt64)
+        let isInline: Bool
+        /// The segment as a String, in `segmentText`.
+        let key: Int32
+    }
+
+    /// A name: `count` segments from `first` (none for ".").
+    struct Name {
+        let first: Int32
+        let count: Int32
+    }
+
+    let origin: String
+    let ops: UnsafeMutableBufferPointer<Op>
+    let bytes: UnsafeMutableBufferPointer<UInt8>
+    let segments: UnsafeMutableBufferPointer<Segment>
+    let names: UnsafeMutableBufferPointer<Name>
+    /// Each name as written (for errors), and each segment as a String (which also keeps alive
+    /// the storage a long segment's words point to).
+    let nameText: [String]
+    let segmentText: [String]
+
+    /// `place` gives a partial's place among the renderer's programs.
+    init(_ template: CompiledTemplate, place: (String) -> Int?) {
+        var ops: [Op] = [], bytes: [UInt8] = [], segments: [Segment] = [], names: [Name] = []
+        var nameText: [String] = [], segmentText: [String] = []
+        func name(_ tag: CompiledTemplate.Tag) -> Int32 {
+            names.append(Name(first: Int32(segments.count), count: Int32(tag.path.count)))
+            for segment in tag.path {
+                let words = FieldName.words(segment)
+                segments.append(Segment(words: words, isInline: FieldName.isInline(words), key: Int32(segmentText.count)))
+                segmentText.append(segment)
+            }
+            nameText.append(tag.name)
+            return Int32(names.count - 1)
+        }
+        func flatten(_ tokens: [CompiledTemplate.Token]) {
+            for token in tokens {
+                switch token {
+                case .text(let text):
+                    ops.append(Op(kind: .text, inverted: false, name: -1, a: Int32(bytes.count), b: Int32(text.count), c: 0, line: 0))
+                    bytes += text
+                case .variable(let tag):
+                    ops.append(Op(kind: .variable, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                case .raw(let tag):
+                    ops.append(Op(kind: .raw, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                case .section(let tag):
+                    let at = ops.count, n = name(tag)
+                    ops.append(Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                    flatten(tag.body)
+                    ops[at] = Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: Int32(ops.count), c: 0, line: Int32(tag.line))
+                case .partial(let tag):
+                    var (start, count): (Int32, Int32) = (-1, 0)
+                    if let indentation = tag.indentation {
+                        (start, count) = (Int32(bytes.count), Int32(indentation.count))
+                        bytes += indentation
+                    }
+                    // A partial's name is only read by its errors: it has no segments.
+                    names.append(Name(first: 0, count: 0))
+                    nameText.append(tag.name)
+                    ops.append(Op(kind: .partial, inverted: false, name: Int32(names.count - 1), a: Int32(place(tag.name) ?? -1),
+                                  b: start, c: count, line: Int32(tag.line)))
+                }
+            }
+        }
+        flatten(template.tokens)
+        func buffer<T>(_ items: [T]) -> UnsafeMutableBufferPointer<T> {
+            let b = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, items.count))
+            _ = b.initialize(from: items)
+            return UnsafeMutableBufferPointer(rebasing: b[..<items.count])
+        }
+        origin = template.origin
+        self.ops = buffer(ops)
+        self.bytes = buffer(bytes)
+        self.segments = buffer(segments)
+        self.names = buffer(names)
+        self.nameText = nameText
+        self.segmentText = segmentText
+    }
+
+    deinit {
+        // Plain values: nothing to deinitialize.
+        ops.baseAddress?.deallocate()
+        bytes.baseAddress?.deallocate()
+        segments.baseAddress?.deallocate()
+        names.baseAddress?.deallocate()
+    }
+}
+
 /// Renders compiled templates with `PageValue` contexts into UTF-8 bytes.
+///
+/// The walk borrows the page's values rather than copying them: the context stack holds pointers
+/// to values inside the page's tree, each taken within the `withUnsafeBufferPointer` of the list
+/// or object holding it and used only while that call is running (a section's body is rendered
+/// inside it), and the tree is not changed while it renders.
 struct TemplateRenderer: Sendable {
     let templates: [String: CompiledTemplate]
+    private let programs: [TemplateProgram]
+    private let place: [String: Int]
+
+    init(templates: [String: CompiledTemplate]) {
+        self.templates = templates
+        let names = templates.keys.sorted()
+        var place: [String: Int] = [:]
+        for (i, name) in names.enumerated() { place[name] = i }
+        self.place = place
+        programs = names.compactMap { name in templates[name].map { TemplateProgram($0, place: { place[$0] }) } }
+    }
 
     func render(_ name: String, _ context: PageValue) throws -> Data {
-        guard let template = templates[name] else { throw TemplateError.missingTemplate(name: name) }
+        guard let i = place[name] else { throw TemplateError.missingTemplate(name: name) }
         var out = ByteText(capacity: 16 * 1024)
-        var stack: [PageValue] = [context]
-        try render(template.tokens, template, &stack, depth: 0, indentation: nil, into: &out)
+        var stack = ContextStack()
+        defer { stack.free() }
+        try withUnsafePointer(to: context) { root in
+            stack.push(root)
+            try run(programs[i], 0, programs[i].ops.count, &stack, depth: 0, indentation: nil, into: &out)
+        }
         return out.data()
     }
 
-    private func render(_ tokens: [CompiledTemplate.Token], _ template: CompiledTemplate, _ stack: inout [PageValue],
-                        depth: Int, indentation: [UInt8]?, into out: inout ByteText) throws {
+    /// The values sections have entered, innermost last (see `TemplateRenderer` for why the
+    /// pointers stay valid).
+    private struct ContextStack {
+        private(set) var base: UnsafeMutablePointer<UnsafePointer<PageValue>>
+        private(set) var count = 0
+        private var capacity = 32
+
+        init() { base = .allocate(capacity: capacity) }
+
+        mutating func push(_ value: UnsafePointer<PageValue>) {
+            if count == capacity {
+                let larger = UnsafeMutablePointer<UnsafePointer<PageValue>>.allocate(capacity: capacity * 2)
+                larger.initialize(from: base, count: count)
+                base.deallocate()
+                base = larger
+                capacity *= 2
+            }
+            (base + count).initialize(to: value)
+            count += 1
+        }
+
+        mutating func pop() { count -= 1 }
+
+        func free() { base.deallocate() }
+    }
+
+    /// Operations `start..<end` of a program.
+    private func run(_ p: TemplateProgram, _ start: Int, _ end: Int, _ stack: inout ContextStack, depth: Int,
+                     indentation: [UInt8]?, into out: inout ByteText) throws {
         guard let indentation, !indentation.isEmpty else {
-            for token in tokens { try render(token, template, &stack, depth: depth, indentation: indentation, into: &out) }
+            var i = start
+            while i < end { i = try step(p, i, &stack, depth: depth, indentation: nil, into: &out) }
             return
         }
-        // Inside an indented standalone partial: every token's output that starts a line is indented.
-        let start = out.length
-        for token in tokens {
+        // Inside an indented standalone partial: every operation's output that starts a line is indented.
+        let begin = out.length
+        var i = start
+        while i < end {
             let before = out.length
-            let n = before - start
+            let n = before - begin
             let atLineStart = n > 0 && out[before - 1] == 0x0a && !(n > 1 && out[before - 2] == 0x0d)
-            try render(token, template, &stack, depth: depth, indentation: indentation, into: &out)
+            i = try step(p, i, &stack, depth: depth, indentation: indentation, into: &out)
             if atLineStart && out.length > before { out.insert(indentation, at: before) }
         }
     }
 
-    private func render(_ token: CompiledTemplate.Token, _ template: CompiledTemplate, _ stack: inout [PageValue],
-                        depth: Int, indentation: [UInt8]?, into out: inout ByteText) throws {
-        switch token {
-        case .text(let bytes):
-            bytes.withUnsafeBufferPointer { out.append($0) }
-        case .variable(let tag):
-            let (name, line) = (tag.name, tag.line)
-            let value = try lookup(tag, stack, template)
-            switch value {
-            case .text(let s): out.appendHTMLEscaped(s)
-            case .null: break
-            case .html:
-                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
-                                              hint: "print it raw with {{{\(name)}}}.")
-            default:
-                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
-                                              hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
-            }
-        case .raw(let tag):
-            let (name, line) = (tag.name, tag.line)
-            let value = try lookup(tag, stack, template)
-            switch value {
-            case .html(let h): out.append(string: h.html)
-            case .null: break
-            case .text:
-                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
-                                              hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
-            default:
-                throw TemplateError.wrongKind(template: template.origin, line: line, key: name, found: value.kindDescription,
-                                              hint: "only Markdown or SVG can be printed raw.")
-            }
-        case .section(let tag):
-            let value = try lookup(tag, stack, template)
-            func run(pushing pushed: PageValue?) throws {
-                if let pushed { stack.append(pushed) }
-                defer { if pushed != nil { stack.removeLast() } }
-                try render(tag.body, template, &stack, depth: depth, indentation: indentation, into: &out)
-            }
-            if tag.inverted {
-                switch value {
-                case .list(let items) where items.isEmpty: try run(pushing: value)
-                case .bool(false), .null: try run(pushing: nil)
-                case .text(let s) where s.isEmpty: try run(pushing: nil)
-                case .html(let h) where h.html.isEmpty: try run(pushing: nil)
-                default: break
-                }
-            } else {
-                switch value {
-                case .list(let items):
-                    for item in items { try run(pushing: item) }
-                case .bool(let b):
-                    if b { try run(pushing: nil) }
-                case .null:
-                    break
-                case .text(let s):
-                    if !s.isEmpty { try run(pushing: value) }
-                case .html(let h):
-                    if !h.html.isEmpty { try run(pushing: value) }
-                case .object:
-                    try run(pushing: value)
+    /// Renders operation `i` (a section with its body) and returns the operation after it.
+    private func step(_ p: TemplateProgram, _ i: Int, _ stack: inout ContextStack, depth: Int, indentation: [UInt8]?,
+                      into out: inout ByteText) throws -> Int {
+        let op = p.ops[i]
+        switch op.kind {
+        case .text:
+            out.append(UnsafeBufferPointer(rebasing: p.bytes[Int(op.a)..<Int(op.a + op.b)]))
+            return i + 1
+        case .variable:
+            try withValue(p, op, stack.base, stack.count) { value in
+                switch value.pointee {
+                case .text(let s): out.appendHTMLEscaped(s)
+                case .null: break
+                case .html:
+                    let name = p.nameText[Int(op.name)]
+                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                                                  hint: "print it raw with {{{\(name)}}}.")
+                default:
+                    let name = p.nameText[Int(op.name)]
+                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                                                  hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
                 }
             }
-        case .partial(let tag):
-            guard let partial = templates[tag.name] else {
-                throw TemplateError.missingPartial(template: template.origin, line: tag.line, partial: tag.name)
+            return i + 1
+        case .raw:
+            try withValue(p, op, stack.base, stack.count) { value in
+                switch value.pointee {
+                case .html(let h): out.append(string: h.html)
+                case .null: break
+                case .text:
+                    let name = p.nameText[Int(op.name)]
+                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                                                  hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
+                default:
+                    let name = p.nameText[Int(op.name)]
+                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                                                  hint: "only Markdown or SVG can be printed raw.")
+                }
             }
+            return i + 1
+        case .section:
+            let (bodyStart, bodyEnd) = (i + 1, Int(op.b))
+            try withValue(p, op, stack.base, stack.count) { value in
+                func body(pushing pushed: UnsafePointer<PageValue>?) throws {
+                    if let pushed { stack.push(pushed) }
+                    defer { if pushed != nil { stack.pop() } }
+                    try run(p, bodyStart, bodyEnd, &stack, depth: depth, indentation: indentation, into: &out)
+                }
+                if op.inverted {
+                    switch value.pointee {
+                    case .list(let items) where items.isEmpty: try body(pushing: value)
+                    case .bool(false), .null: try body(pushing: nil)
+                    case .text(let s) where s.isEmpty: try body(pushing: nil)
+                    case .html(let h) where h.html.isEmpty: try body(pushing: nil)
+                    default: break
+                    }
+                } else {
+                    switch value.pointee {
+                    case .list(let items):
+                        try items.withUnsafeBufferPointer { buf in
+                            guard let first = buf.baseAddress else { return }
+                            for k in 0..<buf.count { try body(pushing: first + k) }
+                        }
+                    case .bool(let b):
+                        if b { try body(pushing: nil) }
+                    case .null:
+                        break
+                    case .text(let s):
+                        if !s.isEmpty { try body(pushing: value) }
+                    case .html(let h):
+                        if !h.html.isEmpty { try body(pushing: value) }
+                    case .object:
+                        try body(pushing: value)
+                    }
+                }
+            }
+            return bodyEnd
+        case .partial:
+            guard op.a >= 0 else {
+                throw TemplateError.missingPartial(template: p.origin, line: Int(op.line), partial: p.nameText[Int(op.name)])
+            }
+            let partial = programs[Int(op.a)]
             guard depth < TemplateSet.maxPartialDepth else {
-                throw TemplateError.partialTooDeep(template: template.origin, line: tag.line, partial: tag.name)
+                throw TemplateError.partialTooDeep(template: p.origin, line: Int(op.line), partial: p.nameText[Int(op.name)])
             }
-            let inner = tag.indentation.map { (indentation ?? []) + $0 } ?? indentation
-            try render(partial.tokens, partial, &stack, depth: depth + 1, indentation: inner, into: &out)
+            let inner = op.b < 0 ? indentation : (indentation ?? []) + Array(p.bytes[Int(op.b)..<Int(op.b + op.c)])
+            try run(partial, 0, partial.ops.count, &stack, depth: depth + 1, indentation: inner, into: &out)
+            return i + 1
         }
     }
 
-    /// Mustache name resolution: "." is the current item; the first segment is looked up from the
-    /// innermost context outwards, later segments only in the value found.
-    private func lookup(_ tag: CompiledTemplate.Tag, _ stack: [PageValue], _ template: CompiledTemplate) throws -> PageValue {
-        let (name, path, line) = (tag.name, tag.path, tag.line)
-        guard let first = path.first else {
-            guard let top = stack.last else {
-                throw TemplateError.missingKey(template: template.origin, line: line, key: name)
+    /// Mustache name resolution, handing `body` the value found: "." is the current item; the
+    /// first segment is looked up from the innermost context outwards, later segments only in the
+    /// value found.
+    private func withValue(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ stack: UnsafeMutablePointer<UnsafePointer<PageValue>>,
+                           _ count: Int, _ body: (UnsafePointer<PageValue>) throws -> Void) throws {
+        let name = p.names[Int(op.name)]
+        guard name.count > 0 else {
+            guard count > 0 else { throw missingKey(p, op) }
+            return try body(stack[count - 1])
+        }
+        let first = Int(name.first)
+        var i = count - 1
+        while i >= 0 {
+            if try field(p.segments[first], of: stack[i], p, { try rest($0, p, op, first + 1, first + Int(name.count), body) }) { return }
+            i -= 1
+        }
+        throw missingKey(p, op)
+    }
+
+    /// Segments `k..<end` of a name, read in `value`.
+    private func rest(_ value: UnsafePointer<PageValue>, _ p: TemplateProgram, _ op: TemplateProgram.Op, _ k: Int, _ end: Int,
+                      _ body: (UnsafePointer<PageValue>) throws -> Void) throws {
+        guard k < end else { return try body(value) }
+        guard try field(p.segments[k], of: value, p, { try rest($0, p, op, k + 1, end, body) }) else { throw missingKey(p, op) }
+    }
+
+    /// Hands `body` the first field of the object `value` points to named `segment`; false when
+    /// it is not an object or has no such field.
+    @inline(__always)
+    private func field(_ segment: TemplateProgram.Segment, of value: UnsafePointer<PageValue>, _ p: TemplateProgram,
+                       _ body: (UnsafePointer<PageValue>) throws -> Void) throws -> Bool {
+        guard case .object(let o) = value.pointee else { return false }
+        return try o.fields.withUnsafeBufferPointer { buf -> Bool in
+            guard let base = buf.baseAddress else { return false }
+            let raw = UnsafeRawPointer(base)
+            for k in 0..<buf.count {
+                let e = raw + k * TemplateRenderer.fieldStride
+                let words = (e.load(as: UInt64.self), e.load(fromByteOffset: 8, as: UInt64.self))
+                let same = words == segment.words
+                    || (!(segment.isInline && FieldName.isInline(words))
+                        && e.assumingMemoryBound(to: String.self).pointee == p.segmentText[Int(segment.key)])
+                if same {
+                    try body((e + TemplateRenderer.valueOffset).assumingMemoryBound(to: PageValue.self))
+                    return true
+                }
             }
-            return top
+            return false
         }
-        let found = stack.withUnsafeBufferPointer { buf -> PageValue? in
-            var i = buf.count - 1
-            while i >= 0 {
-                if let child = buf[i].field(first) { return child }
-                i -= 1
-            }
-            return nil
-        }
-        guard var current = found else {
-            throw TemplateError.missingKey(template: template.origin, line: line, key: name)
-        }
-        for segment in path.dropFirst() {
-            guard let child = current.field(segment) else {
-                throw TemplateError.missingKey(template: template.origin, line: line, key: name)
-            }
-            current = child
-        }
-        return current
+    }
+
+    /// The distance between fields, and where a field's value is in it: a pair is laid out as a
+    /// struct is, the value after the name at the value's alignment (a test holds this to
+    /// `MemoryLayout.offset(of:)`, which is not a constant the compiler can fold).
+    @inline(__always) static var fieldStride: Int { MemoryLayout<PageObject.Field>.stride }
+    @inline(__always) static var valueOffset: Int {
+        let align = MemoryLayout<PageValue>.alignment
+        return (MemoryLayout<String>.size + align - 1) / align * align
+    }
+
+    private func missingKey(_ p: TemplateProgram, _ op: TemplateProgram.Op) -> TemplateError {
+        .missingKey(template: p.origin, line: Int(op.line), key: p.nameText[Int(op.name)])
     }
 }
