@@ -46,15 +46,47 @@ public struct ContributionCell: Sendable, Equatable {
 
     /// "2026-11-22: 1 applied, 1 crash" — the table alternative and the SVG title.
     public var label: String {
-        var parts: [String] = []
+        // Written as UTF-8 into the string's own storage: one for every non-empty day of every
+        // graph, so no parts, interpolations or joins.
         let a = activity
-        if a.applied > 0 { parts.append("\(a.applied) applied") }
-        if a.skipped > 0 { parts.append("\(a.skipped) skipped") }
-        if a.failed > 0 { parts.append("\(a.failed) failed") }
-        if a.crashes > 0 { parts.append(PatternCopy.count(a.crashes, "crash", "crashes")) }
-        if a.reflections > 0 { parts.append(PatternCopy.count(a.reflections, "reflection", "reflections")) }
-        if parts.isEmpty { parts.append(color == .opened ? "opened, no outcome" : "nothing") }
-        return day.description + ": " + parts.joined(separator: ", ")
+        let date = day.description
+        return String(unsafeUninitializedCapacity: date.utf8.count + 2 + 5 * 34) { buf in
+            var n = 0
+            func put(_ s: StaticString) {
+                let p = s.utf8Start
+                for i in 0..<s.utf8CodeUnitCount { buf[n + i] = p[i] }
+                n += s.utf8CodeUnitCount
+            }
+            func put(_ v: Int) {
+                var digits = 1, rest = v.magnitude
+                while rest >= 10 { rest /= 10; digits += 1 }
+                if v < 0 { buf[n] = UInt8(ascii: "-"); n += 1 }
+                var m = v.magnitude
+                for i in stride(from: digits - 1, through: 0, by: -1) {
+                    buf[n + i] = UInt8(truncatingIfNeeded: 0x30 + m % 10)
+                    m /= 10
+                }
+                n += digits
+            }
+            var first = true
+            func part(_ count: Int, _ one: StaticString, _ many: StaticString) {
+                guard count > 0 else { return }
+                if !first { put(", ") }
+                first = false
+                put(count)
+                put(" ")
+                put(count == 1 ? one : many)
+            }
+            for b in date.utf8 { buf[n] = b; n += 1 }
+            put(": ")
+            part(a.applied, "applied", "applied")
+            part(a.skipped, "skipped", "skipped")
+            part(a.failed, "failed", "failed")
+            part(a.crashes, "crash", "crashes")
+            part(a.reflections, "reflection", "reflections")
+            if first { put(color == .opened ? "opened, no outcome" : "nothing") }
+            return n
+        }
     }
 }
 

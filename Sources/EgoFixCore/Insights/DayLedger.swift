@@ -60,14 +60,15 @@ public struct DayLedger: Sendable {
         crashTimes = crashes.map(\.crashedAt)
         // Each record's local day first; then the days' activity, kept in slots found by day
         // ordinal (an array over the days' span, so no day is hashed), is filled in.
-        let completionDays = live.map { c in LocalDay(c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt), calendar: cal) }
-        let crashDays = crashes.map { LocalDay($0.crashedAt, calendar: cal) }
+        let toDay = LocalDay.Converter(cal)
+        let completionDays = live.map { c in toDay.day(c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt)) }
+        let crashDays = crashes.map { toDay.day($0.crashedAt) }
         let versionReboots = input.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
-        let rebootDays = versionReboots.map { LocalDay($0.createdAt, calendar: cal) }
+        let rebootDays = versionReboots.map { toDay.day($0.createdAt) }
         let events = input.liveEvents
-        let eventDays = events.map { LocalDay($0.timestamp, calendar: cal) }
+        let eventDays = events.map { toDay.day($0.timestamp) }
         let diagnostics = input.liveDiagnostics
-        let diagnosticDays = diagnostics.map { LocalDay($0.completedAt, calendar: cal) }
+        let diagnosticDays = diagnostics.map { toDay.day($0.completedAt) }
         var low = Int.max, high = Int.min
         for list in [completionDays, crashDays, rebootDays, eventDays, diagnosticDays] {
             for d in list {

@@ -26,25 +26,42 @@ public struct InsightInput: Sendable {
     }
 
     var liveCompletions: [FixCompletion] {
-        completions.filter { $0.deletedAt == nil }.sorted { a, b in
+        InsightInput.live(completions, isDeleted: { $0.deletedAt != nil }) { a, b in
             let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
             return ta != tb ? ta < tb : a.id.sortsBefore(b.id)
         }
     }
 
     var liveCrashes: [Crash] {
-        crashes.filter { $0.deletedAt == nil }
-            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) }
+        InsightInput.live(crashes, isDeleted: { $0.deletedAt != nil }) {
+            $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id)
+        }
     }
 
     var liveEvents: [AnalyticsEvent] {
-        events.filter { $0.deletedAt == nil }
-            .sorted { $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id) }
+        InsightInput.live(events, isDeleted: { $0.deletedAt != nil }) {
+            $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id)
+        }
     }
 
     var liveDiagnostics: [WeeklyDiagnostic] {
-        diagnostics.filter { $0.deletedAt == nil }
-            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id) }
+        InsightInput.live(diagnostics, isDeleted: { $0.deletedAt != nil }) {
+            $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id)
+        }
+    }
+
+    /// The records not deleted, sorted by `before` (a strict order). Records usually come with
+    /// none deleted and in that order already: then one look along them gives the array itself,
+    /// neither copied nor sorted.
+    @inline(__always)
+    static func live<T>(_ records: [T], isDeleted: (T) -> Bool, by before: (T, T) -> Bool) -> [T] {
+        let asTheyAre = records.withUnsafeBufferPointer { buf -> Bool in
+            for i in buf.indices {
+                if isDeleted(buf[i]) || (i > 0 && !before(buf[i - 1], buf[i])) { return false }
+            }
+            return true
+        }
+        return asTheyAre ? records : records.filter { !isDeleted($0) }.sorted(by: before)
     }
 
     func fixIndex() -> [UUID: Fix] {

@@ -111,17 +111,22 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         let zoneId: String
         let gregorian: Bool
 
+        /// The offsets the shared table knew when the converter was made, read without its lock.
+        let known: ZoneOffsets.Snapshot
+
         public init(_ calendar: Calendar) {
             self.calendar = calendar
             zone = calendar.timeZone
             zoneId = zone.identifier
             gregorian = calendar.identifier == .gregorian
+            known = ZoneOffsets.shared.snapshot(id: zoneId)
         }
 
         public func day(_ instant: Date) -> LocalDay {
             let t = instant.timeIntervalSinceReferenceDate
             guard gregorian, t >= -3_187_296_000, t < 250_000_000_000 else { return LocalDay(instant, calendar: calendar) }
-            let local = t + Double(ZoneOffsets.shared.offset(zone, id: zoneId, at: t))
+            let offset = known.offset(utcDay: Int((t / 86_400).rounded(.down))) ?? ZoneOffsets.shared.offset(zone, id: zoneId, at: t)
+            let local = t + Double(offset)
             return LocalDay(ordinal: Int((local / 86_400).rounded(.down)) + 11_323)
         }
     }
@@ -263,12 +268,34 @@ final class ZoneOffsets: @unchecked Sendable {
     /// for a day with a transition, `unknown` for one not asked about yet.
     private var base = 0
     private var table: [Int32] = []
-    private static let unknown = Int32.min
-    private static let varies = Int32.min + 1
+    fileprivate static let unknown = Int32.min
+    fileprivate static let varies = Int32.min + 1
     private static let maxDays = 120_000
 
     /// The zone's offset at `t` (seconds since the reference date).
     func offset(_ tz: TimeZone, at t: Double) -> Int { offset(tz, id: tz.identifier, at: t) }
+
+    /// The days known so far, as they are now: for a loop over many instants (`LocalDay.Converter`),
+    /// which reads them without taking the lock each time and asks the table about the others.
+    struct Snapshot: Sendable {
+        let base: Int
+        let table: [Int32]
+
+        /// The offset of a UTC day (days since the reference date) with no transition in it, if known.
+        @inline(__always)
+        func offset(utcDay day: Int) -> Int? {
+            let i = day - base
+            guard i >= 0 && i < table.count else { return nil }
+            let v = table[i]
+            return v == ZoneOffsets.unknown || v == ZoneOffsets.varies ? nil : Int(v)
+        }
+    }
+
+    func snapshot(id: String) -> Snapshot {
+        lock.lock()
+        defer { lock.unlock() }
+        return id == zone ? Snapshot(base: base, table: table) : Snapshot(base: 0, table: [])
+    }
 
     /// The same, with the zone's identifier already at hand (reading it costs more than the lookup).
     func offset(_ tz: TimeZone, id: String, at t: Double) -> Int {

@@ -88,6 +88,7 @@ struct SiteIndex: Sendable {
             let ledger = DayLedger(input)
             return (input, ledger, SiteIndex.graphCells(ledger))
         }
+        let toDay = LocalDay.Converter(calendar)
         var bugsById: [UUID: Bug] = [:]
         for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
         self.bugsById = bugsById
@@ -108,28 +109,28 @@ struct SiteIndex: Sendable {
         completionsByBug = byBug
 
         var comp: [LocalDay: [FixCompletion]] = [:]
-        for c in data.completions where c.deletedAt == nil { comp[LocalDay(c.assignedAt, calendar: calendar), default: []].append(c) }
+        for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.assignedAt), default: []].append(c) }
         for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
-        for c in data.crashes where c.deletedAt == nil { crashes[LocalDay(c.crashedAt, calendar: calendar), default: []].append(c) }
+        for c in data.crashes where c.deletedAt == nil { crashes[toDay.day(c.crashedAt), default: []].append(c) }
         for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) } }
         crashesByDay = crashes
         daysSorted(comp, crashes)
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
-            reboots[LocalDay(v.createdAt, calendar: calendar), default: []].append(v)
+            reboots[toDay.day(v.createdAt), default: []].append(v)
         }
         rebootsByDay = reboots
         var opened = Set<LocalDay>()
-        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(LocalDay(e.timestamp, calendar: calendar)) }
+        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(e.timestamp)) }
         openedDays = opened
         var diags: [LocalDay: WeeklyDiagnostic] = [:]
-        for d in data.diagnostics where d.deletedAt == nil { diags[LocalDay(d.weekStarting, calendar: calendar).isoWeekStart] = d }
+        for d in data.diagnostics where d.deletedAt == nil { diags[toDay.day(d.weekStarting).isoWeekStart] = d }
         diagnosticsByWeek = diags
 
         let activity = Array(comp.keys) + Array(crashes.keys) + Array(opened) + Array(diags.keys)
-        let start = data.profile.map { LocalDay($0.createdAt, calendar: calendar) }
+        let start = data.profile.map { toDay.day($0.createdAt) }
         first = ([start].compactMap { $0 } + activity).min() ?? today
         last = max(today, activity.max() ?? today)
         versionSteps = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) }

@@ -243,7 +243,7 @@ final class EarlyCards: @unchecked Sendable {
         }
     }
 
-    private let queue = DispatchQueue(label: "egofix.share-cards", qos: .utility)
+    private let queue = DispatchQueue(label: "egofix.share-cards", qos: .background)
     private let lock = NSLock()
     private var cards: [String: Card] = [:]
     private let bugs: [UUID: Bug]
