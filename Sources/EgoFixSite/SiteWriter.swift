@@ -706,7 +706,7 @@ public struct SiteManifest: Sendable, Equatable {
             if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         }
         for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
-        return Data(out.bytes)
+        return out.data()
     }
 
     private static func line(_ kind: StaticString, _ s: Stamp, _ path: String, into out: inout ByteText) {
@@ -717,7 +717,7 @@ public struct SiteManifest: Sendable, Equatable {
         out.append(" ")
         out.append(Int(s.nanoseconds))
         out.append(" ")
-        out.append(string: String(s.inode))
+        if let inode = Int(exactly: s.inode) { out.append(inode) } else { out.append(string: String(s.inode)) }
         out.append(" ")
         out.append(string: path)
         out.append("\n")
