@@ -379,16 +379,16 @@ final class TemplateProgram: @unchecked Sendable {
         let kind: Kind
         let inverted: Bool
         /// Variable, raw, section, partial: its name in `names` and `nameText`.
-        let name: Int32
+        let name: Int
         /// Text: where its bytes start in `bytes`. Partial: the template's place in the renderer's
         /// programs, -1 when there is none.
-        let a: Int32
+        let a: Int
         /// Text: its byte count. Section: the operation after its body. Partial: where its
         /// indentation starts in `bytes`, -1 when it does not stand alone on its line.
-        let b: Int32
+        let b: Int
         /// Partial: the indentation's byte count.
-        let c: Int32
-        let line: Int32
+        let c: Int
+        let line: Int
     }
 
     /// One segment of a name, compared with field names as `FieldName` compares them.
@@ -396,13 +396,13 @@ final class TemplateProgram: @unchecked Sendable {
         let words: (UInt64, UInt64)
         let isInline: Bool
         /// The segment as a String, in `segmentText`.
-        let key: Int32
+        let key: Int
     }
 
     /// A name: `count` segments from `first` (none for ".").
     struct Name {
-        let first: Int32
-        let count: Int32
+        let first: Int
+        let count: Int
     }
 
     let origin: String
@@ -419,42 +419,42 @@ final class TemplateProgram: @unchecked Sendable {
     init(_ template: CompiledTemplate, place: (String) -> Int?) {
         var ops: [Op] = [], bytes: [UInt8] = [], segments: [Segment] = [], names: [Name] = []
         var nameText: [String] = [], segmentText: [String] = []
-        func name(_ tag: CompiledTemplate.Tag) -> Int32 {
-            names.append(Name(first: Int32(segments.count), count: Int32(tag.path.count)))
+        func name(_ tag: CompiledTemplate.Tag) -> Int {
+            names.append(Name(first: segments.count, count: tag.path.count))
             for segment in tag.path {
                 let words = FieldName.words(segment)
-                segments.append(Segment(words: words, isInline: FieldName.isInline(words), key: Int32(segmentText.count)))
+                segments.append(Segment(words: words, isInline: FieldName.isInline(words), key: segmentText.count))
                 segmentText.append(segment)
             }
             nameText.append(tag.name)
-            return Int32(names.count - 1)
+            return names.count - 1
         }
         func flatten(_ tokens: [CompiledTemplate.Token]) {
             for token in tokens {
                 switch token {
                 case .text(let text):
-                    ops.append(Op(kind: .text, inverted: false, name: -1, a: Int32(bytes.count), b: Int32(text.count), c: 0, line: 0))
+                    ops.append(Op(kind: .text, inverted: false, name: -1, a: bytes.count, b: text.count, c: 0, line: 0))
                     bytes += text
                 case .variable(let tag):
-                    ops.append(Op(kind: .variable, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                    ops.append(Op(kind: .variable, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: tag.line))
                 case .raw(let tag):
-                    ops.append(Op(kind: .raw, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                    ops.append(Op(kind: .raw, inverted: false, name: name(tag), a: 0, b: 0, c: 0, line: tag.line))
                 case .section(let tag):
                     let at = ops.count, n = name(tag)
-                    ops.append(Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: 0, c: 0, line: Int32(tag.line)))
+                    ops.append(Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: 0, c: 0, line: tag.line))
                     flatten(tag.body)
-                    ops[at] = Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: Int32(ops.count), c: 0, line: Int32(tag.line))
+                    ops[at] = Op(kind: .section, inverted: tag.inverted, name: n, a: 0, b: ops.count, c: 0, line: tag.line)
                 case .partial(let tag):
-                    var (start, count): (Int32, Int32) = (-1, 0)
+                    var (start, count) = (-1, 0)
                     if let indentation = tag.indentation {
-                        (start, count) = (Int32(bytes.count), Int32(indentation.count))
+                        (start, count) = (bytes.count, indentation.count)
                         bytes += indentation
                     }
                     // A partial's name is only read by its errors: it has no segments.
                     names.append(Name(first: 0, count: 0))
                     nameText.append(tag.name)
-                    ops.append(Op(kind: .partial, inverted: false, name: Int32(names.count - 1), a: Int32(place(tag.name) ?? -1),
-                                  b: start, c: count, line: Int32(tag.line)))
+                    ops.append(Op(kind: .partial, inverted: false, name: names.count - 1, a: place(tag.name) ?? -1,
+                                  b: start, c: count, line: tag.line))
                 }
             }
         }
@@ -566,7 +566,7 @@ struct TemplateRenderer: Sendable {
         let op = p.ops[i]
         switch op.kind {
         case .text:
-            out.append(UnsafeBufferPointer(rebasing: p.bytes[Int(op.a)..<Int(op.a + op.b)]))
+            out.append(UnsafeBufferPointer(rebasing: p.bytes[op.a..<op.a + op.b]))
             return i + 1
         case .variable:
             try withValue(p, op, stack.base, stack.count) { value in
@@ -574,12 +574,12 @@ struct TemplateRenderer: Sendable {
                 case .text(let s): out.appendHTMLEscaped(s)
                 case .null: break
                 case .html:
-                    let name = p.nameText[Int(op.name)]
-                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                    let name = p.nameText[op.name]
+                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
                                                   hint: "print it raw with {{{\(name)}}}.")
                 default:
-                    let name = p.nameText[Int(op.name)]
-                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                    let name = p.nameText[op.name]
+                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
                                                   hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
                 }
             }
@@ -590,18 +590,18 @@ struct TemplateRenderer: Sendable {
                 case .html(let h): out.append(string: h.html)
                 case .null: break
                 case .text:
-                    let name = p.nameText[Int(op.name)]
-                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                    let name = p.nameText[op.name]
+                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
                                                   hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
                 default:
-                    let name = p.nameText[Int(op.name)]
-                    throw TemplateError.wrongKind(template: p.origin, line: Int(op.line), key: name, found: value.pointee.kindDescription,
+                    let name = p.nameText[op.name]
+                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
                                                   hint: "only Markdown or SVG can be printed raw.")
                 }
             }
             return i + 1
         case .section:
-            let (bodyStart, bodyEnd) = (i + 1, Int(op.b))
+            let (bodyStart, bodyEnd) = (i + 1, op.b)
             try withValue(p, op, stack.base, stack.count) { value in
                 func body(pushing pushed: UnsafePointer<PageValue>?) throws {
                     if let pushed { stack.push(pushed) }
@@ -639,13 +639,13 @@ struct TemplateRenderer: Sendable {
             return bodyEnd
         case .partial:
             guard op.a >= 0 else {
-                throw TemplateError.missingPartial(template: p.origin, line: Int(op.line), partial: p.nameText[Int(op.name)])
+                throw TemplateError.missingPartial(template: p.origin, line: op.line, partial: p.nameText[op.name])
             }
-            let partial = programs[Int(op.a)]
+            let partial = programs[op.a]
             guard depth < TemplateSet.maxPartialDepth else {
-                throw TemplateError.partialTooDeep(template: p.origin, line: Int(op.line), partial: p.nameText[Int(op.name)])
+                throw TemplateError.partialTooDeep(template: p.origin, line: op.line, partial: p.nameText[op.name])
             }
-            let inner = op.b < 0 ? indentation : (indentation ?? []) + Array(p.bytes[Int(op.b)..<Int(op.b + op.c)])
+            let inner = op.b < 0 ? indentation : (indentation ?? []) + Array(p.bytes[op.b..<op.b + op.c])
             try run(partial, 0, partial.ops.count, &stack, depth: depth + 1, indentation: inner, into: &out)
             return i + 1
         }
@@ -656,15 +656,15 @@ struct TemplateRenderer: Sendable {
     /// value found.
     private func withValue(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ stack: UnsafeMutablePointer<UnsafePointer<PageValue>>,
                            _ count: Int, _ body: (UnsafePointer<PageValue>) throws -> Void) throws {
-        let name = p.names[Int(op.name)]
+        let name = p.names[op.name]
         guard name.count > 0 else {
             guard count > 0 else { throw missingKey(p, op) }
             return try body(stack[count - 1])
         }
-        let first = Int(name.first)
+        let first = name.first
         var i = count - 1
         while i >= 0 {
-            if try field(p.segments[first], of: stack[i], p, { try rest($0, p, op, first + 1, first + Int(name.count), body) }) { return }
+            if try field(p.segments[first], of: stack[i], p, { try rest($0, p, op, first + 1, first + name.count, body) }) { return }
             i -= 1
         }
         throw missingKey(p, op)
@@ -691,7 +691,7 @@ struct TemplateRenderer: Sendable {
                 let words = (e.load(as: UInt64.self), e.load(fromByteOffset: 8, as: UInt64.self))
                 let same = words == segment.words
                     || (!(segment.isInline && FieldName.isInline(words))
-                        && e.assumingMemoryBound(to: String.self).pointee == p.segmentText[Int(segment.key)])
+                        && e.assumingMemoryBound(to: String.self).pointee == p.segmentText[segment.key])
                 if same {
                     try body((e + TemplateRenderer.valueOffset).assumingMemoryBound(to: PageValue.self))
                     return true
@@ -711,6 +711,6 @@ struct TemplateRenderer: Sendable {
     }
 
     private func missingKey(_ p: TemplateProgram, _ op: TemplateProgram.Op) -> TemplateError {
-        .missingKey(template: p.origin, line: Int(op.line), key: p.nameText[Int(op.name)])
+        .missingKey(template: p.origin, line: op.line, key: p.nameText[op.name])
     }
 }

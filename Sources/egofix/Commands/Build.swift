@@ -222,8 +222,10 @@ struct BenchCard: ParsableCommand {
 
 /// Share cards drawn one at a time on a queue of their own, started as the demo history shares
 /// each fix (or, from a store, as soon as the data is read), so they are ready (or nearly) when
-/// the pages render. The queue runs at a lower priority than the history, which the whole build
-/// waits for: the cards fill the other core. A card the queue has not begun by the time the pages
+/// the pages render. The queue runs at background priority, below the history, the detectors and
+/// the day ledger, which the build waits for: the cards fill what is left of the other core (with
+/// the cards a step above, the detectors shared the core with them and the main thread waited for
+/// them). A card the queue has not begun by the time the pages
 /// ask for it is drawn by the thread that asks. A card an earlier build drew is kept instead; one
 /// that fails to draw is left for the page build, which reports the error.
 final class EarlyCards: @unchecked Sendable {
