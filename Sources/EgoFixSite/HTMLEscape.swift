@@ -81,43 +81,41 @@ public enum HTMLEscape {
             emit(buf)
             return
         }
-        do {
-            var runStart = 0
-            var i = 0
-            let n = buf.count
-            while i < n {
-                // Eight plain bytes at a time: none of & < > " ' DEL and nothing below 0x20.
-                if i + 8 <= n, let base = buf.baseAddress,
-                   !HTMLEscape.mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                    continue
-                }
-                let end = min(i + 8, n)
-                while i < end {
-                    let b = buf[i]
-                    let replacement: StaticString?
-                    switch b {
-                    case 0x26: replacement = "&amp;"
-                    case 0x3c: replacement = "&lt;"
-                    case 0x3e: replacement = "&gt;"
-                    case 0x22: replacement = "&quot;"
-                    case 0x27: replacement = "&#39;"
-                    case 0x7f: replacement = nil
-                    default:
-                        if b < 0x20 && b != 0x09 && b != 0x0a && b != 0x0d {
-                            replacement = nil
-                        } else {
-                            i += 1
-                            continue
-                        }
-                    }
-                    if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
-                    if let r = replacement { emit(UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount)) }
-                    i += 1
-                    runStart = i
-                }
+        var runStart = 0
+        var i = 0
+        let n = buf.count
+        while i < n {
+            // Eight plain bytes at a time: none of & < > " ' DEL and nothing below 0x20.
+            if i + 8 <= n, let base = buf.baseAddress,
+               !HTMLEscape.mayNeedEscaping(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+                continue
             }
-            if n > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
+            let end = min(i + 8, n)
+            while i < end {
+                let b = buf[i]
+                let replacement: StaticString?
+                switch b {
+                case 0x26: replacement = "&amp;"
+                case 0x3c: replacement = "&lt;"
+                case 0x3e: replacement = "&gt;"
+                case 0x22: replacement = "&quot;"
+                case 0x27: replacement = "&#39;"
+                case 0x7f: replacement = nil
+                default:
+                    if b < 0x20 && b != 0x09 && b != 0x0a && b != 0x0d {
+                        replacement = nil
+                    } else {
+                        i += 1
+                        continue
+                    }
+                }
+                if i > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<i])) }
+                if let r = replacement { emit(UnsafeBufferPointer(start: r.utf8Start, count: r.utf8CodeUnitCount)) }
+                i += 1
+                runStart = i
+            }
         }
+        if n > runStart { emit(UnsafeBufferPointer(rebasing: buf[runStart..<n])) }
     }
 }

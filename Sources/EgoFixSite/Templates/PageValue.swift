@@ -119,9 +119,13 @@ struct FieldName {
     @inline(__always) static func isInline(_ w: (UInt64, UInt64)) -> Bool { w.1 & (1 << 61) != 0 }
 
     @inline(__always) func same(as other: String) -> Bool {
-        let o = FieldName.words(other)
-        if o == words { return true }
-        if FieldName.isInline(o) && FieldName.isInline(words) { return false }
-        return other == key
+        FieldName.same(words, FieldName.words(other)) ?? (other == key)
+    }
+
+    /// What two Strings' words say: equal when the words are, different when both are inline
+    /// and the words are not, nil when the Strings themselves must be compared.
+    @inline(__always) static func same(_ a: (UInt64, UInt64), _ b: (UInt64, UInt64)) -> Bool? {
+        if a == b { return true }
+        return isInline(a) && isInline(b) ? false : nil
     }
 }

@@ -394,7 +394,6 @@ final class TemplateProgram: @unchecked Sendable {
     /// One segment of a name, compared with field names as `FieldName` compares them.
     struct Segment {
         let words: (UInt64, UInt64)
-        let isInline: Bool
         /// The segment as a String, in `segmentText`.
         let key: Int
     }
@@ -422,8 +421,7 @@ final class TemplateProgram: @unchecked Sendable {
         func name(_ tag: CompiledTemplate.Tag) -> Int {
             names.append(Name(first: segments.count, count: tag.path.count))
             for segment in tag.path {
-                let words = FieldName.words(segment)
-                segments.append(Segment(words: words, isInline: FieldName.isInline(words), key: segmentText.count))
+                segments.append(Segment(words: FieldName.words(segment), key: segmentText.count))
                 segmentText.append(segment)
             }
             nameText.append(tag.name)
@@ -489,12 +487,10 @@ final class TemplateProgram: @unchecked Sendable {
 /// or object holding it and used only while that call is running (a section's body is rendered
 /// inside it), and the tree is not changed while it renders.
 struct TemplateRenderer: Sendable {
-    let templates: [String: CompiledTemplate]
     private let programs: [TemplateProgram]
     private let place: [String: Int]
 
     init(templates: [String: CompiledTemplate]) {
-        self.templates = templates
         let names = templates.keys.sorted()
         var place: [String: Int] = [:]
         for (i, name) in names.enumerated() { place[name] = i }
@@ -573,14 +569,8 @@ struct TemplateRenderer: Sendable {
                 switch value.pointee {
                 case .text(let s): out.appendHTMLEscaped(s)
                 case .null: break
-                case .html:
-                    let name = p.nameText[op.name]
-                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
-                                                  hint: "print it raw with {{{\(name)}}}.")
-                default:
-                    let name = p.nameText[op.name]
-                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
-                                                  hint: "only text can be printed; use a section {{#\(name)}}...{{/\(name)}}.")
+                case .html: throw wrongKind(p, op, value) { "print it raw with {{{\($0)}}}." }
+                default: throw wrongKind(p, op, value) { "only text can be printed; use a section {{#\($0)}}...{{/\($0)}}." }
                 }
             }
             return i + 1
@@ -589,14 +579,8 @@ struct TemplateRenderer: Sendable {
                 switch value.pointee {
                 case .html(let h): out.append(string: h.html)
                 case .null: break
-                case .text:
-                    let name = p.nameText[op.name]
-                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
-                                                  hint: "raw output is only for rendered Markdown and SVG; use {{\(name)}}.")
-                default:
-                    let name = p.nameText[op.name]
-                    throw TemplateError.wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription,
-                                                  hint: "only Markdown or SVG can be printed raw.")
+                case .text: throw wrongKind(p, op, value) { "raw output is only for rendered Markdown and SVG; use {{\($0)}}." }
+                default: throw wrongKind(p, op, value) { _ in "only Markdown or SVG can be printed raw." }
                 }
             }
             return i + 1
@@ -689,10 +673,7 @@ struct TemplateRenderer: Sendable {
             for k in 0..<buf.count {
                 let e = raw + k * TemplateRenderer.fieldStride
                 let words = (e.load(as: UInt64.self), e.load(fromByteOffset: 8, as: UInt64.self))
-                let same = words == segment.words
-                    || (!(segment.isInline && FieldName.isInline(words))
-                        && e.assumingMemoryBound(to: String.self).pointee == p.segmentText[segment.key])
-                if same {
+                if FieldName.same(words, segment.words) ?? (e.assumingMemoryBound(to: String.self).pointee == p.segmentText[segment.key]) {
                     try body((e + TemplateRenderer.valueOffset).assumingMemoryBound(to: PageValue.self))
                     return true
                 }
@@ -712,5 +693,12 @@ struct TemplateRenderer: Sendable {
 
     private func missingKey(_ p: TemplateProgram, _ op: TemplateProgram.Op) -> TemplateError {
         .missingKey(template: p.origin, line: op.line, key: p.nameText[op.name])
+    }
+
+    /// A value of the wrong kind for its tag; `hint` is given the tag's name.
+    private func wrongKind(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ value: UnsafePointer<PageValue>,
+                           hint: (String) -> String) -> TemplateError {
+        let name = p.nameText[op.name]
+        return .wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription, hint: hint(name))
     }
 }
