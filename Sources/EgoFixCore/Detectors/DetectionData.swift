@@ -73,12 +73,7 @@ struct DetectionData: Sendable {
         var fixBug: [UUID: UUID] = [:]
         for f in context.fixes { fixBug[f.id] = f.bugId }
 
-        func before(_ a: AnalyticsEvent, _ b: AnalyticsEvent) -> Bool {
-            a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.id.sortsBefore(b.id)
-        }
-        var live = events.filter { $0.deletedAt == nil && $0.timestamp <= now }
-        // Events usually come in order already; then one look along them replaces the sort.
-        if zip(live, live.dropFirst()).contains(where: { !before($0, $1) }) { live.sort(by: before) }
+        let live = RecordOrder.sorted(events, keep: { $0.deletedAt == nil && $0.timestamp <= now }, at: { $0.timestamp }, id: { $0.id })
 
         // Outcomes.
         func outcomeOf(_ type: EventType) -> FixOutcome? {
@@ -106,12 +101,9 @@ struct DetectionData: Sendable {
                 if outcome == .failed { failures.append(r) }
             }
         } else {
-            let marked = context.completions
-                .filter { $0.deletedAt == nil && $0.outcome != .pending && ($0.completedAt ?? $0.assignedAt) <= now }
-                .sorted { a, b in
-                    let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
-                    return ta != tb ? ta < tb : a.id.sortsBefore(b.id)
-                }
+            let marked = RecordOrder.sorted(context.completions,
+                                            keep: { $0.deletedAt == nil && $0.outcome != .pending && ($0.completedAt ?? $0.assignedAt) <= now },
+                                            at: { $0.completedAt ?? $0.assignedAt }, id: { $0.id })
             for c in marked {
                 guard let bug = fixBug[c.fixId], liveBug(bug) else { continue }
                 let at = c.completedAt ?? c.assignedAt
@@ -135,8 +127,8 @@ struct DetectionData: Sendable {
                                        weekday: e.dayOfWeek, hour: e.hourOfDay))
             }
         } else {
-            let logged = context.crashes.filter { $0.deletedAt == nil && $0.crashedAt <= now && liveBug($0.bugId) }
-                .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) }
+            let logged = RecordOrder.sorted(context.crashes, keep: { $0.deletedAt == nil && $0.crashedAt <= now && liveBug($0.bugId) },
+                                            at: { $0.crashedAt }, id: { $0.id })
             for c in logged {
                 let comps = cal.dateComponents([.weekday, .hour], from: c.crashedAt)
                 all.append(CrashRecord(bugId: c.bugId, at: c.crashedAt, day: LocalDay(c.crashedAt, calendar: cal),
@@ -159,8 +151,8 @@ struct DetectionData: Sendable {
         self.activeDays = days
 
         // Ratings.
-        let liveDiagnostics = diagnostics.filter { $0.deletedAt == nil && $0.completedAt <= now }
-            .sorted { $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id) }
+        let liveDiagnostics = RecordOrder.sorted(diagnostics, keep: { $0.deletedAt == nil && $0.completedAt <= now },
+                                                 at: { $0.weekStarting }, id: { $0.id })
         var ratings: [RatingRecord] = []
         struct BugWeek: Hashable { let bug: UUID, week: Int }
         var seen = Set<BugWeek>()
@@ -253,8 +245,20 @@ public enum PatternCopy {
 
     /// "two" for 2; numbers above ten stay digits.
     public static func word(_ n: Int) -> String {
-        let words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
-        return n >= 0 && n < words.count ? words[n] : String(n)
+        switch n {
+        case 0: return "no"
+        case 1: return "one"
+        case 2: return "two"
+        case 3: return "three"
+        case 4: return "four"
+        case 5: return "five"
+        case 6: return "six"
+        case 7: return "seven"
+        case 8: return "eight"
+        case 9: return "nine"
+        case 10: return "ten"
+        default: return String(n)
+        }
     }
 
     /// 1 = Sunday ... 7 = Saturday.

@@ -25,43 +25,22 @@ public struct InsightInput: Sendable {
         self.calendar = calendar
     }
 
+    /// The records not deleted, in time order, ties by id (records usually come in that order
+    /// with none deleted: then the array itself).
     var liveCompletions: [FixCompletion] {
-        InsightInput.live(completions, isDeleted: { $0.deletedAt != nil }) { a, b in
-            let ta = a.completedAt ?? a.assignedAt, tb = b.completedAt ?? b.assignedAt
-            return ta != tb ? ta < tb : a.id.sortsBefore(b.id)
-        }
+        RecordOrder.sorted(completions, keep: { $0.deletedAt == nil }, at: { $0.completedAt ?? $0.assignedAt }, id: { $0.id })
     }
 
     var liveCrashes: [Crash] {
-        InsightInput.live(crashes, isDeleted: { $0.deletedAt != nil }) {
-            $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id)
-        }
+        RecordOrder.sorted(crashes, keep: { $0.deletedAt == nil }, at: { $0.crashedAt }, id: { $0.id })
     }
 
     var liveEvents: [AnalyticsEvent] {
-        InsightInput.live(events, isDeleted: { $0.deletedAt != nil }) {
-            $0.timestamp != $1.timestamp ? $0.timestamp < $1.timestamp : $0.id.sortsBefore($1.id)
-        }
+        RecordOrder.sorted(events, keep: { $0.deletedAt == nil }, at: { $0.timestamp }, id: { $0.id })
     }
 
     var liveDiagnostics: [WeeklyDiagnostic] {
-        InsightInput.live(diagnostics, isDeleted: { $0.deletedAt != nil }) {
-            $0.weekStarting != $1.weekStarting ? $0.weekStarting < $1.weekStarting : $0.id.sortsBefore($1.id)
-        }
-    }
-
-    /// The records not deleted, sorted by `before` (a strict order). Records usually come with
-    /// none deleted and in that order already: then one look along them gives the array itself,
-    /// neither copied nor sorted.
-    @inline(__always)
-    static func live<T>(_ records: [T], isDeleted: (T) -> Bool, by before: (T, T) -> Bool) -> [T] {
-        let asTheyAre = records.withUnsafeBufferPointer { buf -> Bool in
-            for i in buf.indices {
-                if isDeleted(buf[i]) || (i > 0 && !before(buf[i - 1], buf[i])) { return false }
-            }
-            return true
-        }
-        return asTheyAre ? records : records.filter { !isDeleted($0) }.sorted(by: before)
+        RecordOrder.sorted(diagnostics, keep: { $0.deletedAt == nil }, at: { $0.weekStarting }, id: { $0.id })
     }
 
     func fixIndex() -> [UUID: Fix] {
@@ -95,8 +74,8 @@ public struct VersionTimeline: Sendable, Equatable {
 
     public init(versions: [VersionEntry], initial: String = Version.initial.description) {
         self.initial = initial
-        steps = versions.filter { $0.deletedAt == nil && ($0.changeType == .majorUpdate || $0.changeType == .minorUpdate) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
+        steps = RecordOrder.sorted(versions, keep: { $0.deletedAt == nil && ($0.changeType == .majorUpdate || $0.changeType == .minorUpdate) },
+                                   at: { $0.createdAt }, id: { $0.id })
             .map { Step(version: $0.version, changeType: $0.changeType, at: $0.createdAt, entryId: $0.id) }
     }
 

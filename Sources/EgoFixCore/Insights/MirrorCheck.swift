@@ -55,13 +55,27 @@ public enum MirrorCheck {
         var seen = Set<UUID>()
         var out: [MirrorLine] = []
         for r in diagnostic.responses where seen.insert(r.bugId).inserted {
-            let n = crashes.filter { $0.bugId == r.bugId }.count
-            let mine = marked.filter { fixes[$0.fixId]?.bugId == r.bugId }
-            let applied = mine.filter { $0.outcome == .applied }.count
-            let skipped = mine.filter { $0.outcome == .skipped }.count
-            let failed = mine.filter { $0.outcome == .failed }.count
-            let said = "You said \(r.intensity.rawValue)."
-            let crashLine = "You logged \(InsightCopy.counted(n, "crash", "crashes")) about it."
+            var n = 0
+            for c in crashes where c.bugId == r.bugId { n += 1 }
+            var applied = 0, skipped = 0, failed = 0
+            for c in marked where fixes[c.fixId]?.bugId == r.bugId {
+                switch c.outcome {
+                case .applied: applied += 1
+                case .skipped: skipped += 1
+                case .failed: failed += 1
+                case .pending: break
+                }
+            }
+            var t = ASCIIText()
+            t.append("You said ")
+            t.append(r.intensity.rawValue)
+            t.append(".")
+            let said = t.string
+            t = ASCIIText()
+            t.append("You logged ")
+            t.append(InsightCopy.counted(n, "crash", "crashes"))
+            t.append(" about it.")
+            let crashLine = t.string
             let agrees: Bool
             var text: String
             switch r.intensity {

@@ -39,7 +39,13 @@ public struct Fix: Identifiable, Codable, Sendable, Equatable {
     }
 
     /// "FIX #037"
-    public var label: String { "FIX #" + Fix.pad(number) }
+    public var label: String {
+        guard number >= 0 else { return "FIX #" + Fix.pad(number) }
+        var t = ASCIIText()
+        t.append("FIX #")
+        t.append(number, width: 3)
+        return t.string
+    }
 
     static func pad(_ n: Int) -> String {
         let s = String(n)

@@ -160,24 +160,31 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
     /// "2026-W47"
     public var isoWeekLabel: String {
         let w = isoWeek
-        return "\(w.year)-W" + (w.week < 10 ? "0\(w.week)" : "\(w.week)")
+        var t = ASCIIText()
+        t.append(w.year)
+        t.append("-W")
+        t.append(w.week, width: 2)
+        return t.string
     }
 
     /// "2026-11-22"
     public var description: String {
         let c = components
         guard (0...9999).contains(c.year) else { return String(format: "%04d-%02d-%02d", c.year, c.month, c.day) }
-        var bytes: [UInt8] = [0x30, 0x30, 0x30, 0x30, 0x2d, 0x30, 0x30, 0x2d, 0x30, 0x30]
-        var y = c.year
-        for i in stride(from: 3, through: 0, by: -1) {
-            bytes[i] = UInt8(0x30 + y % 10)
-            y /= 10
-        }
-        bytes[5] = UInt8(0x30 + c.month / 10)
-        bytes[6] = UInt8(0x30 + c.month % 10)
-        bytes[8] = UInt8(0x30 + c.day / 10)
-        bytes[9] = UInt8(0x30 + c.day % 10)
-        return String(decoding: bytes, as: UTF8.self)
+        // The ten bytes in memory order, least significant first.
+        @inline(__always) func digit(_ d: Int, _ at: UInt64) -> UInt64 { UInt64(0x30 + d) << (8 * at) }
+        let y = c.year
+        let low = digit(y / 1000, 0) | digit(y / 100 % 10, 1) | digit(y / 10 % 10, 2) | digit(y % 10, 3) | 0x2d << 32
+            | digit(c.month / 10, 5) | digit(c.month % 10, 6) | 0x2d << 56
+        let high = digit(c.day / 10, 0) | digit(c.day % 10, 1)
+        if let s = String.smallASCII((low, high), count: 10) { return s }
+        var t = ASCIIText()
+        t.append(y, width: 4)
+        t.append(byte: 0x2d)
+        t.append(c.month, width: 2)
+        t.append(byte: 0x2d)
+        t.append(c.day, width: 2)
+        return t.string
     }
 
     public init?(iso string: String) {

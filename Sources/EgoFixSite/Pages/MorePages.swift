@@ -30,11 +30,10 @@ extension PageContext {
     func changelog() throws -> Data {
         let path = "changelog/index.html"
         func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
-        let applied = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
-            .sorted { when($0) != when($1) ? when($0) < when($1) : $0.id.sortsBefore($1.id) }
+        let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: when, id: { $0.id })
         let appliedTimes = applied.map(when)
-        let others = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
+        let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
+                                        at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
         let versions = try changelogVersions.reversed().map { v -> PageValue in
             let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in

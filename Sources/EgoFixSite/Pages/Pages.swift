@@ -210,6 +210,15 @@ extension PageContext {
 
     func summary(_ p: Period) -> String {
         let c = counts(from: p.start, through: p.end)
-        return "\(c.applied) applied, \(c.skipped) skipped, \(c.failed) failed, " + (c.crashes == 1 ? "1 crash" : "\(c.crashes) crashes")
+        var t = ASCIIText()
+        t.append(c.applied)
+        t.append(" applied, ")
+        t.append(c.skipped)
+        t.append(" skipped, ")
+        t.append(c.failed)
+        t.append(" failed, ")
+        t.append(c.crashes)
+        t.append(c.crashes == 1 ? " crash" : " crashes")
+        return t.string
     }
 }

@@ -54,15 +54,32 @@ struct Period: Hashable, Sendable {
     }
 
     var key: String {
+        var t = ASCIIText()
+        appendKey(to: &t)
+        return t.string
+    }
+
+    /// "2026-W47", "2026-11", "2026-Q4", "2026".
+    private func appendKey(to t: inout ASCIIText) {
         switch kind {
-        case .week: return start.isoWeekLabel
+        case .week:
+            let w = start.isoWeek
+            t.append(w.year)
+            t.append("-W")
+            t.append(w.week, width: 2)
         case .month:
-            let y = start.year, m = start.month
-            guard (0...9999).contains(y) else { return String(format: "%04d-%02d", y, m) }
-            let year = String(y)
-            return String(repeating: "0", count: 4 - year.count) + year + (m < 10 ? "-0" : "-") + String(m)
-        case .quarter: return "\(start.year)-Q\((start.month - 1) / 3 + 1)"
-        case .year: return String(start.year)
+            let c = start.components
+            guard (0...9999).contains(c.year) else { return t.append(String(format: "%04d-%02d", c.year, c.month)) }
+            t.append(c.year, width: 4)
+            t.append(byte: 0x2d)
+            t.append(c.month, width: 2)
+        case .quarter:
+            let c = start.components
+            t.append(c.year)
+            t.append("-Q")
+            t.append((c.month - 1) / 3 + 1)
+        case .year:
+            t.append(start.year)
         }
     }
 
@@ -75,15 +92,41 @@ struct Period: Hashable, Sendable {
         }
     }
 
-    var path: String { "\(folder)/\(key)/index.html" }
+    /// "weeks/2026-W47/index.html"
+    var path: String {
+        var t = ASCIIText()
+        switch kind {
+        case .week: t.append("weeks/")
+        case .month: t.append("months/")
+        case .quarter: t.append("quarters/")
+        case .year: t.append("years/")
+        }
+        appendKey(to: &t)
+        t.append("/index.html")
+        return t.string
+    }
 
     var title: String {
+        var t = ASCIIText()
         switch kind {
-        case .week: return "Week \(key)"
-        case .month: return "\(Period.monthNames[start.month - 1]) \(start.year)"
-        case .quarter: return "Q\((start.month - 1) / 3 + 1) \(start.year)"
-        case .year: return "\(start.year)"
+        case .week:
+            t.append("Week ")
+            appendKey(to: &t)
+        case .month:
+            let c = start.components
+            t.append(Period.monthNames[c.month - 1])
+            t.append(byte: 0x20)
+            t.append(c.year)
+        case .quarter:
+            let c = start.components
+            t.append(byte: 0x51)  // Q
+            t.append((c.month - 1) / 3 + 1)
+            t.append(byte: 0x20)
+            t.append(c.year)
+        case .year:
+            t.append(start.year)
         }
+        return t.string
     }
 
     var range: String { "\(start) to \(end)" }

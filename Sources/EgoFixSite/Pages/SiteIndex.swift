@@ -133,8 +133,8 @@ struct SiteIndex: Sendable {
         let start = data.profile.map { toDay.day($0.createdAt) }
         first = ([start].compactMap { $0 } + activity).min() ?? today
         last = max(today, activity.max() ?? today)
-        versionSteps = data.versions.filter { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.sortsBefore($1.id) }
+        versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
+                                          at: { $0.createdAt }, id: { $0.id })
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
