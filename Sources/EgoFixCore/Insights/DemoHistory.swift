@@ -209,6 +209,13 @@ struct DemoSimulator {
         let day = e.month == 2 && e.day == 29 ? 28 : e.day
         startDay = LocalDay(year: e.year - years, month: e.month, day: day)
         clock = LocalDay.Clock(startDay, calendar: calendar)
+        // Room for the history up front (about two events and one fix a day), so the lists are
+        // not copied into larger ones as they grow; memory reserved and not used is never touched.
+        let days = min(max(0, endDay.days(since: startDay)) + 1, 1_000_000)
+        events.reserveCapacity(days * 3)
+        completions.reserveCapacity(days * 2)
+        completionFix.reserveCapacity(days * 2)
+        crashes.reserveCapacity(days / 2)
         rng = SplitMix64(seed: seed ^ 0x5eed_0000_de30)
         idRng = SplitMix64(seed: StableHash.fnv1a(["demo-ids", String(seed)]))
         var f: [UUID: Int] = [:]
@@ -836,6 +843,13 @@ struct DemoSimulator {
                                   createdAt: startDay.at(hour: 7, in: cal), updatedAt: endingAt)
         profile.lastEngagementDate = events.last { $0.eventType != .fixAssigned }?.timestamp
         let fixes = catalogue.fixes
+        // The records in the order every reader puts them in (time, then id), as a store's would
+        // come back sorted: readers then take the lists as they are instead of each sorting a copy.
+        let completions = RecordOrder.sorted(completions, keep: { _ in true }, at: { $0.completedAt ?? $0.assignedAt }, id: { $0.id })
+        let crashes = RecordOrder.sorted(crashes, keep: { _ in true }, at: { $0.crashedAt }, id: { $0.id })
+        let versions = RecordOrder.sorted(versions, keep: { _ in true }, at: { $0.createdAt }, id: { $0.id })
+        let events = RecordOrder.sorted(events, keep: { _ in true }, at: { $0.timestamp }, id: { $0.id })
+        let diagnostics = RecordOrder.sorted(diagnostics, keep: { _ in true }, at: { $0.weekStarting }, id: { $0.id })
         var data = DemoData(profile: profile, bugs: bugs, fixes: fixes, education: catalogue.education,
                             completions: completions, crashes: crashes, versions: versions, events: events,
                             diagnostics: diagnostics, patterns: [], endingAt: endingAt)

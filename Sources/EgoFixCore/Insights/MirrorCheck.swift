@@ -68,12 +68,12 @@ public enum MirrorCheck {
             }
             var t = ASCIIText()
             t.append("You said ")
-            t.append(r.intensity.rawValue)
+            t.append(text: r.intensity.rawValue)
             t.append(".")
             let said = t.string
             t = ASCIIText()
             t.append("You logged ")
-            t.append(InsightCopy.counted(n, "crash", "crashes"))
+            t.append(text: InsightCopy.counted(n, "crash", "crashes"))
             t.append(" about it.")
             let crashLine = t.string
             let agrees: Bool

@@ -20,18 +20,23 @@ public struct ASCIIText {
 
     /// A literal's bytes.
     @inline(__always) public mutating func append(_ s: StaticString) {
-        let n = s.utf8CodeUnitCount
-        guard long == nil, count + n <= ASCIIText.capacity else { return appendLong(s.description) }
-        let at = count
-        withUnsafeMutableBytes(of: &storage) { buf in
-            guard let base = buf.baseAddress else { return }
-            (base + at).copyMemory(from: s.utf8Start, byteCount: n)
+        s.withUTF8Buffer { u in
+            let n = u.count
+            guard long == nil, count + n <= ASCIIText.capacity, let from = u.baseAddress else {
+                if n > 0 { appendLong(String(decoding: u, as: UTF8.self)) }
+                return
+            }
+            let at = count
+            withUnsafeMutableBytes(of: &storage) { buf in
+                guard let to = buf.baseAddress else { return }
+                (to + at).copyMemory(from: from, byteCount: n)
+            }
+            count += n
         }
-        count += n
     }
 
-    /// A string's UTF-8 bytes.
-    public mutating func append(_ s: String) {
+    /// A string's UTF-8 bytes. (Labelled, so a literal goes to the `StaticString` overload.)
+    public mutating func append(text s: String) {
         var s = s
         let stored = s.withUTF8 { u -> Bool in
             guard long == nil, count + u.count <= ASCIIText.capacity, let from = u.baseAddress else { return u.isEmpty }
@@ -64,7 +69,7 @@ public struct ASCIIText {
             count = at + length
             return
         }
-        append(ASCIIText.decimal(n, width: width))
+        append(text: ASCIIText.decimal(n, width: width))
     }
 
     /// The same as a String, for any number.
@@ -107,10 +112,13 @@ extension String {
         guard MemoryLayout<String>.size == 16, 1.littleEndian == 1 else { return false }
         func words(_ s: StaticString) -> (UInt64, UInt64) {
             var w: (UInt64, UInt64) = (0, 0)
-            withUnsafeMutableBytes(of: &w) { buf in
-                for i in 0..<s.utf8CodeUnitCount { buf[i] = s.utf8Start[i] }
+            let n = s.withUTF8Buffer { u in
+                withUnsafeMutableBytes(of: &w) { buf in
+                    for i in u.indices { buf[i] = u[i] }
+                }
+                return u.count
             }
-            return (w.0, w.1 | UInt64(0xE0 | s.utf8CodeUnitCount) << 56)
+            return (w.0, w.1 | UInt64(0xE0 | n) << 56)
         }
         func same(_ literal: String, _ s: StaticString) -> Bool {
             let a = unsafeBitCast(literal, to: (UInt64, UInt64).self), b = words(s)

@@ -218,7 +218,7 @@ extension PageContext {
         t.append(c.failed)
         t.append(" failed, ")
         t.append(c.crashes)
-        t.append(c.crashes == 1 ? " crash" : " crashes")
+        if c.crashes == 1 { t.append(" crash") } else { t.append(" crashes") }
         return t.string
     }
 }

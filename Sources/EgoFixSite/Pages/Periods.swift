@@ -69,7 +69,7 @@ struct Period: Hashable, Sendable {
             t.append(w.week, width: 2)
         case .month:
             let c = start.components
-            guard (0...9999).contains(c.year) else { return t.append(String(format: "%04d-%02d", c.year, c.month)) }
+            guard (0...9999).contains(c.year) else { return t.append(text: String(format: "%04d-%02d", c.year, c.month)) }
             t.append(c.year, width: 4)
             t.append(byte: 0x2d)
             t.append(c.month, width: 2)
@@ -114,7 +114,7 @@ struct Period: Hashable, Sendable {
             appendKey(to: &t)
         case .month:
             let c = start.components
-            t.append(Period.monthNames[c.month - 1])
+            t.append(text: Period.monthNames[c.month - 1])
             t.append(byte: 0x20)
             t.append(c.year)
         case .quarter:
