@@ -263,8 +263,15 @@ public enum PatternCopy {
 
     /// 1 = Sunday ... 7 = Saturday.
     public static func weekdayName(_ weekday: Int) -> String {
-        let names = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-        return names[LocalDay.mod(weekday - 1, 7)]
+        switch LocalDay.mod(weekday - 1, 7) {
+        case 0: return "Sunday"
+        case 1: return "Monday"
+        case 2: return "Tuesday"
+        case 3: return "Wednesday"
+        case 4: return "Thursday"
+        case 5: return "Friday"
+        default: return "Saturday"
+        }
     }
 
     /// "12 March", or "12 March 2025" when not in `today`'s year.

@@ -128,7 +128,7 @@ extension PageContext {
     }
 
     func dayModel(_ d: LocalDay) throws -> PageValue {
-        let weekday = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"][d.weekday - 1]
+        let weekday = PatternCopy.weekdayName(d.weekday)
         let crashes = try (index.crashesByDay[d] ?? []).map { c -> PageValue in
             var note: PageValue = .null
             if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
