@@ -103,4 +103,24 @@ final class LocalDayClockTests: XCTestCase {
         XCTAssertEqual(LocalDay(year: 987, month: 12, day: 31).description, "0987-12-31")
         XCTAssertEqual(LocalDay(year: 12_345, month: 1, day: 1).description, "12345-01-01")
     }
+
+    func test_daysAsKeys_findEveryDayAndOnlyIt() {
+        // Sets and dictionaries keyed by days hash them with LocalDay's own mixer.
+        let ordinals = Array(-40_000...40_000) + [Int.min, Int.min + 1, Int.max, Int.max - 1, 1 << 40, -(1 << 40)]
+        var byDay: [LocalDay: Int] = [:]
+        var set = Set<LocalDay>()
+        for o in ordinals {
+            byDay[LocalDay(ordinal: o)] = o
+            set.insert(LocalDay(ordinal: o))
+        }
+        XCTAssertEqual(byDay.count, ordinals.count)
+        XCTAssertEqual(set.count, ordinals.count)
+        for o in ordinals {
+            XCTAssertEqual(byDay[LocalDay(ordinal: o)], o)
+            XCTAssertTrue(set.contains(LocalDay(ordinal: o)))
+        }
+        XCTAssertNil(byDay[LocalDay(ordinal: 40_001)])
+        XCTAssertFalse(set.contains(LocalDay(ordinal: -40_001)))
+        XCTAssertEqual(Set(ordinals.map { LocalDay(ordinal: $0)._rawHashValue(seed: 7) }).count, ordinals.count)
+    }
 }
