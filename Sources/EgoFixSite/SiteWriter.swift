@@ -291,10 +291,16 @@ public final class SiteBuild: @unchecked Sendable {
         defer { state.unlock() }
         guard !done else { throw SiteWriterError.finished }
         let (filesBefore, foldersBefore) = (files, folders)
+        // Room up front, so the sets are not rehashed as they grow (a folder or two a path).
+        files.reserveCapacity(files.count + paths.count)
+        folders.reserveCapacity(folders.count + paths.count)
+        entriesToMake.reserveCapacity(entriesToMake.count + paths.count)
         do {
+            var previous = ""
             for path in paths {
-                try validate(path)
+                try validate(path, after: previous)
                 files.insert(path)
+                previous = path
             }
         } catch {
             (files, folders) = (filesBefore, foldersBefore)  // all or none
@@ -445,7 +451,10 @@ public final class SiteBuild: @unchecked Sendable {
         lock.release()
     }
 
-    private func validate(_ path: String) throws {
+    /// `previous` is the path checked just before this one: the folders this path shares with it
+    /// (the same bytes from the start, up to and with a "/") were checked and held then, so they
+    /// are not looked up again; in a sorted list of paths most folders are shared with the one before.
+    private func validate(_ path: String, after previous: String) throws {
         guard !path.isEmpty else { throw SiteWriterError.invalidPath(path, reason: "empty path") }
         guard !path.hasPrefix("/") else { throw SiteWriterError.invalidPath(path, reason: "absolute path") }
         // One look along the bytes finds control characters and backslashes (every byte of a
@@ -476,7 +485,16 @@ public final class SiteBuild: @unchecked Sendable {
         }
         guard !files.contains(path) else { throw SiteWriterError.duplicatePath(path) }
         guard !folders.contains(path) else { throw SiteWriterError.pathConflict(path, with: path + "/...") }
-        for slash in slashes {
+        var before = previous
+        let shared = text.withUTF8 { a in
+            before.withUTF8 { b -> Int in
+                var i = 0
+                let n = min(a.count, b.count)
+                while i < n && a[i] == b[i] { i += 1 }
+                return i
+            }
+        }
+        for slash in slashes where slash >= shared {
             let prefix = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<slash]), as: UTF8.self) }
             if files.contains(prefix) { throw SiteWriterError.pathConflict(path, with: prefix) }
             folders.insert(prefix)

@@ -230,6 +230,26 @@ final class SiteWriterTests: XCTestCase {
         }
     }
 
+    /// Within one list a file and a folder of the same name conflict whichever comes first, also
+    /// when the paths around them share their folders.
+    func test_reserve_findsConflictsBesidePathsThatShareFolders() throws {
+        let cases: [([String], SiteWriterError)] = [
+            (["a/b", "a/b/c"], .pathConflict("a/b/c", with: "a/b")),
+            (["x/y/1.html", "x/y/2.html", "x/y"], .pathConflict("x/y", with: "x/y/...")),
+            (["q/r/s.html", "q/r.html", "q/r/t.html", "q/r"], .pathConflict("q/r", with: "q/r/...")),
+            (["m/n.html", "m/n.html/o"], .pathConflict("m/n.html/o", with: "m/n.html")),
+            (["p/q/r/s", "p/q/r/t", "p/q"], .pathConflict("p/q", with: "p/q/...")),
+        ]
+        for (paths, error) in cases {
+            let dir = try TempDir()
+            let build = try SiteWriter(output: dir.url.appendingPathComponent("site")).begin()
+            defer { build.abandon() }
+            XCTAssertThrowsError(try build.reserve(paths), paths.description) { XCTAssertEqual($0 as? SiteWriterError, error, paths.description) }
+            // All or none: after the refusal the good paths can still be reserved.
+            try build.reserve(Array(paths.dropLast()))
+        }
+    }
+
     /// Pages are written by the threads that render them: every reserved file lands once, in its
     /// own folder, with the stamp the next build's no-change check will compare against.
     func test_put_fromManyThreadsWritesEveryReservedFileWithItsStamp() throws {
