@@ -15,32 +15,51 @@ public enum CrisisLanguage {
         return phrases.contains { lower.contains($0) }
     }
 
-    static let phraseBytes: [[UInt8]] = phrases.map { Array($0.utf8) }
+    /// The phrases' bytes one after another, ordered by first byte, and for each ASCII byte where
+    /// the phrases starting with it are: `(start, count)` into `phraseStarts` (each phrase's
+    /// offset and length in `phraseText`).
+    static let phraseText: [UInt8] = sortedPhrases.flatMap { Array($0.utf8) }
+    static let phraseStarts: [(offset: Int, length: Int)] = {
+        var at = 0
+        return sortedPhrases.map { p in
+            defer { at += p.utf8.count }
+            return (at, p.utf8.count)
+        }
+    }()
+    static let byFirstByte: [(start: Int, count: Int)] = (0..<128).map { b in
+        let start = sortedPhrases.firstIndex { $0.utf8.first == UInt8(b) } ?? 0
+        return (start, sortedPhrases.filter { $0.utf8.first == UInt8(b) }.count)
+    }
+    private static let sortedPhrases: [String] = phrases.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
 
     /// The same answer for plain ASCII text, found on bytes (nil for any other text): lowercasing
-    /// ASCII is per byte, and there is nothing for Unicode matching to fold.
+    /// ASCII is per byte, and there is nothing for Unicode matching to fold. A phrase (all
+    /// lowercase) can only start at a byte that starts one, so the text is read once, each place
+    /// against the phrases starting with its byte.
     static func detectASCII(_ text: String) -> Bool? {
         var text = text
         return text.withUTF8 { buf -> Bool? in
-            var lower = [UInt8](repeating: 0, count: buf.count)
-            for (i, b) in buf.enumerated() {
-                guard b < 0x80 else { return nil }
-                lower[i] = b >= 0x41 && b <= 0x5a ? b + 0x20 : b
-            }
-            for phrase in phraseBytes where phrase.count <= lower.count {
-                let first = phrase[0]
-                var i = 0
-                let last = lower.count - phrase.count
-                while i <= last {
-                    if lower[i] == first {
-                        var k = 1
-                        while k < phrase.count && lower[i + k] == phrase[k] { k += 1 }
-                        if k == phrase.count { return true }
+            if buf.contains(where: { $0 >= 0x80 }) { return nil }
+            @inline(__always) func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5a ? b + 0x20 : b }
+            return phraseText.withUnsafeBufferPointer { textBytes in
+                phraseStarts.withUnsafeBufferPointer { starts in
+                    byFirstByte.withUnsafeBufferPointer { first in
+                        let n = buf.count
+                        for i in 0..<n {
+                            let entry = first[Int(lower(buf[i]))]
+                            guard entry.count > 0 else { continue }
+                            for k in entry.start..<entry.start + entry.count {
+                                let (offset, length) = starts[k]
+                                guard length <= n - i else { continue }
+                                var j = 1
+                                while j < length && lower(buf[i + j]) == textBytes[offset + j] { j += 1 }
+                                if j == length { return true }
+                            }
+                        }
+                        return false
                     }
-                    i += 1
                 }
             }
-            return false
         }
     }
 }
