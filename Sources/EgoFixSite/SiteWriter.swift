@@ -660,6 +660,15 @@ public struct SiteManifest: Sendable, Equatable {
     /// removing or renaming anything in a folder changes its modification time, so matching stamps
     /// mean no file was added anywhere, without reading a single folder.
     public var folders: [String: Stamp]
+    /// The files' and the folders' paths in `PathOrder`, when the manifest was made from a sorted
+    /// list of files: `encoded()` then writes in that order instead of sorting the keys (a hint,
+    /// used only while it covers every path the manifest holds; not part of its value).
+    private var fileOrder: [String]?
+    private var folderOrder: [String]?
+
+    public static func == (a: SiteManifest, b: SiteManifest) -> Bool {
+        a.key == b.key && a.files == b.files && a.cardKeys == b.cardKeys && a.folders == b.folders
+    }
 
     public init(key: String, files: [String: Stamp], cardKeys: [String: String], folders: [String: Stamp] = [:]) {
         self.key = key
@@ -674,11 +683,21 @@ public struct SiteManifest: Sendable, Equatable {
     public init(key: String, folder: URL, files: [String], cardKeys: [String: String], known: [String: Stamp] = [:],
                 knownFolders: [String: Stamp] = [:]) {
         var names: Set<String> = [""]
+        names.reserveCapacity(files.count + 1)
         var lookups: [(path: String, folder: Bool)] = []
+        // The folders as they first appear, each path's from the top down: in `PathOrder` when the
+        // files are (as a build's list is), which is checked below.
+        var folderSequence = [""]
+        var fresh: [String] = []
         for path in files {
             if known[path] == nil { lookups.append((path, false)) }
             var folder = SiteBuild.parent(path)
-            while !folder.isEmpty, names.insert(folder).inserted { folder = SiteBuild.parent(folder) }
+            while !folder.isEmpty, names.insert(folder).inserted {
+                fresh.append(folder)
+                folder = SiteBuild.parent(folder)
+            }
+            folderSequence += fresh.reversed()
+            fresh.removeAll(keepingCapacity: true)
         }
         var folders: [String: Stamp] = [:]
         for name in names { if let s = knownFolders[name] { folders[name] = s } }
@@ -696,6 +715,14 @@ public struct SiteManifest: Sendable, Equatable {
             }
         }
         self.init(key: key, files: stamps, cardKeys: cardKeys, folders: folders)
+        if PathOrder.isSortedAndUnique(files) { fileOrder = files }
+        if PathOrder.isSortedAndUnique(folderSequence) { folderOrder = folderSequence }
+    }
+
+    /// The keys in `PathOrder`: `hint` when it is sorted (as the hints are) and covers every key.
+    private static func ordered<Value>(_ hint: [String]?, _ map: [String: Value]) -> [String] {
+        if let hint, hint.count >= map.count, hint.reduce(0, { $0 + (map[$1] == nil ? 0 : 1) }) == map.count { return hint }
+        return PathOrder.sorted(map.keys)
     }
 
     /// A regular file's stamp, or a folder's with `folder` (links are not followed); nil for anything else.
@@ -717,10 +744,10 @@ public struct SiteManifest: Sendable, Equatable {
     public func encoded() -> Data {
         var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
         out.append(string: SiteManifest.header + "\nk " + key + "\n")
-        for path in PathOrder.sorted(files.keys) {
+        for path in SiteManifest.ordered(fileOrder, files) {
             if let s = files[path] { SiteManifest.line("f ", s, path, into: &out) }
         }
-        for path in PathOrder.sorted(folders.keys) {
+        for path in SiteManifest.ordered(folderOrder, folders) {
             if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         }
         for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }

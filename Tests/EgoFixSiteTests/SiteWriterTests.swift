@@ -349,4 +349,36 @@ final class SiteWriterTests: XCTestCase {
         }
     }
 
+
+    /// A manifest made from the build's sorted list of files writes its lines in the same order
+    /// as one made from the same files listed any other way, also after files are added to it.
+    func test_manifest_linesDoNotDependOnTheOrderTheFilesCameIn() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        var paths = ["404.html", "a.b/x.html", "a/y.html", "a/z/index.html", "bugs/one/index.html", "index.html",
+                     "share-x/card.png", "share/fix-1/index.html", "weeks/2026-W47/index.html", "weeks/2026-W48/index.html"]
+        for path in paths {
+            let url = site.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(path.utf8).write(to: url)
+        }
+        paths.sort()
+        let sorted = SiteManifest(key: "k", folder: site, files: paths, cardKeys: ["share-x/card.png": "c"])
+        let shuffled = SiteManifest(key: "k", folder: site, files: [paths[3], paths[9], paths[0], paths[5], paths[1], paths[8], paths[2],
+                                                                    paths[7], paths[4], paths[6]], cardKeys: ["share-x/card.png": "c"])
+        XCTAssertEqual(sorted, shuffled)
+        XCTAssertEqual(sorted.encoded(), shuffled.encoded())
+        let lines = String(decoding: sorted.encoded(), as: UTF8.self).split(separator: "\n").map(String.init)
+        let folders = lines.filter { $0.hasPrefix("d ") }.map { String($0.split(separator: " ").last ?? "") }
+        XCTAssertEqual(folders, [".", "a", "a.b", "a/z", "bugs", "bugs/one", "share", "share-x", "share/fix-1", "weeks", "weeks/2026-W47",
+                                 "weeks/2026-W48"])
+        var grown = sorted, grownShuffled = shuffled
+        let stamp = SiteManifest.Stamp(size: 1, seconds: 2, nanoseconds: 3, inode: 4)
+        grown.files["aa.html"] = stamp
+        grownShuffled.files["aa.html"] = stamp
+        grown.folders["b"] = stamp
+        grownShuffled.folders["b"] = stamp
+        XCTAssertEqual(grown.encoded(), grownShuffled.encoded())
+        XCTAssertTrue(String(decoding: grown.encoded(), as: UTF8.self).contains("aa.html"))
+    }
 }
