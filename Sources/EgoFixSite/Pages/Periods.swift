@@ -83,7 +83,8 @@ struct Period: Hashable, Sendable {
         }
     }
 
-    var folder: String {
+    /// The folder holding the kind's pages.
+    var folder: StaticString {
         switch kind {
         case .week: return "weeks"
         case .month: return "months"
@@ -95,12 +96,8 @@ struct Period: Hashable, Sendable {
     /// "weeks/2026-W47/index.html"
     var path: String {
         var t = ASCIIText()
-        switch kind {
-        case .week: t.append("weeks/")
-        case .month: t.append("months/")
-        case .quarter: t.append("quarters/")
-        case .year: t.append("years/")
-        }
+        t.append(folder)
+        t.append("/")
         appendKey(to: &t)
         t.append("/index.html")
         return t.string
