@@ -171,27 +171,25 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// "2026-W47"
     public var isoWeekLabel: String {
-        let w = isoWeek
         var t = ASCIIText()
+        appendISOWeekLabel(to: &t)
+        return t.string
+    }
+
+    /// `isoWeekLabel`, written into `t`.
+    public func appendISOWeekLabel(to t: inout ASCIIText) {
+        let w = isoWeek
         t.append(w.year)
         t.append("-W")
         t.append(w.week, width: 2)
-        return t.string
     }
 
     /// "2026-11-22"
     public var description: String {
         let c = components
         guard (0...9999).contains(c.year) else { return String(format: "%04d-%02d-%02d", c.year, c.month, c.day) }
-        // The ten bytes in memory order, least significant first.
-        @inline(__always) func digit(_ d: Int, _ at: UInt64) -> UInt64 { UInt64(0x30 + d) << (8 * at) }
-        let y = c.year
-        let low = digit(y / 1000, 0) | digit(y / 100 % 10, 1) | digit(y / 10 % 10, 2) | digit(y % 10, 3) | 0x2d << 32
-            | digit(c.month / 10, 5) | digit(c.month % 10, 6) | 0x2d << 56
-        let high = digit(c.day / 10, 0) | digit(c.day % 10, 1)
-        if let s = String.smallASCII((low, high), count: 10) { return s }
         var t = ASCIIText()
-        t.append(y, width: 4)
+        t.append(c.year, width: 4)
         t.append(byte: 0x2d)
         t.append(c.month, width: 2)
         t.append(byte: 0x2d)

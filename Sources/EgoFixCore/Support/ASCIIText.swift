@@ -53,23 +53,21 @@ public struct ASCIIText {
 
     /// `n` in decimal, as `String(n)` writes it; at least `width` digits, zero-padded after the
     /// sign (as `%0*d` pads, the sign counted in the width).
-    public mutating func append(_ n: Int, width: Int = 0) {
-        // Dates, counts and numbers of fixes: up to four digits, written in place.
-        if n >= 0 && n < 10_000 && width <= 4 {
-            let length = max(n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4, width)
-            let at = count
-            guard long == nil, at + length <= ASCIIText.capacity else { return appendLong(ASCIIText.decimal(n, width: width)) }
-            withUnsafeMutableBytes(of: &storage) { buf in
-                var v = n
-                for i in stride(from: at + length - 1, through: at, by: -1) {
-                    buf[i] = UInt8(truncatingIfNeeded: 0x30 + v % 10)
-                    v /= 10
-                }
-            }
-            count = at + length
-            return
+    @inline(__always) public mutating func append(_ n: Int, width: Int = 0) {
+        // Dates, counts and numbers of fixes: up to four digits, written in place as one word
+        // (the bytes after them in the word are zeros, as the storage there already is).
+        guard n >= 0 && n < 10_000 && width <= 4, long == nil, count + 4 <= ASCIIText.capacity else {
+            return append(text: ASCIIText.decimal(n, width: width))
         }
-        append(text: ASCIIText.decimal(n, width: width))
+        let length = max(n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : 4, width)
+        let d0 = UInt32(truncatingIfNeeded: n / 1000), d1 = UInt32(truncatingIfNeeded: n / 100 % 10)
+        let d2 = UInt32(truncatingIfNeeded: n / 10 % 10), d3 = UInt32(truncatingIfNeeded: n % 10)
+        // The four digits, most significant first in memory, then the first 4 - length dropped.
+        let four = (0x30 + d0) | (0x30 + d1) << 8 | (0x30 + d2) << 16 | (0x30 + d3) << 24
+        let word = four >> (8 * UInt32(4 - length))
+        let at = count
+        withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: word.littleEndian, toByteOffset: at, as: UInt32.self) }
+        count = at + length
     }
 
     /// The same as a String, for any number.

@@ -63,10 +63,7 @@ struct Period: Hashable, Sendable {
     private func appendKey(to t: inout ASCIIText) {
         switch kind {
         case .week:
-            let w = start.isoWeek
-            t.append(w.year)
-            t.append("-W")
-            t.append(w.week, width: 2)
+            start.appendISOWeekLabel(to: &t)
         case .month:
             let c = start.components
             guard (0...9999).contains(c.year) else { return t.append(text: String(format: "%04d-%02d", c.year, c.month)) }
