@@ -719,10 +719,16 @@ public struct SiteManifest: Sendable, Equatable {
         if PathOrder.isSortedAndUnique(folderSequence) { folderOrder = folderSequence }
     }
 
-    /// The keys in `PathOrder`: `hint` when it is sorted (as the hints are) and covers every key.
-    private static func ordered<Value>(_ hint: [String]?, _ map: [String: Value]) -> [String] {
-        if let hint, hint.count >= map.count, hint.reduce(0, { $0 + (map[$1] == nil ? 0 : 1) }) == map.count { return hint }
-        return PathOrder.sorted(map.keys)
+    /// The entries in `PathOrder`: read along `hint` when it is sorted (as the hints are) and
+    /// covers every key, each key looked up once; else along the keys sorted.
+    private static func ordered<Value>(_ hint: [String]?, _ map: [String: Value]) -> [(path: String, value: Value)] {
+        if let hint, hint.count >= map.count {
+            var entries: [(path: String, value: Value)] = []
+            entries.reserveCapacity(map.count)
+            for path in hint { if let v = map[path] { entries.append((path, v)) } }
+            if entries.count == map.count { return entries }
+        }
+        return PathOrder.sorted(map.keys).compactMap { path in map[path].map { (path, $0) } }
     }
 
     /// A regular file's stamp, or a folder's with `folder` (links are not followed); nil for anything else.
@@ -744,12 +750,8 @@ public struct SiteManifest: Sendable, Equatable {
     public func encoded() -> Data {
         var out = ByteText(capacity: 64 * (files.count + folders.count + 2))
         out.append(string: SiteManifest.header + "\nk " + key + "\n")
-        for path in SiteManifest.ordered(fileOrder, files) {
-            if let s = files[path] { SiteManifest.line("f ", s, path, into: &out) }
-        }
-        for path in SiteManifest.ordered(folderOrder, folders) {
-            if let s = folders[path] { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
-        }
+        for (path, s) in SiteManifest.ordered(fileOrder, files) { SiteManifest.line("f ", s, path, into: &out) }
+        for (path, s) in SiteManifest.ordered(folderOrder, folders) { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
         for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
         return out.data()
     }
