@@ -166,6 +166,9 @@ def main():
         head = f.read(18)
     if head[:4] == b"\x7fELF" and int.from_bytes(head[16:18], "little") == 2:  # ET_EXEC, not ET_DYN
         link += ", fixed address (-no-pie)"
+    syms = subprocess.run(["readelf", "-W", "--dyn-syms", binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
+    exported = sum(1 for l in syms.splitlines() if " GLOBAL " in l and " UND " not in l)
+    link += f", {exported} symbols exported"
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE, text=True).stdout.strip()
     print(f"egofix benchmarks: {binary} ({link}), commit {commit}\nwork folder {work}; medians of {runs} runs after "
           f"a warm-up; {os.cpu_count()} cores\n", flush=True)

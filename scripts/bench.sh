@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 flags=(-c release --scratch-path .build-bench)
 # Static: the Swift runtime linked in, at a fixed address (-no-pie): a position-independent
 # binary applies 87,000 relocations before main in every command, about 0.7 ms.
-[ "${EGOFIX_BENCH_LINK:-static}" = "dynamic" ] || flags+=(--static-swift-stdlib -Xlinker -no-pie)
+# The static runtime's link line exports every symbol (-export-dynamic, about 10,000): each start
+# then searched them (dladdr, and each library's symbols bound against the executable first), about
+# 1 ms of a no-change rebuild. Nothing looks egofix's own symbols up by name, so they stay inside.
+[ "${EGOFIX_BENCH_LINK:-static}" = "dynamic" ] || flags+=(--static-swift-stdlib -Xlinker -no-pie -Xlinker --no-export-dynamic)
 # The C++ runtime the Swift runtime is written against, linked in too: as a shared library it has
 # about 1,700 of its own symbols bound at every start, about 1 ms a command. The linker finds the
 # archive first through a folder holding only it.
