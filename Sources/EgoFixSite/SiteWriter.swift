@@ -776,26 +776,50 @@ public struct SiteManifest: Sendable, Equatable {
     }
 
     /// A manifest's lines as they were written (each kind sorted by path), before anything is
-    /// looked up by path: all a rebuild with nothing changed needs, without building the
-    /// dictionaries.
+    /// looked up by path: all a rebuild with nothing changed needs. The paths stay in the file's
+    /// bytes (each line's end made a NUL), so checking them makes no strings; `files` and
+    /// `folders` make them when asked.
     public struct Listing: Sendable {
         public var key: String
-        public var files: [(path: String, stamp: Stamp)] = []
-        public var folders: [(path: String, stamp: Stamp)] = []
         public var cards: [(path: String, key: String)] = []
+        /// The manifest's bytes, every newline a NUL.
+        let text: [UInt8]
+        /// A path in `text` (NUL-terminated there) and its stamp.
+        struct Line: Sendable {
+            let start: Int32
+            let count: Int32
+            let stamp: Stamp
+        }
+        let fileLines: [Line]
+        /// The output folder's own line is "." in `text` and "" in `folders`.
+        let folderLines: [Line]
+
+        public var files: [(path: String, stamp: Stamp)] { fileLines.map { (path($0), $0.stamp) } }
+        public var folders: [(path: String, stamp: Stamp)] {
+            folderLines.map { line in
+                let p = path(line)
+                return (p == "." ? "" : p, line.stamp)
+            }
+        }
+
+        func path(_ line: Line) -> String {
+            text.withUnsafeBufferPointer { b in
+                String(decoding: UnsafeBufferPointer(rebasing: b[Int(line.start)..<Int(line.start + line.count)]), as: UTF8.self)
+            }
+        }
 
         /// Nil when the file is missing or not a manifest this version wrote.
         public static func read(_ url: URL) -> Listing? {
-            guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-            return data.withUnsafeBytes { raw in SiteManifest.parse(raw.bindMemory(to: UInt8.self)) }
+            guard let bytes = readManifestBytes(url.path) else { return nil }
+            return SiteManifest.parse(bytes)
         }
     }
 
     /// The manifest a listing holds (a path listed twice keeps its last line).
     public init(_ listing: Listing) {
         var files: [String: Stamp] = [:], folders: [String: Stamp] = [:], cards: [String: String] = [:]
-        files.reserveCapacity(listing.files.count)
-        folders.reserveCapacity(listing.folders.count)
+        files.reserveCapacity(listing.fileLines.count)
+        folders.reserveCapacity(listing.folderLines.count)
         for (path, stamp) in listing.files { files[path] = stamp }
         for (path, stamp) in listing.folders { folders[path] = stamp }
         for (path, key) in listing.cards { cards[path] = key }
@@ -803,66 +827,104 @@ public struct SiteManifest: Sendable, Equatable {
     }
 
     /// The bytes of `encoded()`, read back without splitting them into strings first.
-    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> Listing? {
-        var i = 0
-        func line() -> UnsafeBufferPointer<UInt8>? {
-            guard i < b.count else { return nil }
-            let start = i
-            while i < b.count, b[i] != 0x0A { i += 1 }
-            let l = UnsafeBufferPointer(rebasing: b[start..<i])
-            if i < b.count { i += 1 }
-            return l
-        }
-        func text(_ l: UnsafeBufferPointer<UInt8>) -> String { String(decoding: l, as: UTF8.self) }
-        guard let first = line(), text(first) == header, let k = line(), k.count > 2, k[0] == UInt8(ascii: "k"), k[1] == 0x20 else {
-            return nil
-        }
-        var m = Listing(key: text(UnsafeBufferPointer(rebasing: k[2...])))
-        m.files.reserveCapacity(b.count / 96)
-        m.folders.reserveCapacity(b.count / 96)
-        while let l = line() {
-            if l.isEmpty { continue }
-            guard l.count > 2, l[1] == 0x20 else { return nil }
-            switch l[0] {
-            case UInt8(ascii: "f"), UInt8(ascii: "d"):
-                // Four numbers, then the path (which may hold spaces).
-                var j = 2
-                var numbers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-                for n in 0..<4 {
-                    var v: UInt64 = 0, digits = 0, negative = false
-                    if j < l.count, l[j] == UInt8(ascii: "-") { negative = true; j += 1 }
-                    while j < l.count, l[j] >= 0x30, l[j] <= 0x39 {
-                        let (times, o1) = v.multipliedReportingOverflow(by: 10)
-                        let (sum, o2) = times.addingReportingOverflow(UInt64(l[j] - 0x30))
-                        guard !o1, !o2 else { return nil }
-                        v = sum
-                        j += 1
-                        digits += 1
-                    }
-                    guard !negative || v <= UInt64(Int64.max) else { return nil }
-                    guard digits > 0, j < l.count, l[j] == 0x20 else { return nil }
-                    j += 1
-                    let value = negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v
-                    switch n {
-                    case 0: numbers.0 = value
-                    case 1: numbers.1 = value
-                    case 2: numbers.2 = value
-                    default: numbers.3 = value
-                    }
+    static func parse(_ text: consuming [UInt8]) -> Listing? {
+        let hasNUL = text.withUnsafeBufferPointer { b in b.baseAddress.map { memchr($0, 0, b.count) != nil } ?? false }
+        guard text.count < Int(Int32.max) - 1, !hasNUL else { return nil }
+        // Every line ends in a newline, made a NUL below, so every path listed is NUL-terminated.
+        if text.last != 0x0A { text.append(0x0A) }
+        var key = ""
+        var cards: [(path: String, key: String)] = []
+        var files: [Listing.Line] = [], folders: [Listing.Line] = []
+        let ok = text.withUnsafeMutableBufferPointer { b -> Bool in
+            guard let base = b.baseAddress else { return false }
+            let n = b.count
+            var i = 0
+            /// The next line, its newline made a NUL: (start, end) with `end` at the NUL (or at `n`).
+            func line() -> (Int, Int)? {
+                guard i < n else { return nil }
+                let start = i
+                if let nl = memchr(base + i, 0x0A, n - i) {
+                    let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                    base[end] = 0
+                    i = end + 1
+                    return (start, end)
                 }
-                guard j < l.count else { return nil }
-                let stamp = Stamp(size: Int64(bitPattern: numbers.0), seconds: Int64(bitPattern: numbers.1),
-                                  nanoseconds: Int64(bitPattern: numbers.2), inode: numbers.3)
-                let path = text(UnsafeBufferPointer(rebasing: l[j...]))
-                if l[0] == UInt8(ascii: "f") { m.files.append((path, stamp)) } else { m.folders.append((path == "." ? "" : path, stamp)) }
-            case UInt8(ascii: "c"):
-                guard let space = l[2...].firstIndex(of: 0x20), space + 1 < l.count else { return nil }
-                m.cards.append((text(UnsafeBufferPointer(rebasing: l[(space + 1)...])), text(UnsafeBufferPointer(rebasing: l[2..<space]))))
-            default:
-                return nil
+                i = n
+                return (start, n)
+            }
+            func text(_ a: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(start: base + a, count: e - a), as: UTF8.self) }
+            guard let (h0, h1) = line(), text(h0, h1) == header, let (k0, k1) = line(), k1 - k0 > 2,
+                  base[k0] == UInt8(ascii: "k"), base[k0 + 1] == 0x20 else { return false }
+            key = text(k0 + 2, k1)
+            files.reserveCapacity(n / 96)
+            folders.reserveCapacity(n / 96)
+            while let (a, e) = line() {
+                if a == e { continue }
+                guard e - a > 2, base[a + 1] == 0x20 else { return false }
+                switch base[a] {
+                case UInt8(ascii: "f"), UInt8(ascii: "d"):
+                    // Four numbers, then the path (which may hold spaces); the path is the rest of the line,
+                    // which the line's NUL ends.
+                    var j = a + 2
+                    var numbers: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+                    for k in 0..<4 {
+                        guard let (v, next) = number(base, j, e) else { return false }
+                        j = next
+                        switch k {
+                        case 0: numbers.0 = v
+                        case 1: numbers.1 = v
+                        case 2: numbers.2 = v
+                        default: numbers.3 = v
+                        }
+                    }
+                    guard j < e else { return false }
+                    let stamp = Stamp(size: Int64(bitPattern: numbers.0), seconds: Int64(bitPattern: numbers.1),
+                                      nanoseconds: Int64(bitPattern: numbers.2), inode: numbers.3)
+                    let entry = Listing.Line(start: Int32(j), count: Int32(e - j), stamp: stamp)
+                    if base[a] == UInt8(ascii: "f") { files.append(entry) } else { folders.append(entry) }
+                case UInt8(ascii: "c"):
+                    guard let space = UnsafeBufferPointer(start: base + a + 2, count: e - a - 2).firstIndex(of: 0x20),
+                          a + 2 + space + 1 < e else { return false }
+                    cards.append((text(a + 2 + space + 1, e), text(a + 2, a + 2 + space)))
+                default:
+                    return false
+                }
+            }
+            return true
+        }
+        guard ok else { return nil }
+        var listing = Listing(key: key, text: text, fileLines: files, folderLines: folders)
+        listing.cards = cards
+        return listing
+    }
+
+    /// A decimal number (an optional minus sign, then digits, in 64 bits) at `start`, followed by
+    /// a space before `end`; the number's bits and the index after the space.
+    private static func number(_ base: UnsafeMutablePointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, Int)? {
+        var j = start
+        let negative = j < end && base[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
+        let first = j
+        var v: UInt64 = 0
+        while j < end {
+            let d = base[j] &- 0x30
+            guard d < 10 else { break }
+            v = v &* 10 &+ UInt64(d)
+            j += 1
+        }
+        guard j > first, j < end, base[j] == 0x20 else { return nil }
+        if j - first > 18 {
+            // Eighteen digits always fit in 64 bits; a longer number is read again, checked.
+            v = 0
+            for k in first..<j {
+                let (times, o1) = v.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(base[k] &- 0x30))
+                guard !o1, !o2 else { return nil }
+                v = sum
             }
         }
-        return m
+        guard !negative || v <= UInt64(Int64.max) else { return nil }
+        return (negative ? UInt64(bitPattern: -Int64(bitPattern: v)) : v, j + 1)
     }
 
     /// Writes it whole or not at all (a temporary file renamed into place).
@@ -889,16 +951,28 @@ extension SiteWriter {
         guard !fm.fileExists(atPath: oldFolder.path),
               fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) else { return nil }
         let root = output.path
-        // Every folder as the build left it (so nothing was added or removed), then every file.
-        guard manifest.folders.contains(where: { $0.path.isEmpty }) else { return nil }
+        // Every folder as the build left it (so nothing was added or removed), then every file:
+        // each path handed to the system from the manifest's own bytes.
+        guard manifest.folderLines.contains(where: { $0.count == 1 && manifest.text[Int($0.start)] == UInt8(ascii: ".") }) else { return nil }
         let dir = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard dir >= 0 else { return nil }
         defer { close(dir) }
-        var entries: [(path: String, stamp: SiteManifest.Stamp, folder: Bool)] = []
-        entries.reserveCapacity(manifest.folders.count + manifest.files.count)
-        for (path, stamp) in manifest.folders { entries.append((path.isEmpty ? "." : path, stamp, true)) }
-        for (path, stamp) in manifest.files { entries.append((path, stamp, false)) }
-        let matches = Parallel.map(entries) { SiteManifest.stamp(at: dir, $0.path, folder: $0.folder) == $0.stamp }
+        let folders = manifest.folderLines.count, total = folders + manifest.fileLines.count
+        let chunk = 64
+        let matches = Parallel.map(Array(stride(from: 0, to: total, by: chunk))) { first -> Bool in
+            manifest.text.withUnsafeBufferPointer { text in
+                guard let base = text.baseAddress else { return false }
+                var st = stat()
+                for i in first..<min(first + chunk, total) {
+                    let (line, kind) = i < folders ? (manifest.folderLines[i], S_IFDIR) : (manifest.fileLines[i - folders], S_IFREG)
+                    let matched = base.advanced(by: Int(line.start)).withMemoryRebound(to: CChar.self, capacity: Int(line.count) + 1) {
+                        fstatat(dir, $0, &st, AT_SYMLINK_NOFOLLOW) == 0
+                    }
+                    guard matched, (st.st_mode & S_IFMT) == kind, SiteManifest.Stamp(st) == line.stamp else { return false }
+                }
+                return true
+            }
+        }
         guard !matches.contains(false) else { return nil }
         // The manifest lists its files sorted; the report keeps that order (sorting again when
         // the file says otherwise) and names each file once.
@@ -939,4 +1013,28 @@ enum PathOrder {
             } ?? (a < b)
         } ?? (a < b)
     }
+}
+
+/// A file's bytes (nil if it cannot be read), without going through `Data`.
+private func readManifestBytes(_ path: String) -> [UInt8]? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size >= 0, st.st_size < Int.max / 2 else { return nil }
+    // One byte more than the size, so that a file grown since `fstat` is noticed rather than cut.
+    let capacity = Int(st.st_size) + 1
+    var failed = false
+    let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+        count = 0
+        guard let base = buffer.baseAddress else { return }
+        while count < capacity {
+            let n = read(fd, base + count, capacity - count)
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { failed = true }
+            guard n > 0 else { break }
+            count += n
+        }
+    }
+    return failed || bytes.count == capacity ? nil : bytes
 }

@@ -343,7 +343,9 @@ final class SiteWriterTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: url) }
         try m.write(to: url)
         XCTAssertEqual(SiteManifest.read(url), m)
-        for text in ["egofix site manifest 1\nk abc\n", "egofix site manifest 2\nk abc\nf 1 2 3 x\n", "egofix site manifest 2\nk abc\nz what\n", ""] {
+        for text in ["egofix site manifest 1\nk abc\n", "egofix site manifest 2\nk abc\nf 1 2 3 x\n", "egofix site manifest 2\nk abc\nz what\n", "",
+                     "egofix site manifest 2\nk abc\nf 1 2 3 18446744073709551616 x\n", "egofix site manifest 2\nk abc\nf 1 2 3 99999999999999999999 x\n",
+                     "egofix site manifest 2\nk abc\nf 1 -9223372036854775808 3 4 x\n"] {
             try Data(text.utf8).write(to: url)
             XCTAssertNil(SiteManifest.read(url), text)
         }
@@ -380,5 +382,46 @@ final class SiteWriterTests: XCTestCase {
         grownShuffled.folders["b"] = stamp
         XCTAssertEqual(grown.encoded(), grownShuffled.encoded())
         XCTAssertTrue(String(decoding: grown.encoded(), as: UTF8.self).contains("aa.html"))
+    }
+
+    /// A rebuild with nothing changed checks every folder and file the manifest lists, straight
+    /// from the manifest's bytes, across both cores: it answers with the files when all match, and
+    /// with nothing (a full build) when a page late in the list was touched, a file was added to a
+    /// folder, or the manifest holds a byte it never writes. A manifest missing its last newline
+    /// reads as the same manifest.
+    func test_unchanged_checksEveryListedPathFromTheManifestBytes() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        var pages: [(String, String)] = [("index.html", "i"), ("a page.html", "space")]
+        for w in 1...52 { pages.append(("weeks/2026-W\(w < 10 ? "0" : "")\(w)/index.html", "week \(w)")) }
+        for n in 1...40 { pages.append(("share/fix-\(n)/index.html", "fix \(n)")) }
+        let writer = SiteWriter(output: site)
+        _ = try writer.write(files(pages))
+        let paths = PathOrder.sorted(pages.map(\.0))
+        let manifestURL = dir.url.appendingPathComponent("m.manifest")
+        try SiteManifest(key: "k", folder: site, files: paths, cardKeys: ["share/fix-1/card.png": "c1"]).write(to: manifestURL)
+        let listing = try XCTUnwrap(SiteManifest.Listing.read(manifestURL))
+        XCTAssertGreaterThan(listing.files.count + listing.folders.count, 2 * 64)  // three chunks of the check
+        XCTAssertEqual(try writer.unchanged(as: listing), SiteWriteReport(unchanged: paths))
+
+        // The same bytes without the last newline; with a NUL in a path.
+        let bytes = try Data(contentsOf: manifestURL)
+        try bytes.dropLast().write(to: manifestURL)
+        XCTAssertEqual(SiteManifest.read(manifestURL), SiteManifest(listing))
+        XCTAssertEqual(try writer.unchanged(as: try XCTUnwrap(SiteManifest.Listing.read(manifestURL))), SiteWriteReport(unchanged: paths))
+        var damaged = bytes
+        if let i = damaged.lastIndex(of: UInt8(ascii: "/")) { damaged[i] = 0 }
+        try damaged.write(to: manifestURL)
+        XCTAssertNil(SiteManifest.Listing.read(manifestURL))
+
+        // A page near the end of the list with a new modification time; a file added to a folder.
+        let late = site.appendingPathComponent("weeks/2026-W50/index.html")
+        try age(late)
+        XCTAssertNil(try writer.unchanged(as: listing))
+        try SiteManifest(key: "k", folder: site, files: paths, cardKeys: [:]).write(to: manifestURL)
+        let fresh = try XCTUnwrap(SiteManifest.Listing.read(manifestURL))
+        XCTAssertNotNil(try writer.unchanged(as: fresh))
+        try Data("stray".utf8).write(to: site.appendingPathComponent("share/fix-40/notes.txt"))
+        XCTAssertNil(try writer.unchanged(as: fresh))
     }
 }
