@@ -160,8 +160,9 @@ def main():
     os.environ.pop("EGOFIX_STORE", None)
     ldd = subprocess.run(["ldd", binary], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout
     link = "Swift runtime linked in (--static-swift-stdlib)" if "libswiftCore" not in ldd else "shared Swift runtime"
-    if "libstdc++" not in ldd:
-        link += ", C++ runtime linked in"
+    inside = [name for lib, name in (("libstdc++", "C++ runtime"), ("libsqlite3", "SQLite"), ("libcmark", "cmark")) if lib not in ldd]
+    if inside:
+        link += ", " + ", ".join(inside) + " linked in"
     with open(binary, "rb") as f:
         head = f.read(18)
     if head[:4] == b"\x7fELF" and int.from_bytes(head[16:18], "little") == 2:  # ET_EXEC, not ET_DYN
