@@ -30,10 +30,13 @@ enum BuildFingerprint {
         h.add("zone \(zone)")
         h.add("title \(title)")
         h.add("base \(baseURL ?? "-")")
-        h.addFile(workspace.appendingPathComponent("egofix.toml").path)
+        // The folders by plain paths, the way the build reads them (the system resolves them;
+        // standardizing them as URLs first only cost time).
+        let root = workspace.path
+        h.addFile(root + "/egofix.toml")
         for folder in [contentFolder, "Templates", "Assets", "Seeds"] {
             h.add("folder \(folder)")
-            h.addFolder(URL(fileURLWithPath: folder, relativeTo: workspace).standardizedFileURL.path)
+            h.addFolder(folder.hasPrefix("/") ? folder : root + "/" + folder)
         }
         return h.hex
     }

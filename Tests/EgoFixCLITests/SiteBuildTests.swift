@@ -129,6 +129,35 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(try tree(out).keys.contains("index.html"), "nothing lost by the failed builds")
     }
 
+    /// The quick "nothing changed" answer covers the workspace as the build reads it: a page added
+    /// to the content folder, then a template override added, each makes the next build at the
+    /// same instant build again, and shows in the site.
+    func test_build_noChangeAnswerNoticesContentAndTemplateEdits() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let at = "2026-03-02T09:00:00+01:00"
+        XCTAssertEqual(try cli.run(["build"], at: at).status, 0)
+        XCTAssertTrue(try cli.run(["build"], at: at).out.contains(": 0 written, "))
+
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/pages", withIntermediateDirectories: true)
+        try Data("# Notes\n\nWritten in the content folder.\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/content/pages/notes.md"))
+        var r = try cli.run(["build"], at: at)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(": 0 written, "), r.out)
+        let notes = try String(contentsOfFile: cli.workdir + "/site/pages/notes/index.html", encoding: .utf8)
+        XCTAssertTrue(notes.contains("Written in the content folder."), notes)
+        XCTAssertTrue(try cli.run(["build"], at: at).out.contains(": 0 written, "))
+
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        try Data("{{> partials/top}}<p>Written in Templates.</p>{{> partials/bottom}}".utf8)
+            .write(to: URL(fileURLWithPath: cli.workdir + "/Templates/how.mustache"))
+        r = try cli.run(["build"], at: at)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(": 0 written, "), r.out)
+        let how = try String(contentsOfFile: cli.workdir + "/site/how/index.html", encoding: .utf8)
+        XCTAssertTrue(how.contains("Written in Templates."), how)
+    }
+
     func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {
         let cli = try CLI()
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
