@@ -839,18 +839,13 @@ public struct SiteManifest: Sendable, Equatable {
             guard let base = b.baseAddress else { return false }
             let n = b.count
             var i = 0
-            /// The next line, its newline made a NUL: (start, end) with `end` at the NUL (or at `n`).
+            /// The next line, its newline made a NUL: (start, end) with `end` at the NUL.
             func line() -> (Int, Int)? {
-                guard i < n else { return nil }
-                let start = i
-                if let nl = memchr(base + i, 0x0A, n - i) {
-                    let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
-                    base[end] = 0
-                    i = end + 1
-                    return (start, end)
-                }
-                i = n
-                return (start, n)
+                guard i < n, let nl = memchr(base + i, 0x0A, n - i) else { return nil }
+                let start = i, end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                base[end] = 0
+                i = end + 1
+                return (start, end)
             }
             func text(_ a: Int, _ e: Int) -> String { String(decoding: UnsafeBufferPointer(start: base + a, count: e - a), as: UTF8.self) }
             guard let (h0, h1) = line(), text(h0, h1) == header, let (k0, k1) = line(), k1 - k0 > 2,
