@@ -66,16 +66,8 @@ public enum MirrorCheck {
                 case .pending: break
                 }
             }
-            var t = ASCIIText()
-            t.append("You said ")
-            t.append(text: r.intensity.rawValue)
-            t.append(".")
-            let said = t.string
-            t = ASCIIText()
-            t.append("You logged ")
-            t.append(text: InsightCopy.counted(n, "crash", "crashes"))
-            t.append(" about it.")
-            let crashLine = t.string
+            let said = "You said " + r.intensity.rawValue + "."
+            let crashLine = "You logged " + InsightCopy.counted(n, "crash", "crashes") + " about it."
             let agrees: Bool
             var text: String
             switch r.intensity {

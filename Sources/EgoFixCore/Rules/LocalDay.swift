@@ -186,8 +186,8 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     /// "2026-11-22"
     public var description: String {
+        // As "%04d-%02d-%02d" writes it, for any year (ASCIIText pads numbers as %0*d does).
         let c = components
-        guard (0...9999).contains(c.year) else { return String(format: "%04d-%02d-%02d", c.year, c.month, c.day) }
         var t = ASCIIText()
         t.append(c.year, width: 4)
         t.append(byte: 0x2d)

@@ -66,8 +66,7 @@ struct Period: Hashable, Sendable {
             start.appendISOWeekLabel(to: &t)
         case .month:
             let c = start.components
-            guard (0...9999).contains(c.year) else { return t.append(text: String(format: "%04d-%02d", c.year, c.month)) }
-            t.append(c.year, width: 4)
+            t.append(c.year, width: 4)  // as "%04d-%02d", for any year
             t.append(byte: 0x2d)
             t.append(c.month, width: 2)
         case .quarter:
