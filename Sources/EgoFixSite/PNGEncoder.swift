@@ -223,8 +223,12 @@ enum PNGEncoder {
         }
 
         /// Every row, Up-filtered: the filter byte, then each pixel less the one above it. A run of
-        /// pixels the same as above is found eight at a time and written as one run of zeros; a
-        /// pixel that differs is its three bytes as literals.
+        /// pixels the same as above is found sixteen at a time (then eight, for where it ends) and
+        /// written as one run of zeros; a pixel that differs is its three bytes as literals.
+        ///
+        /// The stream's state is kept in locals here (its bits, its length, the sums): as fields of
+        /// `self` the compiler stores them to memory after every pixel, since the writes through
+        /// `out` might change them. They go back to `self` for the few long runs `zeros` writes.
         mutating func rows(pixels: UnsafePointer<UInt8>, width: Int, height: Int, stride: Int) {
             let rowBytes = 4 * max(0, width)
             let blank = UnsafeMutableRawPointer.allocate(byteCount: max(4, rowBytes), alignment: 8)  // the row above the first
@@ -233,12 +237,57 @@ enum PNGEncoder {
             // A row the same as the one above: the filter byte, then zeros(3 * width) after it.
             let sameRow = [UInt64(lit[2] & 0xffff) | UInt64(lit[2] &>> 16) &<< 32]
                 + Deflate.zeroCodes(3 * width, afterZero: false, literals: lit, matches: match)
+            let out = self.out, capacity = self.capacity, lit = self.lit, runs = self.runs
+            var bits = self.bits, count = self.count, n = self.n, a = self.a, b = self.b, afterZero = self.afterZero
+
+            @inline(__always) func put(_ value: UInt64, _ width: UInt64) {
+                bits |= value &<< count
+                count &+= width
+                if count >= 32 {
+                    // Room is reserved up front: at most 9 bits a byte, and a match is shorter than its bytes.
+                    guard n &+ 4 <= capacity else { return }
+                    UnsafeMutableRawPointer(out + n).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
+                    n &+= 4
+                    bits &>>= 32
+                    count &-= 32
+                }
+            }
+            // `k` pixels the same as above: `zeros(3 * k)`, from `runCodes` when the run is short.
+            @inline(__always) func zeroPixels(_ k: Int) {
+                if k <= Deflate.shortRun {
+                    let code = runs[afterZero ? Deflate.shortRun &+ 1 &+ k : k]
+                    put(code & 0xffff_ffff, code &>> 32)
+                    afterZero = true
+                    b &+= a &* UInt64(3 &* k)  // zeros leave `a` as it is
+                    return
+                }
+                (self.bits, self.count, self.n, self.a, self.b, self.afterZero) = (bits, count, n, a, b, afterZero)
+                zeros(3 &* k)
+                (bits, count, n, a, b, afterZero) = (self.bits, self.count, self.n, self.a, self.b, self.afterZero)
+            }
+            // A pixel less the one above, red, green, blue: three literals written as one.
+            @inline(__always) func pixel(_ p: UInt32, _ q: UInt32) {
+                // p - q in each of the low three bytes at once, without borrows between them.
+                let d = ((p | 0x80_8080) &- (q & 0x7f_7f7f)) ^ ((p ^ ~q) & 0x80_8080)
+                let r = UInt64(truncatingIfNeeded: d &>> 16) & 0xff, g = UInt64(truncatingIfNeeded: d &>> 8) & 0xff
+                let bl = UInt64(truncatingIfNeeded: d) & 0xff
+                let cr = lit[Int(r)], cg = lit[Int(g)], cb = lit[Int(bl)]
+                let lr = UInt64(cr &>> 16), lg = UInt64(cg &>> 16)
+                let code = UInt64(cr & 0xffff) | UInt64(cg & 0xffff) &<< lr | UInt64(cb & 0xffff) &<< (lr &+ lg)
+                put(code, lr &+ lg &+ UInt64(cb &>> 16))
+                afterZero = bl == 0
+                // The sums after the three bytes, at once: b gains 3a + 3r + 2g + bl.
+                b &+= 3 &* (a &+ r) &+ 2 &* g &+ bl
+                a &+= r &+ g &+ bl
+            }
+
             for y in 0..<height {
                 let row = UnsafeRawPointer(pixels + y * stride)
                 let above = y > 0 ? UnsafeRawPointer(pixels + (y - 1) * stride) : UnsafeRawPointer(blank)
-                // Once a row: `pixel` and `zeroPixels` leave the sums unreduced within it, which 64 bits
-                // hold for rows of up to 2^25 pixels.
-                reduce()
+                // Once a row: the sums are left unreduced within it, which 64 bits hold for rows of
+                // up to 2^25 pixels.
+                a %= 65_521
+                b %= 65_521
                 if width > 0 && memcmp(row, above, rowBytes) == 0 {
                     for code in sameRow { put(code & 0xffff_ffff, code &>> 32) }
                     afterZero = true
@@ -246,13 +295,27 @@ enum PNGEncoder {
                     b &+= a &+ a &* UInt64(3 * width)
                     continue
                 }
-                literal(2)  // the Up filter
+                // The Up filter's byte.
+                let filter = lit[2]
+                put(UInt64(filter & 0xffff), UInt64(filter &>> 16))
+                afterZero = false
+                a &+= 2
+                b &+= a
                 // Byte offsets of pixels in the row.
                 var o = 0
                 while o < rowBytes {
                     // The run of pixels the same as above from o: eight a step, then the first that differs.
                     var e = o
                     var differs = false
+                    // Sixteen pixels a step while they all match (the compiler makes this vector
+                    // compares), then eight a step to find the one that differs.
+                    while e &+ 64 <= rowBytes {
+                        let d0 = Deflate.difference(row, above, e), d1 = Deflate.difference(row, above, e &+ 16)
+                        let d2 = Deflate.difference(row, above, e &+ 32), d3 = Deflate.difference(row, above, e &+ 48)
+                        let d = (d0 | d1) | (d2 | d3)
+                        if d[0] | d[1] != 0 { break }
+                        e &+= 64
+                    }
                     while e &+ 32 <= rowBytes {
                         let d0 = row.loadUnaligned(fromByteOffset: e, as: UInt64.self)
                             ^ above.loadUnaligned(fromByteOffset: e, as: UInt64.self)
@@ -293,35 +356,15 @@ enum PNGEncoder {
                     } while p != q
                 }
             }
+            (self.bits, self.count, self.n, self.a, self.b, self.afterZero) = (bits, count, n, a % 65_521, b % 65_521, afterZero)
+            sinceReduce = 0
         }
 
-        /// `k` pixels the same as above: `zeros(3 * k)`, from `runCodes` when the run is short.
-        @inline(__always) private mutating func zeroPixels(_ k: Int) {
-            guard k <= Deflate.shortRun else { return zeros(3 &* k) }
-            let code = runs[afterZero ? Deflate.shortRun &+ 1 &+ k : k]
-            put(code & 0xffff_ffff, code &>> 32)
-            afterZero = true
-            let bytes = 3 &* k
-            b &+= a &* UInt64(bytes)  // zeros leave `a` as it is
-        }
-
-        /// A pixel less the one above, red, green, blue: three literals written as one.
-        @inline(__always) private mutating func pixel(_ p: UInt32, _ q: UInt32) {
-            // p - q in each of the low three bytes at once, without borrows between them.
-            let d = ((p | 0x80_8080) &- (q & 0x7f_7f7f)) ^ ((p ^ ~q) & 0x80_8080)
-            let r = UInt8(truncatingIfNeeded: d &>> 16), g = UInt8(truncatingIfNeeded: d &>> 8)
-            let bl = UInt8(truncatingIfNeeded: d)
-            let cr = lit[Int(r)], cg = lit[Int(g)], cb = lit[Int(bl)]
-            let lr = UInt64(cr &>> 16), lg = UInt64(cg &>> 16)
-            let code = UInt64(cr & 0xffff) | UInt64(cg & 0xffff) &<< lr | UInt64(cb & 0xffff) &<< (lr &+ lg)
-            put(code, lr &+ lg &+ UInt64(cb &>> 16))
-            afterZero = bl == 0
-            a &+= UInt64(r)
-            b &+= a
-            a &+= UInt64(g)
-            b &+= a
-            a &+= UInt64(bl)
-            b &+= a
+        /// Sixteen bytes of `row` and `above` from `offset`, exclusive-or'd.
+        @inline(__always) static func difference(_ row: UnsafeRawPointer, _ above: UnsafeRawPointer, _ offset: Int) -> SIMD2<UInt64> {
+            let p: SIMD2<UInt64> = row.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+            let q: SIMD2<UInt64> = above.loadUnaligned(fromByteOffset: offset, as: SIMD2<UInt64>.self)
+            return p ^ q
         }
 
         mutating func header() {
