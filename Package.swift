@@ -21,6 +21,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCmark", path: "Sources/CCmark", pkgConfig: "libcmark",
                        providers: [.apt(["libcmark-dev"])]),
+        // glibc's malloc.h, for `mallopt`.
+        .systemLibrary(name: "CMalloc", path: "Sources/CMalloc"),
         // cairo's header, and its functions loaded with dlopen when the first share card is drawn.
         .target(name: "CCairo", path: "Sources/CCairo"),
         .executableTarget(name: "EmbedTool", path: "Sources/EmbedTool"),
@@ -35,7 +37,7 @@ let package = Package(
                                .product(name: "Mustache", package: "swift-mustache")],
                 path: "Sources/EgoFixSite", swiftSettings: directMetadata),
         .executableTarget(name: "egofix",
-                          dependencies: ["EgoFixCore", "EgoFixStore", "EgoFixSite", "EgoFixResources",
+                          dependencies: ["EgoFixCore", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/egofix", swiftSettings: directMetadata),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),

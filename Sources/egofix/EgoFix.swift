@@ -3,6 +3,9 @@ import EgoFixCore
 import EgoFixSite
 import EgoFixStore
 import Foundation
+#if canImport(Glibc)
+import CMalloc
+#endif
 
 @main
 struct EgoFix: AsyncParsableCommand {
@@ -23,6 +26,7 @@ extension EgoFix {
     /// Errors a user can cause end in one line on standard error and exit code 1;
     /// usage errors get ArgumentParser's message and help hint.
     static func main() async {
+        reserveHeapsWhole()
         do {
             // A plain `egofix build` is read without the parser (see `BuildRequest(commandLine:)`).
             if let request = BuildRequest(commandLine: Array(CommandLine.arguments.dropFirst())) {
@@ -48,6 +52,17 @@ extension EgoFix {
             }
             exit(withError: error)
         }
+    }
+
+    /// Each malloc heap a thread makes is made usable in one step, 32 MiB at a time, and kept once
+    /// used: by default glibc unprotects a thread's heap a few pages at a time (a build's render
+    /// threads made about 440 `mprotect` calls) and hands freed tops back to the kernel, to fault
+    /// them in again on the next page. Only the address space is reserved; memory is still taken
+    /// as it is touched.
+    static func reserveHeapsWhole() {
+        #if canImport(Glibc)
+        _ = mallopt(M_TOP_PAD, 32 << 20)
+        #endif
     }
 
     static func userFacingMessage(_ error: Error) -> String? {
