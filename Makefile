@@ -1,4 +1,4 @@
-.PHONY: demo test check-site bench
+.PHONY: demo test check-site bench seeds
 demo:
 	./scripts/demo.sh
 test:
@@ -7,3 +7,8 @@ check-site:
 	./scripts/check_site.sh
 bench:
 	./scripts/bench.sh
+# Sources/EgoFixCore/Catalogue/CompiledSeeds.swift from Seeds/ (after editing the seeds; the tests say when).
+seeds:
+	swift build --product egofix
+	swift run --skip-build egofix compile-seeds Seeds > Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new
+	mv Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new Sources/EgoFixCore/Catalogue/CompiledSeeds.swift

@@ -48,7 +48,12 @@ public struct SeedCatalogue: Sendable, Equatable {
 
     /// Decodes the three files. Catalogue timestamps are fixed (`loadedAt`), so the result is deterministic.
     /// Throws `SeedLint.Failure` naming the file when one does not decode; run the lint for every problem at once.
-    public static func decode(bugs: Data, fixes: Data, education: Data, loadedAt: Date = Date(timeIntervalSince1970: 0)) throws -> SeedCatalogue {
+    /// The shipped seeds come from `CompiledSeeds` instead of their JSON, unless `compiled` is false.
+    public static func decode(bugs: Data, fixes: Data, education: Data, loadedAt: Date = Date(timeIntervalSince1970: 0),
+                              compiled: Bool = true) throws -> SeedCatalogue {
+        if compiled, CompiledSeeds.digest != 0, digest(bugs: bugs, fixes: fixes, education: education) == CompiledSeeds.digest {
+            return CompiledSeeds.catalogue(loadedAt: loadedAt)
+        }
         let d = JSONDecoder()
         func load<T: Decodable>(_ type: T.Type, _ data: Data, _ file: String) throws -> T {
             do { return try d.decode(T.self, from: data) } catch {

@@ -70,3 +70,20 @@ struct Lint: ParsableCommand {
         }
     }
 }
+
+/// `egofix compile-seeds FOLDER`, hidden: prints CompiledSeeds.swift for the seeds in a folder
+/// (`make seeds` writes it into the sources). The seeds are linted and read from their JSON.
+struct CompileSeeds: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "compile-seeds", abstract: "Print the seeds as Swift.",
+                                                    shouldDisplay: false)
+    @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.") var folder: String
+
+    func run() throws {
+        let files = SeedFiles.load(folder: folder)
+        let issues = files.lint()
+        guard issues.isEmpty else { throw SeedLint.Failure(issues: issues) }
+        let (bugs, fixes, education) = (files.bugs ?? Data(), files.fixes ?? Data(), files.education ?? Data())
+        let catalogue = try SeedCatalogue.decode(bugs: bugs, fixes: fixes, education: education, compiled: false)
+        print(catalogue.swiftSource(digest: SeedCatalogue.digest(bugs: bugs, fixes: fixes, education: education)), terminator: "")
+    }
+}
