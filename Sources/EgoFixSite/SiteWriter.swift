@@ -719,6 +719,56 @@ public struct SiteManifest: Sendable, Equatable {
         if PathOrder.isSortedAndUnique(folderSequence) { folderOrder = folderSequence }
     }
 
+    /// What `SiteManifest(key:folder:files:cardKeys:known:knownFolders:).encoded()` is, written
+    /// straight from a finished build's lists, without the manifest's tables of paths: for files
+    /// sorted in `PathOrder`, each with its stamp in `known` (folders without one in `knownFolders`
+    /// are looked up, as that initializer looks them up). Nil when the lists are not like that, or
+    /// a folder is not there: then the initializer makes the manifest.
+    public static func encoded(key: String, folder: URL, files: [String], cardKeys: [String: String],
+                               known: [String: Stamp], knownFolders: [String: Stamp]) -> Data? {
+        guard PathOrder.isSortedAndUnique(files) else { return nil }
+        var out = ByteText(capacity: 64 * (2 * files.count + cardKeys.count + 2))
+        out.append(string: SiteManifest.header + "\nk " + key + "\n")
+        // Each folder as it first appears, each path's from the top down (as the initializer
+        // orders them), and the folders' own stamps where the build took them.
+        var seen: Set<String> = [""]
+        seen.reserveCapacity(files.count + 1)
+        var folders: [(path: String, stamp: Stamp?)] = [("", knownFolders[""])]
+        var fresh: [String] = []
+        for path in files {
+            guard let stamp = known[path] else { return nil }
+            SiteManifest.line("f ", stamp, path, into: &out)
+            var name = SiteBuild.parent(path)
+            while !name.isEmpty, seen.insert(name).inserted {
+                fresh.append(name)
+                name = SiteBuild.parent(name)
+            }
+            for name in fresh.reversed() { folders.append((name, knownFolders[name])) }
+            fresh.removeAll(keepingCapacity: true)
+        }
+        if !PathOrder.isSortedAndUnique(folders.map(\.path)) {
+            var byPath: [String: Stamp?] = [:]
+            for f in folders { byPath[f.path] = f.stamp }
+            folders = PathOrder.sorted(byPath.keys).map { ($0, byPath[$0] ?? nil) }
+        }
+        let missing = folders.indices.filter { folders[$0].stamp == nil }
+        if !missing.isEmpty {
+            let dir = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard dir >= 0 else { return nil }
+            defer { close(dir) }
+            for i in missing {
+                guard let stamp = SiteManifest.stamp(at: dir, folders[i].path.isEmpty ? "." : folders[i].path, folder: true) else { return nil }
+                folders[i].stamp = stamp
+            }
+        }
+        for (path, stamp) in folders {
+            guard let stamp else { return nil }
+            SiteManifest.line("d ", stamp, path.isEmpty ? "." : path, into: &out)
+        }
+        for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+        return out.data()
+    }
+
     /// The entries in `PathOrder`: read along `hint` when it is sorted (as the hints are) and
     /// covers every key, each key looked up once; else along the keys sorted.
     private static func ordered<Value>(_ hint: [String]?, _ map: [String: Value]) -> [(path: String, value: Value)] {
@@ -924,9 +974,14 @@ public struct SiteManifest: Sendable, Equatable {
 
     /// Writes it whole or not at all (a temporary file renamed into place).
     public func write(to url: URL) throws {
+        try SiteManifest.write(encoded(), to: url)
+    }
+
+    /// The same for a manifest's bytes.
+    public static func write(_ bytes: Data, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let temp = url.path + ".\(getpid()).tmp"
-        try SiteBuild.writeFile(temp, encoded())
+        try SiteBuild.writeFile(temp, bytes)
         guard rename(temp, url.path) == 0 else {
             unlink(temp)
             throw SiteWriterError.io(path: url.path, reason: String(cString: strerror(errno)))

@@ -384,6 +384,39 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertTrue(String(decoding: grown.encoded(), as: UTF8.self).contains("aa.html"))
     }
 
+    /// The manifest a build writes straight from its lists (files sorted, stamps taken while
+    /// writing) has the bytes of the manifest made the long way: with every stamp known, with only
+    /// some folders' known (the others looked up), and not at all for files out of order or a
+    /// file without a stamp (the long way is taken then).
+    func test_manifest_writtenFromTheBuildsListsIsTheSameManifest() throws {
+        let dir = try TempDir()
+        let site = dir.url.appendingPathComponent("site")
+        let writer = SiteWriter(output: site)
+        let paths = PathOrder.sorted(["404.html", "a.b/x.html", "a/y.html", "a/z/index.html", "bugs/one/index.html", "index.html",
+                                      "share-x/card.png", "share/fix-1/index.html", "weeks/2026-W47/index.html", "weeks/2026-W48/index.html"])
+        let build = try writer.begin()
+        try build.reserve(paths)
+        for path in paths { _ = try build.put(path, Data(path.utf8)) }
+        let stamps = build.fileStamps, folderStamps = build.folderStamps
+        try build.commit()
+        let cards = ["share-x/card.png": "c", "share/fix-1/card.png": "d"]
+        let long = SiteManifest(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: folderStamps).encoded()
+        XCTAssertEqual(SiteManifest.encoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: folderStamps),
+                       long)
+        let text = String(decoding: long, as: UTF8.self)
+        XCTAssertTrue(text.contains(" weeks/2026-W48\n") && text.contains(" .\n") && text.contains("c d share/fix-1/card.png\n"), text)
+        var some = folderStamps
+        some["weeks"] = nil
+        some["a/z"] = nil
+        XCTAssertEqual(SiteManifest.encoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: some), long)
+        XCTAssertEqual(SiteManifest.encoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: [:]), long)
+        XCTAssertNil(SiteManifest.encoded(key: "k", folder: site, files: paths.reversed(), cardKeys: cards, known: stamps,
+                                          knownFolders: folderStamps))
+        var fewer = stamps
+        fewer["a/y.html"] = nil
+        XCTAssertNil(SiteManifest.encoded(key: "k", folder: site, files: paths, cardKeys: cards, known: fewer, knownFolders: folderStamps))
+    }
+
     /// A rebuild with nothing changed checks every folder and file the manifest lists, straight
     /// from the manifest's bytes, across both cores: it answers with the files when all match, and
     /// with nothing (a full build) when a page late in the list was touched, a file was added to a

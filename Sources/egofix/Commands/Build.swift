@@ -177,8 +177,11 @@ struct Build: AsyncParsableCommand {
         phase("swapped in")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
-            try? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps,
-                                    knownFolders: folderStamps).write(to: manifestURL)
+            let bytes = SiteManifest.encoded(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
+                                             known: stamps, knownFolders: folderStamps)
+                ?? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps,
+                                knownFolders: folderStamps).encoded()
+            try? SiteManifest.write(bytes, to: manifestURL)
         }
         phase("manifest")
         if stats {
