@@ -129,6 +129,25 @@ public enum AtomFeed {
 
     /// A site path as a relative URL reference: no leading "/", each segment percent-encoded.
     static func relativeReference(_ path: String) -> String {
+        // A path of letters, digits and "-._~" between single slashes (as egofix makes them) is
+        // its own reference.
+        var p = path
+        let plain = p.withUTF8 { bytes -> Bool in
+            guard let first = bytes.first, let last = bytes.last, first != 0x2f, last != 0x2f else { return false }
+            var previous: UInt8 = 0
+            for b in bytes {
+                let ok = (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || (b >= 0x30 && b <= 0x39)
+                    || b == 0x2d || b == 0x2e || b == 0x5f || b == 0x7e || (b == 0x2f && previous != 0x2f)
+                guard ok else { return false }
+                previous = b
+            }
+            return true
+        }
+        return plain ? path : encodedReference(path)
+    }
+
+    /// `relativeReference` for any path: empty segments dropped, each segment percent-encoded.
+    static func encodedReference(_ path: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove(charactersIn: "/;:?#[]@")
         return path.split(separator: "/", omittingEmptySubsequences: true).map { segment in

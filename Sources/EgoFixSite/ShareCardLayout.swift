@@ -100,6 +100,21 @@ struct ShareCardLayout: Equatable {
     /// Width of text in a monospace font, in character cells: combining marks and format characters
     /// take none, East Asian wide characters and most emoji two.
     static func columns(_ s: String) -> Int {
+        // ASCII, byte by byte: every character one column but the controls, which take none.
+        var s = s
+        if let n = s.withUTF8({ bytes -> Int? in
+            var n = 0
+            for b in bytes {
+                if b >= 0x80 { return nil }
+                if b >= 0x20 && b != 0x7f { n += 1 }
+            }
+            return n
+        }) { return n }
+        return columnsByScalar(s)
+    }
+
+    /// `columns`, a Unicode scalar at a time.
+    static func columnsByScalar(_ s: String) -> Int {
         var n = 0
         for u in s.unicodeScalars {
             switch u.properties.generalCategory {
