@@ -304,7 +304,7 @@ enum PNGEncoder {
                 // Byte offsets of pixels in the row.
                 var o = 0
                 while o < rowBytes {
-                    // The run of pixels the same as above from o: eight a step, then the first that differs.
+                    // The run of pixels the same as above from o, and the first one that differs.
                     var e = o
                     var differs = false
                     // Sixteen pixels a step while they all match (the compiler makes this vector
