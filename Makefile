@@ -10,5 +10,6 @@ bench:
 # Sources/EgoFixCore/Catalogue/CompiledSeeds.swift from Seeds/ (after editing the seeds; the tests say when).
 seeds:
 	swift build --product egofix
-	swift run --skip-build egofix compile-seeds Seeds > Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new
+	swift run --skip-build egofix compile-seeds Seeds > Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new \
+		|| { rm -f Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new; exit 1; }
 	mv Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new Sources/EgoFixCore/Catalogue/CompiledSeeds.swift
