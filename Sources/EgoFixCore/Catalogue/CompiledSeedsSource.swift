@@ -14,25 +14,19 @@ extension SeedCatalogue {
     public static func digest(bugs: Data, fixes: Data, education: Data) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15
         for file in [bugs, fixes, education] {
-            h = mix(h, UInt64(file.count))
+            h = SplitMix64.mix(h ^ UInt64(file.count))
             file.withUnsafeBytes { raw in
                 var i = 0
                 while i + 8 <= raw.count {
-                    h = mix(h, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    h = SplitMix64.mix(h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self))
                     i += 8
                 }
                 var last: UInt64 = 0
                 for k in i..<raw.count { last |= UInt64(raw[k]) << (8 * UInt64(k - i)) }
-                h = mix(h, last)
+                h = SplitMix64.mix(h ^ last)
             }
         }
         return h
-    }
-
-    private static func mix(_ h: UInt64, _ word: UInt64) -> UInt64 {
-        var x = (h ^ word) &* 0xFF51_AFD7_ED55_8CCD
-        x ^= x >> 32
-        return x &* 0xC4CE_B9FE_1A85_EC53
     }
 
     /// `CompiledSeeds.swift` for this catalogue (decoded with `loadedAt` 0) and the digest of its files.

@@ -23,12 +23,17 @@ struct SeedFiles {
 
     func lint() -> [SeedLint.Issue] { SeedLint.lint(bugs: bugs, fixes: fixes, education: education) }
 
-    /// The catalogue, after a lint that found nothing.
-    func catalogue() throws -> SeedCatalogue {
+    /// The catalogue, after a lint that found nothing (read from the JSON, not `CompiledSeeds`,
+    /// when `compiled` is false).
+    func catalogue(compiled: Bool = true) throws -> SeedCatalogue {
         let issues = lint()
         guard issues.isEmpty else { throw SeedLint.Failure(issues: issues) }
-        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data())
+        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data(),
+                                        compiled: compiled)
     }
+
+    /// `SeedCatalogue.digest` of the three files.
+    var digest: UInt64 { SeedCatalogue.digest(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data()) }
 }
 
 struct Lint: ParsableCommand {
@@ -80,10 +85,6 @@ struct CompileSeeds: ParsableCommand {
 
     func run() throws {
         let files = SeedFiles.load(folder: folder)
-        let issues = files.lint()
-        guard issues.isEmpty else { throw SeedLint.Failure(issues: issues) }
-        let (bugs, fixes, education) = (files.bugs ?? Data(), files.fixes ?? Data(), files.education ?? Data())
-        let catalogue = try SeedCatalogue.decode(bugs: bugs, fixes: fixes, education: education, compiled: false)
-        print(catalogue.swiftSource(digest: SeedCatalogue.digest(bugs: bugs, fixes: fixes, education: education)), terminator: "")
+        print(try files.catalogue(compiled: false).swiftSource(digest: files.digest), terminator: "")
     }
 }
