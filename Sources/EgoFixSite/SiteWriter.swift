@@ -719,13 +719,22 @@ public struct SiteManifest: Sendable, Equatable {
         if PathOrder.isSortedAndUnique(folderSequence) { folderOrder = folderSequence }
     }
 
-    /// What `SiteManifest(key:folder:files:cardKeys:known:knownFolders:).encoded()` is, written
-    /// straight from a finished build's lists, without the manifest's tables of paths: for files
-    /// sorted in `PathOrder`, each with its stamp in `known` (folders without one in `knownFolders`
-    /// are looked up, as that initializer looks them up). Nil when the lists are not like that, or
-    /// a folder is not there: then the initializer makes the manifest.
+    /// `SiteManifest(key:folder:files:cardKeys:known:knownFolders:).encoded()`: for a finished
+    /// build's lists (files sorted, every stamp taken while writing) written straight from them,
+    /// without the manifest's tables of paths.
     public static func encoded(key: String, folder: URL, files: [String], cardKeys: [String: String],
-                               known: [String: Stamp], knownFolders: [String: Stamp]) -> Data? {
+                               known: [String: Stamp], knownFolders: [String: Stamp]) -> Data {
+        directlyEncoded(key: key, folder: folder, files: files, cardKeys: cardKeys, known: known, knownFolders: knownFolders)
+            ?? SiteManifest(key: key, folder: folder, files: files, cardKeys: cardKeys, known: known,
+                            knownFolders: knownFolders).encoded()
+    }
+
+    /// The bytes of `encoded`, written without the manifest's tables: for files sorted in
+    /// `PathOrder`, each with its stamp in `known` (folders without one in `knownFolders` are
+    /// looked up, as the initializer looks them up). Nil when the lists are not like that, or a
+    /// folder is not there.
+    static func directlyEncoded(key: String, folder: URL, files: [String], cardKeys: [String: String],
+                                known: [String: Stamp], knownFolders: [String: Stamp]) -> Data? {
         guard PathOrder.isSortedAndUnique(files) else { return nil }
         var out = ByteText(capacity: 64 * (2 * files.count + cardKeys.count + 2))
         out.append(string: SiteManifest.header + "\nk " + key + "\n")

@@ -177,11 +177,8 @@ struct Build: AsyncParsableCommand {
         phase("swapped in")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
-            let bytes = SiteManifest.encoded(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
-                                             known: stamps, knownFolders: folderStamps)
-                ?? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys, known: stamps,
-                                knownFolders: folderStamps).encoded()
-            try? SiteManifest.write(bytes, to: manifestURL)
+            try? SiteManifest.write(SiteManifest.encoded(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
+                                                         known: stamps, knownFolders: folderStamps), to: manifestURL)
         }
         phase("manifest")
         if stats {
