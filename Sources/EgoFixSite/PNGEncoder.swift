@@ -210,6 +210,13 @@ enum PNGEncoder {
         }
 
         @inline(__always) private mutating func put(_ value: UInt64, _ width: UInt64) {
+            Deflate.put(value, width, bits: &bits, count: &count, n: &n, out: out, capacity: capacity)
+        }
+
+        /// `width` bits of `value` after the `count` pending in `bits`, whole words of them stored at
+        /// `out + n`. (Its state is passed in, so `rows` can keep it in locals.)
+        @inline(__always) static func put(_ value: UInt64, _ width: UInt64, bits: inout UInt64, count: inout UInt64,
+                                          n: inout Int, out: UnsafeMutablePointer<UInt8>, capacity: Int) {
             bits |= value &<< count
             count &+= width
             if count >= 32 {
@@ -241,16 +248,7 @@ enum PNGEncoder {
             var bits = self.bits, count = self.count, n = self.n, a = self.a, b = self.b, afterZero = self.afterZero
 
             @inline(__always) func put(_ value: UInt64, _ width: UInt64) {
-                bits |= value &<< count
-                count &+= width
-                if count >= 32 {
-                    // Room is reserved up front: at most 9 bits a byte, and a match is shorter than its bytes.
-                    guard n &+ 4 <= capacity else { return }
-                    UnsafeMutableRawPointer(out + n).storeBytes(of: UInt32(truncatingIfNeeded: bits).littleEndian, as: UInt32.self)
-                    n &+= 4
-                    bits &>>= 32
-                    count &-= 32
-                }
+                Deflate.put(value, width, bits: &bits, count: &count, n: &n, out: out, capacity: capacity)
             }
             // `k` pixels the same as above: `zeros(3 * k)`, from `runCodes` when the run is short.
             @inline(__always) func zeroPixels(_ k: Int) {
