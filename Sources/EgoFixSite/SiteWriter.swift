@@ -248,18 +248,28 @@ public final class SiteBuild: @unchecked Sendable {
     private let hasPrevious: Bool
     /// Guards everything below it once files are being put from several threads.
     private let state = NSLock()
-    private var files: Set<String> = []
+    /// Each reserved path, with its place in `reserved`.
+    private var files: [String: Int] = [:]
+    private var reserved: [String] = []
     private var folders: Set<String> = []
+    /// The folders as they first appear in the reserved paths, each path's from the top down.
+    private var folderSequence: [String] = []
     private var madeFolders: Set<String> = []
     private var put: Set<String> = []
     private var written: [String] = []
     private var unchanged: [String] = []
     private var stamps: [String: SiteManifest.Stamp] = [:]
+    /// The manifest's line of each reserved file (by its place) and of each finished folder,
+    /// written on the thread that put the file or made the folder's last entry, so that the
+    /// manifest at the end is only joined up (see `manifest(key:cardKeys:)`).
+    private var fileLines: [[UInt8]?] = []
+    private var folderLines: [String: [UInt8]] = [:]
     /// Per folder ("" is the top), the entries (files and folders) still to be made in it; a
     /// folder whose last entry is made will not change again, so its stamp is taken then.
     private var entriesToMake: [String: Int] = [:]
     private var folderStampsTaken: [String: SiteManifest.Stamp] = [:]
     private var done = false
+    private var committed = false
 
     init(writer: SiteWriter, lock: FolderLock) {
         self.writer = writer
@@ -291,21 +301,27 @@ public final class SiteBuild: @unchecked Sendable {
         defer { state.unlock() }
         guard !done else { throw SiteWriterError.finished }
         let (filesBefore, foldersBefore) = (files, folders)
+        let (reservedBefore, sequenceBefore) = (reserved.count, folderSequence.count)
         // Room up front, so the sets are not rehashed as they grow (a folder or two a path).
         files.reserveCapacity(files.count + paths.count)
         folders.reserveCapacity(folders.count + paths.count)
         entriesToMake.reserveCapacity(entriesToMake.count + paths.count)
+        reserved.reserveCapacity(reserved.count + paths.count)
         do {
             var previous = ""
             for path in paths {
                 try validate(path, after: previous)
-                files.insert(path)
+                files[path] = reserved.count
+                reserved.append(path)
                 previous = path
             }
         } catch {
             (files, folders) = (filesBefore, foldersBefore)  // all or none
+            reserved.removeSubrange(reservedBefore...)
+            folderSequence.removeSubrange(sequenceBefore...)
             throw error
         }
+        fileLines += repeatElement(nil, count: paths.count)
         for path in paths { entriesToMake[SiteBuild.parent(path), default: 0] += 1 }
         for folder in folders where !foldersBefore.contains(folder) { entriesToMake[SiteBuild.parent(folder), default: 0] += 1 }
     }
@@ -325,8 +341,10 @@ public final class SiteBuild: @unchecked Sendable {
         entriesToMake[folder] = left
         state.unlock()
         guard left == 0, !folder.isEmpty, let stamp = SiteManifest.stamp(buildRoot + "/" + folder, folder: true) else { return }
+        let line = SiteManifest.lineBytes("d ", stamp, folder)
         state.lock()
         folderStampsTaken[folder] = stamp
+        folderLines[folder] = line
         state.unlock()
     }
 
@@ -339,9 +357,9 @@ public final class SiteBuild: @unchecked Sendable {
             state.unlock()
             throw SiteWriterError.finished
         }
-        guard files.contains(path), put.insert(path).inserted else {
+        guard let slot = files[path], put.insert(path).inserted else {
             state.unlock()
-            throw files.contains(path) ? SiteWriterError.duplicatePath(path) : SiteWriterError.invalidPath(path, reason: "not reserved")
+            throw files[path] != nil ? SiteWriterError.duplicatePath(path) : SiteWriterError.invalidPath(path, reason: "not reserved")
         }
         state.unlock()
         try makeFolder(SiteBuild.parent(path), under: buildRoot)
@@ -363,9 +381,11 @@ public final class SiteBuild: @unchecked Sendable {
         } catch {
             throw SiteWriterError.io(path: target, reason: error.localizedDescription)
         }
+        let line = stamp.map { SiteManifest.lineBytes("f ", $0, path) }
         state.lock()
         if isNew { written.append(path) } else { unchanged.append(path) }
         stamps[path] = stamp
+        fileLines[slot] = line
         state.unlock()
         entryMade(in: SiteBuild.parent(path))
         return isNew
@@ -415,7 +435,7 @@ public final class SiteBuild: @unchecked Sendable {
     @discardableResult
     public func commit() throws -> SiteWriteReport {
         guard !done else { throw SiteWriterError.finished }
-        if let missing = files.subtracting(put).min() {
+        if put.count < files.count, let missing = Set(files.keys).subtracting(put).min() {
             abandon()
             throw SiteWriterError.invalidPath(missing, reason: "reserved but never written")
         }
@@ -435,9 +455,42 @@ public final class SiteBuild: @unchecked Sendable {
         } catch {
             throw SiteWriterError.io(path: marker.path, reason: error.localizedDescription)
         }
-        let removed = SiteBuild.filesUnder(writer.output).filter { !files.contains($0) && $0 != SiteWriter.markerName }
+        let removed = SiteBuild.filesUnder(writer.output).filter { files[$0] == nil && $0 != SiteWriter.markerName }
         try writer.swapIn()  // the previous tree, now in the build folder, goes in cleanUp
+        committed = true
         return SiteWriteReport(written: PathOrder.sorted(written), unchanged: PathOrder.sorted(unchanged), removed: PathOrder.sorted(removed))
+    }
+
+    /// After `commit()`, the build's manifest: the bytes of `SiteManifest(key:folder:files:cardKeys:known:knownFolders:)`
+    /// for the reserved paths and the stamps taken while writing, joined up from the lines
+    /// formatted as each file was put and each folder finished (a folder without one, such as the
+    /// top, is looked up in the output now). Nil when the paths were not reserved in `PathOrder`,
+    /// a file has no stamp or a folder cannot be read: the caller then takes the long way.
+    public func manifest(key: String, cardKeys: [String: String]) -> Data? {
+        state.lock()
+        defer { state.unlock() }
+        guard committed, PathOrder.isSortedAndUnique(reserved) else { return nil }
+        var folders = [""] + folderSequence
+        if !PathOrder.isSortedAndUnique(folders) { folders = PathOrder.sorted(folders) }
+        var out = ByteText(capacity: 64 * (reserved.count + folders.count + cardKeys.count + 2))
+        out.append(string: SiteManifest.header + "\nk " + key + "\n")
+        for line in fileLines {
+            guard let line else { return nil }
+            line.withUnsafeBufferPointer { out.append($0) }
+        }
+        var dir: Int32 = -1
+        defer { if dir >= 0 { close(dir) } }
+        for folder in folders {
+            if let line = folderLines[folder] {
+                line.withUnsafeBufferPointer { out.append($0) }
+                continue
+            }
+            if dir < 0 { dir = open(writer.output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+            guard dir >= 0, let stamp = SiteManifest.stamp(at: dir, folder.isEmpty ? "." : folder, folder: true) else { return nil }
+            SiteManifest.lineBytes("d ", stamp, folder).withUnsafeBufferPointer { out.append($0) }
+        }
+        SiteManifest.cardLines(cardKeys, into: &out)
+        return out.data()
     }
 
     /// Discards the build; the previous site stays as it was.
@@ -483,7 +536,7 @@ public final class SiteBuild: @unchecked Sendable {
         guard path != SiteWriter.markerName else {
             throw SiteWriterError.invalidPath(path, reason: "reserved name")
         }
-        guard !files.contains(path) else { throw SiteWriterError.duplicatePath(path) }
+        guard files[path] == nil else { throw SiteWriterError.duplicatePath(path) }
         guard !folders.contains(path) else { throw SiteWriterError.pathConflict(path, with: path + "/...") }
         var before = previous
         let shared = text.withUTF8 { a in
@@ -496,8 +549,8 @@ public final class SiteBuild: @unchecked Sendable {
         }
         for slash in slashes where slash >= shared {
             let prefix = text.withUTF8 { String(decoding: UnsafeBufferPointer(rebasing: $0[..<slash]), as: UTF8.self) }
-            if files.contains(prefix) { throw SiteWriterError.pathConflict(path, with: prefix) }
-            folders.insert(prefix)
+            if files[prefix] != nil { throw SiteWriterError.pathConflict(path, with: prefix) }
+            if folders.insert(prefix).inserted { folderSequence.append(prefix) }
         }
     }
 
@@ -719,65 +772,6 @@ public struct SiteManifest: Sendable, Equatable {
         if PathOrder.isSortedAndUnique(folderSequence) { folderOrder = folderSequence }
     }
 
-    /// `SiteManifest(key:folder:files:cardKeys:known:knownFolders:).encoded()`: for a finished
-    /// build's lists (files sorted, every stamp taken while writing) written straight from them,
-    /// without the manifest's tables of paths.
-    public static func encoded(key: String, folder: URL, files: [String], cardKeys: [String: String],
-                               known: [String: Stamp], knownFolders: [String: Stamp]) -> Data {
-        directlyEncoded(key: key, folder: folder, files: files, cardKeys: cardKeys, known: known, knownFolders: knownFolders)
-            ?? SiteManifest(key: key, folder: folder, files: files, cardKeys: cardKeys, known: known,
-                            knownFolders: knownFolders).encoded()
-    }
-
-    /// The bytes of `encoded`, written without the manifest's tables: for files sorted in
-    /// `PathOrder`, each with its stamp in `known` (folders without one in `knownFolders` are
-    /// looked up, as the initializer looks them up). Nil when the lists are not like that, or a
-    /// folder is not there.
-    static func directlyEncoded(key: String, folder: URL, files: [String], cardKeys: [String: String],
-                                known: [String: Stamp], knownFolders: [String: Stamp]) -> Data? {
-        guard PathOrder.isSortedAndUnique(files) else { return nil }
-        var out = ByteText(capacity: 64 * (2 * files.count + cardKeys.count + 2))
-        out.append(string: SiteManifest.header + "\nk " + key + "\n")
-        // Each folder as it first appears, each path's from the top down (as the initializer
-        // orders them), and the folders' own stamps where the build took them.
-        var seen: Set<String> = [""]
-        seen.reserveCapacity(files.count + 1)
-        var folders: [(path: String, stamp: Stamp?)] = [("", knownFolders[""])]
-        var fresh: [String] = []
-        for path in files {
-            guard let stamp = known[path] else { return nil }
-            SiteManifest.line("f ", stamp, path, into: &out)
-            var name = SiteBuild.parent(path)
-            while !name.isEmpty, seen.insert(name).inserted {
-                fresh.append(name)
-                name = SiteBuild.parent(name)
-            }
-            for name in fresh.reversed() { folders.append((name, knownFolders[name])) }
-            fresh.removeAll(keepingCapacity: true)
-        }
-        if !PathOrder.isSortedAndUnique(folders.map(\.path)) {
-            var byPath: [String: Stamp?] = [:]
-            for f in folders { byPath[f.path] = f.stamp }
-            folders = PathOrder.sorted(byPath.keys).map { ($0, byPath[$0] ?? nil) }
-        }
-        let missing = folders.indices.filter { folders[$0].stamp == nil }
-        if !missing.isEmpty {
-            let dir = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard dir >= 0 else { return nil }
-            defer { close(dir) }
-            for i in missing {
-                guard let stamp = SiteManifest.stamp(at: dir, folders[i].path.isEmpty ? "." : folders[i].path, folder: true) else { return nil }
-                folders[i].stamp = stamp
-            }
-        }
-        for (path, stamp) in folders {
-            guard let stamp else { return nil }
-            SiteManifest.line("d ", stamp, path.isEmpty ? "." : path, into: &out)
-        }
-        for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
-        return out.data()
-    }
-
     /// The entries in `PathOrder`: read along `hint` when it is sorted (as the hints are) and
     /// covers every key, each key looked up once; else along the keys sorted.
     private static func ordered<Value>(_ hint: [String]?, _ map: [String: Value]) -> [(path: String, value: Value)] {
@@ -811,8 +805,20 @@ public struct SiteManifest: Sendable, Equatable {
         out.append(string: SiteManifest.header + "\nk " + key + "\n")
         for (path, s) in SiteManifest.ordered(fileOrder, files) { SiteManifest.line("f ", s, path, into: &out) }
         for (path, s) in SiteManifest.ordered(folderOrder, folders) { SiteManifest.line("d ", s, path.isEmpty ? "." : path, into: &out) }
-        for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+        SiteManifest.cardLines(cardKeys, into: &out)
         return out.data()
+    }
+
+    /// The cards' lines, in `PathOrder`.
+    static func cardLines(_ cardKeys: [String: String], into out: inout ByteText) {
+        for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
+    }
+
+    /// One line, on its own ("." for the output folder's path, as in the file).
+    static func lineBytes(_ kind: StaticString, _ s: Stamp, _ path: String) -> [UInt8] {
+        var out = ByteText(capacity: 48 + path.utf8.count)
+        line(kind, s, path.isEmpty ? "." : path, into: &out)
+        return out.bytes
     }
 
     private static func line(_ kind: StaticString, _ s: Stamp, _ path: String, into out: inout ByteText) {

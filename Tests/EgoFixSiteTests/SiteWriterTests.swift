@@ -384,40 +384,45 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertTrue(String(decoding: grown.encoded(), as: UTF8.self).contains("aa.html"))
     }
 
-    /// The manifest a build writes straight from its lists (files sorted, stamps taken while
-    /// writing) has the bytes of the manifest made the long way: with every stamp known, with only
-    /// some folders' known (the others looked up), and not at all for files out of order or a
-    /// file without a stamp (the long way is taken then).
+    /// The manifest a build joins up from the lines it wrote as it went (each file's as it was put,
+    /// each folder's as its last entry was made) has the bytes of the manifest made the long way,
+    /// from every file and folder looked up after the build: for a first build, and for a rebuild
+    /// that keeps some files (hard links) and writes others. There is none before the commit, for
+    /// a build abandoned, or for paths not reserved in order (the long way is taken then).
     func test_manifest_writtenFromTheBuildsListsIsTheSameManifest() throws {
         let dir = try TempDir()
         let site = dir.url.appendingPathComponent("site")
         let writer = SiteWriter(output: site)
         let paths = PathOrder.sorted(["404.html", "a.b/x.html", "a/y.html", "a/z/index.html", "bugs/one/index.html", "index.html",
                                       "share-x/card.png", "share/fix-1/index.html", "weeks/2026-W47/index.html", "weeks/2026-W48/index.html"])
-        let build = try writer.begin()
-        try build.reserve(paths)
-        for path in paths { _ = try build.put(path, Data(path.utf8)) }
-        let stamps = build.fileStamps, folderStamps = build.folderStamps
-        try build.commit()
         let cards = ["share-x/card.png": "c", "share/fix-1/card.png": "d"]
-        let long = SiteManifest(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: folderStamps).encoded()
-        XCTAssertEqual(SiteManifest.directlyEncoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: folderStamps),
-                       long)
-        let text = String(decoding: long, as: UTF8.self)
-        XCTAssertTrue(text.contains(" weeks/2026-W48\n") && text.contains(" .\n") && text.contains("c d share/fix-1/card.png\n"), text)
-        var some = folderStamps
-        some["weeks"] = nil
-        some["a/z"] = nil
-        XCTAssertEqual(SiteManifest.directlyEncoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: some), long)
-        XCTAssertEqual(SiteManifest.directlyEncoded(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: [:]), long)
-        XCTAssertNil(SiteManifest.directlyEncoded(key: "k", folder: site, files: paths.reversed(), cardKeys: cards, known: stamps,
-                                          knownFolders: folderStamps))
-        // The one call a build makes takes the long way itself then.
-        XCTAssertEqual(SiteManifest.encoded(key: "k", folder: site, files: paths.reversed(), cardKeys: cards, known: stamps,
-                                            knownFolders: folderStamps), long)
-        var fewer = stamps
-        fewer["a/y.html"] = nil
-        XCTAssertNil(SiteManifest.directlyEncoded(key: "k", folder: site, files: paths, cardKeys: cards, known: fewer, knownFolders: folderStamps))
+        for round in 0..<2 {
+            let build = try writer.begin()
+            try build.reserve(paths)
+            // The second round changes every other file and keeps the rest from the first.
+            for (i, path) in paths.enumerated().reversed() { _ = try build.put(path, Data((path + (round == 1 && i % 2 == 0 ? "!" : "")).utf8)) }
+            XCTAssertNil(build.manifest(key: "k", cardKeys: cards), "before the commit")
+            let stamps = build.fileStamps, folderStamps = build.folderStamps
+            let report = try build.commit()
+            XCTAssertEqual(report.unchanged.count, round == 0 ? 0 : paths.count / 2)
+            let long = SiteManifest(key: "k", folder: site, files: paths, cardKeys: cards).encoded()
+            XCTAssertEqual(SiteManifest(key: "k", folder: site, files: paths, cardKeys: cards, known: stamps, knownFolders: folderStamps).encoded(),
+                           long)
+            let joined = try XCTUnwrap(build.manifest(key: "k", cardKeys: cards))
+            XCTAssertEqual(String(decoding: joined, as: UTF8.self), String(decoding: long, as: UTF8.self))
+            let text = String(decoding: joined, as: UTF8.self)
+            XCTAssertTrue(text.contains(" weeks/2026-W48\n") && text.contains(" .\n") && text.contains("c d share/fix-1/card.png\n"), text)
+        }
+        let reversed = try writer.begin()
+        try reversed.reserve(paths.reversed())
+        for path in paths { _ = try reversed.put(path, Data(path.utf8)) }
+        try reversed.commit()
+        XCTAssertNil(reversed.manifest(key: "k", cardKeys: cards))
+        let abandoned = try writer.begin()
+        try abandoned.reserve(paths)
+        for path in paths { _ = try abandoned.put(path, Data(path.utf8)) }
+        abandoned.abandon()
+        XCTAssertNil(abandoned.manifest(key: "k", cardKeys: cards))
     }
 
     /// A rebuild with nothing changed checks every folder and file the manifest lists, straight

@@ -157,8 +157,9 @@ struct Build: AsyncParsableCommand {
         let report: SiteWriteReport
         let stamps: [String: SiteManifest.Stamp]
         let folderStamps: [String: SiteManifest.Stamp]
+        let site: SiteBuild
         do {
-            let site = try writer.begin()
+            site = try writer.begin()
             do {
                 paths = try builder.build(data: data, content: content,
                                           options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
@@ -177,8 +178,10 @@ struct Build: AsyncParsableCommand {
         phase("swapped in")
         if let manifestURL {
             // Best effort: without it the next build simply does all the work.
-            try? SiteManifest.write(SiteManifest.encoded(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
-                                                         known: stamps, knownFolders: folderStamps), to: manifestURL)
+            let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys)
+                ?? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
+                                known: stamps, knownFolders: folderStamps).encoded()
+            try? SiteManifest.write(bytes, to: manifestURL)
         }
         phase("manifest")
         if stats {
