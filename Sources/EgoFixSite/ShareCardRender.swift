@@ -94,8 +94,8 @@ public enum ShareCardPNG {
         // serves as well as new memory, without clearing or faulting in 3 MB a card.
         let bytes = Int(stride) * Int(h)
         let buffer = fresh ? PixelBuffers.zeroed(bytes) : PixelBuffers.shared.take(bytes)
-        defer { if fresh { buffer.deallocate() } else { PixelBuffers.shared.give(buffer, bytes) } }
-        guard let surface = cairo_image_surface_create_for_data(buffer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, w, h, stride) else {
+        defer { if fresh { PixelBuffers.release(buffer) } else { PixelBuffers.shared.give(buffer) } }
+        guard let surface = cairo_image_surface_create_for_data(buffer.pointer.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24, w, h, stride) else {
             throw Error.cairo("no surface")
         }
         defer { cairo_surface_destroy(surface) }
@@ -272,8 +272,6 @@ final class PixelBuffers: @unchecked Sendable {
     static let shared = PixelBuffers()
     private let lock = NSLock()
     private var free: [Buffer] = []
-    /// Every buffer handed out, by address: how to give its memory back.
-    private var handedOut: [UnsafeMutableRawPointer: Buffer] = [:]
 
     struct Buffer {
         let pointer: UnsafeMutableRawPointer
@@ -282,24 +280,17 @@ final class PixelBuffers: @unchecked Sendable {
         let mapped: Int
     }
 
-    func take(_ bytes: Int) -> UnsafeMutableRawPointer {
+    func take(_ bytes: Int) -> Buffer {
         lock.lock()
         defer { lock.unlock() }
-        let buffer: Buffer
-        if let i = free.firstIndex(where: { $0.bytes == bytes }) {
-            buffer = free.remove(at: i)
-        } else {
-            buffer = PixelBuffers.hugeMapped(bytes)
-                ?? Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64), bytes: bytes, mapped: 0)
-        }
-        handedOut[buffer.pointer] = buffer
-        return buffer.pointer
+        if let i = free.firstIndex(where: { $0.bytes == bytes }) { return free.remove(at: i) }
+        return PixelBuffers.hugeMapped(bytes)
+            ?? Buffer(pointer: UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64), bytes: bytes, mapped: 0)
     }
 
-    func give(_ pointer: UnsafeMutableRawPointer, _ bytes: Int) {
+    func give(_ buffer: Buffer) {
         lock.lock()
         defer { lock.unlock() }
-        let buffer = handedOut.removeValue(forKey: pointer) ?? Buffer(pointer: pointer, bytes: bytes, mapped: 0)
         if free.count < max(2, ProcessInfo.processInfo.activeProcessorCount) {
             free.append(buffer)
         } else {
@@ -341,10 +332,10 @@ final class PixelBuffers: @unchecked Sendable {
         #endif
     }
 
-    static func zeroed(_ bytes: Int) -> UnsafeMutableRawPointer {
+    static func zeroed(_ bytes: Int) -> Buffer {
         let p = UnsafeMutableRawPointer.allocate(byteCount: bytes, alignment: 64)
         p.initializeMemory(as: UInt8.self, repeating: 0, count: bytes)
-        return p
+        return Buffer(pointer: p, bytes: bytes, mapped: 0)
     }
 }
 

@@ -200,8 +200,8 @@ final class ShareCardTests: XCTestCase {
         // Poison the pooled buffers, as the worst earlier use could leave them.
         let bytes = Int(ShareCardLayout.width * 4) * ShareCardLayout.height
         let held = (0..<4).map { _ in PixelBuffers.shared.take(bytes) }
-        for (k, p) in held.enumerated() { p.initializeMemory(as: UInt8.self, repeating: UInt8(0x5A + k), count: bytes) }
-        for p in held { PixelBuffers.shared.give(p, bytes) }
+        for (k, b) in held.enumerated() { b.pointer.initializeMemory(as: UInt8.self, repeating: UInt8(0x5A + k), count: bytes) }
+        for b in held { PixelBuffers.shared.give(b) }
         XCTAssertEqual(try ShareCardPNG.render(a), freshA)
         XCTAssertEqual(try ShareCardPNG.render(b), freshB)
     }
