@@ -462,14 +462,21 @@ public final class SiteBuild: @unchecked Sendable {
     }
 
     /// After `commit()`, the build's manifest: the bytes of `SiteManifest(key:folder:files:cardKeys:known:knownFolders:)`
-    /// for the reserved paths and the stamps taken while writing, joined up from the lines
-    /// formatted as each file was put and each folder finished (a folder without one, such as the
-    /// top, is looked up in the output now). Nil when the paths were not reserved in `PathOrder`,
-    /// a file has no stamp or a folder cannot be read: the caller then takes the long way.
+    /// for the reserved paths and the stamps taken while writing. Nil before the commit.
     public func manifest(key: String, cardKeys: [String: String]) -> Data? {
         state.lock()
         defer { state.unlock() }
-        guard committed, PathOrder.isSortedAndUnique(reserved) else { return nil }
+        guard committed else { return nil }
+        return joinedManifest(key: key, cardKeys: cardKeys)
+            ?? SiteManifest(key: key, folder: writer.output, files: reserved, cardKeys: cardKeys, known: stamps,
+                            knownFolders: folderStampsTaken).encoded()
+    }
+
+    /// The manifest joined up from the lines formatted as each file was put and each folder
+    /// finished (a folder without one, such as the top, is looked up in the output now); nil when
+    /// the paths were not reserved in `PathOrder`, a file has no stamp or a folder cannot be read.
+    func joinedManifest(key: String, cardKeys: [String: String]) -> Data? {
+        guard PathOrder.isSortedAndUnique(reserved) else { return nil }
         var folders = [""] + folderSequence
         if !PathOrder.isSortedAndUnique(folders) { folders = PathOrder.sorted(folders) }
         var out = ByteText(capacity: 64 * (reserved.count + folders.count + cardKeys.count + 2))

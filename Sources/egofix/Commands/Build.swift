@@ -155,8 +155,6 @@ struct Build: AsyncParsableCommand {
         // Each file is written into the new site as soon as it is rendered, then the site is swapped in.
         let paths: [String]
         let report: SiteWriteReport
-        let stamps: [String: SiteManifest.Stamp]
-        let folderStamps: [String: SiteManifest.Stamp]
         let site: SiteBuild
         do {
             site = try writer.begin()
@@ -167,8 +165,6 @@ struct Build: AsyncParsableCommand {
                                                                patternsAreDetection: demo),
                                           reuseCard: reuse, stats: &buildStats, into: site, release: .atExit)
                 phase("rendered and written")
-                stamps = site.fileStamps
-                folderStamps = site.folderStamps
                 report = try site.commit()
             } catch {
                 site.abandon()
@@ -176,11 +172,8 @@ struct Build: AsyncParsableCommand {
             }
         } catch let e as SiteBuildError { throw CLIError(e.description) } catch let e as SiteWriterError { throw CLIError(e.description) }
         phase("swapped in")
-        if let manifestURL {
-            // Best effort: without it the next build simply does all the work.
-            let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys)
-                ?? SiteManifest(key: key, folder: writer.output, files: paths, cardKeys: buildStats.cardKeys,
-                                known: stamps, knownFolders: folderStamps).encoded()
+        // Best effort: without it the next build simply does all the work.
+        if let manifestURL, let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys) {
             try? SiteManifest.write(bytes, to: manifestURL)
         }
         phase("manifest")
