@@ -73,8 +73,8 @@ enum Practice {
     }
 
     static func build(_ p: (data: SiteData, now: Date, calendar: Calendar), content: SiteContent = SiteContent(),
-                      title: String = "EgoFix") throws -> [String: Data] {
-        let builder = try SiteBuilder(templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
+                      title: String = "EgoFix", templates: TemplateSet? = nil) throws -> [String: Data] {
+        let builder = try SiteBuilder(templates: templates ?? TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
                                       assets: AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: nil))
         let files = try builder.build(data: p.data, content: content,
                                       options: SiteOptions(title: title, baseURL: "https://example.org/me/", now: p.now, calendar: p.calendar))

@@ -204,27 +204,24 @@ final class PageContext: Sendable {
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
-    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue {
+    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue { try fixRow(c, showDate: showDate).value }
+
+    func fixRow(_ c: FixCompletion, showDate: Bool) throws -> FixRow {
         let facts = index.fixFacts[c.fixId]
         let fix = facts?.fix
-        var reflection: PageValue = .null
-        if c.reflection != nil, let r = reflections[c.id] { reflection = .html(try r.get()) }
-        var typeNote: PageValue = .null
+        var reflection: RawHTML?
+        if c.reflection != nil, let r = reflections[c.id] { reflection = try r.get() }
+        var typeNote: String?
         if fix?.type == .quickFix { typeNote = "quick fix" }
         if fix?.type == .weekly { typeNote = "system overhaul" }
-        return [
-            "label": .text(fix?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
-            "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
-            "severity": .text(fix?.severity.rawValue ?? "-"), "typeNote": typeNote,
-            "when": showDate ? .text(index.clock.day(c.assignedAt).description) : .null,
-            "outcome": .text(c.outcome.rawValue),
-            "outcomeText": .text(c.outcome != .pending ? c.outcome.rawValue : (index.clock.day(c.assignedAt) < index.today ? "not marked" : "pending")),
-            "prompt": .text(fix?.prompt ?? "(fix no longer in the catalogue)"),
-            "comment": .text(fix?.inlineComment),
-            "detail": .text(fix.flatMap { fixDetails[$0.id] }),
-            "interaction": .text(interactionText(c, fix: fix)),
-            "reflection": reflection,
-        ]
+        return FixRow(
+            label: fix?.label ?? "FIX", bugSlug: facts?.bugSlug ?? FixFacts.noBugSlug, bugTitle: facts?.bugTitle ?? FixFacts.noBugTitle,
+            severity: fix?.severity.rawValue ?? "-", typeNote: typeNote,
+            when: showDate ? index.clock.day(c.assignedAt).description : nil,
+            outcome: c.outcome.rawValue,
+            outcomeText: c.outcome != .pending ? c.outcome.rawValue : (index.clock.day(c.assignedAt) < index.today ? "not marked" : "pending"),
+            prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,
+            detail: fix.flatMap { fixDetails[$0.id] }, interaction: interactionText(c, fix: fix), reflection: reflection)
     }
 
     /// What the fix asks beyond its prompt: the scenario, the quiz question, the timer, the steps, the count.
@@ -273,14 +270,15 @@ final class PageContext: Sendable {
         }
     }
 
-    func patternModel(_ p: DetectedPattern) -> PageValue {
+    func patternModel(_ p: DetectedPattern) -> PageValue { patternRow(p).value }
+
+    func patternRow(_ p: DetectedPattern) -> PatternRow {
         let conf: String
         if p.pValue >= 1 { conf = "confidence not computed" } else if p.pValue < 0.001 { conf = "p < 0.001" } else {
             conf = String(format: "p = %.3f", p.pValue)
         }
-        return ["severity": .text(p.severity.rawValue), "severityText": .text(p.severity.rawValue), "type": .text(PageContext.patternName(p.patternType)),
-                "basis": .text(p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis), "confidence": .text(conf),
-                "title": .text(p.title), "body": .text(p.body)]
+        return PatternRow(severity: p.severity.rawValue, severityText: p.severity.rawValue, type: PageContext.patternName(p.patternType),
+                          basis: p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, confidence: conf, title: p.title, body: p.body)
     }
 
     /// Whether the user's text on any day from `first` through `last` reads like a crisis.
@@ -323,19 +321,21 @@ final class PageContext: Sendable {
         return c
     }
 
-    func countsModel(_ c: Counts, previous: Counts?) -> PageValue {
-        func delta(_ a: Int, _ b: Int?) -> PageValue {
-            guard let b else { return .null }
-            let d = a - b
-            return .text(d == 0 ? "same as before" : (d > 0 ? "+\(d) vs before" : "\(d) vs before"))
+    func countsModel(_ c: Counts, previous: Counts?) -> PageValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
+
+    func countRows(_ c: Counts, previous: Counts?) -> [CountRow] {
+        func row(_ label: String, _ a: Int, _ b: Int?) -> CountRow {
+            var delta: String?
+            if let b {
+                let d = a - b
+                delta = d == 0 ? "same as before" : (d > 0 ? "+\(d) vs before" : "\(d) vs before")
+            }
+            return CountRow(label: label, value: String(a), delta: delta)
         }
         return [
-            ["label": "applied", "value": .text(String(c.applied)), "delta": delta(c.applied, previous?.applied)],
-            ["label": "skipped", "value": .text(String(c.skipped)), "delta": delta(c.skipped, previous?.skipped)],
-            ["label": "failed", "value": .text(String(c.failed)), "delta": delta(c.failed, previous?.failed)],
-            ["label": "crashes", "value": .text(String(c.crashes)), "delta": delta(c.crashes, previous?.crashes)],
-            ["label": "reboots", "value": .text(String(c.reboots)), "delta": delta(c.reboots, previous?.reboots)],
-            ["label": "days engaged", "value": .text(String(c.engaged)), "delta": delta(c.engaged, previous?.engaged)],
+            row("applied", c.applied, previous?.applied), row("skipped", c.skipped, previous?.skipped),
+            row("failed", c.failed, previous?.failed), row("crashes", c.crashes, previous?.crashes),
+            row("reboots", c.reboots, previous?.reboots), row("days engaged", c.engaged, previous?.engaged),
         ]
     }
 

@@ -86,35 +86,28 @@ extension PageContext {
     // MARK: periods
 
     func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
-        let days = p.days
+        if p.kind == .week {
+            let week = try weekPage(p, prev: prev, next: next)
+            if templates.writesWeeks { return WeekPageWriter.write(week) }
+            var page = week.object
+            page.fields.reserveCapacity(page.fields.count + 6)
+            week.frame.append(to: &page, nav: navByCurrent[week.frame.current] ?? navNone)
+            return try templates.renderBytes("week", page)
+        }
         let c = counts(from: p.start, through: p.end)
         let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
         let startInstant = p.start.start(in: options.calendar)
         let endInstant = p.end.adding(days: 1).start(in: options.calendar)
         let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
-        let appliedByEnd = index.appliedCount(before: endInstant)
         var page: PageObject = [
             "range": .text(p.range), "versionStart": .text(vStart), "versionEnd": .text(vEnd), "versionChanged": .bool(vStart != vEnd),
             "counts": countsModel(c, previous: prevCounts),
             "questions": .list(questions(from: p.start, through: p.end)),
-            "prev": prev.map { ["href": .text($0.path), "label": .text($0.title)] } ?? .null,
-            "next": next.map { ["href": .text($0.path), "label": .text($0.title)] } ?? .null,
-            "up": p.parent.map { ["href": .text($0.path), "label": .text($0.title)] } ?? ["href": "reports/index.html", "label": "all reports"],
+            "prev": prev.map { PageLink(href: $0.path, label: $0.title).value } ?? .null,
+            "next": next.map { PageLink(href: $0.path, label: $0.title).value } ?? .null,
+            "up": upLink(p).value,
         ]
         let crisisHere = crisis(from: p.start, through: p.end)
-        if p.kind == .week {
-            page.append("toNext", .text("\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week"))
-            page.append("note", .html(try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) }))
-            page.append("days", .list(try days.map { try dayModel($0) }))
-            page.append("diagnostic", diagnosticModel(week: p.start) ?? .null)
-            let mirrorLines = mirror(week: p) ?? []
-            page.append("mirror", .list(mirrorLines.map { .text($0) }))
-            page.append("hasMirror", .bool(!mirrorLines.isEmpty))
-            page.append("pattern", weekPattern(p).map(patternModel) ?? .null)
-            page.append("tidbit", .text(tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key)))
-            return try render("week", page, path: p.path, title: p.title,
-                              current: p.start == currentWeek.start ? p.path : "reports/index.html", crisis: crisisHere)
-        }
         let graphEnd = max(p.start, min(p.end, index.last))
         page.append("graph", .html(ContributionGraphSVG.html(index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd,
                                                              title: p.title)))
@@ -127,38 +120,60 @@ extension PageContext {
         return try render("period", page, path: p.path, title: p.title, current: "reports/index.html", crisis: crisisHere)
     }
 
-    func dayModel(_ d: LocalDay) throws -> PageValue {
-        let weekday = PatternCopy.weekdayName(d.weekday)
-        let crashes = try (index.crashesByDay[d] ?? []).map { c -> PageValue in
-            var note: PageValue = .null
-            if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
-            return ["bugSlug": .text(bugSlug(c.bugId)), "bugTitle": .text(bugTitle(c.bugId)), "time": .text(time(c.crashedAt)),
-                    "rebooted": .text(c.rebootedAt.map { index.clock.day($0).description }), "note": note]
+    /// The page a period rolls up into, or the reports index for a year.
+    func upLink(_ p: Period) -> PageLink {
+        p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports")
+    }
+
+    /// A week page's values: what the "week" template is given, or `WeekPageWriter` writes.
+    func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
+        let c = counts(from: p.start, through: p.end)
+        let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
+        let startInstant = p.start.start(in: options.calendar)
+        let endInstant = p.end.adding(days: 1).start(in: options.calendar)
+        let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
+        let appliedByEnd = index.appliedCount(before: endInstant)
+        let frame = PageFrame(siteTitle: options.title, pageTitle: p.title, root: PageContext.root(for: p.path), nav: navItems,
+                              current: p.start == currentWeek.start ? p.path : "reports/index.html", footer: footerLine,
+                              crisis: crisis(from: p.start, through: p.end))
+        return WeekPage(
+            frame: frame, range: p.range, versionStart: vStart, versionEnd: vEnd,
+            toNext: "\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week",
+            note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
+            counts: countRows(c, previous: prevCounts), mirror: mirror(week: p) ?? [],
+            days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
+            pattern: weekPattern(p).map(patternRow), questions: questions(from: p.start, through: p.end),
+            tidbit: tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key),
+            prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
+            up: upLink(p))
+    }
+
+    func dayRow(_ d: LocalDay) throws -> DayRow {
+        let crashes = try (index.crashesByDay[d] ?? []).map { c -> CrashRow in
+            var note: RawHTML?
+            if c.note != nil, let r = crashNotes[c.id] { note = try r.get() }
+            return CrashRow(bugSlug: bugSlug(c.bugId), bugTitle: bugTitle(c.bugId), time: time(c.crashedAt),
+                            rebooted: c.rebootedAt.map { index.clock.day($0).description }, note: note)
         }
         let empty: String
         if d > index.today { empty = "Not yet." } else if d < index.first { empty = "Before day one." } else if index.openedDays.contains(d) { empty = "Opened. Nothing marked." } else { empty = "Nothing recorded." }
-        return [
-            "weekday": .text(weekday), "date": .text(d.description),
-            "fixes": .list(try (index.completionsByDay[d] ?? []).map { try fixModel($0, showDate: false) }),
-            "crashes": .list(crashes),
-            "reboots": .list((index.rebootsByDay[d] ?? []).map { ["time": .text(time($0.createdAt))] }),
-            "empty": .text(empty),
-        ]
+        return DayRow(weekday: PatternCopy.weekdayName(d.weekday), date: d.description,
+                      fixes: try (index.completionsByDay[d] ?? []).map { try fixRow($0, showDate: false) },
+                      crashes: crashes, reboots: (index.rebootsByDay[d] ?? []).map { time($0.createdAt) }, empty: empty)
     }
 
-    func diagnosticModel(week monday: LocalDay) -> PageValue? {
+    func diagnosticRows(week monday: LocalDay) -> [DiagnosticRow]? {
         guard let d = index.diagnosticsByWeek[monday] else { return nil }
-        let rows = d.responses.map { r -> PageValue in
+        return d.responses.map { r -> DiagnosticRow in
             var trend: [String] = []
             for back in (1...4).reversed() {
                 let prev = index.diagnosticsByWeek[monday.adding(days: -7 * back)]
                 trend.append(prev?.responses.first { $0.bugId == r.bugId }?.intensity.rawValue ?? "-")
             }
             trend.append(r.intensity.rawValue)
-            return ["bugSlug": .text(bugSlug(r.bugId)), "bugTitle": .text(bugTitle(r.bugId)), "intensity": .text(r.intensity.rawValue),
-                    "context": .text(r.primaryContext?.rawValue ?? "-"), "trend": .text(trend.joined(separator: " > "))]
+            return DiagnosticRow(bugSlug: bugSlug(r.bugId), bugTitle: bugTitle(r.bugId), intensity: r.intensity.rawValue,
+                                 context: r.primaryContext?.rawValue ?? "-", trend: trend.joined(separator: " > "))
         }
-        return ["rows": .list(rows)]
     }
 
     /// What the diagnostic said against what was logged that week (Core's mirror check).

@@ -31,6 +31,10 @@ public struct TemplateSet: Sendable {
     private let renderer: TemplateRenderer
     /// Template names, sorted.
     public let names: [String]
+    /// Whether week pages are written by `WeekPageWriter`: true when the "week" template and the
+    /// partials it reads are the ones it was written from (whether built in or copied into a
+    /// workspace unchanged). Tests turn it off to compare the two.
+    var writesWeeks: Bool
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -68,7 +72,9 @@ public struct TemplateSet: Sendable {
     private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)]) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
+        var texts: [String: String] = [:]
         for source in sources {
+            texts[source.name] = source.text
             var partials: [(name: String, line: Int)]?
             if !source.builtIn {
                 partials = TemplateSyntax.partials(in: try TemplateSyntax.parse(source.text, label: source.origin))
@@ -88,6 +94,7 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
+        writesWeeks = WeekPageWriter.digest { texts[$0] } == WeekPageWriter.templateDigest
     }
 
     /// swift-mustache must accept a template too: the templates are written in its grammar.
