@@ -164,14 +164,7 @@ final class SitePagesTests: XCTestCase {
                     }
                     if !t.isEmpty { expected.append("\(bug.slug) \(t.applied) \(t.skipped) \(t.failed) \(t.crashes)") }
                 }
-                let rows = ctx.bugRows(from: from, through: through).map { row -> String in
-                    guard case .object(let o) = row else { return "not an object" }
-                    let f = ["slug", "applied", "skipped", "failed", "crashes"].map { key -> String in
-                        if case .text(let v)? = o[key] { return v }
-                        return "?"
-                    }
-                    return f.joined(separator: " ")
-                }
+                let rows = ctx.bugRows(from: from, through: through).map { "\($0.slug) \($0.applied) \($0.skipped) \($0.failed) \($0.crashes)" }
                 XCTAssertEqual(rows, expected, "\(from) through \(through)")
                 nonEmpty += expected.isEmpty ? 0 : 1
             }

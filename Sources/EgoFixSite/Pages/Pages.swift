@@ -88,36 +88,42 @@ extension PageContext {
     func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
         if p.kind == .week {
             let week = try weekPage(p, prev: prev, next: next)
-            if templates.writesWeeks { return WeekPageWriter.write(week) }
+            if templates.writesWeeks { return PageWriter.week(week) }
             var page = week.object
             page.fields.reserveCapacity(page.fields.count + 6)
             week.frame.append(to: &page, nav: navByCurrent[week.frame.current] ?? navNone)
             return try templates.renderBytes("week", page)
         }
+        let page = periodPage(p, prev: prev, next: next)
+        if templates.writesPeriods { return PageWriter.period(page) }
+        var object = page.object
+        object.fields.reserveCapacity(object.fields.count + 6)
+        page.frame.append(to: &object, nav: navByCurrent[page.frame.current] ?? navNone)
+        return try templates.renderBytes("period", object)
+    }
+
+    /// A month, quarter or year page's values: what the "period" template is given, or `PageWriter` writes.
+    func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
         let c = counts(from: p.start, through: p.end)
         let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
         let startInstant = p.start.start(in: options.calendar)
         let endInstant = p.end.adding(days: 1).start(in: options.calendar)
         let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
-        var page: PageObject = [
-            "range": .text(p.range), "versionStart": .text(vStart), "versionEnd": .text(vEnd), "versionChanged": .bool(vStart != vEnd),
-            "counts": countsModel(c, previous: prevCounts),
-            "questions": .list(questions(from: p.start, through: p.end)),
-            "prev": prev.map { PageLink(href: $0.path, label: $0.title).value } ?? .null,
-            "next": next.map { PageLink(href: $0.path, label: $0.title).value } ?? .null,
-            "up": upLink(p).value,
-        ]
-        let crisisHere = crisis(from: p.start, through: p.end)
         let graphEnd = max(p.start, min(p.end, index.last))
-        page.append("graph", .html(ContributionGraphSVG.html(index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd,
-                                                             title: p.title)))
-        page.append("bugRows", .list(bugRows(from: p.start, through: p.end)))
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
-        page.append("children", .list(Period.all(childKind, from: p.start, through: p.end)
+        let children = Period.all(childKind, from: p.start, through: p.end)
             .filter { childKind != .week || $0.start.adding(days: 3) >= p.start && $0.start.adding(days: 3) <= p.end }
             .filter { $0.start <= index.last && $0.end >= index.first }
-            .map { child -> PageValue in ["href": .text(child.path), "label": .text(child.title), "summary": .text(summary(child))] }))
-        return try render("period", page, path: p.path, title: p.title, current: "reports/index.html", crisis: crisisHere)
+            .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
+        let frame = PageFrame(siteTitle: options.title, pageTitle: p.title, root: PageContext.root(for: p.path), nav: navItems,
+                              current: "reports/index.html", footer: footerLine, crisis: crisis(from: p.start, through: p.end))
+        return PeriodPage(
+            frame: frame, range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
+            questions: questions(from: p.start, through: p.end),
+            prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
+            up: upLink(p),
+            graph: ContributionGraphSVG.html(index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd, title: p.title),
+            bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 
     /// The page a period rolls up into, or the reports index for a year.
@@ -191,12 +197,11 @@ extension PageContext {
     }
 
     /// Per bug (by slug), what was marked and crashed in these days; bugs with nothing are left out.
-    func bugRows(from first: LocalDay, through last: LocalDay) -> [PageValue] {
-        index.bugs.enumerated().compactMap { i, bug -> PageValue? in
+    func bugRows(from first: LocalDay, through last: LocalDay) -> [BugRow] {
+        index.bugs.enumerated().compactMap { i, bug -> BugRow? in
             let x = bugTallies.tally(bug: i, from: first, through: last)
             guard !x.isEmpty else { return nil }
-            return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(x.applied)),
-                    "skipped": .text(String(x.skipped)), "failed": .text(String(x.failed)), "crashes": .text(String(x.crashes))]
+            return BugRow(slug: bug.slug, title: bug.title, applied: x.applied, skipped: x.skipped, failed: x.failed, crashes: x.crashes)
         }
     }
 

@@ -31,10 +31,12 @@ public struct TemplateSet: Sendable {
     private let renderer: TemplateRenderer
     /// Template names, sorted.
     public let names: [String]
-    /// Whether week pages are written by `WeekPageWriter`: true when the "week" template and the
-    /// partials it reads are the ones it was written from (whether built in or copied into a
-    /// workspace unchanged). Tests turn it off to compare the two.
+    /// Whether week pages, and month, quarter and year pages, are written by `PageWriter`: true
+    /// when the "week" (or "period") template and the partials it reads are the ones it was
+    /// written from (whether built in or copied into a workspace unchanged). Tests turn them off
+    /// to compare the two.
     var writesWeeks: Bool
+    var writesPeriods: Bool
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -94,7 +96,8 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
-        writesWeeks = WeekPageWriter.digest { texts[$0] } == WeekPageWriter.templateDigest
+        writesWeeks = PageWriter.Kind.week.digest { texts[$0] } == PageWriter.Kind.week.templateDigest
+        writesPeriods = PageWriter.Kind.period.digest { texts[$0] } == PageWriter.Kind.period.templateDigest
     }
 
     /// swift-mustache must accept a template too: the templates are written in its grammar.

@@ -109,6 +109,30 @@ struct PatternRow: Sendable {
     }
 }
 
+/// A bug's tally on a period page.
+struct BugRow: Sendable {
+    let slug: String
+    let title: String
+    let applied: Int
+    let skipped: Int
+    let failed: Int
+    let crashes: Int
+
+    var value: PageValue {
+        ["slug": .text(slug), "title": .text(title), "applied": .text(String(applied)), "skipped": .text(String(skipped)),
+         "failed": .text(String(failed)), "crashes": .text(String(crashes))]
+    }
+}
+
+/// A period inside a period page, with its counts in a line.
+struct ChildRow: Sendable {
+    let href: String
+    let label: String
+    let summary: String
+
+    var value: PageValue { ["href": .text(href), "label": .text(label), "summary": .text(summary)] }
+}
+
 /// What every page adds to its own fields (`PageContext.render`).
 struct PageFrame: Sendable {
     let siteTitle: String
@@ -166,33 +190,76 @@ struct WeekPage: Sendable {
     }
 }
 
-/// Writes a week page as the built-in "week" template and its partials render it, without
-/// building the template's values or reading the template: the week pages are most of a site.
+/// A month, quarter or year page's values.
+struct PeriodPage: Sendable {
+    let frame: PageFrame
+    let range: String
+    let versionStart: String
+    let versionEnd: String
+    let counts: [CountRow]
+    /// Each with "text" and "date".
+    let questions: [PageValue]
+    let prev: PageLink?
+    let next: PageLink?
+    let up: PageLink
+    let graph: RawHTML
+    let bugRows: [BugRow]
+    let children: [ChildRow]
+
+    /// The period's own fields, for the "period" template.
+    var object: PageObject {
+        [
+            "range": .text(range), "versionStart": .text(versionStart), "versionEnd": .text(versionEnd),
+            "versionChanged": .bool(versionStart != versionEnd), "counts": .list(counts.map(\.pageValue)),
+            "questions": .list(questions), "prev": prev?.value ?? .null, "next": next?.value ?? .null, "up": up.value,
+            "graph": .html(graph), "bugRows": .list(bugRows.map(\.value)), "children": .list(children.map(\.value)),
+        ]
+    }
+}
+
+/// Writes week and period pages as the built-in "week" and "period" templates and their
+/// partials render them, without building the templates' values or reading the templates: these
+/// pages are most of a site.
 ///
-/// Used only while the templates it follows are the ones it was written from, byte for byte
-/// (`TemplateSet.writesWeeks`, by `templateDigest`); any other "week" template or partial (a
-/// workspace override, an edited built-in) is rendered by the templates. The tests hold its
-/// pages to the templates' byte for byte, and the digest to the built-in templates.
-enum WeekPageWriter {
-    /// The templates it follows.
-    static let templates = ["week", "partials/top", "partials/help", "partials/summary", "partials/fix",
-                            "partials/pattern", "partials/pager", "partials/bottom"]
+/// Each kind is written only while the templates it follows are the ones it was written from,
+/// byte for byte (`TemplateSet.writesWeeks`, `writesPeriods`, by `templateDigest`); any other
+/// template or partial for it (a workspace override, an edited built-in) is rendered by the
+/// templates. The tests hold its pages to the templates' byte for byte, and the digests to the
+/// built-in templates.
+enum PageWriter {
+    enum Kind: CaseIterable {
+        case week, period
 
-    /// `digest(_:)` of those templates as it was written from them.
-    static let templateDigest: UInt64 = 0xEE1A440BAEE80A4B
-
-    /// FNV-1a over each template's name and text, in `templates` order; nil when one is missing.
-    static func digest(_ text: (String) -> String?) -> UInt64? {
-        var parts: [String] = []
-        for name in templates {
-            guard let t = text(name) else { return nil }
-            parts.append(name)
-            parts.append(t)
+        /// The templates it follows.
+        var templates: [String] {
+            switch self {
+            case .week: return ["week", "partials/top", "partials/help", "partials/summary", "partials/fix",
+                                "partials/pattern", "partials/pager", "partials/bottom"]
+            case .period: return ["period", "partials/top", "partials/help", "partials/summary", "partials/pager", "partials/bottom"]
+            }
         }
-        return StableHash.fnv1a(parts)
+
+        /// `digest(_:)` of those templates as it was written from them.
+        var templateDigest: UInt64 {
+            switch self {
+            case .week: return 0xEE1A440BAEE80A4B
+            case .period: return 0x56E2E69F9711025B
+            }
+        }
+
+        /// FNV-1a over each template's name and text, in `templates` order; nil when one is missing.
+        func digest(_ text: (String) -> String?) -> UInt64? {
+            var parts: [String] = []
+            for name in templates {
+                guard let t = text(name) else { return nil }
+                parts.append(name)
+                parts.append(t)
+            }
+            return StableHash.fnv1a(parts)
+        }
     }
 
-    static func write(_ w: WeekPage) -> Data {
+    static func week(_ w: WeekPage) -> Data {
         var out = ByteText(capacity: 16 * 1024)
         top(w.frame, &out)
         out.append("<h1>")
@@ -298,17 +365,7 @@ enum WeekPageWriter {
             pattern(p, &out)
         }
         out.append("\n<h2>Questions you asked yourself</h2>\n")
-        if w.questions.isEmpty {
-            out.append("<p class=\"muted\">None this week. Nobody writes them for you.</p>")
-        } else {
-            for q in w.questions {
-                out.append("<blockquote><p>")
-                if case .text(let t)? = q.field("text") { out.appendHTMLEscaped(t) }
-                out.append("</p><p class=\"muted\">")
-                if case .text(let d)? = q.field("date") { out.appendHTMLEscaped(d) }
-                out.append("</p></blockquote>\n")
-            }
-        }
+        questions(w.questions, none: "<p class=\"muted\">None this week. Nobody writes them for you.</p>", &out)
         out.append("\n")
         if let t = w.tidbit, !t.isEmpty {
             out.append("<h2>Why</h2>\n<p class=\"comment\">")
@@ -319,6 +376,86 @@ enum WeekPageWriter {
         pager(prev: w.prev, up: w.up, next: w.next, root: w.frame.root, &out)
         bottom(w.frame, &out)
         return out.data()
+    }
+
+    static func period(_ p: PeriodPage) -> Data {
+        var out = ByteText(capacity: 16 * 1024 + p.graph.html.utf8.count)
+        top(p.frame, &out)
+        out.append("<h1>")
+        out.appendHTMLEscaped(p.frame.pageTitle)
+        out.append("</h1>\n<p class=\"muted\">")
+        out.appendHTMLEscaped(p.range)
+        out.append(" · v")
+        out.appendHTMLEscaped(p.versionStart)
+        if p.versionStart != p.versionEnd {
+            out.append(" → v")
+            out.appendHTMLEscaped(p.versionEnd)
+        }
+        out.append("</p>\n<h2>Counts</h2>\n")
+        summary(p.counts, &out)
+        out.append("<h2>Graph</h2>\n<div class=\"graph\" tabindex=\"0\" role=\"group\" aria-label=\"Contribution graph, ")
+        out.appendHTMLEscaped(p.frame.pageTitle)
+        out.append("\">")
+        out.append(string: p.graph.html)
+        out.append("""
+            </div>
+            <p class="muted graph-hint">// Older weeks are to the left: scroll the graph sideways.</p>
+            <h2>By bug</h2>
+            <div class="table-wrap" tabindex="0" role="group" aria-label="By bug"><table>
+            <thead><tr><th scope="col">bug</th><th scope="col" class="num">applied</th><th scope="col" class="num">skipped</th><th scope="col" class="num">failed</th><th scope="col" class="num">crashes</th></tr></thead>
+            <tbody>
+
+            """)
+        if p.bugRows.isEmpty {
+            out.append("<tr><td colspan=\"5\" class=\"muted\">Nothing recorded.</td></tr>")
+        }
+        for row in p.bugRows {
+            out.append("<tr><td class=\"bug-")
+            out.appendHTMLEscaped(row.slug)
+            out.append("\"><span class=\"bug-name\">")
+            out.appendHTMLEscaped(row.title)
+            out.append("</span></td><td class=\"num\">")
+            out.append(row.applied)
+            out.append("</td><td class=\"num\">")
+            out.append(row.skipped)
+            out.append("</td><td class=\"num\">")
+            out.append(row.failed)
+            out.append("</td><td class=\"num\">")
+            out.append(row.crashes)
+            out.append("</td></tr>\n")
+        }
+        out.append("</tbody></table></div>\n<h2>Questions you asked yourself</h2>\n")
+        questions(p.questions, none: "<p class=\"muted\">None in this period.</p>", &out)
+        out.append("\n<h2>Inside</h2>\n<ul class=\"plain\">\n")
+        for child in p.children {
+            out.append("<li><a href=\"")
+            out.appendHTMLEscaped(p.frame.root)
+            out.appendHTMLEscaped(child.href)
+            out.append("\">")
+            out.appendHTMLEscaped(child.label)
+            out.append("</a> <span class=\"muted\">")
+            out.appendHTMLEscaped(child.summary)
+            out.append("</span></li>\n")
+        }
+        out.append("</ul>\n")
+        pager(prev: p.prev, up: p.up, next: p.next, root: p.frame.root, &out)
+        bottom(p.frame, &out)
+        return out.data()
+    }
+
+    /// The questions of a page ("text" and "date" each), or `none` when there are none.
+    static func questions(_ list: [PageValue], none: StaticString, _ out: inout ByteText) {
+        if list.isEmpty {
+            out.append(none)
+            return
+        }
+        for q in list {
+            out.append("<blockquote><p>")
+            if case .text(let t)? = q.field("text") { out.appendHTMLEscaped(t) }
+            out.append("</p><p class=\"muted\">")
+            if case .text(let d)? = q.field("date") { out.appendHTMLEscaped(d) }
+            out.append("</p></blockquote>\n")
+        }
     }
 
     /// "partials/top".
