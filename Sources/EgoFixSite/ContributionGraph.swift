@@ -108,7 +108,7 @@ struct GraphGrid {
         first = min(from, through)
         last = max(from, through)
         firstMonday = first.isoWeekStart
-        weeks = last.isoWeekStart.days(since: firstMonday) / 7 + 1
+        weeks = GraphGrid.weeks(from: from, through: through)
         var byDay = [GraphCell?](repeating: nil, count: last.days(since: first) + 1)
         for cell in cells where cell.day >= first && cell.day <= last && byDay[cell.day.days(since: first)] == nil {
             byDay[cell.day.days(since: first)] = cell  // the first cell given for a day wins
@@ -119,6 +119,11 @@ struct GraphGrid {
     func day(week: Int, row: Int) -> LocalDay? {
         let d = firstMonday.adding(days: week * 7 + row)
         return d >= first && d <= last ? d : nil
+    }
+
+    /// The ISO weeks (columns) from `from` through `through`, in either order.
+    static func weeks(from: LocalDay, through: LocalDay) -> Int {
+        max(from, through).isoWeekStart.days(since: min(from, through).isoWeekStart) / 7 + 1
     }
 
     func cell(_ day: LocalDay) -> GraphCell {
@@ -147,19 +152,35 @@ struct GraphGrid {
     }
 
     func summary(title: String) -> String {
-        let words: [GraphCell.Kind: (String, String)] = [
-            .applied: ("day with a fix applied", "days with a fix applied"),
-            .skipped: ("day skipped", "days skipped"),
-            .failed: ("day failed", "days failed"),
-            .crash: ("crash", "crashes"),
-            .opened: ("day opened only", "days opened only"),
-            .empty: ("day without activity", "days without activity"),
-        ]
-        let parts = counts().filter { $0.1 > 0 }.map { kind, count -> String in
-            let w = words[kind] ?? ("", "")
-            return "\(count) \(count == 1 ? w.0 : w.1)"
+        var out = title
+        out.reserveCapacity(title.utf8.count + 160)
+        out += ", "
+        out += first.description
+        out += " to "
+        out += last.description
+        out += ": "
+        var any = false
+        for (kind, count) in counts() where count > 0 {
+            if any { out += ", " }
+            any = true
+            out += String(count)
+            out += " "
+            out += count == 1 ? GraphGrid.summaryWords(kind).one : GraphGrid.summaryWords(kind).many
         }
-        return "\(title), \(first) to \(last): " + parts.joined(separator: ", ") + "."
+        out += "."
+        return out
+    }
+
+    /// How `summary` counts days of a kind.
+    static func summaryWords(_ kind: GraphCell.Kind) -> (one: String, many: String) {
+        switch kind {
+        case .applied: return ("day with a fix applied", "days with a fix applied")
+        case .skipped: return ("day skipped", "days skipped")
+        case .failed: return ("day failed", "days failed")
+        case .crash: return ("crash", "crashes")
+        case .opened: return ("day opened only", "days opened only")
+        case .empty: return ("day without activity", "days without activity")
+        }
     }
 
     static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
@@ -180,6 +201,13 @@ public enum ContributionGraphSVG {
 
     public static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
                               title: String = "Contribution graph") -> String {
+        var out = ByteText(capacity: 512 + 200 * (GraphGrid.weeks(from: from, through: through) * 7))
+        render(cells, from: from, through: through, title: title, into: &out)
+        return out.string
+    }
+
+    /// `render`, written at the end of `out`.
+    static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay, title: String, into out: inout ByteText) {
         let grid = GraphGrid(cells, from: from, through: through)
         let gridWidth = left + grid.weeks * pitch
         let legendY = top + 7 * pitch + 12
@@ -187,7 +215,6 @@ public enum ContributionGraphSVG {
         let width = max(gridWidth, legendWidth) + 4
         let height = legendY + cell + 26
 
-        var out = ByteText(capacity: 512 + 200 * (grid.weeks * 7))
         let summary = grid.summary(title: title)
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph\" viewBox=\"0 0 ")
         out.append(width)
@@ -249,7 +276,6 @@ public enum ContributionGraphSVG {
         }
         out.append(string: legend)
         out.append("</svg>\n")
-        return out.string
     }
 
     static let standardLegend: (y: Int, svg: String, width: Int) = {

@@ -334,4 +334,19 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(MirrorCheck.check(agreeing, input: log.input).map(\.agrees), [true])
         for l in lines { XCTAssertEqual(CopyRules.violations(l.text), []) }
     }
+
+    func test_MirrorCheck_presentWithThreeCrashesDoesNotAgree() {
+        var log = InsightLog()
+        let c = log.clock
+        for day in [10, 11, 12] { log.crash(log.bug, at: c.at(2026, 3, day, 14)) }
+        log.mark(.failed, log.fix(log.other, .low, 0), at: c.at(2026, 3, 11, 20))
+        log.mark(.failed, log.fix(log.other, .low, 1), at: c.at(2026, 3, 12, 20))
+        let d = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
+                                 responses: [.init(bugId: log.bug.id, intensity: .present), .init(bugId: log.other.id, intensity: .quiet)],
+                                 completedAt: c.at(2026, 3, 15, 19))
+        let lines = MirrorCheck.check(d, input: log.input)
+        XCTAssertEqual(lines.map(\.text), ["You said present. You logged three crashes about it. Present is a generous word for that.",
+                                           "You said quiet. Two fixes for it failed that week."])
+        XCTAssertEqual(lines.map(\.agrees), [false, false])
+    }
 }

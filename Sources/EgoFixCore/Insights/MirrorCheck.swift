@@ -66,34 +66,60 @@ public enum MirrorCheck {
                 case .pending: break
                 }
             }
-            let said = "You said " + r.intensity.rawValue + "."
-            let crashLine = "You logged " + InsightCopy.counted(n, "crash", "crashes") + " about it."
+            // One string, reserved once: "You said quiet. You logged one crash about it."
+            var text = ""
+            text.reserveCapacity(128)
+            text += "You said "
+            text += r.intensity.rawValue
+            text += "."
+            func crashLine() {
+                text += " You logged "
+                text += InsightCopy.counted(n, "crash", "crashes")
+                text += " about it."
+            }
+            func failedLine() {
+                text += " "
+                text += PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))
+                text += " for it failed"
+            }
             let agrees: Bool
-            var text: String
             switch r.intensity {
             case .quiet:
                 if n > 0 {
                     agrees = false
-                    text = said + " " + crashLine
+                    crashLine()
                 } else if failed >= 2 {
                     agrees = false
-                    text = said + " \(PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))) for it failed that week."
+                    failedLine()
+                    text += " that week."
                 } else {
                     agrees = true
-                    text = said + " The log agrees."
+                    text += " The log agrees."
                 }
             case .present:
                 agrees = n < 3
-                text = said + " " + crashLine + (agrees ? "" : " Present is a generous word for that.")
+                crashLine()
+                if !agrees { text += " Present is a generous word for that." }
             case .loud:
                 if n == 0 && failed == 0 {
                     agrees = false
-                    text = said + " You logged nothing about it that week"
-                        + (applied > 0 ? ", and applied \(InsightCopy.counted(applied, "fix", "fixes")) for it." : ".")
-                        + " Loud on the inside, quiet in the log."
+                    text += " You logged nothing about it that week"
+                    if applied > 0 {
+                        text += ", and applied "
+                        text += InsightCopy.counted(applied, "fix", "fixes")
+                        text += " for it."
+                    } else {
+                        text += "."
+                    }
+                    text += " Loud on the inside, quiet in the log."
                 } else {
                     agrees = true
-                    text = said + " " + (n > 0 ? crashLine : "\(PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))) for it failed.")
+                    if n > 0 {
+                        crashLine()
+                    } else {
+                        failedLine()
+                        text += "."
+                    }
                 }
             }
             out.append(MirrorLine(bugId: r.bugId, title: bugs[r.bugId]?.title ?? "Unnamed bug", said: r.intensity,

@@ -124,6 +124,17 @@ struct BugRow: Sendable {
     }
 }
 
+/// What a contribution graph is drawn from.
+struct GraphInput: Sendable {
+    let cells: [GraphCell]
+    let from: LocalDay
+    let through: LocalDay
+    let title: String
+
+    /// The graph as the templates are given it.
+    var html: RawHTML { ContributionGraphSVG.html(cells, from: from, through: through, title: title) }
+}
+
 /// A period inside a period page, with its counts in a line.
 struct ChildRow: Sendable {
     let href: String
@@ -202,7 +213,7 @@ struct PeriodPage: Sendable {
     let prev: PageLink?
     let next: PageLink?
     let up: PageLink
-    let graph: RawHTML
+    let graph: GraphInput
     let bugRows: [BugRow]
     let children: [ChildRow]
 
@@ -212,7 +223,7 @@ struct PeriodPage: Sendable {
             "range": .text(range), "versionStart": .text(versionStart), "versionEnd": .text(versionEnd),
             "versionChanged": .bool(versionStart != versionEnd), "counts": .list(counts.map(\.pageValue)),
             "questions": .list(questions), "prev": prev?.value ?? .null, "next": next?.value ?? .null, "up": up.value,
-            "graph": .html(graph), "bugRows": .list(bugRows.map(\.value)), "children": .list(children.map(\.value)),
+            "graph": .html(graph.html), "bugRows": .list(bugRows.map(\.value)), "children": .list(children.map(\.value)),
         ]
     }
 }
@@ -379,7 +390,7 @@ enum PageWriter {
     }
 
     static func period(_ p: PeriodPage) -> Data {
-        var out = ByteText(capacity: 16 * 1024 + p.graph.html.utf8.count)
+        var out = ByteText(capacity: 16 * 1024 + 200 * 7 * GraphGrid.weeks(from: p.graph.from, through: p.graph.through))
         top(p.frame, &out)
         out.append("<h1>")
         out.appendHTMLEscaped(p.frame.pageTitle)
@@ -396,7 +407,7 @@ enum PageWriter {
         out.append("<h2>Graph</h2>\n<div class=\"graph\" tabindex=\"0\" role=\"group\" aria-label=\"Contribution graph, ")
         out.appendHTMLEscaped(p.frame.pageTitle)
         out.append("\">")
-        out.append(string: p.graph.html)
+        ContributionGraphSVG.render(p.graph.cells, from: p.graph.from, through: p.graph.through, title: p.graph.title, into: &out)
         out.append("""
             </div>
             <p class="muted graph-hint">// Older weeks are to the left: scroll the graph sideways.</p>

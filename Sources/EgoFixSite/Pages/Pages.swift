@@ -122,7 +122,7 @@ extension PageContext {
             questions: questions(from: p.start, through: p.end),
             prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
             up: upLink(p),
-            graph: ContributionGraphSVG.html(index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd, title: p.title),
+            graph: GraphInput(cells: index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd, title: p.title),
             bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 
@@ -171,14 +171,17 @@ extension PageContext {
     func diagnosticRows(week monday: LocalDay) -> [DiagnosticRow]? {
         guard let d = index.diagnosticsByWeek[monday] else { return nil }
         return d.responses.map { r -> DiagnosticRow in
-            var trend: [String] = []
+            // The four weeks before, oldest first, then this one: "- > quiet > present > present > quiet".
+            var trend = ""
+            trend.reserveCapacity(48)
             for back in (1...4).reversed() {
                 let prev = index.diagnosticsByWeek[monday.adding(days: -7 * back)]
-                trend.append(prev?.responses.first { $0.bugId == r.bugId }?.intensity.rawValue ?? "-")
+                trend += prev?.responses.first { $0.bugId == r.bugId }?.intensity.rawValue ?? "-"
+                trend += " > "
             }
-            trend.append(r.intensity.rawValue)
+            trend += r.intensity.rawValue
             return DiagnosticRow(bugSlug: bugSlug(r.bugId), bugTitle: bugTitle(r.bugId), intensity: r.intensity.rawValue,
-                                 context: r.primaryContext?.rawValue ?? "-", trend: trend.joined(separator: " > "))
+                                 context: r.primaryContext?.rawValue ?? "-", trend: trend)
         }
     }
 
@@ -186,7 +189,7 @@ extension PageContext {
     func mirror(week p: Period) -> [String]? {
         guard let d = index.diagnosticsByWeek[p.start] else { return nil }
         let lines = MirrorCheck.check(d, ledger: index.ledger)
-        return lines.isEmpty ? nil : lines.map { "\($0.title): \($0.text)" }
+        return lines.isEmpty ? nil : lines.map { $0.title + ": " + $0.text }
     }
 
     /// A pattern for a week: one stored as detected that week, else the surfaced one on the current week.
