@@ -22,7 +22,14 @@ final class HTMLEscapeTests: XCTestCase {
         func pieces(_ s: String) -> String {
             var out: [UInt8] = []
             HTMLEscape.pieces(s) { out.append(contentsOf: $0) }
-            return String(decoding: out, as: UTF8.self)
+            let viaPieces = String(decoding: out, as: UTF8.self)
+            // ByteText's own path for short texts (held in the String's two words) gives the same.
+            var text = ByteText(capacity: 8)
+            text.append("x")
+            text.appendHTMLEscaped(s)
+            text.append("y")
+            XCTAssertEqual(text.string, "x" + viaPieces + "y", s.debugDescription)
+            return viaPieces
         }
         // Every length up to three words: short texts are read as one padded word, longer ones
         // word by word with the last word overlapping the one before.
@@ -38,7 +45,8 @@ final class HTMLEscapeTests: XCTestCase {
         }
         for s in ["", "plain", "It's <b>\"bold\"</b> & done.", "naïve café <é> – ünïcödé 'x'", "\t\r\n\u{1}\u{7f}x",
                   String(repeating: "don't ", count: 40), "\"\u{301}<\u{301}>", "—<—>—&—\"—'", "\u{80}\u{A6}\u{BC}\u{BE}\u{FF}",
-                  "ĢĦħ\u{100}\u{126}\u{13c}", "a #1 costs $5 or 5% = less"] {
+                  "ĢĦħ\u{100}\u{126}\u{13c}", "a #1 costs $5 or 5% = less", "../../", "é", "ééééééé", "éééééééx", "日本語のテキスト",
+                  "123456789012345", "1234567890123456", "12345678", "1234567", "1234567'", "'"] {
             XCTAssertEqual(pieces(s), HTMLEscape.escape(s), s)
         }
     }
