@@ -170,25 +170,6 @@ struct ByteText: ~Copyable {
 
     /// `HTMLEscape.escape(s)`.
     mutating func appendHTMLEscaped(_ s: String) {
-        // Most texts a page prints are short ("../../", a date, a label): a String of at most 15
-        // UTF-8 bytes holds them in its own two words (`FieldName`), which are tested for anything
-        // to escape and, when there is nothing, copied in whole.
-        let w = FieldName.words(s)
-        if FieldName.isInline(w) {
-            let n = Int(truncatingIfNeeded: (w.1 &>> 56) & 0xF)
-            let letters: UInt64 = 0x6161_6161_6161_6161
-            // Bytes past the text read as letters (they are zeros, and the count's byte).
-            let lowMask: UInt64 = n >= 8 ? ~0 : (1 &<< UInt64(8 * n)) &- 1
-            let highMask: UInt64 = n <= 8 ? 0 : (1 &<< UInt64(8 * (n - 8))) &- 1
-            let low = w.0 & lowMask | letters & ~lowMask, high = w.1 & highMask | letters & ~highMask
-            if !HTMLEscape.mayNeedEscaping(low) && !HTMLEscape.mayNeedEscaping(high) {
-                let p = UnsafeMutableRawPointer(room(16))
-                p.storeBytes(of: w.0, as: UInt64.self)
-                p.storeBytes(of: w.1, toByteOffset: 8, as: UInt64.self)
-                count += n
-                return
-            }
-        }
         HTMLEscape.pieces(s) { append($0) }
     }
 }
