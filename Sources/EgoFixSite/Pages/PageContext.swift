@@ -181,16 +181,20 @@ final class PageContext: Sendable {
     /// Renders a page: its own fields first (they win), then the parts every page has.
     func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
                 crisis: Bool = false) throws -> Data {
+        try render(template, page, frame: frame(path: path, title: title, current: current ?? path, crisis: crisis))
+    }
+
+    func render(_ template: String, _ page: PageObject, frame: PageFrame) throws -> Data {
         var ctx = page
         ctx.fields.reserveCapacity(page.fields.count + 6)
-        let here = current ?? path
-        ctx.append("siteTitle", .text(options.title))
-        ctx.append("pageTitle", .text(title))
-        ctx.append("root", .text(PageContext.root(for: path)))
-        ctx.append("nav", navByCurrent[here] ?? navNone)
-        ctx.append("footer", .text(footerLine))
-        ctx.append("crisis", .bool(crisis))
+        frame.append(to: &ctx, nav: navByCurrent[frame.current] ?? navNone)
         return try templates.renderBytes(template, ctx)
+    }
+
+    /// The parts every page has: `current` is the navigation entry marked as this page.
+    func frame(path: String, title: String, current: String, crisis: Bool) -> PageFrame {
+        PageFrame(siteTitle: options.title, pageTitle: title, root: PageContext.root(for: path), nav: navItems, current: current,
+                  footer: footerLine, crisis: crisis)
     }
 
     func markdown(_ text: String, name: String) throws -> RawHTML {

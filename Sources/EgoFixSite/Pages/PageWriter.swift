@@ -2,7 +2,7 @@ import EgoFixCore
 import Foundation
 
 // The rows page models are made of, typed. Each gives the template the same object it always
-// did (`value`); the week page also writes them straight into bytes (`WeekPageWriter`).
+// did (`value`); `PageWriter` also writes week and period pages from them straight into bytes.
 
 /// A link with its label (the pager's earlier, up and later).
 struct PageLink: Sendable {

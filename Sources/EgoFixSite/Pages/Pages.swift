@@ -88,18 +88,10 @@ extension PageContext {
     func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
         if p.kind == .week {
             let week = try weekPage(p, prev: prev, next: next)
-            if templates.writesWeeks { return PageWriter.week(week) }
-            var page = week.object
-            page.fields.reserveCapacity(page.fields.count + 6)
-            week.frame.append(to: &page, nav: navByCurrent[week.frame.current] ?? navNone)
-            return try templates.renderBytes("week", page)
+            return templates.writesWeeks ? PageWriter.week(week) : try render("week", week.object, frame: week.frame)
         }
         let page = periodPage(p, prev: prev, next: next)
-        if templates.writesPeriods { return PageWriter.period(page) }
-        var object = page.object
-        object.fields.reserveCapacity(object.fields.count + 6)
-        page.frame.append(to: &object, nav: navByCurrent[page.frame.current] ?? navNone)
-        return try templates.renderBytes("period", object)
+        return templates.writesPeriods ? PageWriter.period(page) : try render("period", page.object, frame: page.frame)
     }
 
     /// A month, quarter or year page's values: what the "period" template is given, or `PageWriter` writes.
@@ -115,10 +107,9 @@ extension PageContext {
             .filter { childKind != .week || $0.start.adding(days: 3) >= p.start && $0.start.adding(days: 3) <= p.end }
             .filter { $0.start <= index.last && $0.end >= index.first }
             .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
-        let frame = PageFrame(siteTitle: options.title, pageTitle: p.title, root: PageContext.root(for: p.path), nav: navItems,
-                              current: "reports/index.html", footer: footerLine, crisis: crisis(from: p.start, through: p.end))
         return PeriodPage(
-            frame: frame, range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
+            frame: frame(path: p.path, title: p.title, current: "reports/index.html", crisis: crisis(from: p.start, through: p.end)),
+            range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
             questions: questions(from: p.start, through: p.end),
             prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
             up: upLink(p),
@@ -131,7 +122,7 @@ extension PageContext {
         p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports")
     }
 
-    /// A week page's values: what the "week" template is given, or `WeekPageWriter` writes.
+    /// A week page's values: what the "week" template is given, or `PageWriter` writes.
     func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
         let c = counts(from: p.start, through: p.end)
         let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
@@ -139,11 +130,10 @@ extension PageContext {
         let endInstant = p.end.adding(days: 1).start(in: options.calendar)
         let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
         let appliedByEnd = index.appliedCount(before: endInstant)
-        let frame = PageFrame(siteTitle: options.title, pageTitle: p.title, root: PageContext.root(for: p.path), nav: navItems,
-                              current: p.start == currentWeek.start ? p.path : "reports/index.html", footer: footerLine,
-                              crisis: crisis(from: p.start, through: p.end))
         return WeekPage(
-            frame: frame, range: p.range, versionStart: vStart, versionEnd: vEnd,
+            frame: frame(path: p.path, title: p.title, current: p.start == currentWeek.start ? p.path : "reports/index.html",
+                         crisis: crisis(from: p.start, through: p.end)),
+            range: p.range, versionStart: vStart, versionEnd: vEnd,
             toNext: "\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week",
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             counts: countRows(c, previous: prevCounts), mirror: mirror(week: p) ?? [],
