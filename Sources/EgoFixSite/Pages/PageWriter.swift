@@ -167,64 +167,66 @@ struct PageFrame: Sendable {
     }
 }
 
-/// A week page's values.
-struct WeekPage: Sendable {
+/// What week, month, quarter and year pages have in common: the heading, the counts against the
+/// period before, the questions and the pager.
+struct PeriodHead: Sendable {
     let frame: PageFrame
     let range: String
     let versionStart: String
     let versionEnd: String
-    let toNext: String
-    let note: RawHTML?
     let counts: [CountRow]
-    let mirror: [String]
-    let days: [DayRow]
-    let diagnostic: [DiagnosticRow]?
-    let pattern: PatternRow?
     /// Each with "text" and "date".
     let questions: [PageValue]
-    let tidbit: String?
     let prev: PageLink?
     let next: PageLink?
     let up: PageLink
 
-    /// The week's own fields, for the "week" template.
+    /// The fields for the "week" and "period" templates, before each page's own.
     var object: PageObject {
         [
             "range": .text(range), "versionStart": .text(versionStart), "versionEnd": .text(versionEnd),
             "versionChanged": .bool(versionStart != versionEnd), "counts": .list(counts.map(\.pageValue)),
             "questions": .list(questions), "prev": prev?.value ?? .null, "next": next?.value ?? .null, "up": up.value,
-            "toNext": .text(toNext), "note": .html(note), "days": .list(days.map(\.value)),
-            "diagnostic": diagnostic.map { ["rows": .list($0.map(\.value))] } ?? .null,
-            "mirror": .list(mirror.map { .text($0) }), "hasMirror": .bool(!mirror.isEmpty),
-            "pattern": pattern?.value ?? .null, "tidbit": .text(tidbit),
         ]
+    }
+}
+
+/// A week page's values.
+struct WeekPage: Sendable {
+    let head: PeriodHead
+    let toNext: String
+    let note: RawHTML?
+    let mirror: [String]
+    let days: [DayRow]
+    let diagnostic: [DiagnosticRow]?
+    let pattern: PatternRow?
+    let tidbit: String?
+
+    /// The week's own fields, for the "week" template.
+    var object: PageObject {
+        var o = head.object
+        o.fields += [
+            ("toNext", .text(toNext)), ("note", .html(note)), ("days", .list(days.map(\.value))),
+            ("diagnostic", diagnostic.map { ["rows": .list($0.map(\.value))] } ?? .null),
+            ("mirror", .list(mirror.map { .text($0) })), ("hasMirror", .bool(!mirror.isEmpty)),
+            ("pattern", pattern?.value ?? .null), ("tidbit", .text(tidbit)),
+        ]
+        return o
     }
 }
 
 /// A month, quarter or year page's values.
 struct PeriodPage: Sendable {
-    let frame: PageFrame
-    let range: String
-    let versionStart: String
-    let versionEnd: String
-    let counts: [CountRow]
-    /// Each with "text" and "date".
-    let questions: [PageValue]
-    let prev: PageLink?
-    let next: PageLink?
-    let up: PageLink
+    let head: PeriodHead
     let graph: GraphInput
     let bugRows: [BugRow]
     let children: [ChildRow]
 
     /// The period's own fields, for the "period" template.
     var object: PageObject {
-        [
-            "range": .text(range), "versionStart": .text(versionStart), "versionEnd": .text(versionEnd),
-            "versionChanged": .bool(versionStart != versionEnd), "counts": .list(counts.map(\.pageValue)),
-            "questions": .list(questions), "prev": prev?.value ?? .null, "next": next?.value ?? .null, "up": up.value,
-            "graph": .html(graph.html), "bugRows": .list(bugRows.map(\.value)), "children": .list(children.map(\.value)),
-        ]
+        var o = head.object
+        o.fields += [("graph", .html(graph.html)), ("bugRows", .list(bugRows.map(\.value))), ("children", .list(children.map(\.value)))]
+        return o
     }
 }
 
@@ -271,18 +273,9 @@ enum PageWriter {
     }
 
     static func week(_ w: WeekPage) -> Data {
+        let h = w.head
         var out = ByteText(capacity: 16 * 1024)
-        top(w.frame, &out)
-        out.append("<h1>")
-        out.appendHTMLEscaped(w.frame.pageTitle)
-        out.append("</h1>\n<p class=\"muted\">")
-        out.appendHTMLEscaped(w.range)
-        out.append(" · v")
-        out.appendHTMLEscaped(w.versionStart)
-        if w.versionStart != w.versionEnd {
-            out.append(" → v")
-            out.appendHTMLEscaped(w.versionEnd)
-        }
+        heading(h, &out)
         out.append(" · ")
         out.appendHTMLEscaped(w.toNext)
         out.append("</p>\n")
@@ -292,7 +285,7 @@ enum PageWriter {
             out.append("</section>")
         }
         out.append("\n<h2>Counts</h2>\n")
-        summary(w.counts, &out)
+        summary(h.counts, &out)
         if !w.mirror.isEmpty {
             out.append("<h2>Mirror check</h2>\n<ul class=\"panel plain\">\n")
             for line in w.mirror {
@@ -376,7 +369,7 @@ enum PageWriter {
             pattern(p, &out)
         }
         out.append("\n<h2>Questions you asked yourself</h2>\n")
-        questions(w.questions, none: "<p class=\"muted\">None this week. Nobody writes them for you.</p>", &out)
+        questions(h.questions, none: "<p class=\"muted\">None this week. Nobody writes them for you.</p>", &out)
         out.append("\n")
         if let t = w.tidbit, !t.isEmpty {
             out.append("<h2>Why</h2>\n<p class=\"comment\">")
@@ -384,28 +377,19 @@ enum PageWriter {
             out.append("</p>")
         }
         out.append("\n")
-        pager(prev: w.prev, up: w.up, next: w.next, root: w.frame.root, &out)
-        bottom(w.frame, &out)
+        pager(prev: h.prev, up: h.up, next: h.next, root: h.frame.root, &out)
+        bottom(h.frame, &out)
         return out.data()
     }
 
     static func period(_ p: PeriodPage) -> Data {
+        let h = p.head
         var out = ByteText(capacity: 16 * 1024 + 200 * 7 * GraphGrid.weeks(from: p.graph.from, through: p.graph.through))
-        top(p.frame, &out)
-        out.append("<h1>")
-        out.appendHTMLEscaped(p.frame.pageTitle)
-        out.append("</h1>\n<p class=\"muted\">")
-        out.appendHTMLEscaped(p.range)
-        out.append(" · v")
-        out.appendHTMLEscaped(p.versionStart)
-        if p.versionStart != p.versionEnd {
-            out.append(" → v")
-            out.appendHTMLEscaped(p.versionEnd)
-        }
+        heading(h, &out)
         out.append("</p>\n<h2>Counts</h2>\n")
-        summary(p.counts, &out)
+        summary(h.counts, &out)
         out.append("<h2>Graph</h2>\n<div class=\"graph\" tabindex=\"0\" role=\"group\" aria-label=\"Contribution graph, ")
-        out.appendHTMLEscaped(p.frame.pageTitle)
+        out.appendHTMLEscaped(h.frame.pageTitle)
         out.append("\">")
         ContributionGraphSVG.render(p.graph.cells, from: p.graph.from, through: p.graph.through, title: p.graph.title, into: &out)
         out.append("""
@@ -436,11 +420,11 @@ enum PageWriter {
             out.append("</td></tr>\n")
         }
         out.append("</tbody></table></div>\n<h2>Questions you asked yourself</h2>\n")
-        questions(p.questions, none: "<p class=\"muted\">None in this period.</p>", &out)
+        questions(h.questions, none: "<p class=\"muted\">None in this period.</p>", &out)
         out.append("\n<h2>Inside</h2>\n<ul class=\"plain\">\n")
         for child in p.children {
             out.append("<li><a href=\"")
-            out.appendHTMLEscaped(p.frame.root)
+            out.appendHTMLEscaped(h.frame.root)
             out.appendHTMLEscaped(child.href)
             out.append("\">")
             out.appendHTMLEscaped(child.label)
@@ -449,8 +433,8 @@ enum PageWriter {
             out.append("</span></li>\n")
         }
         out.append("</ul>\n")
-        pager(prev: p.prev, up: p.up, next: p.next, root: p.frame.root, &out)
-        bottom(p.frame, &out)
+        pager(prev: h.prev, up: h.up, next: h.next, root: h.frame.root, &out)
+        bottom(h.frame, &out)
         return out.data()
     }
 
@@ -466,6 +450,22 @@ enum PageWriter {
             out.append("</p><p class=\"muted\">")
             if case .text(let d)? = q.field("date") { out.appendHTMLEscaped(d) }
             out.append("</p></blockquote>\n")
+        }
+    }
+
+    /// The top of a report page, through its range and versions: "partials/top", the title, and
+    /// the line under it up to where the week and period templates part.
+    static func heading(_ h: PeriodHead, _ out: inout ByteText) {
+        top(h.frame, &out)
+        out.append("<h1>")
+        out.appendHTMLEscaped(h.frame.pageTitle)
+        out.append("</h1>\n<p class=\"muted\">")
+        out.appendHTMLEscaped(h.range)
+        out.append(" · v")
+        out.appendHTMLEscaped(h.versionStart)
+        if h.versionStart != h.versionEnd {
+            out.append(" → v")
+            out.appendHTMLEscaped(h.versionEnd)
         }
     }
 

@@ -88,19 +88,28 @@ extension PageContext {
     func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
         if p.kind == .week {
             let week = try weekPage(p, prev: prev, next: next)
-            return templates.writesWeeks ? PageWriter.week(week) : try render("week", week.object, frame: week.frame)
+            return templates.writesWeeks ? PageWriter.week(week) : try render("week", week.object, frame: week.head.frame)
         }
         let page = periodPage(p, prev: prev, next: next)
-        return templates.writesPeriods ? PageWriter.period(page) : try render("period", page.object, frame: page.frame)
+        return templates.writesPeriods ? PageWriter.period(page) : try render("period", page.object, frame: page.head.frame)
+    }
+
+    /// What every report page has; `current` is the navigation entry marked as this page.
+    func periodHead(_ p: Period, prev: Period?, next: Period?, current: String) -> PeriodHead {
+        let c = counts(from: p.start, through: p.end)
+        let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
+        let vStart = index.version(at: p.start.start(in: options.calendar))
+        let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
+        return PeriodHead(
+            frame: frame(path: p.path, title: p.title, current: current, crisis: crisis(from: p.start, through: p.end)),
+            range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
+            questions: questions(from: p.start, through: p.end),
+            prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
+            up: p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports"))
     }
 
     /// A month, quarter or year page's values: what the "period" template is given, or `PageWriter` writes.
     func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
-        let c = counts(from: p.start, through: p.end)
-        let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
-        let startInstant = p.start.start(in: options.calendar)
-        let endInstant = p.end.adding(days: 1).start(in: options.calendar)
-        let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
         let graphEnd = max(p.start, min(p.end, index.last))
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
         let children = Period.all(childKind, from: p.start, through: p.end)
@@ -108,40 +117,21 @@ extension PageContext {
             .filter { $0.start <= index.last && $0.end >= index.first }
             .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
         return PeriodPage(
-            frame: frame(path: p.path, title: p.title, current: "reports/index.html", crisis: crisis(from: p.start, through: p.end)),
-            range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
-            questions: questions(from: p.start, through: p.end),
-            prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
-            up: upLink(p),
+            head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
             graph: GraphInput(cells: index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd, title: p.title),
             bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 
-    /// The page a period rolls up into, or the reports index for a year.
-    func upLink(_ p: Period) -> PageLink {
-        p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports")
-    }
-
     /// A week page's values: what the "week" template is given, or `PageWriter` writes.
     func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
-        let c = counts(from: p.start, through: p.end)
-        let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
-        let startInstant = p.start.start(in: options.calendar)
-        let endInstant = p.end.adding(days: 1).start(in: options.calendar)
-        let vStart = index.version(at: startInstant), vEnd = index.version(at: endInstant)
-        let appliedByEnd = index.appliedCount(before: endInstant)
+        let appliedByEnd = index.appliedCount(before: p.end.adding(days: 1).start(in: options.calendar))
         return WeekPage(
-            frame: frame(path: p.path, title: p.title, current: p.start == currentWeek.start ? p.path : "reports/index.html",
-                         crisis: crisis(from: p.start, through: p.end)),
-            range: p.range, versionStart: vStart, versionEnd: vEnd,
+            head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html"),
             toNext: "\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week",
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
-            counts: countRows(c, previous: prevCounts), mirror: mirror(week: p) ?? [],
-            days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
-            pattern: weekPattern(p).map(patternRow), questions: questions(from: p.start, through: p.end),
-            tidbit: tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key),
-            prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
-            up: upLink(p))
+            mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
+            pattern: weekPattern(p).map(patternRow),
+            tidbit: tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key))
     }
 
     func dayRow(_ d: LocalDay) throws -> DayRow {
