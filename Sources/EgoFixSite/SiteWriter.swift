@@ -867,6 +867,23 @@ public struct SiteManifest: Sendable, Equatable {
         let folderLines: [Line]
 
         public var files: [(path: String, stamp: Stamp)] { fileLines.map { (path($0), $0.stamp) } }
+
+        /// How many different paths the file lines name, `except` aside: counted from the bytes
+        /// when the lines are in strictly rising byte order (as egofix writes them), so no path
+        /// is listed twice; else from the paths as strings.
+        func fileCount(without except: String) -> Int {
+            let rising = text.withUnsafeBufferPointer { b -> Bool in
+                guard let base = b.baseAddress else { return false }
+                return fileLines.indices.dropFirst().allSatisfy { i in
+                    let x = fileLines[i - 1], y = fileLines[i]
+                    let c = memcmp(base + Int(x.start), base + Int(y.start), Int(min(x.count, y.count)))
+                    return c < 0 || (c == 0 && x.count < y.count)
+                }
+            }
+            guard rising else { return Set(files.map(\.path)).subtracting([except]).count }
+            let length = except.utf8.count
+            return fileLines.count - (fileLines.contains { Int($0.count) == length && path($0) == except } ? 1 : 0)
+        }
         public var folders: [(path: String, stamp: Stamp)] {
             folderLines.map { line in
                 let p = path(line)
@@ -1014,8 +1031,19 @@ public struct SiteManifest: Sendable, Equatable {
 extension SiteWriter {
     /// When the output folder holds exactly what `manifest` says the last build left (the same
     /// files, none touched since, none added), a report of all of them unchanged; else nil.
-    /// Holds the build lock while it looks, so it never sees another build half done.
     public func unchanged(as manifest: SiteManifest.Listing) throws -> SiteWriteReport? {
+        guard try unchangedCount(as: manifest) != nil else { return nil }
+        // The manifest lists its files sorted; the report keeps that order (sorting again when
+        // the file says otherwise) and names each file once.
+        var files = manifest.files.map(\.path).filter { $0 != SiteWriter.markerName }
+        if !PathOrder.isSortedAndUnique(files) { files = PathOrder.sorted(Set(files)) }
+        return SiteWriteReport(unchanged: files)
+    }
+
+    /// The same check, answered with the number of files the site has (nil when something
+    /// changed) and without making a string for each: all a rebuild with nothing to do reports.
+    /// Holds the build lock while it looks, so it never sees another build half done.
+    public func unchangedCount(as manifest: SiteManifest.Listing) throws -> Int? {
         let fm = FileManager.default
         try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         let lock = try FolderLock(parent, output: output)
@@ -1046,11 +1074,7 @@ extension SiteWriter {
             }
         }
         guard !matches.contains(false) else { return nil }
-        // The manifest lists its files sorted; the report keeps that order (sorting again when
-        // the file says otherwise) and names each file once.
-        var files = manifest.files.map(\.path).filter { $0 != SiteWriter.markerName }
-        if !PathOrder.isSortedAndUnique(files) { files = PathOrder.sorted(Set(files)) }
-        return SiteWriteReport(written: [], unchanged: files, removed: [])
+        return manifest.fileCount(without: SiteWriter.markerName)
     }
 }
 

@@ -21,9 +21,9 @@ extension BuildRequest {
     /// straight from it, without swift-argument-parser; anything else goes to the parser, which
     /// makes the same request from these forms (a test holds the two to that).
     init?(commandLine args: [String]) {
-        let known = PlainCommandLine.storeOptionNames.merging(["--out": true, "--base-url": true, "--demo": false, "--years": true,
-                                                           "--seed": true, "--stats": false]) { a, _ in a }
-        guard args.first == "build", let o = PlainCommandLine.options(args.dropFirst(), known: known),
+        guard args.first == "build",
+              let o = PlainCommandLine.options(args.dropFirst(), valued: PlainCommandLine.storeOptionNames + ["--out", "--base-url", "--years", "--seed"],
+                                               flags: ["--demo", "--stats"]),
               let years: Int? = PlainCommandLine.value(o, "--years"), let seed: UInt64? = PlainCommandLine.value(o, "--seed") else {
             return nil
         }

@@ -8,10 +8,20 @@ import ArgumentParser
 /// and do not look like options. Anything else goes to the parser, with its messages and help;
 /// tests hold what is read here to what the parser makes of the same line.
 enum PlainCommandLine {
-    /// The options of a plain command line (after the command's name), by name, a flag's value
-    /// empty; nil when it is not plain. `known` says which take a value.
-    static func options(_ args: ArraySlice<String>, known: [String: Bool]) -> [String: String]? {
-        var out: [String: String] = [:]
+    /// The options of a plain command line, as given: a name (`--out`) and its value, a flag's
+    /// value empty. Looked up by name in a list rather than a dictionary: a command line has a
+    /// handful, and the first dictionary a process makes costs it more than reading them all.
+    struct Options {
+        var names: [String] = []
+        var values: [String] = []
+
+        subscript(name: String) -> String? { names.firstIndex(of: name).map { values[$0] } }
+    }
+
+    /// The options of a plain command line (after the command's name); nil when it is not plain.
+    /// `valued` are the options that take a value, `flags` those that do not.
+    static func options(_ args: ArraySlice<String>, valued: [String], flags: [String]) -> Options? {
+        var out = Options()
         var i = args.startIndex
         while i < args.endIndex {
             let arg = args[i]
@@ -23,18 +33,19 @@ enum PlainCommandLine {
                 value = String(arg[arg.index(after: eq)...])
                 guard value != "" else { return nil }  // the parser refuses `--out=`
             }
-            guard let takesValue = known[name], out[name] == nil else { return nil }
-            if takesValue {
+            guard out[name] == nil else { return nil }
+            if valued.contains(name) {
                 if value == nil {
                     i += 1
                     guard i < args.endIndex, !args[i].hasPrefix("-") else { return nil }
                     value = args[i]
                 }
             } else {
-                guard value == nil else { return nil }
+                guard flags.contains(name), value == nil else { return nil }
                 value = ""
             }
-            out[name] = value
+            out.names.append(name)
+            out.values.append(value ?? "")
             i += 1
         }
         return out
@@ -42,14 +53,15 @@ enum PlainCommandLine {
 
     /// The value of option `name` read as a `T` (as the parser reads it): `.some(nil)` when the
     /// option is not there, nil when its value does not read as one.
-    static func value<T: LosslessStringConvertible>(_ o: [String: String], _ name: String) -> T?? {
+    static func value<T: LosslessStringConvertible>(_ o: Options, _ name: String) -> T?? {
         guard let v = o[name] else { return .some(nil) }
         return T(v).map { .some($0) }
     }
 
-    static let storeOptionNames = ["--store": true, "--now": true]
+    /// The options every command that touches the store takes (both take a value).
+    static let storeOptionNames = ["--store", "--now"]
 
-    static func storeOptions(from o: [String: String]) -> StoreOptions {
+    static func storeOptions(from o: Options) -> StoreOptions {
         var s = StoreOptions()
         s.store = o["--store"]
         s.now = o["--now"]
@@ -62,15 +74,15 @@ enum PlainCommandLine {
         guard let name = args.first else { return nil }
         switch name {
         case "today":
-            guard let o = options(args.dropFirst(), known: storeOptionNames.merging(["--json": false]) { a, _ in a }) else { return nil }
+            guard let o = options(args.dropFirst(), valued: storeOptionNames, flags: ["--json"]) else { return nil }
             var t = Today()
             t.options = storeOptions(from: o)
             t.json = o["--json"] != nil
             return t
         case "applied", "skipped", "failed":
-            let known = storeOptionNames.merging(["--message": true, "--edit": false, "--count": true, "--option": true,
-                                                  "--timer-done": false, "--steps": true]) { a, _ in a }
-            guard let o = options(args.dropFirst(), known: known), let count: Int? = value(o, "--count"),
+            guard let o = options(args.dropFirst(), valued: storeOptionNames + ["--message", "--count", "--option", "--steps"],
+                                  flags: ["--edit", "--timer-done"]),
+                  let count: Int? = value(o, "--count"),
                   let steps: Int? = value(o, "--steps") else { return nil }
             var outcome = OutcomeOptions()
             outcome.store = storeOptions(from: o)

@@ -352,6 +352,32 @@ final class SiteWriterTests: XCTestCase {
     }
 
 
+    /// The manifest's numbers read back whatever their length, from one digit to twenty, signed or
+    /// not, also in the file's last bytes; a number too long for 64 bits, one run into a letter, a
+    /// lone minus sign or a line without its path makes it no manifest.
+    func test_manifest_readsNumbersOfEveryLength() throws {
+        typealias Stamp = SiteManifest.Stamp
+        var files: [String: Stamp] = [:]
+        var n: UInt64 = 0
+        for digits in 1...19 {
+            n = n * 10 + UInt64(digits % 10)
+            let signed = Int64(truncatingIfNeeded: n)
+            files[String(format: "p%02d.html", digits)] = Stamp(size: signed, seconds: -signed, nanoseconds: Int64(digits), inode: n)
+        }
+        files["q.html"] = Stamp(size: 12_345_678, seconds: 123_456_789, nanoseconds: 99_999_999, inode: UInt64.max)
+        files["z"] = Stamp(size: 0, seconds: 1, nanoseconds: 9, inode: 7)  // the last line: its numbers are in the file's last bytes
+        let m = SiteManifest(key: "k", files: files, cardKeys: [:], folders: ["": Stamp(size: 1, seconds: 2, nanoseconds: 3, inode: 4)])
+        let url = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try m.write(to: url)
+        XCTAssertEqual(SiteManifest.read(url), m)
+        let head = "egofix site manifest 2\nk abc\n"
+        for line in ["f 12345678x 2 3 4 p", "f 123456789012345678901 2 3 4 p", "f - 2 3 4 p", "f 1 2 3 4", "f 1 2 3 123456789", "f 1 2 3 12345678a p"] {
+            try Data((head + line + "\n").utf8).write(to: url)
+            XCTAssertNil(SiteManifest.read(url), line)
+        }
+    }
+
     /// A manifest made from the build's sorted list of files writes its lines in the same order
     /// as one made from the same files listed any other way, also after files are added to it.
     func test_manifest_linesDoNotDependOnTheOrderTheFilesCameIn() throws {
@@ -427,7 +453,8 @@ final class SiteWriterTests: XCTestCase {
     }
 
     /// A rebuild with nothing changed checks every folder and file the manifest lists, straight
-    /// from the manifest's bytes, across both cores: it answers with the files when all match, and
+    /// from the manifest's bytes, across both cores: it answers with the files (or their number)
+    /// when all match, each file once even when the manifest lists them out of order or twice, and
     /// with nothing (a full build) when a page late in the list was touched, a file was added to a
     /// folder, or the manifest holds a byte it never writes. A manifest missing its last newline
     /// reads as the same manifest.
@@ -445,9 +472,19 @@ final class SiteWriterTests: XCTestCase {
         let listing = try XCTUnwrap(SiteManifest.Listing.read(manifestURL))
         XCTAssertGreaterThan(listing.files.count + listing.folders.count, 2 * 64)  // three chunks of the check
         XCTAssertEqual(try writer.unchanged(as: listing), SiteWriteReport(unchanged: paths))
+        XCTAssertEqual(try writer.unchangedCount(as: listing), paths.count)
 
         // The same bytes without the last newline; with a NUL in a path.
         let bytes = try Data(contentsOf: manifestURL)
+        // The file lines out of order, one listed twice: still one count and one report per file.
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+        let fileLines = lines.filter { $0.hasPrefix("f ") }
+        let shuffled = lines.filter { !$0.hasPrefix("f ") } + fileLines.reversed() + [fileLines[1]]
+        try Data((shuffled.joined(separator: "\n") + "\n").utf8).write(to: manifestURL)
+        let unordered = try XCTUnwrap(SiteManifest.Listing.read(manifestURL))
+        XCTAssertEqual(unordered.files.count, paths.count + 1)
+        XCTAssertEqual(try writer.unchangedCount(as: unordered), paths.count)
+        XCTAssertEqual(try writer.unchanged(as: unordered), SiteWriteReport(unchanged: paths))
         try bytes.dropLast().write(to: manifestURL)
         XCTAssertEqual(SiteManifest.read(manifestURL), SiteManifest(listing))
         XCTAssertEqual(try writer.unchanged(as: try XCTUnwrap(SiteManifest.Listing.read(manifestURL))), SiteWriteReport(unchanged: paths))
@@ -465,5 +502,6 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertNotNil(try writer.unchanged(as: fresh))
         try Data("stray".utf8).write(to: site.appendingPathComponent("share/fix-40/notes.txt"))
         XCTAssertNil(try writer.unchanged(as: fresh))
+        XCTAssertNil(try writer.unchangedCount(as: fresh))
     }
 }

@@ -48,9 +48,9 @@ struct Build: AsyncParsableCommand {
         var phases: [(String, Date)] = [("start", started)]
         func phase(_ name: String) { if stats { phases.append((name, Date())) } }
         let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
-        func finish(files: Int, _ report: SiteWriteReport) {
+        func finish(files: Int, written: Int, unchanged: Int, removed: Int) {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
-            print("Built \(files) files into \(shown)/ in \(ms) ms: \(report.written.count) written, \(report.unchanged.count) unchanged, \(report.removed.count) removed.")
+            print("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed.")
             print("Open \(shown)/index.html")
             if stats {
                 var lines = ["command line: " + (parsed ? "parsed by swift-argument-parser" : "read directly (a plain build)")]
@@ -80,10 +80,10 @@ struct Build: AsyncParsableCommand {
         phase("manifest read")
         if let listing, listing.key == key {
             do {
-                if let report = try writer.unchanged(as: listing) {
+                if let count = try writer.unchangedCount(as: listing) {
                     phase("checked, nothing changed")
                     if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
-                    finish(files: report.unchanged.count, report)
+                    finish(files: count, written: 0, unchanged: count, removed: 0)
                     return
                 }
             } catch let e as SiteWriterError { throw CLIError(e.description) }
@@ -180,7 +180,7 @@ struct Build: AsyncParsableCommand {
         if stats {
             FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
         }
-        finish(files: paths.count, report)
+        finish(files: paths.count, written: report.written.count, unchanged: report.unchanged.count, removed: report.removed.count)
         // The build is done and reported: the process ends here, without freeing the history, the
         // pages and the cards one object at a time (the kernel takes the memory back whole).
         Foundation.exit(0)
