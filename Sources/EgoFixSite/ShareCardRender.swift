@@ -291,7 +291,7 @@ final class PixelBuffers: @unchecked Sendable {
     func give(_ buffer: Buffer) {
         lock.lock()
         defer { lock.unlock() }
-        if free.count < max(2, ProcessInfo.processInfo.activeProcessorCount) {
+        if free.count < max(2, Parallel.cores) {
             free.append(buffer)
         } else {
             PixelBuffers.release(buffer)

@@ -76,6 +76,8 @@ public final class SiteWriter: Sendable {
     enum SwapStrategy: Sendable { case exchange, renamePair }
 
     public let output: URL
+    /// `output`'s path.
+    public let root: String
     let swapStrategy: SwapStrategy
 
     public convenience init(output: URL) {
@@ -84,8 +86,39 @@ public final class SiteWriter: Sendable {
 
     init(output: URL, swapStrategy: SwapStrategy) {
         // A symbolic link to the output folder is followed: the swap happens where the site really is.
-        self.output = output.standardizedFileURL.resolvingSymlinksInPath()
+        let path = output.path
+        if let real = SiteWriter.realPath(path) {
+            (self.output, root) = (URL(fileURLWithPath: real, isDirectory: true), real)
+        } else {
+            self.output = output.standardizedFileURL.resolvingSymlinksInPath()
+            root = self.output.path
+        }
         self.swapStrategy = swapStrategy
+    }
+
+    /// The writer for the folder at `path`, an absolute path: the same as `init(output:)` with
+    /// its URL, without asking a URL for its path when the folder is there (the first URL path
+    /// a process asks for cost a rebuild with nothing to do 0.4 M instructions).
+    public convenience init(outputPath path: String) {
+        if let real = SiteWriter.realPath(path) {
+            self.init(output: URL(fileURLWithPath: real, isDirectory: true), root: real)
+        } else {
+            self.init(output: URL(fileURLWithPath: path, isDirectory: true))
+        }
+    }
+
+    private init(output: URL, root: String) {
+        (self.output, self.root, swapStrategy) = (output, root, .exchange)
+    }
+
+    /// What Foundation's `standardizedFileURL.resolvingSymlinksInPath()` makes of `path`, by one
+    /// `realpath`, when the path is absolute and plain (no empty, `.` or `..` part, where the
+    /// two's rules could differ) and names something that is there; else nil. Foundation's way
+    /// cost a rebuild with nothing to do 0.45 M instructions.
+    static func realPath(_ path: String) -> String? {
+        guard PathName.isPlainAbsolute(path), let real = realpath(path, nil) else { return nil }
+        defer { free(real) }
+        return String(cString: real)
     }
 
     var parent: URL { output.deletingLastPathComponent() }
@@ -214,15 +247,19 @@ enum Exchange {
 final class FolderLock: @unchecked Sendable {
     private var fd: Int32
 
-    init(_ folder: URL, output: URL) throws {
-        fd = open(folder.path, O_RDONLY)
+    convenience init(_ folder: URL, output: URL) throws {
+        try self.init(path: folder.path, output: output.path)
+    }
+
+    init(path folder: String, output: String) throws {
+        fd = open(folder, O_RDONLY)
         guard fd >= 0 else {
-            throw SiteWriterError.io(path: folder.path, reason: String(cString: strerror(errno)))
+            throw SiteWriterError.io(path: folder, reason: String(cString: strerror(errno)))
         }
         if flock(fd, LOCK_EX | LOCK_NB) != 0 {
             close(fd)
             fd = -1
-            throw SiteWriterError.busy(output.path)
+            throw SiteWriterError.busy(output)
         }
     }
 
@@ -899,7 +936,11 @@ public struct SiteManifest: Sendable, Equatable {
 
         /// Nil when the file is missing or not a manifest this version wrote.
         public static func read(_ url: URL) -> Listing? {
-            guard let bytes = readManifestBytes(url.path) else { return nil }
+            read(path: url.path)
+        }
+
+        public static func read(path: String) -> Listing? {
+            guard let bytes = readManifestBytes(path) else { return nil }
             return SiteManifest.parse(bytes)
         }
     }
@@ -1044,13 +1085,17 @@ extension SiteWriter {
     /// changed) and without making a string for each: all a rebuild with nothing to do reports.
     /// Holds the build lock while it looks, so it never sees another build half done.
     public func unchangedCount(as manifest: SiteManifest.Listing) throws -> Int? {
-        let fm = FileManager.default
-        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
-        let lock = try FolderLock(parent, output: output)
+        var st = stat()
+        // The output folder is there (else nothing matches), so its parent is: the build lock's
+        // folder. No swap was left half done, and the folder is egofix's.
+        guard stat(root, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, let slash = root.utf8.lastIndex(of: UInt8(ascii: "/")) else {
+            return nil
+        }
+        let parentPath = slash == root.utf8.startIndex ? "/" : String(root[..<slash])
+        let lock = try FolderLock(path: parentPath, output: root)
         defer { lock.release() }
-        guard !fm.fileExists(atPath: oldFolder.path),
-              fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) else { return nil }
-        let root = output.path
+        let oldPath = String(root[..<slash]) + "/." + String(root[root.utf8.index(after: slash)...]) + ".egofix-old"
+        guard stat(oldPath, &st) != 0, stat(root + "/" + SiteWriter.markerName, &st) == 0 else { return nil }
         // Every folder as the build left it (so nothing was added or removed), then every file:
         // each path handed to the system from the manifest's own bytes.
         guard manifest.folderLines.contains(where: { $0.count == 1 && manifest.text[Int($0.start)] == UInt8(ascii: ".") }) else { return nil }
@@ -1075,6 +1120,19 @@ extension SiteWriter {
         }
         guard !matches.contains(false) else { return nil }
         return manifest.fileCount(without: SiteWriter.markerName)
+    }
+}
+
+/// Paths as plain strings.
+public enum PathName {
+    /// Whether `path` is absolute and has no empty, `.` or `..` part (a trailing slash aside).
+    public static func isPlainAbsolute(_ path: String) -> Bool {
+        var parts = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        guard parts.count > 1, parts[0].isEmpty else { return false }
+        if parts.count > 2, parts[parts.count - 1].isEmpty { parts.removeLast() }
+        return parts.dropFirst().allSatisfy { part in
+            !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
+        }
     }
 }
 

@@ -158,6 +158,26 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(how.contains("Written in Templates."), how)
     }
 
+    /// egofix.toml's time zone is still checked when the rest says nothing changed: one edited
+    /// into a name ICU does not know fails the build in one line and leaves the site, for the
+    /// demo (which does not use it) as for the store.
+    func test_build_unknownTimeZoneInTheConfigFailsAfterAGoodBuild() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let at = "2026-03-02T09:00:00+01:00"
+        let config = URL(fileURLWithPath: cli.workdir + "/egofix.toml")
+        for build in [["build", "--demo"], ["build", "--now", at]] {
+            try Data("time_zone = \"Europe/Berlin\"\n".utf8).write(to: config)
+            XCTAssertEqual(try cli.run(build).status, 0)
+            XCTAssertTrue(try cli.run(build).out.contains(": 0 written, "))
+            try Data("time_zone = \"Mars/Olympus\"\n".utf8).write(to: config)
+            let r = try cli.run(build)
+            XCTAssertEqual(r.status, 1, "\(build)")
+            XCTAssertEqual(r.err, "egofix: \(cli.workdir)/egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin\n")
+            XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/index.html"))
+        }
+    }
+
     func test_build_strictTemplateOverrideNamesTemplateAndKey() throws {
         let cli = try CLI()
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)

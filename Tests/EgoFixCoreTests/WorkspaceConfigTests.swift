@@ -29,6 +29,14 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice")
     }
 
+    /// A caller that knows the text passed before (a rebuild with the same egofix.toml) can read it
+    /// without asking ICU about the time zone; everything else is still checked.
+    func test_config_timeZoneCheckCanBeLeftForLater() throws {
+        XCTAssertEqual(try WorkspaceConfig.parse("time_zone = \"Mars/Olympus\"", checkingTimeZone: false).timeZone, "Mars/Olympus")
+        XCTAssertThrowsError(try WorkspaceConfig.parse("time_zone = \"Mars/Olympus\""))
+        XCTAssertThrowsError(try WorkspaceConfig.parse("colour = \"red\"", checkingTimeZone: false))
+    }
+
     func test_config_readsCRLFLinesAndTabs() throws {
         let c = try WorkspaceConfig.parse("title = \"Notes\"\r\n\toutput\t=\t\"public\" \t\r\n\r\n")
         XCTAssertEqual(c, WorkspaceConfig(title: "Notes", output: "public"))

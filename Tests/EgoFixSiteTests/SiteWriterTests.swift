@@ -45,6 +45,32 @@ final class SiteWriterTests: XCTestCase {
         return out
     }
 
+    /// A symbolic link to the output folder is followed, however the path is written: the site
+    /// is written and swapped where it really is and the link stays a link. A folder not made yet
+    /// keeps the path as given.
+    func test_write_followsALinkToTheOutputFolder() throws {
+        let dir = try TempDir()
+        let real = dir.url.appendingPathComponent("real"), link = dir.url.appendingPathComponent("link")
+        try FileManager.default.createDirectory(at: real, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real")
+        let resolvedDir = try XCTUnwrap(realpath(dir.url.path, nil).map { p in defer { free(p) }; return String(cString: p) })
+        for given in [link.path, link.path + "/", dir.url.path + "/real/../link", dir.url.path + "//link"] {
+            XCTAssertEqual(SiteWriter(output: URL(fileURLWithPath: given)).output.path, resolvedDir + "/real", given)
+        }
+        XCTAssertEqual(SiteWriter(output: URL(fileURLWithPath: dir.url.path + "/new")).output.path, dir.url.path + "/new")
+        try SiteWriter(output: link).write(files([("index.html", "i")]))
+        try SiteWriter(output: link).write(files([("index.html", "j")]))
+        XCTAssertEqual(tree(real), ["index.html": "j", SiteWriter.markerName: SiteWriter.markerText])
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link.path), "real")
+    }
+
+    func test_pathName_plainAbsolutePaths() {
+        for plain in ["/a", "/a/b", "/a/b/", "/a/.b/c..d", "/a/.../b"] { XCTAssertTrue(PathName.isPlainAbsolute(plain), plain) }
+        for other in ["", "/", "a/b", "/a//b", "/a/./b", "/a/../b", "/a/.", "/a/..", "//a", "/a//"] {
+            XCTAssertFalse(PathName.isPlainAbsolute(other), other)
+        }
+    }
+
     func test_write_firstBuildWritesEverythingAndMarksTheFolder() throws {
         let dir = try TempDir()
         let site = dir.url.appendingPathComponent("site")

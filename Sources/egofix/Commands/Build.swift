@@ -34,12 +34,23 @@ struct Build: AsyncParsableCommand {
     /// The build `request` asks for; `parsed` says whether swift-argument-parser read it (for --stats).
     static func run(_ request: BuildRequest, parsed: Bool) async throws {
         let started = Date()
-        let env = ProcessInfo.processInfo.environment
+        let env = EnvironmentVariables(reading: Session.buildEnvironmentNames)
         let (stats, demo, years, seed) = (request.stats, request.demo, request.years, request.seed)
+        // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
+        // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
         let config: WorkspaceConfig
-        do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let output = URL(fileURLWithPath: request.out ?? config.output ?? "site", relativeTo: cwd).standardizedFileURL
+        do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        let cwdPath = FileManager.default.currentDirectoryPath
+        let cwd = URL(fileURLWithPath: cwdPath, isDirectory: true)
+        // The output folder's path as given when it is plain (as most are), else as Foundation
+        // standardizes it (see `SiteWriter.realPath`).
+        let given = request.out ?? config.output ?? "site"
+        var outputPath = given.hasPrefix("/") ? given : cwdPath + "/" + given
+        if PathName.isPlainAbsolute(outputPath) {
+            if outputPath.hasSuffix("/") { outputPath.removeLast() }
+        } else {
+            outputPath = URL(fileURLWithPath: given, relativeTo: cwd).standardizedFileURL.path
+        }
         var base = request.baseURL ?? config.baseURL
         if let b = base {
             guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
@@ -47,7 +58,7 @@ struct Build: AsyncParsableCommand {
         }
         var phases: [(String, Date)] = [("start", started)]
         func phase(_ name: String) { if stats { phases.append((name, Date())) } }
-        let shown = output.path.hasPrefix(cwd.path + "/") ? String(output.path.dropFirst(cwd.path.count + 1)) : output.path
+        let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
         func finish(files: Int, written: Int, unchanged: Int, removed: Int) {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
             print("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed.")
@@ -61,22 +72,22 @@ struct Build: AsyncParsableCommand {
             }
         }
         let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                                                           environment: env)
+                                                           environment: env.dictionary)
         if let path = storePath, !FileManager.default.fileExists(atPath: path) {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
 
         // Nothing changed since the last build into this folder (same inputs, same egofix, files
         // as that build left them): nothing to do.
-        let writer = SiteWriter(output: output)
-        let manifestURL = BuildFingerprint.manifestLocation(for: writer.output, environment: env)
+        let writer = SiteWriter(outputPath: outputPath)
+        let manifestPath = BuildFingerprint.manifestLocation(for: writer.root, environment: env)
         let clockNow: Date? = demo ? nil : try Session.clock(request.now, environment: env)
         let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
-        let key = BuildFingerprint.key(workspace: cwd, config: config, contentFolder: config.content ?? "content",
+        let key = BuildFingerprint.key(workspace: cwdPath, config: config, contentFolder: config.content ?? "content",
                                        source: demo ? .demo(years: years, seed: seed) : .store(path: storePath ?? "", now: clockNow ?? Date()),
                                        zone: zone, title: config.title ?? "EgoFix", baseURL: base)
         phase("inputs hashed")
-        let listing = manifestURL.flatMap { SiteManifest.Listing.read($0) }
+        let listing = manifestPath.flatMap { SiteManifest.Listing.read(path: $0) }
         phase("manifest read")
         if let listing, listing.key == key {
             do {
@@ -89,6 +100,8 @@ struct Build: AsyncParsableCommand {
             } catch let e as SiteWriterError { throw CLIError(e.description) }
         }
         phase("inputs checked")
+        // Read again, its time zone checked this time.
+        do { _ = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         let previous = listing.map(SiteManifest.init)
 
         // The templates load on another core while the data is made.
@@ -104,7 +117,7 @@ struct Build: AsyncParsableCommand {
         let calendar: Calendar
         // A share card the last build drew, for the same card and the same egofix, is kept.
         let previousFiles = previous?.files ?? [:], previousCards = previous?.cardKeys ?? [:]
-        let previousRoot = writer.output.path
+        let previousRoot = writer.root
         let kept: @Sendable (String, String) -> Data? = { path, key in
             guard previousCards[path] == key, let stamp = previousFiles[path], SiteManifest.stamp(previousRoot + "/" + path) == stamp else {
                 return nil
@@ -146,7 +159,7 @@ struct Build: AsyncParsableCommand {
             guard showProgress else { return }
             FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
         }
-        progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering into \(output.path)")
+        progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering into \(outputPath)")
         var buildStats = SiteBuildStats()
         let reuse: @Sendable (String, String) -> (png: Data, drawn: Bool)? = { [early] path, key in
             if let ready = early?.png(path, key: key) { return ready }
@@ -173,8 +186,8 @@ struct Build: AsyncParsableCommand {
         } catch let e as SiteBuildError { throw CLIError(e.description) } catch let e as SiteWriterError { throw CLIError(e.description) }
         phase("swapped in")
         // Best effort: without it the next build simply does all the work.
-        if let manifestURL, let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys) {
-            try? SiteManifest.write(bytes, to: manifestURL)
+        if let manifestPath, let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys) {
+            try? SiteManifest.write(bytes, to: URL(fileURLWithPath: manifestPath))
         }
         phase("manifest")
         if stats {
