@@ -65,6 +65,12 @@ public final class SQLiteStore: Sendable {
         return c
     }
 
+    /// Whether something is at `path` (a store, or a file that will be refused as one).
+    public static func exists(at path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
     private static func open(path: String) throws -> DatabaseQueue {
         let fm = FileManager.default
         var isDir: ObjCBool = false
@@ -72,11 +78,21 @@ public final class SQLiteStore: Sendable {
             throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
         }
         let parent = (path as NSString).deletingLastPathComponent
-        if !parent.isEmpty, !fm.fileExists(atPath: parent) {
-            do {
-                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
-            } catch {
-                throw StoreError.cannotOpen(path: path, reason: "cannot create folder \(parent)")
+        if path != ":memory:", !fm.fileExists(atPath: path) {
+            // The store holds private reflections: the folders made for it and the file itself
+            // are the user's alone (SQLite gives its journal the file's permissions).
+            if !parent.isEmpty, !fm.fileExists(atPath: parent) {
+                do {
+                    try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+                } catch {
+                    throw StoreError.cannotOpen(path: path, reason: "cannot create folder \(parent)")
+                }
+            }
+            let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if fd >= 0 {
+                close(fd)
+            } else if errno != EEXIST {
+                throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
             }
         }
         do {

@@ -56,7 +56,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .importNewerFormat(let found, let supported):
             return "import refused: the file has formatVersion \(found) but this EgoFix reads up to \(supported). Update egofix. Nothing was changed."
         case .importWouldOverwrite(let path, let what):
-            return "import refused: store \(path) already holds \(what). Pass --replace to overwrite it (with --backup to keep a copy). Nothing was changed."
+            return "import refused: store \(path) already holds \(what). Pass --replace to overwrite it (the store is backed up first). Nothing was changed."
         case .backupFailed(let path, let reason):
             return "backup to \(path) failed (\(reason)). Choose another backup path. Nothing was changed."
         case .database(let operation, let reason):

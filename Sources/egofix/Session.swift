@@ -22,6 +22,8 @@ struct Session {
     let style: Style
     let config: WorkspaceConfig
     let storePath: String
+    /// Whether this session made the store's file (`MissingStore.create` with nothing there).
+    var createdStore = false
 
     static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
@@ -60,12 +62,24 @@ struct Session {
         return TimeZone.current
     }
 
-    static func open(_ options: StoreOptions) throws -> Session {
-        try open(store: options.store, now: options.now)
+    /// What a command does when no file is at the store's path.
+    enum MissingStore {
+        /// Make it: the commands that start or fill a store (`init`, `demo`, `import`).
+        case create
+        /// Refuse, naming the path: every command that reads or adds to a practice, so a mistyped
+        /// `--store` is an error rather than a new, empty store that seems to work.
+        case refuse
+        /// Work on an empty store in memory and leave no file: `bugs`, which lists the catalogue
+        /// to choose from before `init`.
+        case inMemory
+    }
+
+    static func open(_ options: StoreOptions, ifMissing: MissingStore = .refuse) throws -> Session {
+        try open(store: options.store, now: options.now, ifMissing: ifMissing)
     }
 
     /// The session of a `--store` and a `--now` (either may be absent).
-    static func open(store storeFlag: String?, now nowFlag: String?) throws -> Session {
+    static func open(store storeFlag: String?, now nowFlag: String?, ifMissing: MissingStore = .refuse) throws -> Session {
         let env = environment()
         let config: WorkspaceConfig
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
@@ -73,10 +87,18 @@ struct Session {
         let tz = try timeZone(config: config, environment: EnvironmentVariables(env))
         let path = StoreLocation.resolve(flag: storeFlag ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
                                          environment: env)
+        var openPath = path
+        let missing = !SQLiteStore.exists(at: path)
+        if ifMissing != .create, missing {
+            guard ifMissing == .inMemory else {
+                throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one there (`egofix bugs` lists the slugs); `--store` or EGOFIX_STORE names another.")
+            }
+            openPath = ":memory:"
+        }
         let store: SQLiteStore
-        do { store = try SQLiteStore(path: path, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }
+        do { store = try SQLiteStore(path: openPath, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }
         return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
-                       style: .detect(), config: config, storePath: path)
+                       style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create)
     }
 
     static func expandTilde(_ p: String) -> String {

@@ -51,11 +51,10 @@ final class BadInputTests: XCTestCase {
         let target = try CLI()
         let truncated = target.workdir + "/truncated.json"
         _ = FileManager.default.createFile(atPath: truncated, contents: good.prefix(good.count / 2))
-        let before = try target.export()
         var r = try target.run(["import", truncated])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
-        XCTAssertEqual(try target.export(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
         let malformed = target.workdir + "/malformed.json"
         var text = String(decoding: good, as: UTF8.self)
         text = text.replacingOccurrences(of: "\"applied\"", with: "\"maybe\"")
@@ -63,7 +62,7 @@ final class BadInputTests: XCTestCase {
         r = try target.run(["import", malformed])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
-        XCTAssertEqual(try target.export(), before)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
     }
 
     func test_badInput_storePathIsNotADatabase() throws {
@@ -85,5 +84,67 @@ final class BadInputTests: XCTestCase {
         r = try cli.run(["today"], at: "2026-03-02T08:00:00+01:00")
         XCTAssertNotEqual(r.status, 0)
         XCTAssertTrue(r.err.contains("egofix init"), r.err)
+    }
+    /// A mistyped `--store` is an error, not a new, empty store that seems to work: `check`
+    /// printing "integrity: ok" or `export` writing an empty practice would hide the typo.
+    func test_badInput_missingStoreIsRefusedAndNotMade() throws {
+        let cli = try CLI()
+        let typo = cli.workdir + "/typo/egofix.sqlite"
+        let now = "2026-03-05T10:00:00+01:00"
+        for args in [["status"], ["today"], ["check"], ["export", cli.workdir + "/out.json"], ["history"], ["diagnostic", "--skip"],
+                     ["crash", "need-to-be-right"], ["applied", "-m", "x"], ["bug", "activate", "need-to-be-liked"], ["share"]] {
+            let r = try cli.run(args + ["--store", typo], at: now)
+            XCTAssertNotEqual(r.status, 0, "accepted: \(args)")
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+            XCTAssertTrue(r.err.contains("no store at \(typo)") && r.err.contains("egofix init"), r.err)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: typo), "\(args) made the store")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/typo"), "\(args) made its folder")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/out.json"))
+    }
+
+    /// `egofix bugs` lists the bugs to choose from before `init`, and leaves no store behind.
+    func test_bugs_listsTheLibraryBeforeInitWithoutMakingAStore() throws {
+        let cli = try CLI()
+        let r = try cli.run(["bugs"], at: "2026-03-05T10:00:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("need-to-be-right") && r.out.contains("inactive"), r.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store))
+    }
+
+    /// A refused import into a store that was not there leaves nothing: it says "Nothing was
+    /// changed", and it names only options that exist.
+    func test_badInput_refusedImportLeavesNoNewStore() throws {
+        let cli = try CLI()
+        let bad = cli.workdir + "/bad.json"
+        _ = FileManager.default.createFile(atPath: bad, contents: Data("{}".utf8))
+        let r = try cli.run(["import", bad], at: "2026-03-05T10:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("Nothing was changed"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "the refused import left a store")
+
+        let source = try onboarded()
+        let export = cli.workdir + "/good.json"
+        XCTAssertEqual(try source.run(["export", export]).status, 0)
+        XCTAssertEqual(try cli.run(["import", export]).status, 0)
+        let again = try cli.run(["import", export])
+        XCTAssertNotEqual(again.status, 0)
+        XCTAssertTrue(again.err.contains("--replace"), again.err)
+        for option in again.err.split(separator: " ").filter({ $0.hasPrefix("--") }) {
+            let name = option.prefix { $0 == "-" || $0.isLetter }
+            XCTAssertTrue(["--replace"].contains(String(name)), "names \(name), which import does not take: \(again.err)")
+        }
+    }
+
+    /// The store holds private reflections: a new one, and the folder made for it, are the user's alone.
+    func test_store_newStoreIsPrivateToItsOwner() throws {
+        let cli = try CLI()
+        let path = cli.workdir + "/data/egofix/egofix.sqlite"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress", "--store", path], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let file = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        XCTAssertEqual(file, 0o600)
+        for folder in [cli.workdir + "/data/egofix", cli.workdir + "/data"] {
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700, folder)
+        }
     }
 }

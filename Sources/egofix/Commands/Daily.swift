@@ -15,7 +15,7 @@ struct Init: AsyncParsableCommand {
     var bug: String?
 
     func run() async throws {
-        let s = try Session.open(options)
+        let s = try Session.open(options, ifMissing: .create)
         try s.ensureCatalogue()
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
         do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }

@@ -120,7 +120,7 @@ struct Demo: AsyncParsableCommand {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         var opts = options
         if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
-        let s = try Session.open(opts)
+        let s = try Session.open(opts, ifMissing: .create)
         if let u = try await s.repos.users.get() {
             throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
         }

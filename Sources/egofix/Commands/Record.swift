@@ -216,7 +216,7 @@ struct Bugs: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
-        let s = try Session.open(options)
+        let s = try Session.open(options, ifMissing: .inMemory)
         try s.ensureCatalogue()
         let user = try await s.repos.users.get()
         let bugs = try await s.repos.bugs.getAll().sorted { $0.slug < $1.slug }
@@ -304,7 +304,7 @@ struct Import: AsyncParsableCommand {
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("cannot read \(file). Check the path.")
         }
-        let s = try Session.open(options)
+        let s = try Session.open(options, ifMissing: .create)
         let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
         var backup = s.storePath + ".backup-" + stamp
         var n = 2
@@ -312,7 +312,16 @@ struct Import: AsyncParsableCommand {
             backup = s.storePath + ".backup-" + stamp + "-\(n)"
             n += 1
         }
-        let report = try s.store.importJSON(data, replace: replace, backupPath: backup)
+        let report: ImportReport
+        do {
+            report = try s.store.importJSON(data, replace: replace, backupPath: backup)
+        } catch {
+            // A refused import leaves no trace: not even the empty store opened for it.
+            if s.createdStore {
+                for suffix in ["", "-journal"] { unlink(s.storePath + suffix) }
+            }
+            throw error
+        }
         s.print(["Imported \(file): \(report.summary).", s.style.dim("// Backup of the previous store: \(backup)")])
     }
 }
