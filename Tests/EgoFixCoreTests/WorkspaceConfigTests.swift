@@ -8,13 +8,13 @@ final class WorkspaceConfigTests: XCTestCase {
         title = "Release notes for a person"   # inline comment
         base_url = "https://example.org/ego"
         time_zone = "Pacific/Apia"
-        week_start = "Sunday"
+        week_start = "Monday"
         output = 'public'
         content = "notes"
         store = "~/egofix.sqlite"
         """)
         XCTAssertEqual(c, WorkspaceConfig(title: "Release notes for a person", baseURL: "https://example.org/ego/", timeZone: "Pacific/Apia",
-                                          weekStart: "sunday", output: "public", content: "notes", store: "~/egofix.sqlite"))
+                                          weekStart: "monday", output: "public", content: "notes", store: "~/egofix.sqlite"))
     }
 
     func test_config_errorsNameFileAndLine() {
@@ -27,6 +27,9 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level")
         XCTAssertEqual(message("base_url = \"example.org\""), "egofix.toml:1: base_url must start with https:// or http://")
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice")
+        // A setting the site would read and ignore is refused instead.
+        XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: weeks are ISO weeks, Monday to Sunday, in every report, streak freeze and diagnostic. Leave week_start out or set it to \"monday\"")
+        XCTAssertEqual(message("week_start = \"tuesday\""), "egofix.toml:1: week_start must be \"monday\"")
     }
 
     /// A caller that knows the text passed before (a rebuild with the same egofix.toml) can read it

@@ -5,7 +5,7 @@ import Foundation
 ///     title = "Release notes for a person"
 ///     base_url = "https://example.org/egofix/"
 ///     time_zone = "Europe/Berlin"
-///     week_start = "monday"        # or "sunday"
+///     week_start = "monday"        # the only week there is so far: ISO weeks
 ///     output = "site"
 ///     content = "content"
 ///     store = "~/.local/share/egofix/egofix.sqlite"
@@ -81,8 +81,12 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 }
                 c.timeZone = value
             case "week_start":
-                guard ["monday", "sunday"].contains(value.lowercased()) else {
-                    throw ParseError(file: file, line: n, message: "week_start must be \"monday\" or \"sunday\"")
+                // Weeks are ISO weeks everywhere (week pages and their names, streak freezes, the
+                // diagnostic's window), so a Sunday start is refused rather than read and ignored.
+                guard value.lowercased() == "monday" else {
+                    throw ParseError(file: file, line: n, message: value.lowercased() == "sunday"
+                        ? "week_start = \"sunday\" is not supported: weeks are ISO weeks, Monday to Sunday, in every report, streak freeze and diagnostic. Leave week_start out or set it to \"monday\""
+                        : "week_start must be \"monday\"")
                 }
                 c.weekStart = value.lowercased()
             case "output": c.output = value
