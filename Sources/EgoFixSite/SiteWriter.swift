@@ -32,6 +32,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     case duplicatePath(String)
     case pathConflict(String, with: String)
     case notASiteFolder(String)
+    /// The output folder given cannot hold a site: `/`, or a path ending in `.` or `..`.
+    case unusableOutput(String)
     case busy(String)
     case finished
     case io(path: String, reason: String)
@@ -47,6 +49,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
         case .notASiteFolder(let path):
             return "\(path): refusing to replace this folder: it has files and no \(SiteWriter.markerName) marker, "
                 + "so egofix did not build it. Choose an empty or new output folder."
+        case .unusableOutput(let path):
+            return "\(path): egofix cannot build into this folder: a site needs a folder of its own inside another, such as ./site. Choose another output folder."
         case .busy(let path):
             return "\(path): another egofix build is writing here. Wait for it to finish and run again."
         case .finished:
@@ -143,12 +147,21 @@ public final class SiteWriter: Sendable {
     public func begin() throws -> SiteBuild {
         let name = output.lastPathComponent
         guard !name.isEmpty, name != "/", name != ".", name != ".." else {
-            throw SiteWriterError.invalidPath(output.path, reason: "not a usable output folder")
+            throw SiteWriterError.unusableOutput(output.path)
         }
         let fm = FileManager.default
         do {
             try fm.createDirectory(at: parent, withIntermediateDirectories: true)
         } catch {
+            // Say which part of the path is in the way rather than Foundation's sentence.
+            var part = ""
+            for name in parent.path.split(separator: "/") {
+                part += "/" + name
+                var st = stat()
+                if stat(part, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR {
+                    throw SiteWriterError.io(path: output.path, reason: "cannot make the output folder: \(part) is a file, not a folder")
+                }
+            }
             throw SiteWriterError.io(path: parent.path, reason: "cannot create the folder: \(error.localizedDescription)")
         }
         let lock = try FolderLock(parent, output: output)

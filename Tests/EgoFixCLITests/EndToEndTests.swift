@@ -30,6 +30,8 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(r.out.contains("QUICK FIX"))
         r = try cli.run(["today"], at: "2026-03-03T13:05:00+01:00")
         XCTAssertTrue(r.out.contains("QUICK FIX // after the crash"), r.out)
+        r = try cli.run(["status"], at: "2026-03-03T13:06:00+01:00")
+        XCTAssertTrue(r.out.contains("1 open crash. `egofix reboot` closes it."), r.out)
         r = try cli.run(["applied"], at: "2026-03-03T14:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
         r = try cli.run(["reboot"], at: "2026-03-03T20:00:00+01:00")
@@ -39,6 +41,7 @@ final class EndToEndTests: XCTestCase {
         r = try cli.run(["skipped", "-m", "Not today."], at: "2026-03-03T21:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("FIX SKIPPED"))
+        XCTAssertTrue(r.out.contains("Skipped. It is not offered again for 21 days."), r.out)
 
         // Wednesday to Sunday: five more applied. Reflection piped on stdin on Thursday.
         for (day, stdin) in [(4, nil), (5, "Piped reflection, not in shell history."), (6, nil), (7, nil), (8, nil)] as [(Int, String?)] {

@@ -191,6 +191,23 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site/index.html"), "a failed build writes nothing")
     }
 
+    /// An output folder that cannot hold a site is the user's choice to change, said in one line,
+    /// not an internal error.
+    func test_build_outputThatCannotHoldASiteSaysWhy() throws {
+        let cli = try CLI()
+        var r = try cli.run(["build", "--demo", "--years", "1", "--out", "/"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertTrue(r.err.contains("cannot build into this folder") && !r.err.contains("bug"), r.err)
+        let file = cli.workdir + "/afile"
+        _ = FileManager.default.createFile(atPath: file, contents: Data("notes".utf8))
+        r = try cli.run(["build", "--demo", "--years", "1", "--out", file + "/sub/site"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertTrue(r.err.contains("\(file) is a file, not a folder"), r.err)
+        XCTAssertEqual(FileManager.default.contents(atPath: file), Data("notes".utf8))
+    }
+
     func test_build_withoutAStoreSaysWhatToDo() throws {
         let cli = try CLI()
         let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")

@@ -159,7 +159,7 @@ enum OutcomeCommand {
     static func line(for outcome: FixOutcome, fix: Fix) -> String {
         switch outcome {
         case .applied: return "No fanfare. You did the thing."
-        case .skipped: return "Skipped. It goes back in the pile for 21 days."
+        case .skipped: return "Skipped. It is not offered again for \(Thresholds.skippedCooldownDays) days."
         case .failed: return "Failed. Expected, some days. The attempt is the data."
         case .pending: return ""
         }

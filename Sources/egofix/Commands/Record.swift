@@ -203,7 +203,7 @@ struct Status: AsyncParsableCommand {
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
-        if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes them."] }
+        if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes \(snap.openCrashes == 1 ? "it" : "them")."] }
         if snap.diagnosticDue { out += ["", "Weekly diagnostic open. `egofix diagnostic`, or skip it."] }
         s.print(out)
     }
