@@ -188,6 +188,8 @@ struct Session {
 /// Reads private text without it passing through shell history: -m, piped stdin, or $EDITOR.
 enum ReflectionInput {
     static func read(message: String?, edit: Bool, what: String) throws -> String? {
+        // Both would leave one of them unread; which one is the user's call.
+        if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
         if let message { return try checked(message) }
         if edit {
             let env = ProcessInfo.processInfo.environment

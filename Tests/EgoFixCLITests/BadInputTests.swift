@@ -26,6 +26,13 @@ final class BadInputTests: XCTestCase {
         try assertRefused(cli, ["bug", "activate", "nope"], at: "2026-03-02T10:00:00+01:00", mentions: "egofix bugs")
     }
 
+    /// A reflection given two ways is refused rather than one of them dropped unread.
+    func test_badInput_reflectionGivenTwoWays() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        try assertRefused(cli, ["applied", "-m", "Let Tom finish.", "-e"], at: "2026-03-02T10:00:00+01:00", mentions: "-m and -e both give the reflection")
+    }
+
     func test_badInput_outcomeWithNoPendingFix() throws {
         let cli = try onboarded()
         // Next day: nothing assigned yet.
