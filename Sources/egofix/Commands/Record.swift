@@ -110,9 +110,11 @@ struct Diagnostic: AsyncParsableCommand {
         let week = svc.weekUnderReview(at: s.now)
         let due = try await svc.isDue(at: s.now)
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
-        if !inWindow && !anyway && rate.isEmpty {
-            s.print(["No diagnostic due. It opens Sunday at 18:00 and stays open through Monday.",
-                     s.style.dim("// --anyway records one for this week now.")])
+        if !inWindow && !anyway {
+            let closed = "diagnostic due. It opens Sunday at 18:00 and stays open through Monday."
+            // Ratings given outside the window are refused, not recorded for a half-finished week.
+            if !rate.isEmpty { throw CLIError("no " + closed + " --anyway records one for this week now.") }
+            s.print(["No " + closed, s.style.dim("// --anyway records one for this week now.")])
             return
         }
         if inWindow && !due { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }

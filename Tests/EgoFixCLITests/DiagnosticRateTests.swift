@@ -1,0 +1,43 @@
+import XCTest
+
+/// `egofix diagnostic --rate`, the scripted diagnostic: it follows the same rules as the one that asks.
+final class DiagnosticRateTests: XCTestCase {
+    /// Thursday of 2026-W49, and the Sunday evening that opens its diagnostic (Europe/Berlin).
+    let thursday = "2026-12-03T10:00:00+01:00"
+    let sunday = "2026-12-06T19:00:00+01:00"
+
+    func onboarded() throws -> CLI {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-30T08:00:00+01:00").status, 0)
+        return cli
+    }
+
+    /// Refused in one line on stderr that mentions `mentions`, with a non-zero exit and the store unchanged.
+    func assertRefused(_ cli: CLI, _ args: [String], at now: String, mentions: [String],
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try cli.export()
+        let r = try cli.run(args, at: now)
+        XCTAssertNotEqual(r.status, 0, "accepted: \(args)\n\(r.out)", file: file, line: line)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, "not one line: \(r.err)", file: file, line: line)
+        for m in mentions { XCTAssertTrue(r.err.contains(m), "\(r.err) does not mention \(m)", file: file, line: line) }
+        XCTAssertFalse(r.out.contains("Recorded"), r.out, file: file, line: line)
+        XCTAssertEqual(try cli.export(), before, "the store changed", file: file, line: line)
+    }
+
+    func test_diagnostic_rateOutsideTheWindowNeedsAnyway() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=present"], at: thursday,
+                          mentions: ["no diagnostic due", "Sunday at 18:00", "--anyway"])
+        // Nothing half-finished was recorded: Sunday's window is still open for the week.
+        let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=present"], at: sunday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("DIAGNOSTIC 2026-W49"), r.out)
+    }
+
+    func test_diagnostic_rateOutsideTheWindowWithAnywayRecordsThisWeek() throws {
+        let cli = try onboarded()
+        let r = try cli.run(["diagnostic", "--anyway", "--rate", "need-to-be-right=present"], at: thursday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("DIAGNOSTIC 2026-W49"), r.out)
+    }
+}
