@@ -40,4 +40,12 @@ final class DiagnosticRateTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.hasPrefix("DIAGNOSTIC 2026-W49"), r.out)
     }
+
+    func test_diagnostic_aBugRatedTwiceIsRefused() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "need-to-be-right=loud"], at: sunday,
+                          mentions: ["need-to-be-right is rated twice"])
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "need-to-be-right=quiet"], at: sunday,
+                          mentions: ["need-to-be-right is rated twice"])
+    }
 }

@@ -159,6 +159,25 @@ final class WeeklyDiagnosticTests: XCTestCase {
         let stillDue = try await svc.isDue(at: w.clock.now)
         XCTAssertTrue(stillDue)
     }
+
+    /// `complete` refuses `responses` with `expected` and records nothing.
+    func assertNotRecorded(_ w: World, _ responses: [BugDiagnosticResponse], _ expected: PracticeError,
+                           file: StaticString = #filePath, line: UInt = #line) async throws {
+        let svc = DiagnosticService(repos: w.repos, calendar: w.cal)
+        do {
+            _ = try await svc.complete(responses, at: w.clock.now)
+            XCTFail("recorded: \(responses)", file: file, line: line)
+        } catch let e as PracticeError { XCTAssertEqual(e, expected, file: file, line: line) }
+        let all = try await w.repos.diagnostics.getAll()
+        XCTAssertTrue(all.isEmpty, file: file, line: line)
+    }
+
+    func test_WeeklyDiagnostic_refusesABugRatedTwice() async throws {
+        let w = try await World.make(zone: "America/Los_Angeles", start: c.at(2026, 3, 8, 19))
+        let id = w.bugs[0].id
+        try await assertNotRecorded(w, [BugDiagnosticResponse(bugId: id, intensity: .quiet), BugDiagnosticResponse(bugId: id, intensity: .loud)],
+                                    .diagnosticBugRatedTwice(slug: "need-to-be-right"))
+    }
 }
 
 final class MicroEducationTests: XCTestCase {

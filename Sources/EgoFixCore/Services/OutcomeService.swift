@@ -139,8 +139,10 @@ public struct DiagnosticService: Sendable {
     public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
-        for r in responses where try await repos.bugs.getById(r.bugId) == nil {
-            throw PracticeError.unknownBug(r.bugId.uuidString)
+        var rated = Set<UUID>()
+        for r in responses {
+            guard let bug = try await repos.bugs.getById(r.bugId) else { throw PracticeError.unknownBug(r.bugId.uuidString) }
+            guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
         }
         let week = weekUnderReview(at: now)
         let start = week.start(in: calendar)

@@ -10,6 +10,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
     case nothingToReboot
     case diagnosticAlreadyDone(week: String)
     case diagnosticEmpty
+    case diagnosticBugRatedTwice(slug: String)
 
     public var description: String {
         switch self {
@@ -29,6 +30,8 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
             return "the diagnostic for \(week) is already done. Next one opens Sunday evening."
         case .diagnosticEmpty:
             return "a diagnostic needs at least one bug rating. To skip, record nothing."
+        case .diagnosticBugRatedTwice(let slug):
+            return "\(slug) is rated twice. A diagnostic rates each bug once; nothing recorded."
         }
     }
 }
