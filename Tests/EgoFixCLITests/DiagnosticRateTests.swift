@@ -48,4 +48,17 @@ final class DiagnosticRateTests: XCTestCase {
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "need-to-be-right=quiet"], at: sunday,
                           mentions: ["need-to-be-right is rated twice"])
     }
+
+    func test_diagnostic_anInactiveBugIsRefused() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--rate", "fear-of-ordinary=loud"], at: sunday,
+                          mentions: ["fear-of-ordinary is not active", "active: need-to-be-right", "egofix bug activate SLUG"])
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "fear-of-ordinary=loud"], at: sunday,
+                          mentions: ["fear-of-ordinary is not active"])
+        // Once activated, it can be rated.
+        XCTAssertEqual(try cli.run(["bug", "activate", "fear-of-ordinary"], at: sunday).status, 0)
+        let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "fear-of-ordinary=loud"], at: sunday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Fear of being ordinary: loud"), r.out)
+    }
 }

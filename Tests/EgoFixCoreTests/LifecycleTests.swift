@@ -178,6 +178,13 @@ final class WeeklyDiagnosticTests: XCTestCase {
         try await assertNotRecorded(w, [BugDiagnosticResponse(bugId: id, intensity: .quiet), BugDiagnosticResponse(bugId: id, intensity: .loud)],
                                     .diagnosticBugRatedTwice(slug: "need-to-be-right"))
     }
+
+    func test_WeeklyDiagnostic_refusesAnInactiveBug() async throws {
+        let w = try await World.make(zone: "America/Los_Angeles", start: c.at(2026, 3, 8, 19),
+                                     bugs: ["need-to-be-right", "fear-of-ordinary"], activeSlugs: ["need-to-be-right"])
+        try await assertNotRecorded(w, [BugDiagnosticResponse(bugId: w.bugs[1].id, intensity: .loud, primaryContext: .work)],
+                                    .diagnosticBugNotActive(slug: "fear-of-ordinary", active: ["need-to-be-right"]))
+    }
 }
 
 final class MicroEducationTests: XCTestCase {

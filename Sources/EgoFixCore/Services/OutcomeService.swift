@@ -136,12 +136,18 @@ public struct DiagnosticService: Sendable {
         DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) ?? LocalDay(now, calendar: calendar).isoWeekStart
     }
 
+    /// Records this week's diagnostic: each response rates a different active bug. Anything else is
+    /// refused with nothing recorded.
     public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
+        let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
         var rated = Set<UUID>()
         for r in responses {
             guard let bug = try await repos.bugs.getById(r.bugId) else { throw PracticeError.unknownBug(r.bugId.uuidString) }
+            guard active.contains(where: { $0.id == bug.id }) else {
+                throw PracticeError.diagnosticBugNotActive(slug: bug.slug, active: active.map(\.slug).sorted())
+            }
             guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
         }
         let week = weekUnderReview(at: now)

@@ -11,6 +11,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
     case diagnosticAlreadyDone(week: String)
     case diagnosticEmpty
     case diagnosticBugRatedTwice(slug: String)
+    case diagnosticBugNotActive(slug: String, active: [String])
 
     public var description: String {
         switch self {
@@ -32,6 +33,9 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
             return "a diagnostic needs at least one bug rating. To skip, record nothing."
         case .diagnosticBugRatedTwice(let slug):
             return "\(slug) is rated twice. A diagnostic rates each bug once; nothing recorded."
+        case .diagnosticBugNotActive(let slug, let active):
+            let which = active.isEmpty ? "no bug is active" : "active: " + active.joined(separator: ", ")
+            return "\(slug) is not active. The diagnostic asks about active bugs (\(which)); `egofix bug activate SLUG` activates one."
         }
     }
 }
