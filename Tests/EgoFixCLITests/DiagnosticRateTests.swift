@@ -61,4 +61,17 @@ final class DiagnosticRateTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("Fear of being ordinary: loud"), r.out)
     }
+
+    func test_diagnostic_atMostThreeBugsAreRated() throws {
+        let cli = try onboarded()
+        for slug in ["need-to-be-busy", "need-to-be-liked", "fear-of-ordinary"] {
+            XCTAssertEqual(try cli.run(["bug", "activate", slug], at: "2026-12-01T08:00:00+01:00").status, 0)
+        }
+        let four = ["need-to-be-right", "need-to-be-busy", "need-to-be-liked", "fear-of-ordinary"].flatMap { ["--rate", $0 + "=quiet"] }
+        try assertRefused(cli, ["diagnostic"] + four, at: sunday,
+                          mentions: ["4 bugs rated; a diagnostic rates at most 3 (this week's turn: need-to-be-right, "])
+        let r = try cli.run(["diagnostic"] + four.dropLast(2), at: sunday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Need to be liked: quiet"), r.out)
+    }
 }

@@ -185,6 +185,13 @@ final class WeeklyDiagnosticTests: XCTestCase {
         try await assertNotRecorded(w, [BugDiagnosticResponse(bugId: w.bugs[1].id, intensity: .loud, primaryContext: .work)],
                                     .diagnosticBugNotActive(slug: "fear-of-ordinary", active: ["need-to-be-right"]))
     }
+
+    func test_WeeklyDiagnostic_refusesMoreThanThreeBugs() async throws {
+        let slugs = ["need-to-be-right", "need-to-be-busy", "need-to-be-liked", "fear-of-ordinary"]
+        let w = try await World.make(zone: "America/Los_Angeles", start: c.at(2026, 3, 8, 19), bugs: slugs)
+        try await assertNotRecorded(w, w.bugs.map { BugDiagnosticResponse(bugId: $0.id, intensity: .quiet) },
+                                    .diagnosticTooManyBugs(count: 4, thisWeek: ["need-to-be-right", "fear-of-ordinary", "need-to-be-busy"]))
+    }
 }
 
 final class MicroEducationTests: XCTestCase {

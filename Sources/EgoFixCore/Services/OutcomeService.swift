@@ -136,8 +136,8 @@ public struct DiagnosticService: Sendable {
         DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) ?? LocalDay(now, calendar: calendar).isoWeekStart
     }
 
-    /// Records this week's diagnostic: each response rates a different active bug. Anything else is
-    /// refused with nothing recorded.
+    /// Records this week's diagnostic: each response rates a different active bug, at most 3 of them
+    /// (`Thresholds.diagnosticMaxBugs`). Anything else is refused with nothing recorded.
     public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
@@ -149,6 +149,9 @@ public struct DiagnosticService: Sendable {
                 throw PracticeError.diagnosticBugNotActive(slug: bug.slug, active: active.map(\.slug).sorted())
             }
             guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
+        }
+        if responses.count > Thresholds.diagnosticMaxBugs {
+            throw PracticeError.diagnosticTooManyBugs(count: responses.count, thisWeek: try await bugsToAsk().map(\.slug))
         }
         let week = weekUnderReview(at: now)
         let start = week.start(in: calendar)

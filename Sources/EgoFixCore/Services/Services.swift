@@ -12,6 +12,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
     case diagnosticEmpty
     case diagnosticBugRatedTwice(slug: String)
     case diagnosticBugNotActive(slug: String, active: [String])
+    case diagnosticTooManyBugs(count: Int, thisWeek: [String])
 
     public var description: String {
         switch self {
@@ -36,6 +37,9 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .diagnosticBugNotActive(let slug, let active):
             let which = active.isEmpty ? "no bug is active" : "active: " + active.joined(separator: ", ")
             return "\(slug) is not active. The diagnostic asks about active bugs (\(which)); `egofix bug activate SLUG` activates one."
+        case .diagnosticTooManyBugs(let count, let thisWeek):
+            return "\(count) bugs rated; a diagnostic rates at most \(Thresholds.diagnosticMaxBugs) (this week's turn: "
+                + thisWeek.joined(separator: ", ") + "). Nothing recorded."
         }
     }
 }
