@@ -74,4 +74,16 @@ final class DiagnosticRateTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("Need to be liked: quiet"), r.out)
     }
+
+    func test_diagnostic_aContextIsKeptOrRefusedNeverDropped() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet@work"], at: sunday,
+                          mentions: ["need-to-be-right=quiet@work", "a quiet bug has no context", "present or loud"])
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=loud@"], at: sunday,
+                          mentions: ["unknown context ''", "work, home, social, family, online, unsure"])
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=loud@office"], at: sunday, mentions: ["unknown context 'office'"])
+        let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=present@unsure"], at: sunday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Need to be right: present @unknown"), r.out)
+    }
 }

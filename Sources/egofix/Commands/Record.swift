@@ -94,7 +94,9 @@ struct Diagnostic: AsyncParsableCommand {
         """)
 
     @OptionGroup var options: StoreOptions
-    @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable.", valueName: "rating")) var rate: [String] = []
+    @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable. A context, where it was loudest, only after "
+                               + "present or loud: work, home, social, family, online, unsure.", valueName: "rating"))
+    var rate: [String] = []
     @Flag(help: "Skip this week. Records nothing.") var skip = false
     @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
 
@@ -161,14 +163,21 @@ struct Diagnostic: AsyncParsableCommand {
         let parts = r.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context].") }
         let bug = try await s.bug(slug: parts[0])
-        let valueParts = parts[1].split(separator: "@", maxSplits: 1).map(String.init)
+        // Empty parts kept: "loud@" is a malformed context, not "loud".
+        let valueParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let intensity = BugIntensity(rawValue: valueParts[0].lowercased()) else {
             throw CLIError("--rate '\(r)': '\(valueParts[0])' is not quiet, present or loud.")
         }
         var ctx: EventContext?
         if valueParts.count == 2 {
-            guard let c = EventContext(rawValue: valueParts[1].lowercased()) else {
-                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.allCases.map(\.rawValue).joined(separator: ", ")).")
+            // "unsure" is what the asking form offers; it is stored as unknown.
+            let name = valueParts[1].lowercased()
+            guard let c = EventContext(rawValue: name == "unsure" ? EventContext.unknown.rawValue : name) else {
+                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: work, home, social, family, online, unsure.")
+            }
+            // The context says where the bug was loudest, so it is asked only when it was not quiet (spec).
+            guard intensity != .quiet else {
+                throw CLIError("--rate '\(r)': a quiet bug has no context. Drop '@\(valueParts[1])', or rate it present or loud.")
             }
             ctx = c
         }
