@@ -24,6 +24,12 @@ final class DiagnosticRateTests: XCTestCase {
         XCTAssertEqual(try cli.export(), before, "the store changed", file: file, line: line)
     }
 
+    func test_diagnostic_skipWithRatingsIsRefused() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--skip", "--rate", "need-to-be-right=loud"], at: sunday, mentions: ["--skip and --rate"])
+        XCTAssertEqual(try cli.run(["diagnostic", "--skip"], at: sunday).status, 0)
+    }
+
     func test_diagnostic_rateOutsideTheWindowNeedsAnyway() throws {
         let cli = try onboarded()
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=present"], at: thursday,

@@ -106,6 +106,8 @@ struct Diagnostic: AsyncParsableCommand {
         let user = try await s.profile()
         let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
         if skip {
+            // Ratings with --skip would be dropped unread; which one was meant is the user's call.
+            guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
             s.print(["Skipped. Nothing recorded, nothing owed."])
             return
         }
