@@ -5,7 +5,8 @@ public struct AtomEntry: Sendable, Equatable {
     /// Stable identity; the entry's Atom id is `urn:uuid:<id>`, so it survives a change of base URL.
     public var id: UUID
     public var title: String
-    /// The entry's page, relative to the site root ("changelog/v1.3.html").
+    /// The entry's page, relative to the site root ("changelog/v1.3.html"), optionally with a
+    /// fragment after the first "#" ("changelog/index.html#v-1-3"); the fragment stays a fragment.
     public var path: String
     public var updated: Date
     public var published: Date?
@@ -45,8 +46,9 @@ public enum AtomFeed {
         // Without a base URL, links are relative to the feed's own folder.
         let up = String(repeating: "../", count: max(0, relativeReference(feedPath).split(separator: "/").count - 1))
         func link(_ path: String) -> String {
-            guard let base else { return up + relativeReference(path) }
-            return base + relativeReference(path)
+            let reference = reference(path)
+            guard let base else { return up + reference }
+            return base + reference
         }
         let feedID: String
         if let id {
@@ -125,6 +127,17 @@ public enum AtomFeed {
               !raw.unicodeScalars.contains(where: { $0.value <= 0x20 || $0 == "\"" || $0 == "<" || $0 == ">" })
         else { return nil }
         return raw.hasSuffix("/") ? raw : raw + "/"
+    }
+
+    /// A site path with an optional "#fragment" as a relative URL reference: the path as
+    /// `relativeReference` makes it, then "#" and the fragment with only what a fragment may not
+    /// hold percent-encoded ("changelog/index.html#v-1-0" stays as it is).
+    static func reference(_ path: String) -> String {
+        guard let hash = path.firstIndex(of: "#") else { return relativeReference(path) }
+        var allowed = CharacterSet.urlFragmentAllowed
+        allowed.remove(charactersIn: "#")
+        let fragment = String(path[path.index(after: hash)...])
+        return relativeReference(String(path[..<hash])) + "#" + (fragment.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
     }
 
     /// A site path as a relative URL reference: no leading "/", each segment percent-encoded.

@@ -111,6 +111,18 @@ final class AtomFeedTests: XCTestCase {
         XCTAssertEqual(feed.entries[0].link, "https://e.org/notes/a%20b%22%3Cc%3E.html")
     }
 
+    func test_feed_entryLinkKeepsItsFragment() throws {
+        let e = AtomEntry(id: UUID(), title: "v1.0", path: "changelog/index.html#v-1-0", updated: updated)
+        let absolute = try read(AtomFeed.render(entries: [e], title: "C", baseURL: "https://example.org/ego/", updated: updated,
+                                                feedPath: "changelog/feed.xml"))
+        XCTAssertEqual(absolute.entries[0].link, "https://example.org/ego/changelog/index.html#v-1-0")
+        let relative = try read(AtomFeed.render(entries: [e], title: "C", baseURL: nil, updated: updated, feedPath: "changelog/feed.xml"))
+        XCTAssertEqual(relative.entries[0].link, "../changelog/index.html#v-1-0")
+        let odd = AtomEntry(id: UUID(), title: "t", path: "notes/a b.html#x y#z", updated: updated)
+        XCTAssertEqual(try read(AtomFeed.render(entries: [odd], title: "C", baseURL: "https://e.org/", updated: updated)).entries[0].link,
+                       "https://e.org/notes/a%20b.html#x%20y%23z", "the path and the fragment are each encoded, the first # kept")
+    }
+
     func test_feed_isDeterministic() throws {
         let a = AtomFeed.render(entries: try entries(), title: "C", baseURL: nil, updated: updated)
         let b = AtomFeed.render(entries: try entries(), title: "C", baseURL: nil, updated: updated)

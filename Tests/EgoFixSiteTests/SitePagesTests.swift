@@ -189,4 +189,49 @@ final class SitePagesTests: XCTestCase {
         let other = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
         XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
     }
+
+    /// Each entry's `<link href>` and `<id>` in the order written (a plain scan; the feed's own
+    /// link and id come before the first entry).
+    private func feedEntries(_ xml: String) -> [(id: String, link: String)] {
+        xml.components(separatedBy: "<entry>").dropFirst().map { entry in
+            func between(_ a: String, _ b: String) -> String {
+                guard let s = entry.range(of: a), let e = entry.range(of: b, range: s.upperBound..<entry.endIndex) else { return "" }
+                return String(entry[s.upperBound..<e.lowerBound])
+            }
+            return (between("<id>", "</id>"), between("<link rel=\"alternate\" type=\"text/html\" href=\"", "\""))
+        }
+    }
+
+    func test_changelogFeed_entryLinksKeepTheirFragment() async throws {
+        let p = try await Practice.make(reflections: [], crashNotes: [])
+        let xml = try text(try Practice.build(p), "changelog/feed.xml")
+        let entries = feedEntries(xml)
+        XCTAssertGreaterThanOrEqual(entries.count, 2)
+        XCTAssertEqual(entries.last?.link, "https://example.org/me/changelog/index.html#v-1-0")
+        for e in entries {
+            XCTAssertTrue(e.link.hasPrefix("https://example.org/me/changelog/index.html#v-"), e.link)
+        }
+        XCTAssertFalse(xml.contains("%23"), "a # in a link is a fragment, not part of the file name")
+        // Without a base URL the links are relative to the feed's folder, fragment kept.
+        let builder = try SiteBuilder(templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
+                                      assets: AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: nil))
+        let relative = try builder.build(data: p.data, content: SiteContent(),
+                                         options: SiteOptions(title: "EgoFix", baseURL: nil, now: p.now, calendar: p.calendar))
+        let feed = try XCTUnwrap(relative.first { $0.path == "changelog/feed.xml" })
+        XCTAssertEqual(feedEntries(String(decoding: feed.data, as: UTF8.self)).last?.link, "../changelog/index.html#v-1-0")
+    }
+
+    func test_changelogFeed_firstVersionHasItsOwnStableEntryID() async throws {
+        let p = try await Practice.make(reflections: ["One day in."], crashNotes: [], days: 1)
+        let xml = try text(try Practice.build(p), "changelog/feed.xml")
+        let feedID = try XCTUnwrap(xml.components(separatedBy: "<entry>").first?.components(separatedBy: "<id>").dropFirst().first?
+            .components(separatedBy: "</id>").first)
+        let entries = feedEntries(xml)
+        XCTAssertEqual(entries.count, 1, "a new workspace has v1.0 only")
+        XCTAssertTrue(entries[0].id.hasPrefix("urn:uuid:"), entries[0].id)
+        XCTAssertNotEqual(entries[0].id, feedID, "an entry's id is not the feed's id")
+        XCTAssertEqual(feedEntries(try text(try Practice.build(p), "changelog/feed.xml"))[0].id, entries[0].id, "the same on the next build")
+        let many = feedEntries(try text(try Practice.build(try await Practice.make(reflections: [], crashNotes: [])), "changelog/feed.xml"))
+        XCTAssertEqual(Set(many.map(\.id)).count, many.count, "entry ids differ from each other")
+    }
 }

@@ -62,7 +62,9 @@ extension PageContext {
     func feed() throws -> String {
         let entries = try changelogVersions.reversed().prefix(50).map { v -> AtomEntry in
             let note = try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }
-            let id = v.entry?.id ?? data.profile?.id ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+            // The first version has no version entry of its own: its id is named after the profile
+            // (the feed's id) and the version, so it differs from the feed's and stays the same.
+            let id = v.entry?.id ?? NameUUID.v5(name: "egofix:changelog:\(data.profile?.id.uuidString.lowercased() ?? "-"):v\(v.version)")
             return AtomEntry(id: id, title: "v\(v.version)", path: "changelog/index.html#v-" + v.version.replacingOccurrences(of: ".", with: "-"),
                              updated: v.start, published: v.start, summary: v.entry?.description ?? "First run.", content: note)
         }
