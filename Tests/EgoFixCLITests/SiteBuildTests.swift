@@ -208,6 +208,51 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual(FileManager.default.contents(atPath: file), Data("notes".utf8))
     }
 
+    func test_build_noteForAWeekThatDoesNotExistIsRefusedNamingTheFile() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/weeks", withIntermediateDirectories: true)
+        for (name, weeks) in [("2026-W99", 53), ("2026-W00", 53), ("2027-W53", 52)] {
+            let path = cli.workdir + "/content/weeks/\(name).md"
+            try Data("A note.\n".utf8).write(to: URL(fileURLWithPath: path))
+            let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+            XCTAssertEqual(r.status, 1, name)
+            XCTAssertEqual(r.err, "egofix: content/weeks/\(name).md: \(name.prefix(4)) has no such week; its weeks run from "
+                           + "\(name.prefix(4))-W01 to \(name.prefix(4))-W\(weeks), so rename the file to one of those\n")
+            try FileManager.default.removeItem(atPath: path)
+        }
+        try Data("A note.\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/content/weeks/2026-W53.md"))
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-02T09:00:00+01:00").status, 0, "2026 has 53 weeks")
+    }
+
+    /// A note written ahead of time (next week, the next version) is not on the site yet: the
+    /// build says so on standard error on every build, the no-change ones too, and still succeeds.
+    func test_build_noteForAWeekOrVersionWithoutAPageIsReportedNotDropped() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let at = "2026-03-02T09:00:00+01:00"
+        XCTAssertEqual(try cli.run(["build"], at: at).err, "")
+        for (folder, name) in [("weeks", "2026-W11"), ("versions", "9.9")] {
+            try FileManager.default.createDirectory(atPath: cli.workdir + "/content/\(folder)", withIntermediateDirectories: true)
+            try Data("Written ahead.\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/content/\(folder)/\(name).md"))
+        }
+        let expected = "egofix: warning: content/weeks/2026-W11.md is not on the site: there are week pages from 2026-W10 to 2026-W10 only. "
+            + "The note joins the site once 2026-W11 is one of them.\n"
+            + "egofix: warning: content/versions/9.9.md is not on the site: the changelog has no v9.9 (the latest is v1.0). "
+            + "The note joins it once v9.9 is reached.\n"
+        for _ in 0..<2 {
+            let r = try cli.run(["build"], at: at)
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertEqual(r.err, expected)
+        }
+        // Once its week has a page, the note is on it and nothing is said.
+        try FileManager.default.removeItem(atPath: cli.workdir + "/content/versions/9.9.md")
+        let later = try cli.run(["build"], at: "2026-03-09T09:00:00+01:00")
+        XCTAssertEqual(later.err, "")
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W11/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("Written ahead."))
+    }
+
     func test_build_withoutAStoreSaysWhatToDo() throws {
         let cli = try CLI()
         let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")

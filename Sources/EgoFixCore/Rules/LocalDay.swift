@@ -169,6 +169,10 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         return (y, (thursday.ordinal - jan1.ordinal) / 7 + 1)
     }
 
+    /// How many ISO weeks the ISO week-numbering year `year` has: 52 or 53 (the week of
+    /// 28 December is always its last).
+    public static func isoWeekCount(year: Int) -> Int { LocalDay(year: year, month: 12, day: 28).isoWeek.week }
+
     /// "2026-W47"
     public var isoWeekLabel: String {
         var t = ASCIIText()

@@ -2,6 +2,26 @@ import EgoFixCore
 import Foundation
 
 extension PageContext {
+    /// The week notes for weeks without a page (before the first day or after today) and the
+    /// version notes for versions the changelog does not have (not reached yet), one line each.
+    func notesNotOnTheSite() -> [String] {
+        var lines: [String] = []
+        let weeks = Period.all(.week, from: index.first, through: index.last)
+        if let first = weeks.first?.key, let last = weeks.last?.key {
+            let keys = Set(weeks.map(\.key))
+            for doc in content.weeks where !keys.contains(doc.name) {
+                lines.append("\(doc.source) is not on the site: there are week pages from \(first) to \(last) only. "
+                             + "The note joins the site once \(doc.name) is one of them.")
+            }
+        }
+        let versions = changelogVersions.map(\.version)
+        for doc in content.versions where !versions.contains(doc.name) {
+            lines.append("\(doc.source) is not on the site: the changelog has no v\(doc.name) (the latest is v\(versions.last ?? "1.0")). "
+                         + "The note joins it once v\(doc.name) is reached.")
+        }
+        return lines
+    }
+
     func pagePlan() -> [PagePlan] {
         var plans: [PagePlan] = [
             PagePlan(path: "index.html") { try $0.dashboard() },

@@ -141,6 +141,7 @@ public struct SiteBuilder: Sendable {
         }
         for output in fileOutputs.suffix(shares.count) { _ = try output.get() }
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
+        stats.notesNotOnTheSite = ctx.notesNotOnTheSite()
         return paths
     }
 }
@@ -151,6 +152,9 @@ public struct SiteBuildStats: Sendable {
     public var cardsReused = 0
     /// The key of each share card PNG, by path: the same key means the same bytes.
     public var cardKeys: [String: String] = [:]
+    /// The user's week and version notes that no page shows, one line each naming the file and
+    /// why, in file order: for the build to report (the files stay where they are).
+    public var notesNotOnTheSite: [String] = []
 
     public init() {}
 }

@@ -77,30 +77,41 @@ public struct SiteContent: Sendable {
     public enum LoadError: Error, CustomStringConvertible {
         case unreadable(String)
         case badName(String, String)
+        /// A week name of the right shape that no calendar has: the file, the year, its weeks.
+        case noSuchWeek(String, year: Int, weeks: Int)
         public var description: String {
             switch self {
             case .unreadable(let p): return "\(p): not readable as UTF-8 text"
             case .badName(let p, let want): return "\(p): the file name should look like \(want)"
+            case .noSuchWeek(let p, let year, let weeks):
+                return "\(p): \(year) has no such week; its weeks run from \(year)-W01 to \(year)-W\(weeks), so rename the file to one of those"
             }
         }
     }
 
     /// Reads `folder/weeks/*.md`, `folder/versions/*.md`, `folder/pages/*.md`. A missing folder is empty.
     public static func load(folder: URL, label: String = "content") throws -> SiteContent {
-        func docs(_ sub: String, check: (String) -> Bool, want: String) throws -> [Document] {
+        func docs(_ sub: String, check: (String) -> Bool, want: String,
+                  exists: (_ name: String, _ source: String) throws -> Void = { _, _ in }) throws -> [Document] {
             let dir = folder.appendingPathComponent(sub)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
             return try names.filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted().map { file in
                 let name = String(file.dropLast(3))
                 let source = "\(label)/\(sub)/\(file)"
                 guard check(name) else { throw LoadError.badName(source, want) }
+                try exists(name, source)
                 guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(file).path),
                       let text = String(data: data, encoding: .utf8) else { throw LoadError.unreadable(source) }
                 return Document(name: name, source: source, markdown: text)
             }
         }
         return SiteContent(
-            weeks: try docs("weeks", check: NameShape.isISOWeekName, want: "2026-W47.md"),
+            weeks: try docs("weeks", check: NameShape.isISOWeekName, want: "2026-W47.md", exists: { name, source in
+                // The shape is checked: four digits, "-W", two digits.
+                guard let year = Int(name.prefix(4)), let week = Int(name.suffix(2)) else { throw LoadError.badName(source, "2026-W47.md") }
+                let weeks = LocalDay.isoWeekCount(year: year)
+                guard (1...weeks).contains(week) else { throw LoadError.noSuchWeek(source, year: year, weeks: weeks) }
+            }),
             versions: try docs("versions", check: { Version($0) != nil }, want: "1.3.md"),
             pages: try docs("pages", check: NameShape.isPageName,
                             want: "about.md (lowercase letters, digits and '-')"))

@@ -185,8 +185,15 @@ struct Build: AsyncParsableCommand {
             }
         } catch let e as SiteBuildError { throw CLIError(e.description) } catch let e as SiteWriterError { throw CLIError(e.description) }
         phase("swapped in")
+        // A note no page shows is said on every build, the no-change ones too: a build that said
+        // one leaves a manifest whose key the next build cannot match, so it looks again (its
+        // files and share cards are still reused).
+        for line in buildStats.notesNotOnTheSite {
+            FileHandle.standardError.write(Data(("egofix: warning: " + line + "\n").utf8))
+        }
+        let manifestKey = buildStats.notesNotOnTheSite.isEmpty ? key : key + " (notes not on the site)"
         // Best effort: without it the next build simply does all the work.
-        if let manifestPath, let bytes = site.manifest(key: key, cardKeys: buildStats.cardKeys) {
+        if let manifestPath, let bytes = site.manifest(key: manifestKey, cardKeys: buildStats.cardKeys) {
             try? SiteManifest.write(bytes, to: URL(fileURLWithPath: manifestPath))
         }
         phase("manifest")
