@@ -253,6 +253,34 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(week.contains("Written ahead."))
     }
 
+    /// The dashboard's "Pending" and `egofix status` answer the same: a daily fix left unmarked
+    /// on an earlier day is not pending two days later, today's unmarked one is.
+    func test_dashboard_pendingFixIsTheOneStatusShows() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-12-01T09:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-12-01T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-12-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-12-02T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-12-06T09:00:00Z").status, 0)
+        func dashboardPending(at now: String) throws -> String? {
+            XCTAssertEqual(try cli.run(["build"], at: now).status, 0)
+            let html = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
+            guard let h = html.range(of: "<h2>Pending</h2>") else { return nil }
+            let after = html[h.upperBound...]
+            guard let label = after.range(of: "<span class=\"label\">"), label.lowerBound < (after.range(of: "<h2>")?.lowerBound ?? after.endIndex),
+                  let end = after.range(of: "</span>", range: label.upperBound..<after.endIndex) else { return nil }
+            return String(after[label.upperBound..<end.lowerBound])
+        }
+        let sameDay = try cli.run(["status"], at: "2026-12-06T19:00:00Z").out
+        let label = try XCTUnwrap(try dashboardPending(at: "2026-12-06T19:00:00Z"))
+        XCTAssertTrue(sameDay.contains("PENDING  " + label), sameDay)
+        let later = try cli.run(["status"], at: "2026-12-08T09:00:00Z").out
+        XCTAssertTrue(later.contains("No pending fix."), later)
+        XCTAssertNil(try dashboardPending(at: "2026-12-08T09:00:00Z"), "the 2026-12-06 fix is over, as status says")
+        let html = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("No pending fix."))
+    }
+
     func test_build_withoutAStoreSaysWhatToDo() throws {
         let cli = try CLI()
         let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")

@@ -18,19 +18,21 @@ public struct OutcomeService: Sendable {
         self.calendar = calendar
     }
 
-    /// The fix an outcome applies to: a pending quick fix first, else today's fix.
+    /// The fix an outcome applies to: the pending fix (`PendingFixRule`: a pending quick fix
+    /// first, else today's fix while it is unmarked).
     public func target(at now: Date) async throws -> (FixCompletion, Fix) {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let quickIds = fixes.filter { $0.type == .quickFix }.map(\.id)
-        let pending = try await repos.completions.getPending(fixIds: quickIds).sorted { $0.assignedAt < $1.assignedAt }
-        if let q = pending.first, let f = byId[q.fixId] { return (q, f) }
-        guard let today = try await DailyFixService(repos: repos, calendar: calendar)
-            .todaysAssignment(at: now, fixesById: byId) else { throw PracticeError.noPendingFix }
-        guard today.completion.outcome == .pending else {
-            throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
+        let day = LocalDay(now, calendar: calendar)
+        let candidates = try await repos.completions.getPending(fixIds: quickIds)
+            + (try await repos.completions.getAssigned(from: day.start(in: calendar), to: day.adding(days: 1).start(in: calendar)))
+        let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
+        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
+        guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
+            throw PracticeError.noPendingFix
         }
-        return today
+        throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
     }
 
     /// Marks the current fix (`target`, when the caller has just asked for it). Everything is

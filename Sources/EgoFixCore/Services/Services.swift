@@ -172,11 +172,8 @@ public struct DailyFixService: Sendable {
         if let fixesById { byId = fixesById } else {
             byId = Dictionary(uniqueKeysWithValues: try await repos.fixes.getAll().map { ($0.id, $0) })
         }
-        let today = try await repos.completions.getAssigned(from: start, to: end)
-            .filter { byId[$0.fixId].map { $0.type != .quickFix } ?? false }
-            .sorted { $0.assignedAt < $1.assignedAt }
-        guard let c = today.first, let f = byId[c.fixId] else { return nil }
-        return (c, f)
+        return PendingFixRule.todaysDailyFix(in: try await repos.completions.getAssigned(from: start, to: end), fixesById: byId,
+                                             today: day, dayOf: { LocalDay($0, calendar: calendar) })
     }
 }
 

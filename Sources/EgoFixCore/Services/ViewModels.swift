@@ -140,12 +140,12 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             + (try await repos.bugs.getActive()).filter { $0.status != .active }.sorted { $0.slug < $1.slug }
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        // A pending quick fix first (the latest), else today's pending fix.
+        // The fix `egofix applied` would mark (PendingFixRule).
         let today = LocalDay(now, calendar: calendar)
         let quick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
         let todays = try await repos.completions.getAssigned(from: today.start(in: calendar), to: today.adding(days: 1).start(in: calendar))
-            .filter { $0.outcome == .pending && byId[$0.fixId]?.type != .quickFix }
-        let pending = (quick.sorted { $0.assignedAt > $1.assignedAt } + todays.sorted { $0.assignedAt > $1.assignedAt }).first
+        let pending = PendingFixRule.pending(in: quick + todays, fixesById: byId, today: today,
+                                             dayOf: { LocalDay($0, calendar: calendar) })?.completion
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),

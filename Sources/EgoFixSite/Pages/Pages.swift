@@ -67,11 +67,10 @@ extension PageContext {
         let applied = index.appliedTimes.count
         let active = DailyFixRules.turnOrder(index.bugs.filter(\.isActive), primaryBugId: user.primaryBugId)
             + index.bugs.filter { $0.isActive && $0.status != .active }
-        var pending: FixCompletion?
-        for c in data.completions where c.deletedAt == nil && c.outcome == .pending {
-            guard let p = pending else { pending = c; continue }
-            if c.assignedAt != p.assignedAt ? c.assignedAt > p.assignedAt : p.id.sortsBefore(c.id) { pending = c }
-        }
+        // What `egofix status` calls pending at the same moment: a daily fix of an earlier day left
+        // unmarked is not (its day is over).
+        let pending = PendingFixRule.pending(in: data.completions, fixesById: index.fixesById, today: index.today,
+                                             dayOf: index.clock.day)?.completion
         let from = index.today.adding(days: -364)
         var welcome: PageValue = .null
         if let last = user.lastEngagementDate.map({ index.clock.day($0) }), index.today.days(since: last) >= 7 {

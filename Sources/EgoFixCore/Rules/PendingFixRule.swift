@@ -1,0 +1,43 @@
+import Foundation
+
+/// The pending fix: the one `egofix applied` (or skipped, failed) marks next. A quick fix queued
+/// after a crash and not yet marked comes first, whatever day it was queued (the earliest);
+/// else today's daily fix (the first one assigned on the local day), while it is unmarked.
+/// A daily fix from an earlier day that was never marked is not pending: its day is over, and
+/// the history shows it as not marked.
+///
+/// `egofix status`, the site's dashboard and the outcome commands all ask this rule.
+public enum PendingFixRule {
+    /// - Parameters:
+    ///   - completions: any completions, among them the pending quick fixes and today's
+    ///     assignments (deleted ones are ignored).
+    ///   - fixesById: the catalogue; a completion of a fix it does not hold is not pending.
+    ///   - today: the local day of now.
+    ///   - dayOf: an instant's local day in the user's calendar.
+    public static func pending(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                               dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
+        if let quick = earliest(completions.filter { $0.deletedAt == nil && $0.outcome == .pending && fixesById[$0.fixId]?.type == .quickFix }),
+           let fix = fixesById[quick.fixId] {
+            return (quick, fix)
+        }
+        guard let daily = todaysDailyFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf),
+              daily.completion.outcome == .pending else { return nil }
+        return daily
+    }
+
+    /// Today's daily (or weekly) fix, whatever its outcome: the first non-quick fix assigned on `today`.
+    public static func todaysDailyFix(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                                      dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
+        let todays = completions.filter { c in
+            guard c.deletedAt == nil, let fix = fixesById[c.fixId], fix.type != .quickFix else { return false }
+            return dayOf(c.assignedAt) == today
+        }
+        guard let c = earliest(todays), let fix = fixesById[c.fixId] else { return nil }
+        return (c, fix)
+    }
+
+    /// The earliest assigned; the same instant is settled by id, so the answer never depends on order.
+    static func earliest(_ completions: [FixCompletion]) -> FixCompletion? {
+        completions.min { a, b in a.assignedAt != b.assignedAt ? a.assignedAt < b.assignedAt : a.id.sortsBefore(b.id) }
+    }
+}
