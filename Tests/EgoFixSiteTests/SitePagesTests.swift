@@ -234,4 +234,28 @@ final class SitePagesTests: XCTestCase {
         let many = feedEntries(try text(try Practice.build(try await Practice.make(reflections: [], crashNotes: [])), "changelog/feed.xml"))
         XCTAssertEqual(Set(many.map(\.id)).count, many.count, "entry ids differ from each other")
     }
+
+    func test_howPage_saysOneFreezePerWeekInAgreement() async throws {
+        let how = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
+        XCTAssertTrue(how.texts.contains("1 freeze per week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))
+        XCTAssertFalse(how.texts.contains { $0.contains("There are 1 ") })
+    }
+
+    /// A counter fix marked with a count of one, in each unit the catalogue uses: "Counted once",
+    /// "1 reply", "1 person", never "1 times".
+    func test_counterFix_countOfOneReadsInTheSingular() throws {
+        XCTAssertEqual(Plural.count(1, unit: "times"), "once")
+        XCTAssertEqual(Plural.count(2, unit: "times"), "2 times")
+        let expected = ["checks": "1 check", "deletions": "1 deletion", "near misses": "1 near miss", "nos": "1 no",
+                        "people": "1 person", "questions": "1 question", "replies": "1 reply", "tasks": "1 task", "urges": "1 urge"]
+        for unit in expected.keys.sorted() { XCTAssertEqual(Plural.count(1, unit: unit), expected[unit], unit) }
+        XCTAssertEqual(Plural.count(3, unit: "people"), "3 people")
+        var units: [String] = []
+        for fix in try Practice.catalogue().fixes {
+            if case .counter(let c)? = try? fix.configuration(), let unit = c.unit { units.append(unit) }
+        }
+        XCTAssertFalse(units.isEmpty)
+        for unit in units { XCTAssertNotNil(expected[unit] ?? (unit == "times" ? "once" : nil), "a unit with no test: \(unit)") }
+        XCTAssertEqual(Plural.count(1, "step", "steps") + " done.", "1 step done.")
+    }
 }

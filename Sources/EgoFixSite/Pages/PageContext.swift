@@ -247,7 +247,7 @@ final class PageContext: Sendable {
         guard let fix, let data = c.outcomeData,
               let o = try? JSONDecoder().decode(InteractionOutcome.self, from: data) else { return nil }
         if let n = o.count {
-            if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(n) \(cfg.unit ?? "times"): \(cfg.targetDescription)." }
+            if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)." }
             return "Counted \(n)."
         }
         if let id = o.optionId {
@@ -258,7 +258,7 @@ final class PageContext: Sendable {
             }
         }
         if o.timerCompleted == true { return "Timer ran out." }
-        if let s = o.stepsCompleted { return "\(s) steps done." }
+        if let s = o.stepsCompleted { return Plural.count(s, "step", "steps") + " done." }
         return nil
     }
 
@@ -402,5 +402,28 @@ struct BugTallies: Sendable {
         guard hi > lo else { return Tally() }
         func sum(_ kind: Int) -> Int { totals[(hi * bugCount + bug) * 4 + kind] - totals[(lo * bugCount + bug) * 4 + kind] }
         return Tally(applied: sum(0), skipped: sum(1), failed: sum(2), crashes: sum(3))
+    }
+}
+
+/// A number and its noun in agreement, for the site's copy: "1 freeze", "2 freezes", "once".
+enum Plural {
+    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
+
+    /// A counter fix's count in its catalogue unit, which is plural ("times", "replies", "people"):
+    /// 1 is "once" for times, else the unit made singular.
+    static func count(_ n: Int, unit: String) -> String {
+        guard n == 1 else { return "\(n) \(unit)" }
+        if unit == "times" { return "once" }
+        return "1 " + singular(unit)
+    }
+
+    /// The singular of a plural English noun (of the last word of a phrase), for the units the
+    /// catalogue uses and the regular rest: people, replies, near misses, checks.
+    static func singular(_ plural: String) -> String {
+        if plural.hasSuffix("people") { return String(plural.dropLast(6)) + "person" }
+        if plural.hasSuffix("ies") && plural.count > 3 { return String(plural.dropLast(3)) + "y" }
+        for ending in ["sses", "shes", "ches", "xes", "zzes"] where plural.hasSuffix(ending) { return String(plural.dropLast(2)) }
+        if plural.hasSuffix("s") && !plural.hasSuffix("ss") { return String(plural.dropLast()) }
+        return plural
     }
 }
