@@ -256,6 +256,6 @@ final class SitePagesTests: XCTestCase {
         }
         XCTAssertFalse(units.isEmpty)
         for unit in units { XCTAssertNotNil(expected[unit] ?? (unit == "times" ? "once" : nil), "a unit with no test: \(unit)") }
-        XCTAssertEqual(Plural.count(1, "step", "steps") + " done.", "1 step done.")
+        XCTAssertEqual(PatternCopy.count(1, "step", "steps") + " done.", "1 step done.")
     }
 }

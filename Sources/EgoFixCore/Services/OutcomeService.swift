@@ -23,10 +23,8 @@ public struct OutcomeService: Sendable {
     public func target(at now: Date) async throws -> (FixCompletion, Fix) {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        let quickIds = fixes.filter { $0.type == .quickFix }.map(\.id)
         let day = LocalDay(now, calendar: calendar)
-        let candidates = try await repos.completions.getPending(fixIds: quickIds)
-            + (try await repos.completions.getAssigned(from: day.start(in: calendar), to: day.adding(days: 1).start(in: calendar)))
+        let candidates = try await PendingFixRule.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
         if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {

@@ -142,9 +142,8 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         // The fix `egofix applied` would mark (PendingFixRule).
         let today = LocalDay(now, calendar: calendar)
-        let quick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
-        let todays = try await repos.completions.getAssigned(from: today.start(in: calendar), to: today.adding(days: 1).start(in: calendar))
-        let pending = PendingFixRule.pending(in: quick + todays, fixesById: byId, today: today,
+        let candidates = try await PendingFixRule.candidates(repos, fixes: fixes, today: today, calendar: calendar)
+        let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: today,
                                              dayOf: { LocalDay($0, calendar: calendar) })?.completion
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,

@@ -198,7 +198,7 @@ extension PageContext {
                          "Skipped and failed fixes do not count. Crashes and reboots are logged under the current number and do not change it."]),
             ("Streak", ["A day counts when you open a fix, mark an outcome, log a crash or complete a diagnostic.",
                         "A missed day resets the streak to 0, silently, unless this week's freeze is unused; then the freeze covers the day.",
-                        "\(Plural.count(T.streakFreezesPerWeek, "freeze", "freezes")) per week; freeze weeks start on Sunday.",
+                        "\(PatternCopy.count(T.streakFreezesPerWeek, "freeze", "freezes")) per week; freeze weeks start on Sunday.",
                         "The longest streak is kept. The number means nothing about your growth."]),
             ("Daily fix", ["One fix per local day, the same one all day.",
                            "Severity follows how long the bug has been active: low before day \(T.mediumSeverityAfterDays), medium from day \(T.mediumSeverityAfterDays), high from day \(T.highSeverityAfterDays).",

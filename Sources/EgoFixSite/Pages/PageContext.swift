@@ -258,7 +258,7 @@ final class PageContext: Sendable {
             }
         }
         if o.timerCompleted == true { return "Timer ran out." }
-        if let s = o.stepsCompleted { return Plural.count(s, "step", "steps") + " done." }
+        if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }
         return nil
     }
 
@@ -405,10 +405,9 @@ struct BugTallies: Sendable {
     }
 }
 
-/// A number and its noun in agreement, for the site's copy: "1 freeze", "2 freezes", "once".
+/// A counter's count and its unit in agreement, for the site's copy: "once", "1 reply", "2 replies".
+/// (A number and a noun with both forms given: `PatternCopy.count`.)
 enum Plural {
-    static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
-
     /// A counter fix's count in its catalogue unit, which is plural ("times", "replies", "people"):
     /// 1 is "once" for times, else the unit made singular.
     static func count(_ n: Int, unit: String) -> String {
