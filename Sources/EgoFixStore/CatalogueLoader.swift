@@ -52,7 +52,7 @@ extension SQLiteStore {
         try CatalogueLoader.checkUnique(c)
         let now = clock()
         do {
-            return try queue.write { db in try CatalogueLoader.load(c, db: db, now: now) }
+            return try access.writeNow { db in try CatalogueLoader.load(c, db: db, now: now) }
         } catch {
             throw SQLiteStore.map(error, path: path, operation: "loading the catalogue")
         }
@@ -91,7 +91,8 @@ enum CatalogueLoader {
             let merged = Bug(id: old.id, slug: seed.slug, title: seed.title, description: seed.description, color: seed.color,
                              isActive: old.isActive, status: old.status, activatedAt: old.activatedAt,
                              stableSince: old.stableSince, lastRetestAt: old.lastRetestAt, resolvedAt: old.resolvedAt,
-                             createdAt: old.createdAt, updatedAt: now, deletedAt: old.deletedAt, syncToken: old.syncToken)
+                             createdAt: old.createdAt, updatedAt: now, deletedAt: old.deletedAt, syncToken: old.syncToken,
+                             regressedAt: old.regressedAt)
             try TableOps.upsert(db, merged)
             report.bugs.updated += 1
         }
@@ -104,6 +105,7 @@ enum CatalogueLoader {
             guard let old = try TableOps.anyRow(db, Fix.self, seed.id) else {
                 var f = seed
                 f.touch(now)
+                if f.retiredAt != nil { f.retiredAt = now }
                 try TableOps.upsert(db, f)
                 report.fixes.inserted += 1
                 continue
@@ -111,14 +113,15 @@ enum CatalogueLoader {
             if old.number == seed.number, old.bugId == seed.bugId, old.type == seed.type, old.severity == seed.severity,
                old.interactionType == seed.interactionType, old.prompt == seed.prompt,
                old.inlineComment == seed.inlineComment, old.validation == seed.validation,
-               old.configurationData == seed.configurationData {
+               old.configurationData == seed.configurationData, (old.retiredAt == nil) == (seed.retiredAt == nil) {
                 report.fixes.unchanged += 1
                 continue
             }
             let merged = Fix(id: old.id, number: seed.number, bugId: seed.bugId, type: seed.type, severity: seed.severity,
                              interactionType: seed.interactionType, prompt: seed.prompt, inlineComment: seed.inlineComment,
                              validation: seed.validation, configurationData: seed.configurationData,
-                             createdAt: old.createdAt, updatedAt: now, deletedAt: old.deletedAt, syncToken: old.syncToken)
+                             createdAt: old.createdAt, updatedAt: now, deletedAt: old.deletedAt, syncToken: old.syncToken,
+                             retiredAt: seed.retiredAt == nil ? nil : (old.retiredAt ?? now))
             try TableOps.upsert(db, merged)
             report.fixes.updated += 1
         }

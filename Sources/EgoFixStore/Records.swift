@@ -24,11 +24,11 @@ extension Bug: SQLRecord {
     static let table = "bugs"
     static let orderColumn = "createdAt"
     static let columns = ["id", "slug", "title", "description", "color", "isActive", "status", "activatedAt",
-                          "stableSince", "lastRetestAt", "resolvedAt", "createdAt", "updatedAt", "deletedAt", "syncToken"]
+                          "stableSince", "lastRetestAt", "resolvedAt", "createdAt", "updatedAt", "deletedAt", "syncToken", "regressedAt"]
     func databaseValues() throws -> [DatabaseValue] {
         [Col.uuid(id), Col.text(slug), Col.text(title), Col.text(description), Col.text(color), Col.bool(isActive),
          Col.raw(status), Col.date(activatedAt), Col.date(stableSince), Col.date(lastRetestAt), Col.date(resolvedAt),
-         Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt), Col.text(syncToken)]
+         Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt), Col.text(syncToken), Col.date(regressedAt)]
     }
     init(_ r: RowReader) throws {
         self.init(id: try r.uuid("id"), slug: try r.string("slug"), title: try r.string("title"),
@@ -37,7 +37,7 @@ extension Bug: SQLRecord {
                   stableSince: try r.dateOpt("stableSince"), lastRetestAt: try r.dateOpt("lastRetestAt"),
                   resolvedAt: try r.dateOpt("resolvedAt"), createdAt: try r.date("createdAt"),
                   updatedAt: try r.date("updatedAt"), deletedAt: try r.dateOpt("deletedAt"),
-                  syncToken: try r.stringOpt("syncToken"))
+                  syncToken: try r.stringOpt("syncToken"), regressedAt: try r.dateOpt("regressedAt"))
     }
 }
 
@@ -45,11 +45,11 @@ extension Fix: SQLRecord {
     static let table = "fixes"
     static let orderColumn = "number"
     static let columns = ["id", "number", "bugId", "type", "severity", "interactionType", "prompt", "inlineComment",
-                          "validation", "configurationData", "createdAt", "updatedAt", "deletedAt", "syncToken"]
+                          "validation", "configurationData", "createdAt", "updatedAt", "deletedAt", "syncToken", "retiredAt"]
     func databaseValues() throws -> [DatabaseValue] {
         [Col.uuid(id), Col.int(number), Col.uuid(bugId), Col.raw(type), Col.raw(severity), Col.raw(interactionType),
          Col.text(prompt), Col.text(inlineComment), Col.text(validation), Col.blob(configurationData),
-         Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt), Col.text(syncToken)]
+         Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt), Col.text(syncToken), Col.date(retiredAt)]
     }
     init(_ r: RowReader) throws {
         self.init(id: try r.uuid("id"), number: try r.int("number"), bugId: try r.uuid("bugId"), type: try r.raw("type"),
@@ -57,7 +57,8 @@ extension Fix: SQLRecord {
                   prompt: try r.string("prompt"), inlineComment: try r.stringOpt("inlineComment"),
                   validation: try r.stringOpt("validation"), configurationData: try r.data("configurationData"),
                   createdAt: try r.date("createdAt"), updatedAt: try r.date("updatedAt"),
-                  deletedAt: try r.dateOpt("deletedAt"), syncToken: try r.stringOpt("syncToken"))
+                  deletedAt: try r.dateOpt("deletedAt"), syncToken: try r.stringOpt("syncToken"),
+                  retiredAt: try r.dateOpt("retiredAt"))
     }
 }
 

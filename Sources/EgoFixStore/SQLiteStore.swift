@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 import EgoFixCore
 
 /// The local-first store: one SQLite file, one connection, versioned migrations.
@@ -16,6 +17,7 @@ import EgoFixCore
 /// - Foreign keys on: fixes → bugs, completions → fixes, crashes → bugs.
 public final class SQLiteStore: Sendable {
     public let path: String
+    let access: Access
     /// The ten repositories, backed by this file. Same semantics as `Repositories.inMemory`.
     public let repositories: Repositories
 
@@ -31,7 +33,8 @@ public final class SQLiteStore: Sendable {
         try SQLiteStore.identify(queue, path: path)
         try SQLiteStore.migrate(queue, path: path)
         self.queue = queue
-        let access = Access(queue: queue, clock: clock, cache: TableCache())
+        let access = Access(queue: queue, clock: clock, cache: TableCache(), command: CommandTransaction())
+        self.access = access
         self.repositories = Repositories(
             fixes: SQLiteFixRepository(access: access),
             bugs: SQLiteBugRepository(access: access),
@@ -52,6 +55,10 @@ public final class SQLiteStore: Sendable {
         c.busyMode = .timeout(10)
         c.journalMode = .default // DELETE; see the type's documentation
         c.label = "EgoFixStore"
+        // A command's read-decide-write is one transaction opened with BEGIN IMMEDIATE and left open
+        // across the repository calls it makes (`SQLiteStore.transaction`); GRDB is told that a
+        // transaction outliving one database access is deliberate.
+        c.allowsUnsafeTransactions = true
         c.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // Room for the whole store in SQLite's own page cache (32 MiB; the default is 2), so a
@@ -174,23 +181,85 @@ public final class SQLiteStore: Sendable {
     }
 }
 
+/// Whether a command's transaction is open on the store's connection (`SQLiteStore.transaction`).
+final class CommandTransaction: Sendable {
+    private let state = Mutex(false)
+    var isOpen: Bool { state.withLock { $0 } }
+    func set(_ open: Bool) { state.withLock { $0 = open } }
+}
+
 /// The queue and clock every repository shares; maps SQLite errors to StoreError.
 struct Access: Sendable {
     let queue: DatabaseQueue
     let clock: @Sendable () -> Date
     /// Whole tables read earlier in this process, while still true.
     let cache: TableCache
+    /// While a command's transaction is open, every read and write joins it instead of opening its own.
+    let command: CommandTransaction
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await queue.read(body) } catch {
+        do {
+            if command.isOpen { return try await queue.writeWithoutTransaction(body) }
+            return try await queue.read(body)
+        } catch {
             throw SQLiteStore.map(error, path: queue.path, operation: "reading")
         }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
-        do { return try await queue.write(body) } catch {
+        do {
+            if command.isOpen { return try await queue.writeWithoutTransaction(body) }
+            return try await queue.write(body)
+        } catch {
             throw SQLiteStore.map(error, path: queue.path, operation: "writing")
         }
+    }
+
+    /// The synchronous forms, for the store's own bookkeeping (meta values, the catalogue).
+    func readNow<T>(_ body: (Database) throws -> T) throws -> T {
+        if command.isOpen { return try queue.writeWithoutTransaction(body) }
+        return try queue.read(body)
+    }
+
+    func writeNow<T>(_ body: (Database) throws -> T) throws -> T {
+        if command.isOpen { return try queue.writeWithoutTransaction(body) }
+        return try queue.write(body)
+    }
+}
+
+extension SQLiteStore {
+    /// Runs a command's read-decide-write as one write transaction: BEGIN IMMEDIATE takes the
+    /// store's write lock first (waiting, up to the busy timeout, for another process to finish), so
+    /// what `body` reads cannot change before what it writes is committed. Either everything `body`
+    /// wrote is committed, or, when it throws, nothing is. Whatever a command acknowledges after
+    /// this returns is in the store.
+    ///
+    /// Not reentrant: inside one, `body` just runs. Everything `body` does through the
+    /// repositories, and the store's own bookkeeping, joins the transaction.
+    public func transaction<T>(_ body: () async throws -> T) async throws -> T {
+        guard !access.command.isOpen else { return try await body() }
+        do {
+            try await queue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "locking the store")
+        }
+        access.command.set(true)
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            access.command.set(false)
+            try? await queue.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+            throw error
+        }
+        access.command.set(false)
+        do {
+            try await queue.writeWithoutTransaction { db in try db.execute(sql: "COMMIT") }
+        } catch {
+            try? await queue.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+            throw SQLiteStore.map(error, path: path, operation: "committing")
+        }
+        return result
     }
 }
 
@@ -199,7 +268,7 @@ extension SQLiteStore {
     /// Not part of the export; an import clears every value, since it replaces what they described.
     public func meta(_ key: String) throws -> String? {
         do {
-            return try queue.read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+            return try access.readNow { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
         } catch {
             throw SQLiteStore.map(error, path: path, operation: "reading \(key)")
         }
@@ -208,7 +277,7 @@ extension SQLiteStore {
     /// Sets a bookkeeping value; nil removes it.
     public func setMeta(_ key: String, _ value: String?) throws {
         do {
-            try queue.write { db in
+            try access.writeNow { db in
                 if let value {
                     try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                                    arguments: [key, value])

@@ -9,7 +9,7 @@ enum Schema {
     static let applicationID: Int32 = 0x4547_4658
 
     /// Identifiers of the migrations this version knows, oldest first.
-    static var knownMigrations: [String] { ["v1", "v2"] }
+    static var knownMigrations: [String] { ["v1", "v2", "v3"] }
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -20,8 +20,18 @@ enum Schema {
         m.registerMigration("v2") { db in
             try db.execute(sql: v2)
         }
+        m.registerMigration("v3") { db in
+            try db.execute(sql: v3)
+        }
         return m
     }
+
+    /// A bug remembers when it last regressed (its stability needs quiet ratings from after that);
+    /// a catalogue fix can be retired (old records still show it; it is never assigned again).
+    static let v3 = """
+        ALTER TABLE bugs ADD COLUMN regressedAt REAL;
+        ALTER TABLE fixes ADD COLUMN retiredAt REAL;
+        """
 
     /// Bookkeeping about the store's contents (e.g. which catalogue was loaded last). Not user data:
     /// export leaves it out and import clears it, since the import replaces what it described.

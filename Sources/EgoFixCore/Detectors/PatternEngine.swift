@@ -93,7 +93,8 @@ public struct SurfacingSession: Sendable, Equatable {
 
 /// The surfacing rules, pure:
 ///
-/// - at most one pattern per session;
+/// - at most one pattern per session, and at most one per local day across commands (the viewing
+///   time is stored with the pattern);
 /// - the same pattern type not within 14 days of its last viewing (viewedAt or dismissedAt);
 /// - alert > insight > observation, then the lower p-value, then the newer;
 /// - alerts before the daily fix, insights after an outcome, observations only on the patterns page;
@@ -104,6 +105,8 @@ public enum PatternSurfacing {
     public static func pick(from candidates: [DetectedPattern], history: [DetectedPattern], moment: SurfacingMoment,
                             session: SurfacingSession, now: Date, calendar: Calendar) -> DetectedPattern? {
         guard session.shownPatternIds.isEmpty else { return nil }
+        // One per local day across commands: the store remembers what was viewed when.
+        guard !surfacedToday(history, now: now, calendar: calendar) else { return nil }
         let dismissed = Set((history + candidates).filter { $0.dismissedAt != nil || $0.deletedAt != nil }.map(\.id))
         let eligible = candidates.filter { p in
             p.deletedAt == nil && p.dismissedAt == nil && !dismissed.contains(p.id)
@@ -111,6 +114,12 @@ public enum PatternSurfacing {
                 && !isCoolingDown(p.patternType, history: history + candidates, now: now, calendar: calendar)
         }
         return eligible.sorted(by: order).first
+    }
+
+    /// Whether a pattern was already surfaced (viewed) on the local day of `now`.
+    public static func surfacedToday(_ history: [DetectedPattern], now: Date, calendar: Calendar) -> Bool {
+        let today = LocalDay(now, calendar: calendar)
+        return history.contains { p in p.deletedAt == nil && p.viewedAt.map { $0 <= now && LocalDay($0, calendar: calendar) == today } ?? false }
     }
 
     /// True while a pattern of this type was viewed (or dismissed) fewer than 14 local days ago.

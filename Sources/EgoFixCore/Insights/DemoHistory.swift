@@ -182,6 +182,8 @@ struct DemoSimulator {
     var clock: LocalDay.Clock
     var pendingQuick: Int?
     var quickLastUsed: [UUID: Date] = [:]
+    /// The day each fix was last applied, for the rerun rule.
+    var reruns = DailyFixRules.Reruns()
     var todayDaily: Int?
     var streak = StreakState()
     var latent: [Double]
@@ -551,11 +553,16 @@ struct DemoSimulator {
         // DailyFixRules.choose on the recent completions and the offerable fixes, with the
         // cooldowns read from `recent` and the fixes from the index.
         var excluded: [UUID] = []
+        var cooling: [UUID] = []
         excluded.reserveCapacity(recent.count)
-        for r in recent where DailyFixRules.excludes(r.outcome, age: day.ordinal - r.doneDay) { excluded.append(r.fixId) }
+        for r in recent where DailyFixRules.excludes(r.outcome, age: day.ordinal - r.doneDay) {
+            excluded.append(r.fixId)
+            if r.outcome != .applied { cooling.append(r.fixId) }
+        }
+        reruns.cooling = cooling
         guard case .fix(let fix, let reason) = DailyFixRules.choose(userId: user, day: day, bugs: bugs, primaryBugId: primaryBugId,
                                                                     calendar: cal, excluded: DailyFixRules.Excluded(excluded),
-                                                                    fixes: offers) else { return }
+                                                                    fixes: offers, reruns: reruns) else { return }
         let c = FixCompletion(id: nextUUID(), fixId: fix.id, userId: user, assignedAt: at)
         append(c, day)
         todayDaily = completions.count - 1
@@ -634,6 +641,7 @@ struct DemoSimulator {
             versions += VersionRules.entriesAfterApplying(appliedCountBefore: appliedCount, userId: user, at: at, id: nextUUID())
             appliedCount += 1
             if appliedFixIds.insert(fixId).inserted { offers.remove(fixId) }
+            reruns.applied(fixId, on: clock.day(of: at))
             if i >= 0 { appliedPerBug[i] += 1 }
         }
         engage(day)
@@ -783,6 +791,7 @@ struct DemoSimulator {
     /// weekly fixes, in catalogue order, less those applied.
     struct Offers: DailyFixRules.FixSource {
         let fixes: [Fix]
+        var allFixes: [Fix] { fixes }
         var lists: [[[Int]]]
         /// The bugs' ids, as the lists are kept.
         let bugIds: [UUID]
@@ -794,7 +803,7 @@ struct DemoSimulator {
             bugIds = bugs.map(\.id)
             var lists = [[[Int]]](repeating: [[], [], [], []], count: bugs.count)
             var byId: [UUID: [Int]] = [:]
-            for k in fixes.indices where fixes[k].deletedAt == nil {
+            for k in fixes.indices where fixes[k].isOffered {
                 guard let s = Offers.list(fixes[k].type, fixes[k].severity) else { continue }
                 byId[fixes[k].id, default: []].append(k)
                 for b in bugs.indices where bugs[b].id == fixes[k].bugId { lists[b][s].append(k) }

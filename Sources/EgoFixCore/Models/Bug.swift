@@ -15,6 +15,9 @@ public struct Bug: Identifiable, Codable, Sendable, Equatable {
     /// When a stable bug was last retested.
     public var lastRetestAt: Date?
     public var resolvedAt: Date?
+    /// When the bug last regressed (stable or resolved → active). Stability again needs quiet
+    /// ratings from after this.
+    public var regressedAt: Date?
     public var createdAt: Date
     public var updatedAt: Date
     public var deletedAt: Date?
@@ -24,7 +27,7 @@ public struct Bug: Identifiable, Codable, Sendable, Equatable {
                 color: String = "#8a8f98", isActive: Bool = false, status: BugStatus = .identified,
                 activatedAt: Date? = nil, stableSince: Date? = nil, lastRetestAt: Date? = nil,
                 resolvedAt: Date? = nil, createdAt: Date, updatedAt: Date? = nil,
-                deletedAt: Date? = nil, syncToken: String? = nil) {
+                deletedAt: Date? = nil, syncToken: String? = nil, regressedAt: Date? = nil) {
         self.id = id
         self.slug = slug
         self.title = title
@@ -36,6 +39,7 @@ public struct Bug: Identifiable, Codable, Sendable, Equatable {
         self.stableSince = stableSince
         self.lastRetestAt = lastRetestAt
         self.resolvedAt = resolvedAt
+        self.regressedAt = regressedAt
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
         self.deletedAt = deletedAt

@@ -16,12 +16,14 @@ public struct Fix: Identifiable, Codable, Sendable, Equatable {
     public var updatedAt: Date
     public var deletedAt: Date?
     public var syncToken: String?
+    /// Set when the catalogue retired the fix: old records still show it; it is never assigned again.
+    public var retiredAt: Date?
 
     public init(id: UUID = UUID(), number: Int, bugId: UUID, type: FixType = .daily,
                 severity: FixSeverity = .low, interactionType: InteractionType = .standard,
                 prompt: String, inlineComment: String? = nil, validation: String? = nil,
                 configurationData: Data? = nil, createdAt: Date, updatedAt: Date? = nil,
-                deletedAt: Date? = nil, syncToken: String? = nil) {
+                deletedAt: Date? = nil, syncToken: String? = nil, retiredAt: Date? = nil) {
         self.id = id
         self.number = number
         self.bugId = bugId
@@ -36,7 +38,11 @@ public struct Fix: Identifiable, Codable, Sendable, Equatable {
         self.updatedAt = updatedAt ?? createdAt
         self.deletedAt = deletedAt
         self.syncToken = syncToken
+        self.retiredAt = retiredAt
     }
+
+    /// Whether the daily rule and the crash rule may offer it: live and not retired.
+    public var isOffered: Bool { deletedAt == nil && retiredAt == nil }
 
     /// "FIX #037"
     public var label: String {

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// - identified → active: the user activates the bug.
 /// - active → stable: active for at least 28 days, the last 3 weekly diagnostics that asked about it
-///   all said quiet, and no crash about it in the last 21 days.
+///   all said quiet, and no crash about it in the last 21 days. After a regression only ratings
+///   made since the regression count: stability needs fresh quiet weeks.
 /// - stable → resolved: stable for 90 days with no crash about it and no present or loud rating since.
 /// - stable or resolved → active (a regression): a crash about it, a loud rating, or a failed retest.
 /// - A stable bug is retested every 30 days: its fix comes back as the day's fix.
@@ -24,11 +25,13 @@ public enum BugLifecycle {
         }
     }
 
+    /// Activating a bug that is not active starts its clock again: the severity ramp and the 28
+    /// active days before it can become stable count from this activation, not an earlier one.
     public static func activate(_ bug: Bug, at now: Date) -> Bug {
         var b = bug
-        b.isActive = true
         if b.status == .identified { b.status = .active }
-        if b.activatedAt == nil { b.activatedAt = now }
+        if !b.isActive || b.activatedAt == nil { b.activatedAt = now }
+        b.isActive = true
         b.updatedAt = now
         return b
     }
@@ -65,10 +68,16 @@ public enum BugLifecycle {
             // The ratings first: they are at hand, where the days ask the time zone (all must hold).
             // The last ratings by week all quiet: when the diagnostics come in week order (most
             // callers pass them so), the run of quiet ratings at the end is long enough.
+            // Only ratings made after the last regression count.
+            let fresh = bug.regressedAt ?? .distantPast
             var quietRun = 0
             var lastWeek: Date?
             var inOrder = true
-            forEachRating { _, intensity, week in
+            var freshRatings: [(Date, BugIntensity)] {
+                myRatings.filter { $0.0 > fresh }
+            }
+            forEachRating { completed, intensity, week in
+                guard completed > fresh else { return }
                 if let lastWeek, lastWeek > week { inOrder = false }
                 lastWeek = week
                 quietRun = intensity == .quiet ? quietRun + 1 : 0
@@ -76,7 +85,7 @@ public enum BugLifecycle {
             if inOrder {
                 guard quietRun >= Thresholds.stableQuietWeeks else { return nil }
             } else {
-                let lastRatings = myRatings.suffix(Thresholds.stableQuietWeeks)
+                let lastRatings = freshRatings.suffix(Thresholds.stableQuietWeeks)
                 guard lastRatings.count == Thresholds.stableQuietWeeks,
                       lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
             }
@@ -131,6 +140,7 @@ public enum BugLifecycle {
             b.stableSince = nil
             b.resolvedAt = nil
             b.lastRetestAt = nil
+            b.regressedAt = now
         }
         return b
     }

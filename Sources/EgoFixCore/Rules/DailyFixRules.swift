@@ -16,6 +16,7 @@ public enum AssignmentReason: String, Equatable, Sendable, Codable {
     case weeklyOverhaul // Monday's system overhaul
     case retest         // a stable bug's 30-day retest
     case fallback       // the day's bug had nothing left; another active bug's fix
+    case rerun          // nothing unseen was left; a fix applied at least 90 days ago comes back
 }
 
 /// The daily-fix rule, pure. One fix per local day, chosen deterministically for a user and a day.
@@ -28,7 +29,11 @@ public enum AssignmentReason: String, Equatable, Sendable, Codable {
 /// 3. On Mondays, once the bug has been active 14 days, a weekly "system overhaul" is chosen when one is left.
 /// 4. Never a fix already applied; a skipped (or never-marked) fix not within 21 days; a failed fix
 ///    not within 7 days. Quick fixes are only for after a crash.
-/// 5. When the day's bug has nothing left, another active bug's fix; when nothing is left at all, a rest day.
+/// 5. When the day's bug has nothing left, another active bug's fix.
+/// 6. When no active bug has an unseen fix left, a rerun: a daily fix applied at least 90 days ago
+///    comes back (the one applied longest ago first; the day's bug first, then the turn order).
+///    A stable bug's retest takes a rerun the same way when its unseen fixes are gone.
+/// 7. A rest day only when nothing at all is eligible.
 public enum DailyFixRules {
     public struct Input: Sendable {
         public var userId: UUID
@@ -125,18 +130,74 @@ public enum DailyFixRules {
     public static func choose(_ input: Input) -> DailyAssignment {
         let excluded = Excluded(excludedList(input.completions, day: input.day, calendar: input.calendar))
         return choose(userId: input.userId, day: input.day, bugs: input.bugs, primaryBugId: input.primaryBugId,
-                      calendar: input.calendar, excluded: excluded, fixes: FixList(fixes: input.fixes))
+                      calendar: input.calendar, excluded: excluded, fixes: FixList(fixes: input.fixes),
+                      reruns: Reruns(input.completions, day: input.day, calendar: input.calendar))
+    }
+
+    /// What the rerun rule reads: the local day each fix was last applied, and the fixes in a
+    /// skip, failure or pending cooldown (which a rerun respects like any other offer).
+    public struct Reruns: Sendable {
+        /// Local day ordinal of the last applied completion, by fix id.
+        var lastApplied: [UUID: Int]
+        /// Fixes skipped, failed or left pending recently enough to be held back.
+        public var cooling: [UUID]
+
+        public init(lastApplied: [UUID: Int] = [:], cooling: [UUID] = []) {
+            self.lastApplied = lastApplied
+            self.cooling = cooling
+        }
+
+        public init(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) {
+            let days = LocalDay.Converter(calendar)
+            var last: [UUID: Int] = [:]
+            var cooling: [UUID] = []
+            for i in completions.indices where completions[i].deletedAt == nil {
+                let c = completions[i]
+                let d = days.day(c.completedAt ?? c.assignedAt).ordinal
+                if c.outcome == .applied {
+                    last[c.fixId] = max(last[c.fixId] ?? d, d)
+                } else if excludes(c.outcome, age: day.ordinal - d) {
+                    cooling.append(c.fixId)
+                }
+            }
+            self.init(lastApplied: last, cooling: cooling)
+        }
+
+        /// Records an applied fix (the demo simulation keeps one of these as it goes).
+        public mutating func applied(_ fixId: UUID, on day: LocalDay) {
+            lastApplied[fixId] = max(lastApplied[fixId] ?? day.ordinal, day.ordinal)
+        }
+
+        /// The bug's daily fix applied longest ago, at least `rerunAfterDays` before `day`, not cooling.
+        func pick(_ fixes: [Fix], bug: UUID, day: LocalDay, hash: DayHash) -> Fix? {
+            var best: (index: Int, last: Int, hash: UInt64)?
+            for i in fixes.indices where fixes[i].bugId == bug && fixes[i].type == .daily && fixes[i].isOffered {
+                guard let last = lastApplied[fixes[i].id], day.ordinal - last >= Thresholds.rerunAfterDays else { continue }
+                if cooling.contains(fixes[i].id) { continue }
+                let h = hash.of(fixes[i].id)
+                if let b = best {
+                    if last != b.last { if last > b.last { continue } }
+                    else if h != b.hash { if h > b.hash { continue } }
+                    else if fixes[i].number > fixes[b.index].number { continue }
+                }
+                best = (i, last, h)
+            }
+            return best.map { fixes[$0.index] }
+        }
     }
 
     /// `choose`, with the excluded ids already worked out and the fixes from a source that may be
     /// indexed (the demo simulation keeps one); the same answer as `choose` on the same records.
     static func choose<Source: FixSource>(userId: UUID, day: LocalDay, bugs: [Bug], primaryBugId: UUID?,
-                                          calendar: Calendar, excluded: Excluded, fixes: Source) -> DailyAssignment {
+                                          calendar: Calendar, excluded: Excluded, fixes: Source,
+                                          reruns: Reruns) -> DailyAssignment {
         let hash = DayHash(userId: userId, day: day)
         let days = LocalDay.Converter(calendar)
-        if let b = retestDueIndex(bugs, day: day, days: days),
-           let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: false, hash: hash) {
-            return .fix(fix, reason: .retest)
+        if let b = retestDueIndex(bugs, day: day, days: days) {
+            if let fix = pick(fixes, excluded, day: day, days: days, bugs: bugs, bug: b, allowWeekly: false, hash: hash)
+                ?? reruns.pick(fixes.allFixes, bug: bugs[b].id, day: day, hash: hash) {
+                return .fix(fix, reason: .retest)
+            }
         }
         let order = turnOrderIndices(bugs, primaryBugId: primaryBugId)
         guard !order.isEmpty else { return .restDay }
@@ -147,6 +208,10 @@ public enum DailyFixRules {
                 if k > 0 { return .fix(fix, reason: .fallback) }
                 return .fix(fix, reason: fix.type == .weekly ? .weeklyOverhaul : .daily)
             }
+        }
+        for k in 0..<order.count {
+            let b = order[(first + k) % order.count]
+            if let fix = reruns.pick(fixes.allFixes, bug: bugs[b].id, day: day, hash: hash) { return .fix(fix, reason: .rerun) }
         }
         return .restDay
     }
@@ -204,12 +269,15 @@ public enum DailyFixRules {
     /// id of `bugs[bugIndex]` in the call) of a type and, when given, a severity, as `best` finds it
     /// in the list of all the fixes.
     protocol FixSource {
+        /// Every fix of the catalogue (the rerun rule scans them).
+        var allFixes: [Fix] { get }
         func best(_ excluded: Excluded, bugIndex: Int, bug: UUID, type: FixType, severity: FixSeverity?, hash: DayHash) -> Fix?
     }
 
     /// The input's fixes, scanned.
     struct FixList: FixSource {
         let fixes: [Fix]
+        var allFixes: [Fix] { fixes }
 
         func best(_ excluded: Excluded, bugIndex: Int, bug: UUID, type: FixType, severity: FixSeverity?, hash: DayHash) -> Fix? {
             DailyFixRules.best(fixes, excluded, bug: bug, type: type, severity: severity, hash: hash)
@@ -237,7 +305,7 @@ public enum DailyFixRules {
     static func best<Indices: Sequence<Int>>(_ fixes: [Fix], _ indices: Indices, _ excluded: Excluded, bug: UUID, type: FixType,
                                              severity: FixSeverity?, hash: DayHash) -> Fix? {
         var best: (index: Int, hash: UInt64)?
-        for i in indices where fixes[i].bugId == bug && fixes[i].type == type && fixes[i].deletedAt == nil {
+        for i in indices where fixes[i].bugId == bug && fixes[i].type == type && fixes[i].isOffered {
             if let severity, fixes[i].severity != severity { continue }
             if excluded.contains(fixes[i].id) { continue }
             let h = hash.of(fixes[i].id)
@@ -308,7 +376,7 @@ public enum CrashRules {
     public static func quickFix(for bugId: UUID, fixes: [Fix], completions: [FixCompletion],
                                 userId: UUID, day: LocalDay) -> Fix? {
         // Indexes, fields read in place: copying each fix out would retain and release all its text.
-        let quick = fixes.indices.filter { fixes[$0].deletedAt == nil && fixes[$0].bugId == bugId && fixes[$0].type == .quickFix }
+        let quick = fixes.indices.filter { fixes[$0].isOffered && fixes[$0].bugId == bugId && fixes[$0].type == .quickFix }
         guard !quick.isEmpty else { return nil }
         var lastUsed: [UUID: Date] = Dictionary(minimumCapacity: completions.count)
         for i in completions.indices where completions[i].deletedAt == nil {

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The pending fix: the one `egofix applied` (or skipped, failed) marks next. A quick fix queued
-/// after a crash and not yet marked comes first, whatever day it was queued (the earliest);
-/// else today's daily fix (the first one assigned on the local day), while it is unmarked.
+/// after a crash and not yet marked comes first (the earliest), until it expires 7 local days
+/// after the crash (`Thresholds.quickFixExpiryDays`); else today's daily fix (the first one
+/// assigned on the local day), while it is unmarked. An expired quick fix stays in the store as
+/// it was (pending); the history shows it as expired.
 /// A daily fix from an earlier day that was never marked is not pending: its day is over, and
 /// the history shows it as not marked.
 ///
@@ -16,13 +18,28 @@ public enum PendingFixRule {
     ///   - dayOf: an instant's local day in the user's calendar.
     public static func pending(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
                                dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
-        if let quick = earliest(completions.filter { $0.deletedAt == nil && $0.outcome == .pending && fixesById[$0.fixId]?.type == .quickFix }),
-           let fix = fixesById[quick.fixId] {
-            return (quick, fix)
+        if let quick = pendingQuickFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf) {
+            return quick
         }
         guard let daily = todaysDailyFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf),
               daily.completion.outcome == .pending else { return nil }
         return daily
+    }
+
+    /// The earliest quick fix still pending and not expired.
+    public static func pendingQuickFix(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                                       dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
+        let live = completions.filter {
+            $0.deletedAt == nil && $0.outcome == .pending && fixesById[$0.fixId]?.type == .quickFix
+                && !isExpired($0, today: today, dayOf: dayOf)
+        }
+        guard let quick = earliest(live), let fix = fixesById[quick.fixId] else { return nil }
+        return (quick, fix)
+    }
+
+    /// A quick fix still pending `quickFixExpiryDays` local days after it was queued has expired.
+    public static func isExpired(_ quick: FixCompletion, today: LocalDay, dayOf: (Date) -> LocalDay) -> Bool {
+        quick.outcome == .pending && today.days(since: dayOf(quick.assignedAt)) >= Thresholds.quickFixExpiryDays
     }
 
     /// Today's daily (or weekly) fix, whatever its outcome: the first non-quick fix assigned on `today`.

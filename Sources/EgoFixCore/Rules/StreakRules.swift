@@ -58,14 +58,18 @@ public enum StreakRules {
         return used != today.sundayOnOrBefore
     }
 
-    /// Walks the days strictly between `last` and `day`; each needs its week's freeze.
+    /// Walks the days strictly between `last` and `day`; each needs its week's freeze, and a
+    /// freeze covers exactly one missed day. A freeze is spent only when the gap is covered: when
+    /// the streak breaks anyway, no freeze is used (the one passed in is returned unchanged).
     static func coverMissedDays(from last: LocalDay, to day: LocalDay, freezeUsedWeek: LocalDay?)
         -> (survives: Bool, freezeUsedWeek: LocalDay?) {
         var used = freezeUsedWeek
         var missed = last.adding(days: 1)
+        // A gap longer than two weeks' freezes can cover breaks the streak without a walk.
+        if day.days(since: last) - 1 > 2 { return (false, freezeUsedWeek) }
         while missed < day {
             let week = missed.sundayOnOrBefore
-            if used == week { return (false, used) }
+            if used == week { return (false, freezeUsedWeek) }
             used = week
             missed = missed.adding(days: 1)
         }

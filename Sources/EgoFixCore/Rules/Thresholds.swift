@@ -16,6 +16,14 @@ public enum Thresholds {
     public static let mediumSeverityAfterDays = 14
     /// Days a bug has been active before high-severity fixes are the target.
     public static let highSeverityAfterDays = 42
+    /// An applied daily fix may come back as a rerun once this many days have passed since it was
+    /// applied, and only when no unseen fix is left.
+    public static let rerunAfterDays = 90
+    /// When a bug's unseen daily fixes come down to this many, the day's card says so, once.
+    public static let unseenFixesLowWarning = 7
+    /// A quick fix left unmarked this many days after the crash expires: it is no longer pending,
+    /// and the history shows it as expired.
+    public static let quickFixExpiryDays = 7
     /// Weekly "system overhaul" fixes are assigned on Mondays once the bug has been active this long.
     public static let weeklyOverhaulAfterDays = 14
 

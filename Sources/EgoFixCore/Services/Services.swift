@@ -93,6 +93,23 @@ public struct StreakService: Sendable {
         return user
     }
 
+    /// Brings the profile's stored streak and freeze flag up to `now` (a streak ended by missed
+    /// days reads 0; the freeze flag is this week's), so what `export` and `status` read is not
+    /// stale. Uses no freeze and counts no engagement. Returns the profile as saved.
+    @discardableResult
+    public func settle(at now: Date) async throws -> UserProfile {
+        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let today = LocalDay(now, calendar: calendar)
+        let s = state(of: user)
+        let current = StreakRules.current(s, today: today)
+        let freeze = StreakRules.freezeAvailable(s, today: today)
+        guard current != user.currentStreak || freeze != user.streakFreezeAvailable else { return user }
+        user.currentStreak = current
+        user.streakFreezeAvailable = freeze
+        try await repos.users.save(user)
+        return user
+    }
+
     /// The streak shown today: 0 once a missed day was not covered by a freeze.
     public func currentStreak(at now: Date) async throws -> Int {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
@@ -138,14 +155,26 @@ public struct DailyFixService: Sendable {
     /// The fix to show now: a pending quick fix after a crash first, else today's daily fix,
     /// assigned on first request and the same for the rest of the local day. Nil on a rest day.
     public func current(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
+        if let quick = try await pendingQuickFix(at: now) { return quick }
+        return try await assignToday(at: now)
+    }
+
+    /// The earliest quick fix queued by a crash and not yet marked or expired.
+    public func pendingQuickFix(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let pending = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
+        return PendingFixRule.pendingQuickFix(in: pending, fixesById: byId, today: LocalDay(now, calendar: calendar),
+                                              dayOf: { LocalDay($0, calendar: calendar) })
+    }
+
+    /// Today's daily fix: the one already assigned on this local day (whatever its outcome), else
+    /// one chosen now by `DailyFixRules` and recorded. A pending quick fix does not hold it back:
+    /// the quick fix comes first, and the day's fix still comes. Nil on a rest day.
+    public func assignToday(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let fixes = try await repos.fixes.getAll()
-        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        let quickIds = fixes.filter { $0.type == .quickFix }.map(\.id)
-        let pending = try await repos.completions.getPending(fixIds: quickIds).sorted { $0.assignedAt < $1.assignedAt }
-        if let q = pending.first, let f = byId[q.fixId] {
-            return (q, f)
-        }
+        let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
         let day = LocalDay(now, calendar: calendar)
         let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
@@ -206,11 +235,16 @@ public struct CrashService: Sendable {
             .record(.crashLogged, userId: user.id, bugId: bug, context: context, at: now)
         var quick: Fix?
         if let bug {
+            // Each crash queues a quick fix for its own bug; a second crash about the same bug while
+            // its quick fix is still pending (and not expired) queues nothing new.
             let fixes = try await repos.fixes.getAll()
-            let pendingQuick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
+            let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let today = LocalDay(now, calendar: calendar)
+            let pendingQuick = try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix && $0.bugId == bug }.map(\.id))
+                .filter { !PendingFixRule.isExpired($0, today: today, dayOf: { LocalDay($0, calendar: calendar) }) }
                 .sorted { $0.assignedAt < $1.assignedAt }
             if let already = pendingQuick.first {
-                quick = fixes.first { $0.id == already.fixId }
+                quick = byId[already.fixId]
             } else if let q = CrashRules.quickFix(for: bug, fixes: fixes, completions: try await repos.completions.getAll(),
                                                   userId: user.id, day: LocalDay(now, calendar: calendar)) {
                 try await repos.completions.save(FixCompletion(fixId: q.id, userId: user.id, assignedAt: now))

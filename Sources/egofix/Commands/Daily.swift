@@ -16,24 +16,34 @@ struct Init: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options, ifMissing: .create)
-        try s.ensureCatalogue()
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
-        do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
-        if let bug {
-            try vm.select(slug: bug)
-        } else if Prompt.interactive {
+        try await s.store.transaction {
+            try s.ensureCatalogue()
+            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
+        }
+        var slug = bug
+        if slug == nil {
+            guard Prompt.interactive else {
+                throw CLIError("no bug chosen. Pass --bug SLUG, one of: \(vm.bugs.map(\.slug).sorted().joined(separator: ", ")).")
+            }
+            // Asked before the store is locked: the answer may take a while.
             Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
             let choice = Prompt.choose("Primary bug:", vm.bugs.map { "\($0.title)  " + s.style.dim("// " + $0.description) })
             guard let i = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
-            try vm.select(slug: vm.bugs[i].slug)
-        } else {
-            throw CLIError("no bug chosen. Pass --bug SLUG, one of: \(vm.bugs.map(\.slug).sorted().joined(separator: ", ")).")
+            slug = vm.bugs[i].slug
         }
-        let card = try await vm.complete(at: s.now)
-        var out = ["v1.0. Primary bug: " + s.style.paint(vm.selected?.title ?? "", vm.selected?.color ?? Style.heading) + ".",
-                   s.style.dim("// Store: \(s.storePath)"), ""]
-        if let card {
-            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "FIRST FIX")
+        let chosen = slug ?? ""
+        let out = try await s.store.transaction { () -> [String] in
+            // Looked at again inside the transaction: another `init` may have started the practice meanwhile.
+            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
+            try vm.select(slug: chosen)
+            let card = try await vm.complete(at: s.now)
+            var out = ["v1.0. Primary bug: " + s.style.paint(vm.selected?.title ?? "", vm.selected?.color ?? Style.heading) + ".",
+                       s.style.dim("// Store: \(s.storePath)"), ""]
+            if let card {
+                out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "FIRST FIX")
+            }
+            return out
         }
         s.print(out)
     }
@@ -49,6 +59,12 @@ struct Today: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        // One transaction: two `today` at the same moment assign one fix, and what is printed is stored.
+        let out = try await s.store.transaction { try await show(s) }
+        s.print(out)
+    }
+
+    func show(_ s: Session) async throws -> [String] {
         try s.ensureCatalogue()
         // The detectors run on another core while the day's fix is chosen and recorded.
         let detection: Task<PatternRun, Error>? = json ? nil : Task { try await Surfacer.run(s) }
@@ -57,30 +73,23 @@ struct Today: AsyncParsableCommand {
         switch vm.state {
         case .loaded(let card):
             if json {
-                Swift.print(try JSONOut.encode(TodayJSON(fix: card.fix, bug: card.bug, completion: card.completion, restDay: false)))
-                return
+                _ = try await detection?.value
+                return [try JSONOut.encode(TodayJSON(card, restDay: false))]
             }
-            let heading = card.isQuickFix ? "QUICK FIX // after the crash" : "TODAY // " + s.today.description
             let run = if let detection { try await detection.value } else { try await Surfacer.run(s) }
             var out = try await Surfacer.surface(s, moment: .beforeDailyFix, run: run)
-            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading,
-                                    showCommands: card.completion.outcome == .pending)
-            if card.completion.outcome != .pending {
-                out.append("")
-                out.append(s.style.paint("Marked " + card.completion.outcome.rawValue + ".", s.style.outcomeColor(card.completion.outcome))
-                           + s.style.dim(" Next fix tomorrow."))
-            }
-            s.print(out)
+            out += try await TodayLines.lines(s, card: card, daily: vm.daily)
+            return out
         case .restDay(let tidbit):
-            if json {
-                Swift.print(try JSONOut.encode(TodayJSON(fix: nil, bug: nil, completion: nil, restDay: true)))
-                return
-            }
+            _ = try await detection?.value
+            if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true))] }
             var out = ["REST DAY", "", "No fix today. Nothing left that fits, or nothing active."]
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
-            s.print(out)
+            out += try await TodayLines.diagnosticLine(s)
+            return out
         case .loading, .marked:
-            break
+            _ = try await detection?.value
+            return []
         }
     }
 
@@ -89,6 +98,64 @@ struct Today: AsyncParsableCommand {
         let bug: Bug?
         let completion: FixCompletion?
         let restDay: Bool
+        let rerun: Bool
+        let quickFix: Bool
+
+        init(_ card: TodayCard?, restDay: Bool) {
+            fix = card?.fix
+            bug = card?.bug
+            completion = card?.completion
+            self.restDay = restDay
+            rerun = card?.isRerun ?? false
+            quickFix = card?.isQuickFix ?? false
+        }
+    }
+}
+
+/// What `egofix today` prints for its cards: a pending quick fix first, then the day's fix.
+enum TodayLines {
+    static func lines(_ s: Session, card: TodayCard, daily: TodayCard?) async throws -> [String] {
+        var out: [String] = []
+        if card.isQuickFix {
+            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "QUICK FIX // after the crash, first",
+                                 showCommands: true)
+            if let daily, daily.completion.id != card.completion.id {
+                out += ["", ""]
+                out += dailyLines(s, daily, showCommands: false)
+                if daily.completion.outcome == .pending {
+                    out += ["", s.style.dim("// The outcome commands mark the quick fix first, then this one.")]
+                }
+            }
+        } else {
+            out += dailyLines(s, card, showCommands: card.completion.outcome == .pending)
+        }
+        out += try await diagnosticLine(s)
+        return out
+    }
+
+    static func dailyLines(_ s: Session, _ card: TodayCard, showCommands: Bool) -> [String] {
+        var heading = "TODAY // " + s.today.description
+        if card.isRerun { heading += " // rerun" }
+        var out = FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading, showCommands: showCommands)
+        if card.isRerun {
+            out += ["", s.style.dim("// A rerun: applied before, at least \(Thresholds.rerunAfterDays) days ago. Nothing unseen was left.")]
+        }
+        if let left = card.unseenLeft, let bug = card.bug {
+            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, reruns.",
+                    s.style.dim("// `egofix bug activate SLUG` adds another bug's fixes; `egofix bugs` lists them.")]
+        }
+        if card.completion.outcome != .pending {
+            out.append("")
+            out.append(s.style.paint("Marked " + card.completion.outcome.rawValue + ".", s.style.outcomeColor(card.completion.outcome))
+                       + s.style.dim(" Next fix tomorrow."))
+        }
+        return out
+    }
+
+    /// The open Sunday diagnostic, when it is open and not done.
+    static func diagnosticLine(_ s: Session) async throws -> [String] {
+        guard try await DiagnosticService(repos: s.repos, calendar: s.calendar).isDue(at: s.now) else { return [] }
+        return ["", s.style.dim("// Weekly diagnostic open: `egofix diagnostic` (30 seconds), or skip it.")]
     }
 }
 
@@ -111,18 +178,39 @@ struct OutcomeOptions: ParsableArguments {
 enum OutcomeCommand {
     static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
         let s = try Session.open(o.store)
-        try s.ensureCatalogue()
+        // A first look, outside the write lock, so a wrong option or no pending fix is refused before
+        // the reflection is asked for (an editor may stay open for minutes).
+        let peek = try await s.store.transaction { () -> (FixCompletion, Fix) in
+            try s.ensureCatalogue()
+            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+        }
+        _ = try interactionOutcome(fix: peek.1, o)
+        let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection")
+        // Read, decide and write in one transaction: of two commands marking the same fix at the
+        // same moment, one is recorded and the other refused; what is printed is stored.
+        let out = try await s.store.transaction { () -> [String] in
+            let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+            guard target.0.id == peek.0.id else {
+                throw CLIError("the pending fix changed while the reflection was written (\(peek.1.label) was marked elsewhere). Nothing recorded; run the command again.")
+            }
+            return try await mark(outcome, o, s, target: target, reflection: reflection)
+        }
+        s.print(out)
+    }
+
+    static func mark(_ outcome: FixOutcome, _ o: OutcomeOptions, _ s: Session, target: (FixCompletion, Fix),
+                     reflection: String?) async throws -> [String] {
         // What the detectors need from before the outcome is read on another core meanwhile.
         let earlier = Task { try await DetectionReads.earlier(s.repos, now: s.now, calendar: s.calendar) }
-        let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
-        let fix = target.1
-        let interaction = try interactionOutcome(fix: fix, o)
-        let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection")
+        let interaction = try interactionOutcome(fix: target.1, o)
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
-        // The fix found above is marked, unless an editor was open meanwhile: then it is looked up
-        // again, so a mark made elsewhere in that time is refused rather than overwritten.
-        try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now, target: o.edit ? nil : target)
-        guard case .marked(let r) = vm.state else { return }
+        do {
+            try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now, target: target)
+        } catch {
+            _ = try? await earlier.value
+            throw error
+        }
+        guard case .marked(let r) = vm.state else { _ = try? await earlier.value; return [] }
         var out: [String] = []
         let head: String
         switch outcome {
@@ -150,10 +238,17 @@ enum OutcomeCommand {
             out += Text.wrap(tid.body)
         }
         if reflection != nil { out += ["", s.style.dim("// Reflection saved. It stays in your store.")] }
+        if r.fix.type == .quickFix {
+            let daily = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now)
+            if let d = daily, d.completion.outcome == .pending {
+                out += ["", s.style.dim("// Today's fix, \(d.fix.label), is still open: `egofix today`.")]
+            }
+        }
         let run = try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar, after: earlier.value)
         let pattern = try await Surfacer.surface(s, moment: .afterOutcome, run: run)
         if !pattern.isEmpty { out += [""] + pattern }
-        s.print(out)
+        out += try await TodayLines.diagnosticLine(s)
+        return out
     }
 
     static func line(for outcome: FixOutcome, fix: Fix) -> String {

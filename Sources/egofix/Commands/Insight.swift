@@ -56,6 +56,11 @@ struct Patterns: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        let out = try await s.store.transaction { try await lines(s) }
+        s.print(out)
+    }
+
+    func lines(_ s: Session) async throws -> [String] {
         try s.ensureCatalogue()
         _ = try await s.profile()
         let run = try await Surfacer.run(s)
@@ -72,8 +77,7 @@ struct Patterns: AsyncParsableCommand {
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
                     .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
             }
-            s.print(["Noted. \(found.count == 1 ? "It" : "They") will not be surfaced again; the patterns page still lists \(found.count == 1 ? "it" : "them")."])
-            return
+            return ["Noted. \(found.count == 1 ? "It" : "They") will not be surfaced again; the patterns page still lists \(found.count == 1 ? "it" : "them")."]
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
@@ -81,12 +85,11 @@ struct Patterns: AsyncParsableCommand {
         let statuses = run.statuses.map { JSONStatus(type: $0.patternType.rawValue, check: $0.name, have: $0.have, need: $0.need,
                                                      unit: $0.unit, ready: $0.isReady, line: $0.line) }
         if json {
-            Swift.print(try JSONOut.encode(JSONOutput(
+            return [try JSONOut.encode(JSONOutput(
                 patterns: patterns.map { JSONPattern(type: $0.patternType.rawValue, severity: $0.severity.rawValue, confidence: $0.pValue,
                                                      basis: $0.basis, dataPoints: $0.dataPoints, title: $0.title, body: $0.body,
                                                      relatedBugs: $0.relatedBugIds.map(slug)) },
-                waiting: statuses.filter { !$0.ready }, checks: statuses)))
-            return
+                waiting: statuses.filter { !$0.ready }, checks: statuses))]
         }
         var out: [String] = []
         if patterns.isEmpty { out.append("Nothing detected. That is a result too.") }
@@ -103,7 +106,7 @@ struct Patterns: AsyncParsableCommand {
             out.append("NOT YET")
             out += waiting.map { "  " + $0.line }
         }
-        s.print(out)
+        return out
     }
 }
 

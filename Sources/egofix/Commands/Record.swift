@@ -17,8 +17,11 @@ struct CrashCommand: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try s.ensureCatalogue()
-        let user = try await s.profile()
+        let user = try await s.store.transaction { () -> UserProfile in
+            try s.ensureCatalogue()
+            return try await s.profile()
+        }
+        // The two steps are asked before the store is locked: a prompt may wait for minutes.
         var bug: Bug?
         if let slug {
             bug = try await s.bug(slug: slug)
@@ -43,23 +46,30 @@ struct CrashCommand: AsyncParsableCommand {
                 text = try ReflectionInput.read(message: nil, edit: false, what: "note")
             }
         }
-        let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: bug?.id, note: text, context: ctx, at: s.now)
-        try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: bug?.id, at: s.now)
-        var out = [s.style.paint("CRASH LOGGED", Style.crash) + (bug.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
-        out.append("")
-        out.append("Logged. The version number stays where it is.")
-        if let b = bug, let tid = try await crashTidbit(s, bug: b, user: user) {
-            out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
-        }
-        if let q = r.quickFix {
+        let crashed = bug
+        let note = text
+        let out = try await s.store.transaction { () -> [String] in
+            let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: crashed?.id, note: note, context: ctx, at: s.now)
+            try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: crashed?.id, at: s.now)
+            var out = [s.style.paint("CRASH LOGGED", Style.crash) + (crashed.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
             out.append("")
-            out += FixCard.lines(fix: q, bug: bug, style: s.style, heading: "QUICK FIX // shown next")
+            out.append("Logged. The version number stays where it is.")
+            if let b = crashed, let tid = try await crashTidbit(s, bug: b) {
+                out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
+            }
+            if let q = r.quickFix {
+                let qbug = try await s.repos.bugs.getById(q.bugId)
+                out.append("")
+                out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // shown next")
+            }
+            out += ["", s.style.dim("// `egofix reboot` when you are ready to start fresh.")]
+            return out
         }
-        out += ["", s.style.dim("// `egofix reboot` when you are ready to start fresh.")]
         s.print(out)
     }
 
-    func crashTidbit(_ s: Session, bug: Bug, user: UserProfile) async throws -> MicroEducation? {
+    func crashTidbit(_ s: Session, bug: Bug) async throws -> MicroEducation? {
+        let user = try await s.profile()
         let pool = try await s.repos.education.getFor(bugSlug: bug.slug, trigger: .afterCrash)
         guard let t = MicroEducationPicker.pick(from: pool, bugSlug: bug.slug, trigger: .afterCrash, lastShownId: user.lastTidbitId,
                                                 seed: StableHash.fnv1a([user.id.uuidString, ISO8601.format(s.now)])) else { return nil }
@@ -76,9 +86,11 @@ struct Reboot: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try s.ensureCatalogue()
-        let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
-        let user = try await s.profile()
+        let (closed, user) = try await s.store.transaction { () -> ([Crash], UserProfile) in
+            try s.ensureCatalogue()
+            let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
+            return (closed, try await s.profile())
+        }
         s.print(["REBOOT", "", "Closed \(Text.plural(closed.count, "crash", "crashes")). Still v\(user.currentVersion).",
                  s.style.dim("// A reboot is not a reset. The log keeps everything.")])
     }
@@ -102,9 +114,11 @@ struct Diagnostic: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try s.ensureCatalogue()
-        let user = try await s.profile()
         let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
+        let (user, due) = try await s.store.transaction { () -> (UserProfile, Bool) in
+            try s.ensureCatalogue()
+            return (try await s.profile(), try await svc.isDue(at: s.now))
+        }
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
@@ -112,7 +126,6 @@ struct Diagnostic: AsyncParsableCommand {
             return
         }
         let week = svc.weekUnderReview(at: s.now)
-        let due = try await svc.isDue(at: s.now)
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
         if !inWindow && !anyway {
             let closed = "diagnostic due. It opens Sunday at 18:00 and stays open through Monday."
@@ -122,6 +135,7 @@ struct Diagnostic: AsyncParsableCommand {
             return
         }
         if inWindow && !due { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
+        // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.
         var responses: [BugDiagnosticResponse] = []
         if !rate.isEmpty {
             for r in rate { responses.append(try await parse(r, s)) }
@@ -150,15 +164,51 @@ struct Diagnostic: AsyncParsableCommand {
         } else {
             throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug, or --skip.")
         }
-        let d = try await svc.complete(responses, at: s.now)
-        var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
-        for r in d.responses {
-            let b = try await s.repos.bugs.getById(r.bugId)
-            let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
-            out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.rawValue } ?? ""))
+        let answers = responses
+        let out = try await s.store.transaction { () -> [String] in
+            let d = try await svc.complete(answers, at: s.now)
+            var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
+            for r in d.responses {
+                let b = try await s.repos.bugs.getById(r.bugId)
+                let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
+                out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.rawValue } ?? ""))
+            }
+            out += [""] + (try await weekSummary(s, week: week))
+            out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
+            return out
         }
-        out += ["", "Recorded. It feeds the patterns, not a score."]
         s.print(out)
+    }
+
+    /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the week before.
+    func weekSummary(_ s: Session, week: LocalDay) async throws -> [String] {
+        let completions = try await s.repos.completions.getAll()
+        let crashes = try await s.repos.crashes.getAll()
+        func counts(_ start: LocalDay) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
+            let end = start.adding(days: 7)
+            var a = 0, sk = 0, f = 0
+            for c in completions where c.deletedAt == nil {
+                guard let done = c.completedAt else { continue }
+                let d = LocalDay(done, calendar: s.calendar)
+                guard d >= start && d < end else { continue }
+                switch c.outcome {
+                case .applied: a += 1
+                case .skipped: sk += 1
+                case .failed: f += 1
+                case .pending: break
+                }
+            }
+            let x = crashes.filter { c in
+                let d = LocalDay(c.crashedAt, calendar: s.calendar)
+                return c.deletedAt == nil && d >= start && d < end
+            }.count
+            return (a, sk, f, x)
+        }
+        let now = counts(week), before = counts(week.adding(days: -7))
+        func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
+        return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
+                + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
+                s.style.dim("// In brackets: the week before, where it differs.")]
     }
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
@@ -194,8 +244,11 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try s.ensureCatalogue()
-        let snap = try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now)
+        let snap = try await s.store.transaction { () -> StatusSnapshot in
+            try s.ensureCatalogue()
+            try await StreakService(repos: s.repos, calendar: s.calendar).settle(at: s.now)
+            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now)
+        }
         if json {
             Swift.print(try JSONOut.encode(snap))
             return
@@ -255,12 +308,17 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             let s = try Session.open(options)
-            try s.ensureCatalogue()
-            _ = try await s.profile()
-            let b = try await s.bug(slug: slug)
-            if b.isActive { s.print(["\(b.title) is already active (\(b.status.rawValue)). Nothing changed."]); return }
-            try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
-            s.print([s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation tomorrow."])
+            let out = try await s.store.transaction { () -> String in
+                try s.ensureCatalogue()
+                _ = try await s.profile()
+                let b = try await s.bug(slug: slug)
+                if b.isActive { return "\(b.title) is already active (\(b.status.rawValue)). Nothing changed." }
+                let again = b.activatedAt != nil
+                try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
+                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation tomorrow."
+                    + (again ? s.style.dim(" // Activated again: severity starts low again.") : "")
+            }
+            s.print([out])
         }
     }
 
@@ -271,12 +329,15 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             let s = try Session.open(options)
-            try s.ensureCatalogue()
-            _ = try await s.profile()
-            let b = try await s.bug(slug: slug)
-            if !b.isActive { s.print(["\(b.title) is not active. Nothing changed."]); return }
-            try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
-            s.print([b.title + " deactivated. The history stays; the fixes stop."])
+            let out = try await s.store.transaction { () -> String in
+                try s.ensureCatalogue()
+                _ = try await s.profile()
+                let b = try await s.bug(slug: slug)
+                if !b.isActive { return "\(b.title) is not active. Nothing changed." }
+                try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
+                return b.title + " deactivated. The history stays; the fixes stop."
+            }
+            s.print([out])
         }
     }
 }
@@ -288,6 +349,13 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        // The profile's streak and freeze are brought up to the clock first, so the file does not
+        // carry a streak that has since ended.
+        try await s.store.transaction {
+            if try await s.repos.users.get() != nil {
+                try await StreakService(repos: s.repos, calendar: s.calendar).settle(at: s.now)
+            }
+        }
         let data = try s.store.exportJSON()
         if file == "-" {
             FileHandle.standardOutput.write(data)
