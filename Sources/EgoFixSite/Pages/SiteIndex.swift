@@ -57,6 +57,8 @@ struct SiteIndex: Sendable {
     /// The completions not deleted of each bug's fixes, in data order, by the bug's place in `bugs`.
     let completionsByBug: [[FixCompletion]]
     let completionsByDay: [LocalDay: [FixCompletion]]
+    /// Completions whose fix had been applied before: reruns (`Thresholds.rerunAfterDays`).
+    let reruns: Set<UUID>
     let crashesByDay: [LocalDay: [Crash]]
     let rebootsByDay: [LocalDay: [VersionEntry]]
     let openedDays: Set<LocalDay>
@@ -107,6 +109,15 @@ struct SiteIndex: Sendable {
             if let i = facts[c.fixId]?.bugIndex { byBug[i].append(c) }
         }
         completionsByBug = byBug
+        var appliedBefore = Set<UUID>()
+        var reruns = Set<UUID>()
+        let ordered = data.completions.filter { $0.deletedAt == nil }
+            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
+        for c in ordered {
+            if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }
+            if c.outcome == .applied { appliedBefore.insert(c.fixId) }
+        }
+        self.reruns = reruns
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.assignedAt), default: []].append(c) }

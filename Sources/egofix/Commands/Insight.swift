@@ -148,7 +148,7 @@ struct History: AsyncParsableCommand {
         let date: String, color: String, depth: Int, applied: Int, skipped: Int, failed: Int, crashes: Int, reboots: Int
         let fixes: [JSONFix]
     }
-    struct JSONFix: Encodable { let fix: String, bug: String, outcome: String, reflection: String? }
+    struct JSONFix: Encodable { let fix: String, bug: String, outcome: String, rerun: Bool, reflection: String? }
     struct JSONBug: Encodable { let bug: String, applied: Int, skipped: Int, failed: Int, completionRate: Double? }
     struct JSONOutput: Encodable { let from: String, to: String, days: [JSONDay], byBug: [JSONBug] }
 
@@ -168,13 +168,26 @@ struct History: AsyncParsableCommand {
         var byDay: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.assignedAt, calendar: s.calendar), default: []].append(c) }
         let rates = HistoryInsight.make(input).overall
+        // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
+        var reruns = Set<UUID>(), appliedBefore = Set<UUID>()
+        for c in data.completions.filter({ $0.deletedAt == nil }).sorted(by: { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }) {
+            if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }
+            if c.outcome == .applied { appliedBefore.insert(c.fixId) }
+        }
+        func outcomeWord(_ c: FixCompletion) -> String {
+            guard c.outcome == .pending else { return c.outcome.rawValue }
+            if fixesById[c.fixId]?.type == .quickFix, PendingFixRule.isExpired(c, today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) }) {
+                return "expired"
+            }
+            return LocalDay(c.assignedAt, calendar: s.calendar) < s.today ? "not marked" : "pending"
+        }
         if json {
             let out = JSONOutput(from: from.description, to: s.today.description, days: graph.cells.map { c in
                 JSONDay(date: c.day.description, color: c.color.rawValue, depth: c.depth, applied: c.activity.applied,
                         skipped: c.activity.skipped, failed: c.activity.failed, crashes: c.activity.crashes, reboots: c.activity.reboots,
                         fixes: (byDay[c.day] ?? []).sorted { $0.assignedAt < $1.assignedAt }.map { x in
                             JSONFix(fix: fixesById[x.fixId]?.label ?? "?", bug: fixesById[x.fixId].flatMap { bugsById[$0.bugId]?.slug } ?? "?",
-                                    outcome: x.outcome.rawValue, reflection: x.reflection)
+                                    outcome: outcomeWord(x), rerun: reruns.contains(x.id), reflection: x.reflection)
                         })
             }, byBug: rates.map { JSONBug(bug: bugsById[$0.bugId]?.slug ?? "?", applied: $0.applied, skipped: $0.skipped,
                                           failed: $0.failed, completionRate: $0.completionRate) })
@@ -210,7 +223,8 @@ struct History: AsyncParsableCommand {
         for c in graph.cells.reversed() where !c.activity.isEmpty {
             var line = c.day.description + "  "
             let fixes = (byDay[c.day] ?? []).map { x -> String in
-                (fixesById[x.fixId]?.label ?? "FIX") + " " + x.outcome.rawValue + (x.reflection != nil ? " +note" : "")
+                (fixesById[x.fixId]?.label ?? "FIX") + (reruns.contains(x.id) ? " rerun" : "") + " " + outcomeWord(x)
+                    + (x.reflection != nil ? " +note" : "")
             }
             line += fixes.joined(separator: ", ")
             if c.activity.crashes > 0 { line += (fixes.isEmpty ? "" : ", ") + s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash) }

@@ -1,0 +1,240 @@
+import Foundation
+import XCTest
+@testable import EgoFixCore
+
+/// The paths a person's year walks that a seeded demo does not (issue 29), one test per behaviour.
+final class LifetimeRuleTests: XCTestCase {
+    let c = Clock("Europe/Berlin")
+
+    // 1. A freeze covers exactly one missed day and is spent only when it kept the streak.
+
+    func test_Streak_freezeNotSpentWhenTheStreakBreaksAnyway() {
+        // Engaged Sunday 15 March; missed Monday and Tuesday (one freeze week): the streak breaks.
+        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 15))
+        s = StreakRules.engage(s, on: c.day(2026, 3, 18))
+        XCTAssertEqual(s.current, 1)
+        XCTAssertNil(s.freezeUsedWeek, "no freeze is used for a streak it could not keep")
+        XCTAssertTrue(StreakRules.freezeAvailable(s, today: c.day(2026, 3, 19)))
+        s = StreakRules.engage(s, on: c.day(2026, 3, 19))
+        // Missing only Friday 20 later: the unspent freeze covers it.
+        s = StreakRules.engage(s, on: c.day(2026, 3, 21))
+        XCTAssertEqual(s.current, 3, "18, 19 and 21, with Friday covered")
+        XCTAssertEqual(s.freezeUsedWeek, c.day(2026, 3, 15))
+    }
+
+    func test_Streak_freezeCoversExactlyOneMissedDay() {
+        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 16))  // Monday
+        s = StreakRules.engage(s, on: c.day(2026, 3, 18))                  // Tuesday missed: covered
+        XCTAssertEqual(s.current, 2)
+        s = StreakRules.engage(s, on: c.day(2026, 3, 20))                  // Thursday missed: the freeze is gone
+        XCTAssertEqual(s.current, 1)
+        // A Saturday and a Sunday belong to two freeze weeks: both are covered.
+        var t = StreakRules.engage(StreakState(), on: c.day(2026, 3, 20))  // Friday
+        t = StreakRules.engage(t, on: c.day(2026, 3, 23))                  // Monday, after Sat + Sun missed
+        XCTAssertEqual(t.current, 2)
+    }
+
+    // 2. Each crash queues a quick fix for its own bug.
+
+    func test_Crash_secondCrashAboutAnotherBugQueuesItsOwnQuickFix() async throws {
+        let w = try await World.make(bugs: ["need-to-be-right", "need-to-impress"])
+        let first = try await w.crash.logCrash(bugId: w.bugs[0].id, note: nil, at: w.clock.now)
+        let second = try await w.crash.logCrash(bugId: w.bugs[1].id, note: nil, at: w.clock.now.addingTimeInterval(600))
+        XCTAssertEqual(first.quickFix?.bugId, w.bugs[0].id)
+        XCTAssertEqual(second.quickFix?.bugId, w.bugs[1].id, "the second crash's quick fix is about its own bug")
+        let pending = try await w.repos.completions.getPending(fixIds: w.fixes.filter { $0.type == .quickFix }.map(\.id))
+        XCTAssertEqual(pending.count, 2)
+        // The same bug crashing again while its quick fix waits queues nothing new.
+        let third = try await w.crash.logCrash(bugId: w.bugs[0].id, note: nil, at: w.clock.now.addingTimeInterval(1200))
+        XCTAssertEqual(third.quickFix?.id, first.quickFix?.id)
+        let after = try await w.repos.completions.getPending(fixIds: w.fixes.filter { $0.type == .quickFix }.map(\.id))
+        XCTAssertEqual(after.count, 2)
+    }
+
+    // 3. An unmarked quick fix comes first, but the day's fix still comes; it expires after 7 days.
+
+    func test_QuickFix_unmarkedDoesNotStopTheDailyFix() async throws {
+        let w = try await World.make()
+        _ = try await w.crash.logCrash(bugId: w.bugs[0].id, note: nil, at: w.clock.now)
+        for d in 1...10 {
+            let at = w.clock.now.addingTimeInterval(Double(d) * 86_400)
+            var vm = TodayViewModel(repos: w.repos, calendar: w.cal)
+            try await vm.load(at: at)
+            XCTAssertNotNil(vm.daily, "day \(d): the day's fix is assigned although the quick fix was never marked")
+            XCTAssertNotEqual(vm.daily?.fix.type, .quickFix)
+            guard case .loaded(let card) = vm.state else { return XCTFail("day \(d): \(vm.state)") }
+            if d < Thresholds.quickFixExpiryDays {
+                XCTAssertTrue(card.isQuickFix, "day \(d): the quick fix still comes first")
+            } else {
+                XCTAssertFalse(card.isQuickFix, "day \(d): the quick fix expired after \(Thresholds.quickFixExpiryDays) days")
+            }
+        }
+    }
+
+    func test_QuickFix_expiredIsNoLongerPendingAndShowsAsExpired() {
+        let quick = FixCompletion(fixId: UUID(), userId: UUID(), assignedAt: c.at(2026, 3, 2, 20))
+        let dayOf = { (d: Date) in LocalDay(d, calendar: self.c.calendar) }
+        XCTAssertFalse(PendingFixRule.isExpired(quick, today: c.day(2026, 3, 8), dayOf: dayOf))
+        XCTAssertTrue(PendingFixRule.isExpired(quick, today: c.day(2026, 3, 9), dayOf: dayOf))
+    }
+
+    // 4. Rest-day tidbits do not repeat on consecutive days.
+
+    func test_MicroEducation_restDayDoesNotRepeatOnConsecutiveDays() {
+        let pool = (0..<5).map { MicroEducation(id: Catalogue.uuid("t\($0)"), bugSlug: "need-to-be-right", trigger: .restDay,
+                                                body: "tidbit \($0)", createdAt: Catalogue.epoch) }
+        let user = UUID()
+        var last: UUID?
+        var seen = Set<UUID>()
+        for d in 0..<30 {
+            let day = c.day(2026, 3, 1).adding(days: d)
+            let t = MicroEducationPicker.restDay(from: pool, bugSlug: "need-to-be-right", userId: user, day: day)
+            XCTAssertNotNil(t)
+            XCTAssertNotEqual(t?.id, last, "day \(day): the same tidbit as the day before")
+            XCTAssertEqual(t?.id, MicroEducationPicker.restDay(from: pool, bugSlug: "need-to-be-right", userId: user, day: day)?.id,
+                           "asking again the same day shows the same one")
+            last = t?.id
+            if let t { seen.insert(t.id) }
+        }
+        XCTAssertEqual(seen.count, 5, "every rest-day tidbit comes round")
+    }
+
+    // 7. A stable bug whose fixes were all applied is still retested.
+
+    func test_Retest_stableBugWithEveryFixAppliedIsRetestedWithARerun() {
+        var bug = Catalogue.bug("need-to-be-right", status: .stable, activatedAt: c.at(2025, 6, 1))
+        bug.stableSince = c.at(2026, 2, 1)
+        let fixes = Catalogue.fixes(for: bug, perSeverity: 2, quick: 0, weekly: 0)
+        let user = UUID()
+        let done = fixes.enumerated().map { i, f -> FixCompletion in
+            var x = FixCompletion(fixId: f.id, userId: user, assignedAt: c.at(2025, 7, 1 + i))
+            try? x.mark(.applied, at: c.at(2025, 7, 1 + i, 20))
+            return x
+        }
+        let a = DailyFixRules.choose(.init(userId: user, day: c.day(2026, 3, 10), bugs: [bug], primaryBugId: bug.id,
+                                           fixes: fixes, completions: done, calendar: c.calendar))
+        guard case .fix(let f, let reason) = a else { return XCTFail("rest day instead of the 30-day retest") }
+        XCTAssertEqual(reason, .retest)
+        XCTAssertEqual(f.id, fixes[0].id, "the fix applied longest ago comes back first")
+    }
+
+    // 8. Stability after a regression needs fresh quiet ratings.
+
+    func test_Lifecycle_regressedBugNeedsFreshQuietRatings() {
+        var bug = Catalogue.bug("need-to-be-right", status: .stable, activatedAt: c.at(2026, 1, 1))
+        bug.stableSince = c.at(2026, 2, 10)
+        let quiet = (0..<3).map { k in
+            WeeklyDiagnostic(userId: UUID(), weekStarting: c.at(2026, 1, 19).addingTimeInterval(Double(k) * 7 * 86_400),
+                             responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .quiet)],
+                             completedAt: c.at(2026, 1, 25, 19).addingTimeInterval(Double(k) * 7 * 86_400))
+        }
+        let crash = Crash(userId: UUID(), bugId: bug.id, crashedAt: c.at(2026, 3, 1, 12))
+        guard let t = BugLifecycle.evaluate(bug, crashes: [crash], diagnostics: quiet, retests: [], now: c.at(2026, 3, 1, 13),
+                                            calendar: c.calendar) else { return XCTFail("the crash should regress it") }
+        let regressed = BugLifecycle.apply(t, to: bug, at: c.at(2026, 3, 1, 13))
+        XCTAssertEqual(regressed.status, .active)
+        XCTAssertNotNil(regressed.regressedAt)
+        // 21 days after the crash, no diagnostic since: not stable on the old quiet ratings.
+        XCTAssertNil(BugLifecycle.evaluate(regressed, crashes: [crash], diagnostics: quiet, retests: [], now: c.at(2026, 3, 23, 9),
+                                           calendar: c.calendar))
+        // Three fresh quiet weeks after the regression: stable again.
+        let fresh = (0..<3).map { k in
+            WeeklyDiagnostic(userId: UUID(), weekStarting: c.at(2026, 3, 2).addingTimeInterval(Double(k) * 7 * 86_400),
+                             responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .quiet)],
+                             completedAt: c.at(2026, 3, 8, 19).addingTimeInterval(Double(k) * 7 * 86_400))
+        }
+        XCTAssertEqual(BugLifecycle.evaluate(regressed, crashes: [crash], diagnostics: quiet + fresh, retests: [],
+                                             now: c.at(2026, 3, 23, 9), calendar: c.calendar), .stabilised)
+    }
+
+    // 9. At most one pattern surfaced per local day, across commands.
+
+    func test_PatternSurfacing_atMostOnePerLocalDayAcrossCommands() {
+        let now = c.at(2026, 3, 10, 20)
+        var shown = DetectedPattern(userId: UUID(), patternType: .avoidance, severity: .alert, title: "a", body: "b",
+                                    relatedBugIds: [], dataPoints: 5, detectedAt: now.addingTimeInterval(-7200))
+        shown.viewedAt = now.addingTimeInterval(-7200)
+        let other = DetectedPattern(userId: UUID(), patternType: .temporalCrash, severity: .alert, title: "c", body: "d",
+                                    relatedBugIds: [], dataPoints: 5, detectedAt: now)
+        // A fresh process (an empty session) two hours later: nothing more today.
+        XCTAssertNil(PatternSurfacing.pick(from: [other], history: [shown], moment: .beforeDailyFix, session: SurfacingSession(),
+                                           now: now, calendar: c.calendar))
+        // The next local day it may come.
+        XCTAssertEqual(PatternSurfacing.pick(from: [other], history: [shown], moment: .beforeDailyFix, session: SurfacingSession(),
+                                             now: c.at(2026, 3, 11, 9), calendar: c.calendar)?.id, other.id)
+    }
+
+    // 10. Reruns: with one bug the fixes do not run out for good.
+
+    func test_DailyFix_rerunAfterNinetyDaysWhenNothingUnseenIsLeft() async throws {
+        let w = try await World.make()
+        var rest = 0, reruns = 0
+        var lastApplied: [UUID: Int] = [:]
+        for d in 0..<200 {
+            let at = w.clock.now.addingTimeInterval(Double(d) * 86_400)
+            let day = LocalDay(at, calendar: w.cal)
+            var vm = TodayViewModel(repos: w.repos, calendar: w.cal)
+            try await vm.load(at: at)
+            guard let card = vm.daily else {
+                rest += 1
+                // A rest day only when nothing is eligible: every daily fix seen, none applied 90 days ago or more.
+                for f in w.fixes where f.type == .daily {
+                    let last = try XCTUnwrap(lastApplied[f.id], "day \(d): rest day with \(f.label) unseen")
+                    XCTAssertLessThan(day.ordinal - last, Thresholds.rerunAfterDays, "day \(d): rest day with \(f.label) eligible as a rerun")
+                }
+                continue
+            }
+            if card.isRerun {
+                reruns += 1
+                let last = try XCTUnwrap(lastApplied[card.fix.id])
+                XCTAssertGreaterThanOrEqual(day.ordinal - last, Thresholds.rerunAfterDays, "a rerun within 90 days")
+            }
+            try await vm.mark(.applied, at: at.addingTimeInterval(3600), target: (card.completion, card.fix))
+            lastApplied[card.fix.id] = day.ordinal
+        }
+        // 24 daily fixes (and 2 weekly): reruns from day 90, one a day while any is 90 days old.
+        XCTAssertGreaterThanOrEqual(reruns, 24, "after the unseen fixes ran out, each came back 90 days after it was applied")
+        XCTAssertGreaterThan(rest, 0)
+    }
+
+    func test_TodayCard_saysOnceWhenUnseenFixesRunLow() async throws {
+        let w = try await World.make()
+        var notes: [Int] = []
+        for d in 0..<40 {
+            let at = w.clock.now.addingTimeInterval(Double(d) * 86_400)
+            var vm = TodayViewModel(repos: w.repos, calendar: w.cal)
+            try await vm.load(at: at)
+            guard let card = vm.daily else { continue }
+            if let left = card.unseenLeft { notes.append(left) }
+            // Asking again the same day shows the same note.
+            var again = TodayViewModel(repos: w.repos, calendar: w.cal)
+            try await again.load(at: at.addingTimeInterval(60))
+            XCTAssertEqual(again.daily?.unseenLeft, card.unseenLeft)
+            try await vm.mark(.applied, at: at.addingTimeInterval(3600), target: (card.completion, card.fix))
+        }
+        XCTAssertEqual(notes, [Thresholds.unseenFixesLowWarning], "said once, on the day it reached the number")
+    }
+
+    // 11. The smaller ones.
+
+    func test_BugActivate_againRestartsTheSeverityRamp() {
+        var bug = Catalogue.bug("need-to-impress", activatedAt: c.at(2026, 1, 1))
+        bug = BugLifecycle.deactivate(bug, at: c.at(2026, 2, 1))
+        bug = BugLifecycle.activate(bug, at: c.at(2026, 6, 1))
+        XCTAssertEqual(bug.activatedAt, c.at(2026, 6, 1))
+        // Activating an active bug again changes nothing.
+        XCTAssertEqual(BugLifecycle.activate(bug, at: c.at(2026, 7, 1)).activatedAt, c.at(2026, 6, 1))
+    }
+
+    func test_StreakService_settleBringsTheStoredStreakUpToTheClock() async throws {
+        let w = try await World.make()
+        for d in 0..<3 { try await w.streak.recordEngagement(at: w.clock.now.addingTimeInterval(Double(d) * 86_400)) }
+        let before = try await w.profile()
+        XCTAssertEqual(before.currentStreak, 3)
+        let later = w.clock.now.addingTimeInterval(10 * 86_400)
+        try await w.streak.settle(at: later)
+        let after = try await w.profile()
+        XCTAssertEqual(after.currentStreak, 0, "the stored streak is not stale after missed days")
+        XCTAssertEqual(after.longestStreak, 3)
+    }
+}
