@@ -104,12 +104,12 @@ extension UserProfile: SQLRecord {
     static let orderColumn = "createdAt"
     static let columns = ["id", "currentVersion", "primaryBugId", "currentStreak", "longestStreak", "lastEngagementDate",
                           "streakFreezeAvailable", "freezeUsedWeekStart", "lastTidbitId", "createdAt", "updatedAt",
-                          "deletedAt", "syncToken", "lastSyncedAt"]
+                          "deletedAt", "syncToken", "lastSyncedAt", "lastEngagementDay"]
     func databaseValues() throws -> [DatabaseValue] {
         [Col.uuid(id), Col.text(currentVersion), Col.uuid(primaryBugId), Col.int(currentStreak), Col.int(longestStreak),
          Col.date(lastEngagementDate), Col.bool(streakFreezeAvailable), Col.int(freezeUsedWeekStart),
          Col.uuid(lastTidbitId), Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt), Col.text(syncToken),
-         Col.date(lastSyncedAt)]
+         Col.date(lastSyncedAt), Col.int(lastEngagementDay)]
     }
     init(_ r: RowReader) throws {
         self.init(id: try r.uuid("id"), currentVersion: try r.string("currentVersion"),
@@ -119,7 +119,7 @@ extension UserProfile: SQLRecord {
                   freezeUsedWeekStart: try r.intOpt("freezeUsedWeekStart"), lastTidbitId: try r.uuidOpt("lastTidbitId"),
                   createdAt: try r.date("createdAt"), updatedAt: try r.date("updatedAt"),
                   deletedAt: try r.dateOpt("deletedAt"), syncToken: try r.stringOpt("syncToken"),
-                  lastSyncedAt: try r.dateOpt("lastSyncedAt"))
+                  lastSyncedAt: try r.dateOpt("lastSyncedAt"), lastEngagementDay: try r.intOpt("lastEngagementDay"))
     }
 }
 

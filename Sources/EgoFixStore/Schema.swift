@@ -27,10 +27,12 @@ enum Schema {
     }
 
     /// A bug remembers when it last regressed (its stability needs quiet ratings from after that);
-    /// a catalogue fix can be retired (old records still show it; it is never assigned again).
+    /// a catalogue fix can be retired (old records still show it; it is never assigned again); the
+    /// profile keeps the local day its last engagement counted for (travel does not move it).
     static let v3 = """
         ALTER TABLE bugs ADD COLUMN regressedAt REAL;
         ALTER TABLE fixes ADD COLUMN retiredAt REAL;
+        ALTER TABLE users ADD COLUMN lastEngagementDay INTEGER;
         """
 
     /// Bookkeeping about the store's contents (e.g. which catalogue was loaded last). Not user data:

@@ -851,6 +851,7 @@ struct DemoSimulator {
                                   freezeUsedWeekStart: streak.freezeUsedWeek?.ordinal,
                                   createdAt: startDay.at(hour: 7, in: cal), updatedAt: endingAt)
         profile.lastEngagementDate = events.last { $0.eventType != .fixAssigned }?.timestamp
+        profile.lastEngagementDay = streak.lastEngagedDay?.ordinal
         let fixes = catalogue.fixes
         // The records in the order every reader puts them in (time, then id), as a store's would
         // come back sorted: readers then take the lists as they are instead of each sorting a copy.

@@ -7,6 +7,9 @@ public struct UserProfile: Identifiable, Codable, Sendable, Equatable {
     public var currentStreak: Int              // consecutive days of engagement
     public var longestStreak: Int
     public var lastEngagementDate: Date?
+    /// The local day (ordinal) the last engagement counted for, in the time zone the user was in
+    /// then: a move to another time zone does not move a day already counted.
+    public var lastEngagementDay: Int?
     public var streakFreezeAvailable: Bool     // one free per week, resets Sunday
     /// The Sunday (local day ordinal) of the week whose freeze was consumed, if any.
     public var freezeUsedWeekStart: Int?
@@ -24,7 +27,7 @@ public struct UserProfile: Identifiable, Codable, Sendable, Equatable {
                 currentStreak: Int = 0, longestStreak: Int = 0, lastEngagementDate: Date? = nil,
                 streakFreezeAvailable: Bool = true, freezeUsedWeekStart: Int? = nil, lastTidbitId: UUID? = nil,
                 createdAt: Date, updatedAt: Date? = nil, deletedAt: Date? = nil,
-                syncToken: String? = nil, lastSyncedAt: Date? = nil) {
+                syncToken: String? = nil, lastSyncedAt: Date? = nil, lastEngagementDay: Int? = nil) {
         self.id = id
         self.currentVersion = currentVersion
         self.primaryBugId = primaryBugId
@@ -39,6 +42,7 @@ public struct UserProfile: Identifiable, Codable, Sendable, Equatable {
         self.deletedAt = deletedAt
         self.syncToken = syncToken
         self.lastSyncedAt = lastSyncedAt
+        self.lastEngagementDay = lastEngagementDay
     }
 
     /// A profile as a brand-new user has it: v1.0, streak 0, freeze available.

@@ -72,7 +72,8 @@ public struct StreakService: Sendable {
 
     public func state(of user: UserProfile) -> StreakState {
         StreakState(current: user.currentStreak, longest: user.longestStreak,
-                    lastEngagedDay: user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
+                    lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) }
+                        ?? user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
                     freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
     }
 
@@ -87,6 +88,7 @@ public struct StreakService: Sendable {
         user.currentStreak = s.current
         user.longestStreak = s.longest
         user.lastEngagementDate = now
+        user.lastEngagementDay = s.lastEngagedDay?.ordinal
         user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
         user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
         try await repos.users.save(user)

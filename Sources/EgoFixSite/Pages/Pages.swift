@@ -61,7 +61,7 @@ extension PageContext {
             return try render("dashboard", emptyDashboard(), path: path, title: "Dashboard")
         }
         let streakState = StreakState(current: user.currentStreak, longest: user.longestStreak,
-                                      lastEngagedDay: user.lastEngagementDate.map { index.clock.day($0) },
+                                      lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) } ?? user.lastEngagementDate.map { index.clock.day($0) },
                                       freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
         let streak = StreakRules.current(streakState, today: index.today)
         let applied = index.appliedTimes.count

@@ -1,0 +1,449 @@
+import Foundation
+import XCTest
+@testable import EgoFixCore
+@testable import EgoFixStore
+
+/// Lives, not demos (issue 29): personas lived day by day for two years or more through the real
+/// services and a real SQLite store, each command one transaction as the CLI runs it, with the
+/// invariants checked every day. A failure names the persona, the day and the invariant.
+final class LifetimeHarnessTests: XCTestCase {
+    func test_Lifetime_oneBugForTwoYears() async throws {
+        try await Life.live(Persona(name: "one bug for two years", seed: 1, bugs: ["need-to-be-right"], days: 740,
+                                    openRate: 0.9, markRate: 0.85))
+    }
+
+    func test_Lifetime_crashesOftenAndNeverMarksQuickFixes() async throws {
+        try await Life.live(Persona(name: "crashes often, never marks quick fixes", seed: 2,
+                                    bugs: ["need-to-impress", "need-to-be-liked"], days: 740, openRate: 0.8, markRate: 0.7,
+                                    crashRate: 0.3, secondCrashRate: 0.4, marksQuickFixes: false, rebootRate: 0.5))
+    }
+
+    func test_Lifetime_missesClustersOfDays() async throws {
+        try await Life.live(Persona(name: "misses clusters of days", seed: 3, bugs: ["need-to-be-busy"], days: 760,
+                                    openRate: 0.85, markRate: 0.8, crashRate: 0.05, gapRate: 0.06, maxGap: 12,
+                                    diagnosticRate: 0.5))
+    }
+
+    func test_Lifetime_allFiveBugs() async throws {
+        try await Life.live(Persona(name: "all five bugs", seed: 4,
+                                    bugs: ["need-to-be-right", "need-to-be-liked", "need-to-impress", "need-to-be-busy", "fear-of-ordinary"],
+                                    activateEvery: 20, days: 740, openRate: 0.9, markRate: 0.8, crashRate: 0.08,
+                                    diagnosticRate: 0.9, quietBias: 0.75))
+    }
+
+    func test_Lifetime_movesTimeZoneAndLivesThroughDST() async throws {
+        try await Life.live(Persona(name: "moves time zone, lives through DST", seed: 5, bugs: ["fear-of-ordinary", "need-to-be-right"],
+                                    activateEvery: 60, days: 740, openRate: 0.85, markRate: 0.8, crashRate: 0.06,
+                                    zones: [(0, "Europe/Berlin"), (150, "America/New_York"), (330, "Asia/Tokyo"),
+                                            (500, "Australia/Sydney"), (620, "Europe/Berlin")],
+                                    lateNight: 0.2, diagnosticRate: 0.6))
+    }
+
+    func test_Lifetime_twoProcessesActingAtTheSameMoments() async throws {
+        try await Life.live(Persona(name: "two processes at the same moments", seed: 6, bugs: ["need-to-be-right", "need-to-impress"],
+                                    activateEvery: 30, days: 730, openRate: 0.85, markRate: 0.8, crashRate: 0.1,
+                                    diagnosticRate: 0.7, twoProcesses: true))
+    }
+}
+
+/// Who lives the life, and how.
+struct Persona: Sendable {
+    var name: String
+    var seed: UInt64
+    /// The bugs, in activation order: the first is primary; the others come `activateEvery` days apart.
+    var bugs: [String]
+    var activateEvery: Int = 0
+    var days: Int
+    /// Chance of opening `today` on a day not in a gap.
+    var openRate: Double
+    /// Chance of marking the day's fix once opened.
+    var markRate: Double
+    var crashRate: Double = 0
+    var secondCrashRate: Double = 0
+    var marksQuickFixes = true
+    var rebootRate: Double = 0.7
+    /// Chance that a gap of missed days starts on a day, and its longest length.
+    var gapRate: Double = 0.02
+    var maxGap: Int = 3
+    /// Time zones from a day number on.
+    var zones: [(Int, String)] = [(0, "Europe/Berlin")]
+    /// Chance of acting close to midnight (23:40 or 00:20) instead of the usual hours.
+    var lateNight: Double = 0.05
+    var diagnosticRate: Double = 0.4
+    /// How often a diagnostic rating is quiet.
+    var quietBias: Double = 0.5
+    var twoProcesses = false
+}
+
+/// One life: a store, a clock, the persona's days, and what the commands acknowledged.
+final class Life: @unchecked Sendable {
+    let persona: Persona
+    let clock: TestClock
+    let store: SQLiteStore
+    /// The second process's connection, for the two-terminal persona.
+    let other: SQLiteStore?
+    let dir: FastDir
+    var rng: SplitMix64
+    var failures = 0
+
+    /// What the commands acknowledged: (completion id, outcome, reflection).
+    var acknowledged: [(UUID, FixOutcome, String?)] = []
+    /// Applied fixes: fix id and the local day (in the zone of that moment) it was applied.
+    var appliedDays: [UUID: [Int]] = [:]
+    /// Engagements: the instant and the local day (in the zone of that moment).
+    var engagedDays: [Int] = []
+
+    init(_ persona: Persona) throws {
+        self.persona = persona
+        dir = try FastDir()
+        let start = LocalDay(year: 2026, month: 1, day: 5).at(hour: 8, in: Life.calendar(persona.zones[0].1))
+        let clock = TestClock(start)
+        self.clock = clock
+        store = try SQLiteStore(path: dir.file("life.sqlite"), clock: { clock.now })
+        other = persona.twoProcesses ? try SQLiteStore(path: dir.file("life.sqlite"), clock: { clock.now }) : nil
+        rng = SplitMix64(seed: persona.seed)
+    }
+
+    static func calendar(_ zone: String) -> Calendar {
+        UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? TimeZone.current)
+    }
+
+    func zone(onDay n: Int) -> String { persona.zones.last { $0.0 <= n }?.1 ?? "Europe/Berlin" }
+
+    func chance(_ p: Double) -> Bool { rng.unit() < p }
+
+    static func live(_ persona: Persona) async throws {
+        let life = try Life(persona)
+        try await life.run()
+    }
+
+    /// Records a broken invariant, naming the persona, the day and the invariant.
+    func fail(_ day: LocalDay, _ n: Int, _ invariant: String, _ detail: String, file: StaticString = #filePath, line: UInt = #line) {
+        failures += 1
+        XCTFail("persona '\(persona.name)', day \(day) (day \(n) of the life): invariant '\(invariant)' broken: \(detail)", file: file, line: line)
+    }
+
+    // MARK: the commands, each one transaction as the CLI runs it
+
+    func repos(_ s: SQLiteStore) -> Repositories { s.repositories }
+
+    func open(_ cal: Calendar, at now: Date, on s: SQLiteStore) async throws -> TodayViewModel {
+        clock.now = now
+        return try await s.transaction {
+            var vm = TodayViewModel(repos: s.repositories, calendar: cal)
+            try await vm.load(at: now)
+            return vm
+        }
+    }
+
+    /// `applied` / `skipped` / `failed`: the acknowledgement is what the command prints.
+    func mark(_ outcome: FixOutcome, reflection: String?, _ cal: Calendar, at now: Date, on s: SQLiteStore) async throws -> OutcomeResult? {
+        clock.now = now
+        do {
+            let r = try await s.transaction { () -> OutcomeResult in
+                let svc = OutcomeService(repos: s.repositories, calendar: cal)
+                let target = try await svc.target(at: now)
+                return try await svc.mark(outcome, reflection: reflection, at: now, target: target)
+            }
+            acknowledged.append((r.completion.id, outcome, reflection))
+            engagedDays.append(LocalDay(now, calendar: cal).ordinal)
+            if outcome == .applied { appliedDays[r.fix.id, default: []].append(LocalDay(now, calendar: cal).ordinal) }
+            return r
+        } catch PracticeError.noPendingFix {
+            return nil
+        } catch PracticeError.alreadyMarked {
+            return nil
+        }
+    }
+
+    func run() async throws {
+        let p = persona
+        let first = LocalDay(year: 2026, month: 1, day: 5)
+        var cal = Life.calendar(zone(onDay: 0))
+        // init: the catalogue, the profile, the primary bug, the first fix.
+        let catalogue = try Fixture.builtInCatalogue()
+        try store.loadCatalogue(catalogue)
+        clock.now = first.at(hour: 8, in: cal)
+        _ = try await store.transaction { () -> TodayCard? in
+            var vm = OnboardingViewModel(repos: store.repositories, calendar: cal)
+            try await vm.load()
+            try vm.select(slug: p.bugs[0])
+            return try await vm.complete(at: clock.now)
+        }
+        engagedDays.append(first.ordinal)
+        var gapLeft = 0
+        for n in 0..<p.days {
+            guard failures < 5 else { return }
+            let day = first.adding(days: n)
+            cal = Life.calendar(zone(onDay: n))
+            // Bugs join the practice one after another.
+            if p.activateEvery > 0, n > 0, n % p.activateEvery == 0, n / p.activateEvery < p.bugs.count {
+                let slug = p.bugs[n / p.activateEvery]
+                clock.now = day.at(hour: 7, in: cal)
+                try await store.transaction {
+                    guard let b = try await store.repositories.bugs.getBySlug(slug) else { return }
+                    try await store.repositories.bugs.save(BugLifecycle.activate(b, at: clock.now))
+                }
+            }
+            if gapLeft > 0 { gapLeft -= 1 } else if chance(p.gapRate) { gapLeft = 1 + Int(rng.next() % UInt64(p.maxGap)) }
+            let opened = gapLeft == 0 ? try await liveDay(day, n, cal) : false
+            _ = opened
+            try await check(day, n, cal)
+        }
+        try await checkEnd(first.adding(days: p.days), cal)
+    }
+
+    func at(_ day: LocalDay, _ hour: Int, _ minute: Int, _ cal: Calendar) -> Date {
+        day.at(hour: hour, minute: minute, in: cal)
+    }
+
+    /// Lives one day; returns whether `today` was opened.
+    func liveDay(_ day: LocalDay, _ n: Int, _ cal: Calendar) async throws -> Bool {
+        let p = persona
+        let late = chance(p.lateNight)
+        // Morning: open today (after midnight, for the late-night kind).
+        let opens = chance(p.openRate)
+        if opens {
+            let when = late ? at(day, 0, 20, cal) : at(day, 7 + Int(rng.next() % 3), Int(rng.next() % 60), cal)
+            let vm: TodayViewModel
+            if let other {
+                async let a = open(cal, at: when, on: store)
+                async let b = open(cal, at: when, on: other)
+                let (va, vb) = try await (a, b)
+                if va.daily?.completion.id != vb.daily?.completion.id {
+                    fail(day, n, "one daily assignment per local day", "two processes opening at once were shown different fixes")
+                }
+                vm = va
+            } else {
+                vm = try await open(cal, at: when, on: store)
+            }
+            engagedDays.append(LocalDay(when, calendar: cal).ordinal)
+            // A rest day only when nothing is eligible (as things stood when it was opened).
+            if vm.daily == nil {
+                let fixes = try await store.repositories.fixes.getAll()
+                let completions = try await store.repositories.completions.getAll()
+                if let fix = try await eligibleFix(day, cal, fixes: fixes, completions: completions) {
+                    fail(day, n, "a rest day only when nothing is eligible", "\(fix.label) was eligible")
+                }
+            }
+        }
+        // A crash, sometimes two about different bugs.
+        if chance(p.crashRate) {
+            try await crash(day, cal, hour: 13)
+            if chance(p.secondCrashRate) { try await crash(day, cal, hour: 16) }
+        }
+        // Evening: quick fixes first when this persona marks them, then the day's fix.
+        if p.marksQuickFixes, chance(0.8) {
+            clock.now = at(day, 18, 0, cal)
+            let quick = try await store.transaction { () -> (FixCompletion, Fix)? in
+                try await DailyFixService(repos: store.repositories, calendar: cal).pendingQuickFix(at: clock.now)
+            }
+            if quick != nil { _ = try await mark(.applied, reflection: nil, cal, at: clock.now, on: store) }
+        }
+        if chance(p.markRate) {
+            let r = rng.unit()
+            let outcome: FixOutcome = r < 0.7 ? .applied : r < 0.88 ? .skipped : .failed
+            let reflection = chance(0.3) ? "Day \(n): \(outcome.rawValue), noted at length." : nil
+            let when = late ? at(day, 23, 40, cal) : at(day, 20, Int(rng.next() % 60), cal)
+            let pending = try await store.transaction { () -> (FixCompletion, Fix)? in
+                PendingFixRule.pending(in: try await PendingFixRule.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
+                                                                               today: LocalDay(when, calendar: cal), calendar: cal),
+                                       fixesById: Dictionary(try await store.repositories.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+                                       today: LocalDay(when, calendar: cal), dayOf: { LocalDay($0, calendar: cal) })
+            }
+            // Only the day's fix here: the quick fixes are this persona's business above.
+            if let pending, pending.1.type != .quickFix {
+                if let other {
+                    async let a = markRace(outcome, reflection, cal, when, store)
+                    async let b = markRace(outcome == .applied ? .skipped : .applied, reflection.map { $0 + " (other terminal)" }, cal, when, other)
+                    let (ra, rb) = try await (a, b)
+                    if (ra == nil) == (rb == nil) {
+                        fail(day, n, "one outcome per fix", "two processes marking at once: \(ra == nil ? "neither" : "both") acknowledged")
+                    }
+                } else {
+                    _ = try await mark(outcome, reflection: reflection, cal, at: when, on: store)
+                }
+            }
+        }
+        // A reboot after crashes, some evenings.
+        if chance(p.rebootRate) {
+            clock.now = at(day, 21, 30, cal)
+            _ = try? await store.transaction { () -> [Crash] in
+                try await CrashService(repos: store.repositories, calendar: cal).reboot(at: clock.now)
+            }
+        }
+        // Sunday evening: the diagnostic, sometimes.
+        if day.isoWeekday == 7, chance(p.diagnosticRate) {
+            clock.now = at(day, 19, 10, cal)
+            let done = try await store.transaction { () -> Bool in
+                let svc = DiagnosticService(repos: store.repositories, calendar: cal)
+                guard try await svc.isDue(at: clock.now) else { return false }
+                let bugs = try await svc.bugsToAsk()
+                guard !bugs.isEmpty else { return false }
+                let responses = bugs.map { b in
+                    BugDiagnosticResponse(bugId: b.id, intensity: chance(p.quietBias) ? .quiet : (chance(0.7) ? .present : .loud),
+                                          primaryContext: nil)
+                }
+                _ = try await svc.complete(responses, at: clock.now)
+                return true
+            }
+            if done { engagedDays.append(LocalDay(clock.now, calendar: cal).ordinal) }
+        }
+        return opens
+    }
+
+    func markRace(_ outcome: FixOutcome, _ reflection: String?, _ cal: Calendar, _ when: Date, _ s: SQLiteStore) async throws -> OutcomeResult? {
+        try await mark(outcome, reflection: reflection, cal, at: when, on: s)
+    }
+
+    func crash(_ day: LocalDay, _ cal: Calendar, hour: Int) async throws {
+        clock.now = at(day, hour, Int(rng.next() % 60), cal)
+        try await store.transaction {
+            let active = try await store.repositories.bugs.getActive().sorted { $0.slug < $1.slug }
+            guard !active.isEmpty else { return }
+            let bug = active[Int(rng.next() % UInt64(active.count))]
+            _ = try await CrashService(repos: store.repositories, calendar: cal).logCrash(bugId: bug.id, note: chance(0.5) ? "note" : nil,
+                                                                                       at: clock.now)
+            try await LifecycleService(repos: store.repositories, calendar: cal).reconcile(bugId: bug.id, at: clock.now)
+        }
+        engagedDays.append(LocalDay(clock.now, calendar: cal).ordinal)
+    }
+
+    // MARK: the invariants
+
+    func check(_ day: LocalDay, _ n: Int, _ cal: Calendar) async throws {
+        let r = store.repositories
+        let fixes = try await r.fixes.getAll()
+        let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let completions = try await r.completions.getAll()
+        guard let user = try await r.users.get() else { return fail(day, n, "a profile", "none") }
+
+        // One daily assignment per local day.
+        let start = day.start(in: cal), end = day.adding(days: 1).start(in: cal)
+        let todays = completions.filter { $0.deletedAt == nil && $0.assignedAt >= start && $0.assignedAt < end && byId[$0.fixId]?.type != .quickFix }
+        if todays.count > 1 { fail(day, n, "one daily assignment per local day", "\(todays.count) assignments") }
+
+        // No fix applied twice within 90 days.
+        // (Daily and weekly fixes: quick fixes follow crashes and take turns, the one used longest ago first.)
+        for (id, days) in appliedDays where days.count > 1 && byId[id]?.type != .quickFix {
+            let sorted = days.sorted()
+            for k in 1..<sorted.count where sorted[k] - sorted[k - 1] < Thresholds.rerunAfterDays {
+                fail(day, n, "no fix applied twice within 90 days", "\(byId[id]?.label ?? "?") (\(byId[id]?.type.rawValue ?? "?")) applied \(sorted[k] - sorted[k - 1]) days apart")
+            }
+        }
+
+        // The streak, recomputed from the engagement days on its own, equals the stored one.
+        let naive = NaiveStreak(days: engagedDays)
+        let shown = try await StreakService(repos: r, calendar: cal).currentStreak(at: end.addingTimeInterval(-1))
+        if shown != naive.current(today: day.ordinal) {
+            fail(day, n, "streak equals the one recomputed from the engagement log", "stored \(shown), recomputed \(naive.current(today: day.ordinal))")
+        }
+        if user.longestStreak != naive.longest {
+            fail(day, n, "longest streak equals the recomputed one", "stored \(user.longestStreak), recomputed \(naive.longest)")
+        }
+        // A freeze is used only when it kept the streak.
+        if let used = user.freezeUsedWeekStart, !naive.usedWeeks.contains(used) {
+            fail(day, n, "a freeze is used only when it kept the streak", "freeze of the week of \(LocalDay(ordinal: used)) used for nothing")
+        }
+
+        // The version is the rule applied to the count of applied fixes.
+        let applied = completions.filter { $0.deletedAt == nil && $0.outcome == .applied }.count
+        if user.currentVersion != VersionRules.version(forAppliedCount: applied).description {
+            fail(day, n, "version follows the applied count", "v\(user.currentVersion) with \(applied) applied")
+        }
+
+        // Everything acknowledged is stored.
+        let stored = Dictionary(completions.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        for (id, outcome, reflection) in acknowledged {
+            guard let c = stored[id] else { fail(day, n, "everything acknowledged is stored", "completion \(id) missing"); continue }
+            if c.outcome != outcome || c.reflection != reflection?.trimmingCharacters(in: .whitespacesAndNewlines) {
+                fail(day, n, "everything acknowledged is stored", "\(id): stored \(c.outcome.rawValue), acknowledged \(outcome.rawValue)")
+            }
+        }
+    }
+
+    /// An offerable daily fix of an active bug, on its own reading of the rules: unseen and not
+    /// cooling down, or applied at least 90 days ago and not cooling down.
+    func eligibleFix(_ day: LocalDay, _ cal: Calendar, fixes: [Fix], completions: [FixCompletion]) async throws -> Fix? {
+        let bugs = try await store.repositories.bugs.getAll().filter { $0.deletedAt == nil && $0.isActive && $0.status == .active }
+        let active = Set(bugs.map(\.id))
+        for f in fixes.sorted(by: { $0.number < $1.number })
+        where f.type == .daily && f.deletedAt == nil && f.retiredAt == nil && active.contains(f.bugId) {
+            let mine = completions.filter { $0.deletedAt == nil && $0.fixId == f.id }
+            var cooling = false
+            var lastApplied: Int?
+            for c in mine {
+                let d = LocalDay(c.completedAt ?? c.assignedAt, calendar: cal).ordinal
+                switch c.outcome {
+                case .applied: lastApplied = max(lastApplied ?? d, d)
+                case .skipped, .pending: if day.ordinal - d < Thresholds.skippedCooldownDays { cooling = true }
+                case .failed: if day.ordinal - d < Thresholds.failedCooldownDays { cooling = true }
+                }
+            }
+            if cooling { continue }
+            if let last = lastApplied, day.ordinal - last < Thresholds.rerunAfterDays { continue }
+            return f
+        }
+        return nil
+    }
+
+    func checkEnd(_ day: LocalDay, _ cal: Calendar) async throws {
+        // Export, import into a new store, export: the same bytes.
+        let first = try store.exportJSON()
+        let copy = try SQLiteStore(path: dir.file("copy.sqlite"), clock: { [clock] in clock.now })
+        _ = try copy.importJSON(first, replace: false, backupPath: nil)
+        let second = try copy.exportJSON()
+        if first != second { fail(day, persona.days, "export, import, export gives the same bytes", "\(first.count) vs \(second.count) bytes") }
+    }
+}
+
+/// The streak rule written a second time, plainly, to check the first: consecutive engagement
+/// days; a missed day is covered when its freeze week (Sunday to Saturday) has not used its one
+/// freeze, and freezes are spent only for a gap they fully cover.
+struct NaiveStreak {
+    var current = 0
+    var longest = 0
+    var last: Int?
+    var usedWeeks: Set<Int> = []
+
+    init(days: [Int]) {
+        for d in Set(days).sorted() {
+            guard let l = last else { current = 1; longest = 1; last = d; continue }
+            let missed = Array((l + 1)..<d)
+            let weeks = missed.map(NaiveStreak.sunday)
+            if missed.isEmpty {
+                current += 1
+            } else if Set(weeks).count == weeks.count && usedWeeks.isDisjoint(with: weeks) {
+                usedWeeks.formUnion(weeks)
+                current += 1
+            } else {
+                current = 1
+            }
+            longest = max(longest, current)
+            last = d
+        }
+    }
+
+    /// The Sunday on or before a day (ordinals count from 1970-01-01, a Thursday).
+    static func sunday(_ d: Int) -> Int { d - ((d + 4) % 7 + 7) % 7 }
+
+    func current(today: Int) -> Int {
+        guard let l = last else { return 0 }
+        if today <= l + 1 { return current }
+        let weeks = ((l + 1)..<today).map(NaiveStreak.sunday)
+        return Set(weeks).count == weeks.count && usedWeeks.isDisjoint(with: weeks) ? current : 0
+    }
+}
+
+/// A folder in memory when the machine has one (fsync there costs nothing), else a temporary one.
+final class FastDir {
+    let path: String
+    init() throws {
+        var isDir: ObjCBool = false
+        let base = FileManager.default.fileExists(atPath: "/dev/shm", isDirectory: &isDir) && isDir.boolValue ? "/dev/shm/" : NSTemporaryDirectory()
+        path = base + "egofix-life-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+    func file(_ name: String) -> String { path + "/" + name }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
