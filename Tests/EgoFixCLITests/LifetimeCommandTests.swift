@@ -1,0 +1,90 @@
+import Foundation
+import XCTest
+
+/// Issue 29's cases run as a new user would run them: the real binary, `--now` moving the clock,
+/// TZ=Europe/Berlin.
+final class LifetimeCommandTests: XCTestCase {
+    func ok(_ cli: CLI, _ args: [String], _ now: String) throws -> String {
+        let r = try cli.run(args, at: now)
+        XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+        return r.out
+    }
+
+    func test_Status_freezeNotSpentWhenTheStreakBrokeAnyway() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-15T10:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-18T10:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-19T10:00:00+01:00")
+        let status = try ok(cli, ["status"], "2026-03-19T12:00:00+01:00")
+        XCTAssertTrue(status.contains("freeze this week: available"), status)
+        XCTAssertTrue(status.contains("day 2 "), status)
+        // Missing only Friday later: the freeze covers it.
+        _ = try ok(cli, ["today"], "2026-03-21T10:00:00+01:00")
+        let after = try ok(cli, ["status"], "2026-03-21T12:00:00+01:00")
+        XCTAssertTrue(after.contains("day 3 "), after)
+        XCTAssertTrue(after.contains("freeze this week: used"), after)
+    }
+
+    func test_Crash_secondCrashShowsItsOwnBugsQuickFix() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-15T10:00:00+01:00")
+        let first = try ok(cli, ["crash", "need-to-be-right"], "2026-03-15T13:00:00+01:00")
+        XCTAssertTrue(first.contains("quick fix"), first)
+        _ = try ok(cli, ["bug", "activate", "need-to-impress"], "2026-03-15T13:01:00+01:00")
+        let second = try ok(cli, ["crash", "need-to-impress"], "2026-03-15T14:00:00+01:00")
+        let card = second.components(separatedBy: "QUICK FIX // shown next").last ?? ""
+        XCTAssertTrue(card.contains("need to impress"), "the quick fix shown is need-to-impress's: \(second)")
+        XCTAssertFalse(card.contains("need to be right"), second)
+    }
+
+    func test_Today_unmarkedQuickFixComesFirstAndTheDaysFixStillComes() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-15T10:00:00+01:00")
+        _ = try ok(cli, ["crash"], "2026-03-15T13:00:00+01:00")
+        let next = try ok(cli, ["today"], "2026-03-16T09:00:00+01:00")
+        XCTAssertTrue(next.contains("QUICK FIX"), next)
+        XCTAssertTrue(next.contains("TODAY // 2026-03-16"), "the day's fix is assigned and shown: \(next)")
+        let week = try ok(cli, ["today"], "2026-03-23T09:00:00+01:00")
+        XCTAssertFalse(week.contains("QUICK FIX"), "the quick fix expired after 7 days: \(week)")
+        let history = try ok(cli, ["history", "--days", "10"], "2026-03-23T09:05:00+01:00")
+        XCTAssertTrue(history.contains("expired"), history)
+    }
+
+    func test_Today_andOutcomesMentionTheOpenDiagnostic() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-15T10:00:00+01:00")
+        let sunday = try ok(cli, ["today"], "2026-03-22T19:00:00+01:00")
+        XCTAssertTrue(sunday.contains("Weekly diagnostic open"), sunday)
+        let marked = try ok(cli, ["applied"], "2026-03-22T19:05:00+01:00")
+        XCTAssertTrue(marked.contains("Weekly diagnostic open"), marked)
+        let weekday = try ok(cli, ["today"], "2026-03-18T09:00:00+01:00")
+        XCTAssertFalse(weekday.contains("diagnostic"), weekday)
+    }
+
+    func test_Diagnostic_endsWithTheWeeklySummary() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")
+        _ = try ok(cli, ["applied"], "2026-03-16T20:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-17T10:00:00+01:00")
+        _ = try ok(cli, ["skipped"], "2026-03-17T20:00:00+01:00")
+        _ = try ok(cli, ["crash"], "2026-03-18T13:00:00+01:00")
+        let out = try ok(cli, ["diagnostic", "--rate", "need-to-be-right=present@work"], "2026-03-22T19:00:00+01:00")
+        XCTAssertTrue(out.contains("WEEK 2026-W12"), out)
+        XCTAssertTrue(out.contains("applied 1 (0)"), out)
+        XCTAssertTrue(out.contains("skipped 1 (0)"), out)
+        XCTAssertTrue(out.contains("crashes 1 (0)"), out)
+    }
+
+    func test_Export_showsTheStreakAsItStandsToday() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-15T10:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-16T10:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-17T10:00:00+01:00")
+        let path = cli.workdir + "/later.json"
+        _ = try ok(cli, ["export", path], "2026-04-01T10:00:00+02:00")
+        let doc = try JSONSerialization.jsonObject(with: FileManager.default.contents(atPath: path) ?? Data()) as? [String: Any]
+        let user = (doc?["users"] as? [[String: Any]])?.first
+        XCTAssertEqual(user?["currentStreak"] as? Int, 0, "not the 3 it was two weeks ago")
+        XCTAssertEqual(user?["longestStreak"] as? Int, 3)
+    }
+}
