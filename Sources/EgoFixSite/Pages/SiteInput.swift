@@ -112,7 +112,7 @@ public struct SiteContent: Sendable {
                 let weeks = LocalDay.isoWeekCount(year: year)
                 guard (1...weeks).contains(week) else { throw LoadError.noSuchWeek(source, year: year, weeks: weeks) }
             }),
-            versions: try docs("versions", check: { Version($0) != nil }, want: "1.3.md"),
+            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md (the version as written: no leading zeros)"),
             pages: try docs("pages", check: NameShape.isPageName,
                             want: "about.md (lowercase letters, digits and '-')"))
     }

@@ -68,7 +68,7 @@ struct Build: AsyncParsableCommand {
                 for (i, p) in phases.enumerated().dropFirst() {
                     lines.append("\(p.0): \(Int(p.1.timeIntervalSince(phases[i - 1].1) * 1000)) ms")
                 }
-                FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                StandardStreams.error(lines.joined(separator: "\n") + "\n")
             }
         }
         let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
@@ -93,7 +93,7 @@ struct Build: AsyncParsableCommand {
             do {
                 if let count = try writer.unchangedCount(as: listing) {
                     phase("checked, nothing changed")
-                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
+                    if stats { StandardStreams.error("share cards: 0 drawn, \(listing.cards.count) reused\n") }
                     finish(files: count, written: 0, unchanged: count, removed: 0)
                     return
                 }
@@ -157,7 +157,7 @@ struct Build: AsyncParsableCommand {
         let showProgress = isatty(STDERR_FILENO) == 1
         func progress(_ line: String) {
             guard showProgress else { return }
-            FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
+            StandardStreams.error("egofix: " + line + "\n")
         }
         progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering into \(outputPath)")
         var buildStats = SiteBuildStats()
@@ -189,7 +189,7 @@ struct Build: AsyncParsableCommand {
         // one leaves a manifest whose key the next build cannot match, so it looks again (its
         // files and share cards are still reused).
         for line in buildStats.notesNotOnTheSite {
-            FileHandle.standardError.write(Data(("egofix: warning: " + line + "\n").utf8))
+            StandardStreams.error("egofix: warning: " + line + "\n")
         }
         let manifestKey = buildStats.notesNotOnTheSite.isEmpty ? key : key + " (notes not on the site)"
         // Best effort: without it the next build simply does all the work.
@@ -198,11 +198,12 @@ struct Build: AsyncParsableCommand {
         }
         phase("manifest")
         if stats {
-            FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
+            StandardStreams.error("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n")
         }
         finish(files: paths.count, written: report.written.count, unchanged: report.unchanged.count, removed: report.removed.count)
         // The build is done and reported: the process ends here, without freeing the history, the
         // pages and the cards one object at a time (the kernel takes the memory back whole).
+        try StandardStreams.finish()
         Foundation.exit(0)
     }
 }
@@ -338,6 +339,17 @@ struct Share: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The fix number (37, #037 or FIX #037). Default: today's fix.", valueName: "fix")) var fix: String?
+    @Flag(help: "Take the fix's card back out: the next build removes it from share/.") var remove = false
+
+    /// The number in "37", "#037", "FIX #037" or "fix 37": digits alone after the optional
+    /// "FIX" and "#", nothing else ("1-2", "0x25" and "-37" are not fix numbers).
+    static func number(_ text: String) -> Int? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        if rest.uppercased().hasPrefix("FIX") { rest = rest.dropFirst(3).drop(while: { $0 == " " }) }
+        if rest.hasPrefix("#") { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 6, rest.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(rest)
+    }
 
     func run() async throws {
         let s = try Session.open(options)
@@ -345,16 +357,26 @@ struct Share: AsyncParsableCommand {
         let user = try await s.profile()
         let chosen: Fix
         if let fix {
-            let digits = fix.filter(\.isNumber)
-            guard let n = Int(digits), let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
+            guard let n = Share.number(fix) else {
+                throw CLIError("'\(Terminal.visible(fix))' is not a fix number. Give it as shown on the card: 37, #037 or FIX #037.")
+            }
+            guard let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
                 throw CLIError("no fix '\(fix)' in the catalogue. Give its number, as shown on the card (FIX #037 is 37).")
             }
             chosen = f
         } else {
+            guard !remove else { throw CLIError("--remove needs the fix number: egofix share --remove 37.") }
             guard let today = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now) else {
                 throw CLIError("no fix today to share. Run `egofix today`, or give a fix number.")
             }
             chosen = today.fix
+        }
+        if remove {
+            let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
+            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing changed.") }
+            for e in shares { try await s.repos.events.delete(e.id) }
+            s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
+            return
         }
         guard let bug = try await s.repos.bugs.getById(chosen.bugId) else { throw CLIError("\(chosen.label) has no bug in the catalogue.") }
         let card = try ShareCard(fix: chosen, bug: bug)

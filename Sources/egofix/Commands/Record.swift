@@ -35,7 +35,7 @@ struct CrashCommand: AsyncParsableCommand {
             }
             ctx = c
         }
-        var text = try note.flatMap { try ReflectionInput.checked($0) }
+        var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
                 text = Prompt.ask("Note (optional, enter to skip):").flatMap { $0.isEmpty ? nil : $0 }
@@ -290,17 +290,10 @@ struct Export: AsyncParsableCommand {
         let s = try Session.open(options)
         let data = try s.store.exportJSON()
         if file == "-" {
-            FileHandle.standardOutput.write(data)
+            try StandardStreams.write(data)
             return
         }
-        let tmp = file + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CLIError("cannot write \(file). Check that its folder exists and is writable.")
-        }
-        if rename(tmp, file) != 0 {
-            try? FileManager.default.removeItem(atPath: tmp)
-            throw CLIError("cannot write \(file): \(String(cString: strerror(errno))).")
-        }
+        try SafeFile.replace(file, with: data, mode: 0o600)
         s.print(["Exported to \(file) (\(data.count) bytes)."])
     }
 }
@@ -327,7 +320,7 @@ struct Import: AsyncParsableCommand {
         }
         let report: ImportReport
         do {
-            report = try s.store.importJSON(data, replace: replace, backupPath: backup)
+            report = try s.store.importJSON(data, replace: replace, backupPath: backup, now: s.now)
         } catch {
             // A refused import leaves no trace: not even the empty store opened for it.
             if s.createdStore {
