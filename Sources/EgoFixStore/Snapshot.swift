@@ -256,7 +256,8 @@ extension SQLiteStore {
         return ImportReport(tables: snapshot.counts, replaced: existing != nil, backupPath: backupPath)
     }
 
-    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup).
+    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup),
+    /// with the store's own mode (0600 for a store egofix made): a backup holds the same reflections.
     public func backup(to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
@@ -265,11 +266,22 @@ extension SQLiteStore {
         let parent = (destination as NSString).deletingLastPathComponent
         do {
             if !parent.isEmpty, !fm.fileExists(atPath: parent) {
-                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
+            var st = stat()
+            let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o777 : 0o600
+            // Made empty with that mode first; SQLite fills it (and gives its journal the same mode).
+            let fd = Foundation.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard fd >= 0 else {
+                throw StoreError.backupFailed(path: destination, reason: String(cString: strerror(errno)))
+            }
+            _ = fchmod(fd, mode)
+            close(fd)
             let target = try DatabaseQueue(path: destination, configuration: SQLiteStore.configuration())
             try queue.backup(to: target)
             try target.close()
+        } catch let error as StoreError {
+            throw error
         } catch {
             try? fm.removeItem(atPath: destination)
             let reason = (error as? DatabaseError)?.message ?? "\(error)"

@@ -228,4 +228,106 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
         XCTAssertEqual(try cards(), [], "the card is still in share/")
     }
+
+    // MARK: - 1. A template override that nests too deep
+
+    func test_Hardening_deepTemplateFailsTheBuildAndKeepsTheSite() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        let deep = "x\n" + String(repeating: "{{#a}}", count: 3000) + String(repeating: "{{/a}}", count: 3000)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/Templates/deep.mustache", contents: Data(deep.utf8))
+        let r = try cli.run(["build", "--out", out], at: "2026-03-02T10:00:00+01:00")
+        assertOneLineRefusal(r, mentions: "Templates/deep.mustache:2: sections are nested more than 100 deep")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), before)
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+    }
+
+    // MARK: - 7. Modes
+
+    func test_Hardening_backupsAndPrivateSiteAreOwnerOnly() throws {
+        let source = try onboarded()
+        let export = source.workdir + "/e.json"
+        XCTAssertEqual(try source.run(["export", export]).status, 0)
+        // Into a new store: no backup of nothing, and no word of one.
+        let cli = try CLI()
+        var r = try cli.run(["import", export], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("Backup") || r.out.contains("backup"), r.out)
+        func backups() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains(".backup-") } }
+        XCTAssertEqual(try backups(), [])
+        // --replace backs up with the store's mode.
+        r = try cli.run(["import", export, "--replace"], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        let made = try backups()
+        XCTAssertEqual(made.count, 1)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: cli.workdir + "/" + made[0])[.posixPermissions] as? Int, 0o600)
+        // The private site is its owner's alone; share/ may be published.
+        XCTAssertEqual(try cli.run(["share", "37"], at: morning).status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        func mode(_ p: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: out + p)[.posixPermissions] as? Int ?? -1 }
+        XCTAssertEqual(try mode(""), 0o700)
+        XCTAssertEqual(try mode("/index.html"), 0o600)
+        XCTAssertEqual(try mode("/changelog"), 0o700)
+        XCTAssertEqual(try mode("/share") & 0o005, 0o005, "share/ is readable by anyone")
+        XCTAssertEqual(try mode("/share/index.html") & 0o004, 0o004)
+    }
+
+    // MARK: - 11. Symbolic links in content/
+
+    func test_Hardening_contentLinkOutsideWorkspaceIsRefused() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        let secret = try CLI.temporaryDirectory() + "/secret.txt"
+        _ = FileManager.default.createFile(atPath: secret, contents: Data("root:hunter2".utf8))
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/pages", withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(secret, cli.workdir + "/content/pages/leak.md"), 0)
+        let r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "content/pages/leak.md: a symbolic link to")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/leak/index.html"))
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+        // A link inside the workspace is content like any other.
+        try FileManager.default.removeItem(atPath: cli.workdir + "/content/pages/leak.md")
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/about.md", contents: Data("# About\n\nNotes.".utf8))
+        XCTAssertEqual(symlink("../../about.md", cli.workdir + "/content/pages/about.md"), 0)
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+    }
+
+    // MARK: - 12. A build killed midway
+
+    func test_Hardening_leftoverBuildFolderIsRemovedByTheNextBuild() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        let leftover = cli.workdir + "/.site.egofix-build"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        // As a killed build leaves it: a private page half written.
+        try FileManager.default.createDirectory(atPath: leftover + "/weeks", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: leftover + "/weeks/private.html", contents: Data("reflection".utf8))
+        // The next build changes nothing, and still removes it.
+        let r = try cli.run(["build", "--out", out], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("0 written"), r.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+        // So does a build that fails.
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+        XCTAssertNotEqual(try cli.run(["build", "--out", out, "--base-url", "ftp://x"], at: morning).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+    }
+
+    // MARK: - 13. Smaller ones
+
+    func test_Hardening_versionNoteWithLeadingZeroIsRefused() throws {
+        let cli = try onboarded()
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/versions", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/content/versions/01.1.md", contents: Data("Notes".utf8))
+        let r = try cli.run(["build", "--out", cli.workdir + "/site"], at: morning)
+        assertOneLineRefusal(r, mentions: "content/versions/01.1.md: the file name should look like 1.3.md")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+    }
 }

@@ -51,6 +51,10 @@ struct Build: AsyncParsableCommand {
         } else {
             outputPath = URL(fileURLWithPath: given, relativeTo: cwd).standardizedFileURL.path
         }
+        // What a build killed midway left beside the output (private pages) goes first, whatever
+        // this build goes on to do.
+        let writer = SiteWriter(outputPath: outputPath)
+        writer.removeLeftovers()
         var base = request.baseURL ?? config.baseURL
         if let b = base {
             guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
@@ -79,7 +83,6 @@ struct Build: AsyncParsableCommand {
 
         // Nothing changed since the last build into this folder (same inputs, same egofix, files
         // as that build left them): nothing to do.
-        let writer = SiteWriter(outputPath: outputPath)
         let manifestPath = BuildFingerprint.manifestLocation(for: writer.root, environment: env)
         let clockNow: Date? = demo ? nil : try Session.clock(request.now, environment: env)
         let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
@@ -108,7 +111,7 @@ struct Build: AsyncParsableCommand {
         let loading = Parallel.Background { () -> Result<(SiteBuilder, SiteContent), Error> in
             Result {
                 let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
-                let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content")
+                let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content", workspace: cwd)
                 return (try SiteBuilder.load(workspace: cwd), content)
             }
         }

@@ -307,16 +307,26 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Replace a store that already has a profile (a backup is kept).") var replace = false
 
     func run() async throws {
+        // A FIFO or a device would be read forever or for nonsense.
+        var st = stat()
+        if stat(file, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            throw CLIError("cannot import \(file): it is not a regular file. Give the path of an export. Nothing was changed.")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("cannot read \(file). Check the path.")
         }
         let s = try Session.open(options, ifMissing: .create)
-        let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
-        var backup = s.storePath + ".backup-" + stamp
-        var n = 2
-        while FileManager.default.fileExists(atPath: backup) {
-            backup = s.storePath + ".backup-" + stamp + "-\(n)"
-            n += 1
+        // A store this import made holds nothing to back up.
+        var backup: String?
+        if !s.createdStore {
+            let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
+            var path = s.storePath + ".backup-" + stamp
+            var n = 2
+            while FileManager.default.fileExists(atPath: path) {
+                path = s.storePath + ".backup-" + stamp + "-\(n)"
+                n += 1
+            }
+            backup = path
         }
         let report: ImportReport
         do {
@@ -328,7 +338,7 @@ struct Import: AsyncParsableCommand {
             }
             throw error
         }
-        s.print(["Imported \(file): \(report.summary).", s.style.dim("// Backup of the previous store: \(backup)")])
+        s.print(["Imported \(file): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \($0)")] } ?? []))
     }
 }
 
