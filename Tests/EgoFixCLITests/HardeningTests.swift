@@ -330,4 +330,33 @@ final class HardeningTests: XCTestCase {
         assertOneLineRefusal(r, mentions: "content/versions/01.1.md: the file name should look like 1.3.md")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
     }
+
+    /// Options for another kind of fix are refused, not silently ignored.
+    func test_Hardening_outcomeOptionsForAnotherKindOfFixAreRefused() throws {
+        let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
+        let counter = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .counter })
+        for args in [["--steps", "2"], ["--option", "a"], ["--timer-done"], ["--count", "3", "--steps", "1"]] {
+            let parsed = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied"] + args) as? Applied)
+            XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: counter, parsed.o), "\(args)") { error in
+                XCTAssertTrue("\(error)".contains("does not apply") && "\(error)".contains("--count"), "\(error)")
+            }
+        }
+        let ok = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied", "--count", "3"]) as? Applied)
+        XCTAssertEqual(try OutcomeCommand.interactionOutcome(fix: counter, ok.o)?.count, 3)
+        let standard = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .standard })
+        XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: standard, ok.o))
+    }
+
+    /// A negative number is a bad value, not a missing one.
+    func test_Hardening_negativeSeedIsABadValueNotAMissingOne() throws {
+        let cli = try CLI()
+        for args in [["build", "--demo", "--seed", "-5", "--out", cli.workdir + "/site"], ["demo", "--seed", "-5"], ["history", "--days", "-5"]] {
+            let r = try cli.run(args, at: morning)
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertTrue(r.err.contains("'-5' is invalid") || r.err.contains("--days must be between"), r.err)
+            XCTAssertFalse(r.err.contains("Missing value"), r.err)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store))
+    }
 }

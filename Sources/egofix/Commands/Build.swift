@@ -18,8 +18,8 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else ./site.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
     @Flag(help: "Build from the built-in demo history instead of the store.") var demo = false
-    @Option(help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = BuildRequest.defaultYears
-    @Option(help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = BuildRequest.defaultSeed
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = BuildRequest.defaultYears
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = BuildRequest.defaultSeed
     @Flag(help: .hidden) var stats = false
 
     var request: BuildRequest {
