@@ -359,4 +359,17 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store))
     }
+
+    func test_Hardening_feedHasNoRemoteImages() throws {
+        let cli = try onboarded()
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/versions", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/content/versions/1.0.md",
+                                           contents: Data("First notes. ![pixel](https://evil.example/p.png)".utf8))
+        let out = cli.workdir + "/site"
+        let r = try cli.run(["build", "--out", out], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        let feed = String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: out + "/changelog/feed.xml")), as: UTF8.self)
+        XCTAssertTrue(feed.contains("First notes"), feed)
+        XCTAssertFalse(feed.contains("evil.example"), feed)
+    }
 }
