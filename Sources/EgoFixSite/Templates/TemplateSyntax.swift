@@ -214,11 +214,11 @@ struct TemplateSyntax {
             let name = try readContent(end: end, tagLine: tagLine)
             guard TemplateSyntax.isValidName(name) else {
                 if name.isEmpty { throw error("empty tag '{{\(end)'", tagLine) }
-                if name.contains("(") {
+                if name.contains("(") && !name.contains("\n") && name.count <= 60 {
                     throw error("'\(name)': transforms are not supported in EgoFix templates; "
                                 + "give the page model the value it needs", tagLine)
                 }
-                throw error("'\(name)' is not a valid key: use letters, digits, '_' and '-', "
+                throw error("'\(TemplateSyntax.quoted(name))' is not a valid key: use letters, digits, '_' and '-', "
                             + "separated by '.'", tagLine)
             }
             return name
@@ -230,7 +230,7 @@ struct TemplateSyntax {
                 throw error("dynamic partials ('{{>*') are not supported in EgoFix templates", tagLine)
             }
             guard TemplateSyntax.isValidPartialName(name) else {
-                throw error("'\(name)' is not a valid partial name: use letters, digits, '_', '-' "
+                throw error("'\(TemplateSyntax.quoted(name))' is not a valid partial name: use letters, digits, '_', '-' "
                             + "and '/' for folders", tagLine)
             }
             return name
@@ -239,6 +239,13 @@ struct TemplateSyntax {
         mutating func skipComment(tagLine: Int) throws {
             _ = try readContent(end: "}}", tagLine: tagLine)
         }
+    }
+
+    /// A tag's content as an error quotes it: its first line, at most 40 characters.
+    static func quoted(_ content: String) -> String {
+        let first = content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let short = first.count > 40 ? String(first.prefix(40)) + "…" : first
+        return short.count < content.count ? (short.hasSuffix("…") ? short : short + "…") : short
     }
 
     static func isKeyChar(_ c: Character) -> Bool {
