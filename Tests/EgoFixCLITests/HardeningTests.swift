@@ -372,4 +372,19 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(feed.contains("First notes"), feed)
         XCTAssertFalse(feed.contains("evil.example"), feed)
     }
+
+    /// A 10 MB title made a build take 32 s: every configured text has a cap.
+    func test_Hardening_hugeConfiguredTextIsRefused() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/egofix.toml",
+                                           contents: Data(("title = \"" + String(repeating: "x", count: 10_000_000) + "\"\n").utf8))
+        let started = Date()
+        assertOneLineRefusal(try cli.run(["build", "--out", out], at: morning), mentions: "egofix.toml:1: the file is")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        let longURL = "https://example.org/" + String(repeating: "a", count: 5000)
+        assertOneLineRefusal(try cli.run(["build", "--out", out, "--base-url", longURL], at: morning), mentions: "--base-url must be at most")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -58,6 +58,11 @@ struct Build: AsyncParsableCommand {
         var base = request.baseURL ?? config.baseURL
         if let b = base {
             guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
+            // The same limits as base_url in egofix.toml: it is copied into every feed entry and card.
+            guard b.count <= (WorkspaceConfig.maxValueLength["base_url"] ?? 2048),
+                  !b.unicodeScalars.contains(where: Terminal.isControl) else {
+                throw CLIError("--base-url must be at most \(WorkspaceConfig.maxValueLength["base_url"] ?? 2048) characters, with no control characters.")
+            }
             if !b.hasSuffix("/") { base = b + "/" }
         }
         var phases: [(String, Date)] = [("start", started)]
@@ -65,8 +70,8 @@ struct Build: AsyncParsableCommand {
         let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
         func finish(files: Int, written: Int, unchanged: Int, removed: Int) {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
-            print("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed.")
-            print("Open \(shown)/index.html")
+            print(Terminal.neutralised("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed."))
+            print(Terminal.neutralised("Open \(shown)/index.html"))
             if stats {
                 var lines = ["command line: " + (parsed ? "parsed by swift-argument-parser" : "read directly (a plain build)")]
                 for (i, p) in phases.enumerated().dropFirst() {
