@@ -17,6 +17,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
+        // egofix.toml is read by a real TOML parser (toml++ underneath).
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         .systemLibrary(name: "CCmark", path: "Sources/CCmark", pkgConfig: "libcmark",
@@ -28,7 +30,8 @@ let package = Package(
         .executableTarget(name: "EmbedTool", path: "Sources/EmbedTool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["EmbedTool"], path: "Plugins/EmbedResources"),
         .target(name: "EgoFixResources", path: "Sources/EgoFixResources", plugins: ["EmbedResources"]),
-        .target(name: "EgoFixCore", path: "Sources/EgoFixCore", swiftSettings: directMetadata),
+        .target(name: "EgoFixCore", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
+                path: "Sources/EgoFixCore", swiftSettings: directMetadata),
         .target(name: "EgoFixStore",
                 dependencies: ["EgoFixCore", "EgoFixResources", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Sources/EgoFixStore", swiftSettings: directMetadata),

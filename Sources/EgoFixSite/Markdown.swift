@@ -39,8 +39,10 @@ public enum Markdown {
         try html(source, name: name).html
     }
 
-    /// The same, wrapped for raw output in a template (`{{{body}}}`).
-    public static func html(_ source: String, name: String) throws -> RawHTML {
+    /// The same, wrapped for raw output in a template (`{{{body}}}`). Without `remoteImages`, an
+    /// image from another site is replaced by its alt text: a feed reader applies no CSP, so the
+    /// feed would make the reader fetch it (and tell that site who reads the feed).
+    public static func html(_ source: String, name: String, remoteImages: Bool = true) throws -> RawHTML {
         let bytes = source.utf8.count
         guard bytes <= maxBytes else {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
@@ -54,6 +56,7 @@ public enum Markdown {
         defer { cmark_node_free(document) }
 
         try sanitizeDestinations(document, name: name)
+        if !remoteImages { try dropRemoteImages(document, name: name) }
 
         guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
         defer { freeCmarkString(html) }
@@ -89,6 +92,43 @@ public enum Markdown {
                 guard cmark_node_set_url(node, "") == 1 else { throw Error.renderFailed(name: name) }
             }
         }
+    }
+
+    /// Replaces every image whose destination names a scheme or a host (not a path in the site)
+    /// with a text node holding its alt text.
+    private static func dropRemoteImages(_ document: OpaquePointer, name: String) throws {
+        guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
+        var remote: [OpaquePointer] = []
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE,
+                  let raw = cmark_node_get_url(node) else { continue }
+            let url = String(cString: raw).trimmingCharacters(in: .whitespaces)
+            if url.hasPrefix("//") || url.contains(":") { remote.append(node) }
+        }
+        cmark_iter_free(iterator)
+        // Changed only after the walk: the iterator must not see the tree change under it.
+        for image in remote {
+            guard let text = cmark_node_new(CMARK_NODE_TEXT) else { throw Error.renderFailed(name: name) }
+            _ = cmark_node_set_literal(text, altText(image))
+            guard cmark_node_replace(image, text) == 1 else {
+                cmark_node_free(text)
+                throw Error.renderFailed(name: name)
+            }
+            cmark_node_free(image)
+        }
+    }
+
+    /// The plain text inside a node (an image's alt text).
+    private static func altText(_ node: OpaquePointer) -> String {
+        var out = ""
+        var child = cmark_node_first_child(node)
+        while let c = child {
+            if let literal = cmark_node_get_literal(c) { out += String(cString: literal) } else { out += altText(c) }
+            child = cmark_node_next(c)
+        }
+        return out
     }
 
     /// Whether a destination is relative or uses one of the schemes. Browsers ignore ASCII tab and

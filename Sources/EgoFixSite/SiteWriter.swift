@@ -125,6 +125,31 @@ public final class SiteWriter: Sendable {
         return String(cString: real)
     }
 
+    /// The folder of the public share cards: the one part of the site meant to be published.
+    public static let publicFolder = "share"
+
+    /// Whether `path` (relative to the site) is in the public part.
+    static func isPublic(_ path: String) -> Bool {
+        path == publicFolder || path.hasPrefix(publicFolder + "/")
+    }
+
+    /// The mode of a file at `path`: the private site is its owner's alone (it holds reflections and
+    /// the history), share/ is readable by anyone, less the umask.
+    static func fileMode(_ path: String) -> mode_t { isPublic(path) ? 0o666 : 0o600 }
+    static func folderMode(_ path: String) -> mode_t { isPublic(path) ? 0o777 : 0o700 }
+
+    /// Removes what an interrupted build left beside the output (the half-made build folder,
+    /// holding private pages), unless a build is running there now. Called at the start of every
+    /// build, whatever it goes on to do. Costs one `stat` when nothing was left.
+    public func removeLeftovers() {
+        var st = stat()
+        guard lstat(buildFolder.path, &st) == 0 || lstat(oldFolder.path, &st) == 0 else { return }
+        guard let lock = try? FolderLock(parent, output: output) else { return }
+        defer { lock.release() }
+        try? recoverInterruptedSwap()
+        SiteBuild.removeTree(buildFolder.path)
+    }
+
     var parent: URL { output.deletingLastPathComponent() }
     var buildFolder: URL { parent.appendingPathComponent("." + output.lastPathComponent + ".egofix-build") }
     var oldFolder: URL { parent.appendingPathComponent("." + output.lastPathComponent + ".egofix-old") }
@@ -171,7 +196,8 @@ public final class SiteWriter: Sendable {
             if fm.fileExists(atPath: buildFolder.path) {
                 try fm.removeItem(at: buildFolder)  // left by an interrupted build
             }
-            try fm.createDirectory(at: buildFolder, withIntermediateDirectories: false)
+            try fm.createDirectory(at: buildFolder, withIntermediateDirectories: false,
+                                   attributes: [.posixPermissions: Int(SiteWriter.folderMode(""))])
         } catch let error as SiteWriterError {
             lock.release()
             throw error
@@ -419,11 +445,11 @@ public final class SiteBuild: @unchecked Sendable {
         let stamp: SiteManifest.Stamp?
         do {
             if hasPrevious && SiteBuild.sameBytes(previous, data) {
-                try SiteBuild.keep(previous, as: target)
+                try SiteBuild.keep(previous, as: target, mode: SiteWriter.fileMode(path))
                 isNew = false
                 stamp = SiteManifest.stamp(target)
             } else {
-                stamp = try SiteBuild.writeFile(target, data)
+                stamp = try SiteBuild.writeFile(target, data, mode: SiteWriter.fileMode(path))
                 isNew = true
             }
         } catch let error as SiteWriterError {
@@ -451,7 +477,7 @@ public final class SiteBuild: @unchecked Sendable {
         if there { return }
         try makeFolder(SiteBuild.parent(folder), under: root)
         let path = root + "/" + folder
-        let made = mkdir(path, 0o777) == 0
+        let made = mkdir(path, SiteWriter.folderMode(folder)) == 0
         if !made && errno != EEXIST {
             throw SiteWriterError.io(path: path, reason: "cannot create the folder: " + String(cString: strerror(errno)))
         }
@@ -498,9 +524,9 @@ public final class SiteBuild: @unchecked Sendable {
         let previousMarker = writer.output.appendingPathComponent(SiteWriter.markerName)
         do {
             if SiteBuild.sameBytes(previousMarker.path, markerData) {
-                try SiteBuild.keep(previousMarker.path, as: marker.path)
+                try SiteBuild.keep(previousMarker.path, as: marker.path, mode: SiteWriter.fileMode(SiteWriter.markerName))
             } else {
-                try SiteBuild.writeFile(marker.path, markerData)
+                try SiteBuild.writeFile(marker.path, markerData, mode: SiteWriter.fileMode(SiteWriter.markerName))
             }
         } catch {
             throw SiteWriterError.io(path: marker.path, reason: error.localizedDescription)
@@ -634,11 +660,11 @@ public final class SiteBuild: @unchecked Sendable {
         return data.withUnsafeBytes { raw in raw.baseAddress.map { memcmp($0, buffer, count) == 0 } ?? false }
     }
 
-    /// Writes a new file (mode 0666 less the umask, as `Data.write` does) and returns its stamp
-    /// (nil only if it could not be read back).
+    /// Writes a new file (mode `mode` less the umask; 0666, as `Data.write` does, by default) and
+    /// returns its stamp (nil only if it could not be read back).
     @discardableResult
-    static func writeFile(_ path: String, _ data: Data) throws -> SiteManifest.Stamp? {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    static func writeFile(_ path: String, _ data: Data, mode: mode_t = 0o666) throws -> SiteManifest.Stamp? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(errno))) }
         var failure: Int32 = 0
         data.withUnsafeBytes { raw in
@@ -663,8 +689,13 @@ public final class SiteBuild: @unchecked Sendable {
 
     /// Puts the previous file into the new tree without rewriting it: a hard link (same inode and
     /// modification time), or, where links are not possible, a copy with the old modification time.
-    static func keep(_ previous: String, as target: String) throws {
-        if link(previous, target) == 0 { return }
+    /// A file kept from a site written with other modes (an earlier egofix) gets `mode`.
+    static func keep(_ previous: String, as target: String, mode: mode_t = 0o666) throws {
+        if link(previous, target) == 0 {
+            var st = stat()
+            if lstat(target, &st) == 0, st.st_mode & 0o777 & ~mode != 0 { _ = chmod(target, st.st_mode & 0o777 & mode) }
+            return
+        }
         let fm = FileManager.default
         try fm.copyItem(atPath: previous, toPath: target)
         if let date = try fm.attributesOfItem(atPath: previous)[.modificationDate] as? Date {

@@ -128,7 +128,12 @@ struct Snapshot: Codable, Sendable {
 
     static let instantExample = "2026-03-02T08:00:00.000Z"
 
-    static func decoder() -> JSONDecoder {
+    /// Tables of the shipped catalogue, whose records are stamped when it was loaded (1970-01-01).
+    static let catalogueTables: Set<String> = [Bug.table, Fix.table, MicroEducation.table]
+
+    /// The decoder of export files. With `now`, every instant must lie between 2000-01-01 (the
+    /// catalogue's own createdAt and updatedAt: 1970-01-01) and a day after `now`.
+    static func decoder(now: Date? = nil) -> JSONDecoder {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let c = try decoder.singleValueContainer()
@@ -136,6 +141,15 @@ struct Snapshot: Codable, Sendable {
             guard let date = Instant.parse(s) else {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                         debugDescription: "\"\(s)\" is not a UTC ISO 8601 instant like \(instantExample)"))
+            }
+            if let now {
+                let path = decoder.codingPath
+                let stamp = ["createdAt", "updatedAt"].contains(path.last?.stringValue ?? "")
+                let floor = stamp && catalogueTables.contains(path.first?.stringValue ?? "")
+                    ? Date(timeIntervalSince1970: 0) : InstantText.earliest
+                if let problem = InstantText.recordProblem(date, now: now, floor: floor) {
+                    throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(s) \(problem)"))
+                }
             }
             return date
         }
@@ -207,9 +221,12 @@ extension SQLiteStore {
     /// current store is first copied there with SQLite's backup API. Then every table is emptied and
     /// written in one transaction: the store afterwards holds exactly what the file holds (and no `meta`
     /// values, so a catalogue fingerprint from before the import cannot hide newer seed wording).
+    ///
+    /// With `now` (an import the user asked for), every instant must also lie between 2000-01-01
+    /// and a day after `now`: an absurd date would make every later build enormous.
     @discardableResult
-    public func importJSON(_ data: Data, replace: Bool, backupPath: String?) throws -> ImportReport {
-        let snapshot = try ImportValidation.decodeAndValidate(data)
+    public func importJSON(_ data: Data, replace: Bool, backupPath: String?, now: Date? = nil) throws -> ImportReport {
+        let snapshot = try ImportValidation.decodeAndValidate(data, now: now)
 
         let existing: String?
         do {
@@ -239,7 +256,8 @@ extension SQLiteStore {
         return ImportReport(tables: snapshot.counts, replaced: existing != nil, backupPath: backupPath)
     }
 
-    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup).
+    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup),
+    /// with the store's own mode (0600 for a store egofix made): a backup holds the same reflections.
     public func backup(to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
@@ -248,11 +266,22 @@ extension SQLiteStore {
         let parent = (destination as NSString).deletingLastPathComponent
         do {
             if !parent.isEmpty, !fm.fileExists(atPath: parent) {
-                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true)
+                try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             }
+            var st = stat()
+            let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o777 : 0o600
+            // Made empty with that mode first; SQLite fills it (and gives its journal the same mode).
+            let fd = Foundation.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            guard fd >= 0 else {
+                throw StoreError.backupFailed(path: destination, reason: String(cString: strerror(errno)))
+            }
+            _ = fchmod(fd, mode)
+            close(fd)
             let target = try DatabaseQueue(path: destination, configuration: SQLiteStore.configuration())
             try queue.backup(to: target)
             try target.close()
+        } catch let error as StoreError {
+            throw error
         } catch {
             try? fm.removeItem(atPath: destination)
             let reason = (error as? DatabaseError)?.message ?? "\(error)"
@@ -267,13 +296,18 @@ enum ImportValidation {
     }
 
     /// Decodes the whole file and checks every rule; throws StoreError naming table, index and field.
-    static func decodeAndValidate(_ data: Data) throws -> Snapshot {
-        let decoder = Snapshot.decoder()
+    static func decodeAndValidate(_ data: Data, now: Date? = nil) throws -> Snapshot {
+        let decoder = Snapshot.decoder(now: now)
         // Not JSON at all (truncated, binary, another format)?
+        let object: Any
         do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw StoreError.importNotJSON(reason: jsonReason(error))
+        }
+        // No text anywhere may hold a control character (NUL, escape sequences, ...).
+        if let problem = controlCharacter(in: object, path: "") {
+            throw StoreError.importInvalid([problem])
         }
         let header: Header
         do { header = try decoder.decode(Header.self, from: data) } catch {
@@ -343,7 +377,35 @@ enum ImportValidation {
             size(Crash.table, i, "note", c.note)
         }
         _ = unique(s.users)
+        var liveProfile: Int?
+        for (i, u) in s.users.enumerated() {
+            if u.deletedAt == nil {
+                if let first = liveProfile {
+                    issues.append(ImportIssue(table: UserProfile.table, index: i, field: "",
+                                              message: "a second profile (the first is at index \(first)); a store holds one"))
+                }
+                liveProfile = liveProfile ?? i
+            }
+            if let b = u.primaryBugId, !bugIds.contains(b) {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "primaryBugId",
+                                          message: "refers to bug \(b.uuidString), which is not in the file"))
+            }
+            if u.currentStreak < 0 {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentStreak", message: "\(u.currentStreak) is below 0"))
+            }
+            if u.longestStreak < 0 {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "longestStreak", message: "\(u.longestStreak) is below 0"))
+            }
+            if Version(canonical: u.currentVersion) == nil {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentVersion",
+                                          message: "\"\(u.currentVersion)\" is not a version like 1.3"))
+            }
+        }
         _ = unique(s.versions)
+        for (i, v) in s.versions.enumerated() where Version(canonical: v.version) == nil {
+            issues.append(ImportIssue(table: VersionEntry.table, index: i, field: "version",
+                                      message: "\"\(v.version)\" is not a version like 1.3"))
+        }
         _ = unique(s.events)
         _ = unique(s.patterns)
         _ = unique(s.diagnostics)
@@ -360,6 +422,48 @@ enum ImportValidation {
             if n > 0 { parts.append(Snapshot.phrase(n, table)) }
         }
         return parts.isEmpty ? nil : "a practice (" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// The first text in the file (values and keys, in key order) holding a control character
+    /// other than tab, newline and carriage return, as an issue naming where; nil when there is none.
+    static func controlCharacter(in value: Any, path: String) -> ImportIssue? {
+        func bad(_ s: String) -> Unicode.Scalar? {
+            s.unicodeScalars.first { c in
+                (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || (0x7F...0x9F).contains(c.value)
+            }
+        }
+        func issue(_ path: String, _ c: Unicode.Scalar) -> ImportIssue {
+            // "completions[3].reflection" → table "completions", index 3, field "reflection".
+            var table = path, index: Int?, field = ""
+            if let open = path.firstIndex(of: "[") {
+                table = String(path[..<open])
+                let rest = path[path.index(after: open)...]
+                if let close = rest.firstIndex(of: "]") {
+                    index = Int(rest[..<close])
+                    field = String(rest[rest.index(after: close)...].drop(while: { $0 == "." }))
+                }
+            }
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - String(c.value, radix: 16).count)) + String(c.value, radix: 16, uppercase: true)
+            return ImportIssue(table: table, index: index, field: field,
+                               message: "holds the control character \(code); text may hold tabs and line breaks, nothing else of the kind")
+        }
+        switch value {
+        case let s as String:
+            return bad(s).map { issue(path, $0) }
+        case let list as [Any]:
+            for (i, item) in list.enumerated() {
+                if let found = controlCharacter(in: item, path: path + "[\(i)]") { return found }
+            }
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                let inner = path.isEmpty ? key : path + "." + key
+                if let c = bad(key) { return issue(inner, c) }
+                if let child = object[key], let found = controlCharacter(in: child, path: inner) { return found }
+            }
+        default:
+            break
+        }
+        return nil
     }
 
     // MARK: - Messages

@@ -84,6 +84,13 @@ public struct ImportIssue: Equatable, Sendable, CustomStringConvertible {
         var where_ = table
         if let index { where_ += "[\(index)]" }
         if !field.isEmpty { where_ += where_.isEmpty ? field : "." + field }
-        return where_.isEmpty ? message : "\(where_): \(message)"
+        let text = where_.isEmpty ? message : "\(where_): \(message)"
+        // A value quoted from the file may hold a line break or worse: the message stays one line.
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
+        var out = ""
+        for c in text.unicodeScalars {
+            if c.value < 0x20 || (0x7F...0x9F).contains(c.value) { out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
     }
 }

@@ -31,6 +31,7 @@ extension EgoFix {
             // A plain `egofix build` is read without the parser (see `BuildRequest(commandLine:)`).
             if let request = BuildRequest(commandLine: Array(CommandLine.arguments.dropFirst())) {
                 try await Build.run(request, parsed: false)
+                try StandardStreams.finish()
                 return
             }
             // So are `today`, `applied`, `skipped` and `failed` (see `PlainCommandLine`).
@@ -45,9 +46,11 @@ extension EgoFix {
             } else {
                 try command.run()
             }
+            // Output that did not arrive is an error, not a silent success.
+            try StandardStreams.finish()
         } catch {
             if let line = userFacingMessage(error) {
-                FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
+                StandardStreams.error("egofix: " + Terminal.visible(line) + "\n")
                 Foundation.exit(error is CLIError ? (error as? CLIError)?.code ?? 1 : 1)
             }
             exit(withError: error)

@@ -43,7 +43,10 @@ struct Session {
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {
-            throw CLIError("--now '\(raw)' is not an ISO 8601 instant. Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
+        }
+        if let problem = InstantText.clockProblem(d) {
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(raw)' \(problem): the clock must be between 2000 and 2099. Give a real date.")
         }
         return d
     }
@@ -180,8 +183,9 @@ struct Session {
 
     var today: LocalDay { LocalDay(now, calendar: calendar) }
 
+    /// Prints lines to standard output; stored text in them cannot drive the terminal.
     func print(_ lines: [String]) {
-        Swift.print(lines.joined(separator: "\n"))
+        Swift.print(Terminal.neutralised(lines.joined(separator: "\n"), keepingStyle: style.color))
     }
 }
 
@@ -190,7 +194,7 @@ enum ReflectionInput {
     static func read(message: String?, edit: Bool, what: String) throws -> String? {
         // Both would leave one of them unread; which one is the user's call.
         if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
-        if let message { return try checked(message) }
+        if let message { return try checked(message, what: what) }
         if edit {
             let env = ProcessInfo.processInfo.environment
             let editor = env["VISUAL"] ?? env["EDITOR"] ?? "vi"
@@ -204,18 +208,24 @@ enum ReflectionInput {
             p.waitUntilExit()
             guard p.terminationStatus == 0 else { throw CLIError("\(editor) exited with \(p.terminationStatus). Nothing recorded.") }
             let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-            return try checked(text)
+            return try checked(text, what: what)
         }
         if isatty(STDIN_FILENO) == 0 {
             let data = FileHandle.standardInput.readDataToEndOfFile()
             if data.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: data.count) }
-            return try checked(String(decoding: data, as: UTF8.self))
+            return try checked(String(decoding: data, as: UTF8.self), what: what)
         }
         return nil
     }
 
-    static func checked(_ s: String) throws -> String? {
+    /// `what` names the text in errors ("reflection", "note").
+    static func checked(_ s: String, what: String = "reflection") throws -> String? {
         if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }
+        // A NUL would cut the text short in the store, an escape sequence would drive the
+        // terminal that shows it later: refused, never stored in part.
+        for (offset, c) in s.unicodeScalars.enumerated() where Terminal.isControl(c) && c != "\t" && c != "\n" && c != "\r" {
+            throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value)) at character \(offset + 1); remove it (tabs and line breaks are fine). Nothing recorded.")
+        }
         let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
         return t.isEmpty ? nil : t
     }
@@ -233,8 +243,8 @@ enum Prompt {
 
     /// A numbered menu; returns the index chosen, nil for an empty answer.
     static func choose(_ question: String, _ options: [String]) -> Int? {
-        Swift.print(question)
-        for (i, o) in options.enumerated() { Swift.print("  \(i + 1)  \(o)") }
+        Swift.print(Terminal.neutralised(question, keepingStyle: true))
+        for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
         while true {
             guard let a = ask(">"), !a.isEmpty else { return nil }
             if let n = Int(a), (1...options.count).contains(n) { return n - 1 }

@@ -34,24 +34,26 @@ struct CLI {
     }
 
     @discardableResult
-    func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:]) throws -> Result {
+    func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:],
+             stdout target: FileHandle? = nil) throws -> Result {
         let p = Process()
         p.executableURL = CLI.binary
         var a = args
         if !args.contains("--store") && !["lint", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
         if let now { a += ["--now", now] }
         p.arguments = a
-        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C"]
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
         for (k, v) in extra { env[k] = v }
         p.environment = env
         p.currentDirectoryURL = URL(fileURLWithPath: workdir)
         let out = Pipe(), err = Pipe(), inp = Pipe()
-        p.standardOutput = out
+        p.standardOutput = target ?? out
         p.standardError = err
         p.standardInput = inp
         try p.run()
         if let stdin { inp.fileHandleForWriting.write(Data(stdin.utf8)) }
         try inp.fileHandleForWriting.close()
+        if target != nil { try out.fileHandleForWriting.close() }
         let o = out.fileHandleForReading.readDataToEndOfFile()
         let e = err.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()

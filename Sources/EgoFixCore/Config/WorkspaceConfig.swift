@@ -1,4 +1,5 @@
 import Foundation
+import TOMLKit
 
 /// The optional workspace config, `egofix.toml`:
 ///
@@ -10,8 +11,9 @@ import Foundation
 ///     content = "content"
 ///     store = "~/.local/share/egofix/egofix.sqlite"
 ///
-/// Only this flat subset of TOML is read: `key = "string"`, integers, booleans, `#` comments.
-/// (The mirror's TOML package cannot be resolved here: it depends on a package the mirror lacks.)
+/// The file is read by a real TOML parser (TOMLKit, toml++ underneath), so every string form TOML
+/// has works (basic and literal strings, multi-line strings, every escape, combining marks after
+/// an escaped quote); egofix then takes only its own keys, all strings, at the top level.
 public struct WorkspaceConfig: Equatable, Sendable {
     public var title: String?
     public var baseURL: String?
@@ -41,32 +43,60 @@ public struct WorkspaceConfig: Equatable, Sendable {
 
     public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store"]
 
+    /// The longest egofix.toml read (a few short settings), and the longest value of each key:
+    /// a 10 MB title would be copied into every page of every build.
+    public static let maxFileBytes = 64 * 1024
+    public static let maxValueLength = ["title": 200, "base_url": 2048, "time_zone": 64, "week_start": 16,
+                                        "output": 4096, "content": 4096, "store": 4096]
+
     /// The config in `text`; `checkingTimeZone` false takes `time_zone` without asking ICU whether
     /// it knows the name (for a caller that knows this text passed the check before).
     public static func parse(_ text: String, file: String = "egofix.toml", checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
-        var c = WorkspaceConfig()
-        var seen: Set<String> = []
-        // Lines end in LF or CRLF (one Character in Swift); TOML's whitespace is spaces and tabs.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
-        for (i, raw) in lines.enumerated() {
-            let n = i + 1
-            let line = trimmed(stripComment(String(raw)))
-            if line.isEmpty { continue }
+        guard text.utf8.count <= maxFileBytes else {
+            throw ParseError(file: file, line: 1, message: "the file is \(text.utf8.count) bytes, over the limit of \(maxFileBytes); egofix.toml holds a few short settings")
+        }
+        // Lines end in LF or CRLF (one Character in Swift); only used to name a key's line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            let n = max(1, e.source.begin.line)
+            let line = n <= lines.count ? trimmed(lines[n - 1]) : ""
             if line.hasPrefix("[") {
                 throw ParseError(file: file, line: n, message: "tables are not used in egofix.toml; put every key at the top level")
             }
-            guard let eq = line.firstIndex(of: "=") else {
-                throw ParseError(file: file, line: n, message: "expected `key = \"value\"`")
+            if let key = key(ofLine: line) {
+                if let first = lineNumber(of: key, in: lines), first < n {
+                    throw ParseError(file: file, line: n, message: "'\(key)' is set twice")
+                }
+                if keys.contains(key) {
+                    throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string (\(e.description))")
+                }
             }
-            let key = trimmed(line[..<eq])
-            let valueText = trimmed(line[line.index(after: eq)...])
+            throw ParseError(file: file, line: n, message: "not valid TOML: \(e.description)")
+        } catch {
+            throw ParseError(file: file, line: 1, message: "not valid TOML: \(error)")
+        }
+        var c = WorkspaceConfig()
+        // In the file's order, so the first problem in it is the one named.
+        let found = table.keys.map { (key: $0, line: lineNumber(of: $0, in: lines) ?? 1) }.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+        for (key, n) in found {
+            guard let node = table[key] else { continue }
+            if node.type == .table {
+                throw ParseError(file: file, line: n, message: "tables are not used in egofix.toml; put every key at the top level")
+            }
             guard keys.contains(key) else {
-                throw ParseError(file: file, line: n, message: "unknown key '\(key)'; known keys: \(keys.joined(separator: ", "))")
+                throw ParseError(file: file, line: n, message: "unknown key '\(Self.visible(key))'; known keys: \(keys.joined(separator: ", "))")
             }
-            guard !seen.contains(key) else { throw ParseError(file: file, line: n, message: "'\(key)' is set twice") }
-            seen.insert(key)
-            guard let value = try parseString(valueText) else {
+            guard node.type == .string, let value = node.string else {
                 throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
+            }
+            if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                throw ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
+            }
+            if let cap = maxValueLength[key], value.count > cap {
+                throw ParseError(file: file, line: n, message: "'\(key)' is \(value.count) characters long, over the limit of \(cap); shorten it")
             }
             switch key {
             case "title": c.title = value
@@ -97,52 +127,42 @@ public struct WorkspaceConfig: Equatable, Sendable {
         return c
     }
 
+    /// A key as it may be shown in a message: control characters as `\u{..}`.
+    static func visible(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            if c.value < 0x20 || (0x7F...0x9F).contains(c.value) { out += "\\u{" + String(c.value, radix: 16) + "}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    /// The top-level key a line sets or opens (`key = ...`, `"key" = ...`, `key.sub = ...`,
+    /// `[key]`, `[[key]]`), trimmed of its quotes; nil for anything else.
+    static func key(ofLine line: String) -> String? {
+        var rest = Substring(line)
+        while rest.first == "[" { rest = rest.dropFirst() }
+        rest = rest.drop(while: { $0 == " " || $0 == "\t" })
+        guard let first = rest.first else { return nil }
+        if first == "\"" || first == "'" {
+            let body = rest.dropFirst()
+            guard let close = body.firstIndex(of: first) else { return nil }
+            return String(body[..<close])
+        }
+        let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// The number of the first line that sets or opens `key`.
+    static func lineNumber(of key: String, in lines: [String]) -> Int? {
+        for (i, line) in lines.enumerated() where self.key(ofLine: trimmed(line)) == key { return i + 1 }
+        return nil
+    }
+
     /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming, which
     /// goes through NSString here, cost a small config 1 M instructions on every command).
     static func trimmed<S: StringProtocol>(_ s: S) -> String {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
         return String(s[first...last])
-    }
-
-    static func stripComment(_ s: String) -> String {
-        var inString = false
-        var escaped = false
-        var out = ""
-        for ch in s {
-            if escaped { escaped = false; out.append(ch); continue }
-            if ch == "\\" && inString { escaped = true; out.append(ch); continue }
-            if ch == "\"" { inString.toggle() }
-            if ch == "#" && !inString { break }
-            out.append(ch)
-        }
-        return out
-    }
-
-    /// A basic TOML string ("..." with \" \\ \n \t escapes) or a literal string ('...').
-    static func parseString(_ s: String) throws -> String? {
-        if s.count >= 2, s.hasPrefix("'"), s.hasSuffix("'") { return String(s.dropFirst().dropLast()) }
-        guard s.count >= 2, s.hasPrefix("\""), s.hasSuffix("\"") else { return nil }
-        var out = ""
-        var escaped = false
-        for ch in s.dropFirst().dropLast() {
-            if escaped {
-                switch ch {
-                case "n": out.append("\n")
-                case "t": out.append("\t")
-                case "\"": out.append("\"")
-                case "\\": out.append("\\")
-                default: return nil
-                }
-                escaped = false
-            } else if ch == "\\" {
-                escaped = true
-            } else if ch == "\"" {
-                return nil
-            } else {
-                out.append(ch)
-            }
-        }
-        return escaped ? nil : out
     }
 }

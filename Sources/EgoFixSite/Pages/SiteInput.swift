@@ -79,18 +79,36 @@ public struct SiteContent: Sendable {
         case badName(String, String)
         /// A week name of the right shape that no calendar has: the file, the year, its weeks.
         case noSuchWeek(String, year: Int, weeks: Int)
+        /// A symbolic link that leads out of the workspace (its contents would be published).
+        case linkOutside(String, target: String)
+        /// Not a regular file (a FIFO would stall the build, a device would be read).
+        case notAFile(String)
         public var description: String {
             switch self {
             case .unreadable(let p): return "\(p): not readable as UTF-8 text"
             case .badName(let p, let want): return "\(p): the file name should look like \(want)"
             case .noSuchWeek(let p, let year, let weeks):
                 return "\(p): \(year) has no such week; its weeks run from \(year)-W01 to \(year)-W\(weeks), so rename the file to one of those"
+            case .linkOutside(let p, let target):
+                return "\(p): a symbolic link to \(target), outside the workspace; its contents would be published. Copy the text in, or remove the link"
+            case .notAFile(let p): return "\(p): not a regular file; content notes are Markdown files"
             }
         }
     }
 
     /// Reads `folder/weeks/*.md`, `folder/versions/*.md`, `folder/pages/*.md`. A missing folder is empty.
-    public static func load(folder: URL, label: String = "content") throws -> SiteContent {
+    /// A file (or a folder on its way) may be a symbolic link only to somewhere inside `workspace`
+    /// or the content folder: a link to /etc/shadow is refused, not published.
+    public static func load(folder: URL, label: String = "content", workspace: URL? = nil) throws -> SiteContent {
+        func real(_ path: String) -> String? {
+            guard let r = realpath(path, nil) else { return nil }
+            defer { free(r) }
+            return String(cString: r)
+        }
+        let roots = [workspace?.path, folder.path].compactMap { $0.flatMap(real) }
+        func inside(_ path: String) -> Bool {
+            roots.contains { root in path == root || path.hasPrefix(root == "/" ? "/" : root + "/") }
+        }
         func docs(_ sub: String, check: (String) -> Bool, want: String,
                   exists: (_ name: String, _ source: String) throws -> Void = { _, _ in }) throws -> [Document] {
             let dir = folder.appendingPathComponent(sub)
@@ -100,7 +118,12 @@ public struct SiteContent: Sendable {
                 let source = "\(label)/\(sub)/\(file)"
                 guard check(name) else { throw LoadError.badName(source, want) }
                 try exists(name, source)
-                guard let data = FileManager.default.contents(atPath: dir.appendingPathComponent(file).path),
+                let path = dir.appendingPathComponent(file).path
+                guard let target = real(path) else { throw LoadError.unreadable(source) }
+                guard inside(target) else { throw LoadError.linkOutside(source, target: target) }
+                var st = stat()
+                guard stat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw LoadError.notAFile(source) }
+                guard let data = FileManager.default.contents(atPath: target),
                       let text = String(data: data, encoding: .utf8) else { throw LoadError.unreadable(source) }
                 return Document(name: name, source: source, markdown: text)
             }
@@ -112,7 +135,7 @@ public struct SiteContent: Sendable {
                 let weeks = LocalDay.isoWeekCount(year: year)
                 guard (1...weeks).contains(week) else { throw LoadError.noSuchWeek(source, year: year, weeks: weeks) }
             }),
-            versions: try docs("versions", check: { Version($0) != nil }, want: "1.3.md"),
+            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md (the version as written: no leading zeros)"),
             pages: try docs("pages", check: NameShape.isPageName,
                             want: "about.md (lowercase letters, digits and '-')"))
     }

@@ -18,7 +18,19 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
     /// A template or asset file could not be read.
     case unreadable(path: String, reason: String)
 
+    /// One line, whatever a template held: control characters (a line break inside a quoted tag)
+    /// are shown as `\u{..}`.
     public var description: String {
+        let text = message
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
+        var out = ""
+        for c in text.unicodeScalars {
+            if c.value < 0x20 || (0x7F...0x9F).contains(c.value) { out += "\\u{" + String(c.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    private var message: String {
         switch self {
         case .missingTemplate(let name):
             return "template '\(name)' does not exist. Add Templates/\(name).mustache or fix the name."

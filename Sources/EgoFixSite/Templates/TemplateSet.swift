@@ -75,17 +75,28 @@ public struct TemplateSet: Sendable {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         var texts: [String: String] = [:]
+        // With an override, how deep a render can nest through chains of partials is checked;
+        // the built-in theme alone nests a few levels (a test holds it to the limit).
+        let overridden = sources.contains { !$0.builtIn }
+        var shapes: [String: TemplateSyntax.Shape] = [:]
+        var origins: [String: String] = [:]
         for source in sources {
             texts[source.name] = source.text
             var partials: [(name: String, line: Int)]?
+            if overridden {
+                let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
+                shapes[source.name] = TemplateSyntax.shape(of: nodes)
+                origins[source.name] = source.origin
+                if !source.builtIn { partials = TemplateSyntax.partials(in: nodes) }
+            }
             if !source.builtIn {
-                partials = TemplateSyntax.partials(in: try TemplateSyntax.parse(source.text, label: source.origin))
                 try TemplateSet.checkGrammar(source.text, origin: source.origin)
             }
             let template = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
             compiled[source.name] = template
             entries[source.name] = Entry(name: source.name, origin: source.origin, partials: partials ?? template.partials)
         }
+        if overridden { try TemplateSyntax.checkRenderDepth(shapes, origins: origins, maxPartialDepth: TemplateSet.maxPartialDepth) }
         // Every partial must exist, whether or not a render reaches it.
         for name in entries.keys.sorted() {
             guard let entry = entries[name] else { continue }

@@ -14,11 +14,72 @@ struct TemplateSyntax {
         case partial(name: String, line: Int)
     }
 
+    /// The deepest nesting of sections a template may have. The readers and the renderer recurse
+    /// once per level: 3,000 levels overflowed a thread's stack. EgoFix's own templates nest a few.
+    static let maxSectionDepth = 100
+
     /// Parses a template. `label` names the file in errors.
     static func parse(_ text: String, label: String) throws -> [Node] {
         var reader = Reader(chars: Array(text), label: label)
         let nodes = try reader.parseBody(until: nil)
         return nodes
+    }
+
+    /// How deep a template nests: its deepest section, and each partial it includes with the
+    /// number of sections around that include.
+    struct Shape {
+        var depth = 0
+        var includes: [(partial: String, depth: Int, line: Int)] = []
+    }
+
+    static func shape(of nodes: [Node]) -> Shape {
+        var shape = Shape()
+        func walk(_ nodes: [Node], _ depth: Int) {
+            shape.depth = max(shape.depth, depth)
+            for node in nodes {
+                switch node {
+                case .partial(let name, let line): shape.includes.append((name, depth, line))
+                case .section(_, _, _, let body): walk(body, depth + 1)
+                case .variable, .raw: break
+                }
+            }
+        }
+        walk(nodes, 0)
+        return shape
+    }
+
+    /// The deepest a render may nest, sections and partials together, through every chain of
+    /// partials: each level is a call on the rendering thread's stack (32 partials of 99 sections
+    /// each overflowed it).
+    static let maxRenderDepth = 200
+
+    /// Throws for the first template (the user's before the built-in ones, then by name) from which a render could nest deeper than
+    /// `maxRenderDepth`, naming the include that leads there.
+    static func checkRenderDepth(_ shapes: [String: Shape], origins: [String: String], maxPartialDepth: Int) throws {
+        // reach[t]: the deepest nesting from t with k levels of partials left, for k = 0, 1, ...
+        var reach = shapes.mapValues(\.depth)
+        for _ in 0..<maxPartialDepth {
+            var next = reach
+            for (name, shape) in shapes {
+                for include in shape.includes {
+                    if let inner = reach[include.partial] { next[name] = max(next[name] ?? 0, include.depth + 1 + inner) }
+                }
+            }
+            if next == reach { break }
+            reach = next
+        }
+        // The user's own files first: the error names a file they can change.
+        let builtIn: (String) -> Bool = { (origins[$0] ?? "").hasSuffix("(built-in)") }
+        for name in shapes.keys.sorted(by: { (builtIn($0) ? 1 : 0, $0) < (builtIn($1) ? 1 : 0, $1) }) {
+            guard let deepest = reach[name], deepest > maxRenderDepth, let shape = shapes[name] else { continue }
+            let culprit = shape.includes.max { a, b in
+                a.depth + (reach[a.partial] ?? 0) < b.depth + (reach[b.partial] ?? 0)
+            }
+            throw TemplateError.syntax(template: origins[name] ?? name, line: culprit?.line ?? 1,
+                                       message: "sections and partials nest \(deepest) levels deep from here"
+                                        + (culprit.map { " through '{{> \($0.partial)}}'" } ?? "")
+                                        + ", over the limit of \(maxRenderDepth); flatten the templates")
+        }
     }
 
     /// Every partial a template refers to, with the line of its first use, in order.
@@ -42,6 +103,7 @@ struct TemplateSyntax {
         let label: String
         var index = 0
         var line = 1
+        var depth = 0
 
         init(chars: [Character], label: String) {
             self.chars = chars
@@ -72,7 +134,13 @@ struct TemplateSyntax {
                 case "#", "^":
                     index += 1
                     let name = try readName(end: "}}", tagLine: tagLine)
+                    guard depth < TemplateSyntax.maxSectionDepth else {
+                        throw error("sections are nested more than \(TemplateSyntax.maxSectionDepth) deep here; "
+                                    + "flatten the template (move inner parts into the page model or a partial)", tagLine)
+                    }
+                    depth += 1
                     let body = try parseBody(until: (name, tagLine))
+                    depth -= 1
                     nodes.append(.section(name: name, inverted: sigil == "^", line: tagLine, body: body))
                 case "/":
                     index += 1
@@ -146,11 +214,11 @@ struct TemplateSyntax {
             let name = try readContent(end: end, tagLine: tagLine)
             guard TemplateSyntax.isValidName(name) else {
                 if name.isEmpty { throw error("empty tag '{{\(end)'", tagLine) }
-                if name.contains("(") {
+                if name.contains("(") && !name.contains("\n") && name.count <= 60 {
                     throw error("'\(name)': transforms are not supported in EgoFix templates; "
                                 + "give the page model the value it needs", tagLine)
                 }
-                throw error("'\(name)' is not a valid key: use letters, digits, '_' and '-', "
+                throw error("'\(TemplateSyntax.quoted(name))' is not a valid key: use letters, digits, '_' and '-', "
                             + "separated by '.'", tagLine)
             }
             return name
@@ -162,7 +230,7 @@ struct TemplateSyntax {
                 throw error("dynamic partials ('{{>*') are not supported in EgoFix templates", tagLine)
             }
             guard TemplateSyntax.isValidPartialName(name) else {
-                throw error("'\(name)' is not a valid partial name: use letters, digits, '_', '-' "
+                throw error("'\(TemplateSyntax.quoted(name))' is not a valid partial name: use letters, digits, '_', '-' "
                             + "and '/' for folders", tagLine)
             }
             return name
@@ -171,6 +239,13 @@ struct TemplateSyntax {
         mutating func skipComment(tagLine: Int) throws {
             _ = try readContent(end: "}}", tagLine: tagLine)
         }
+    }
+
+    /// A tag's content as an error quotes it: its first line, at most 40 characters.
+    static func quoted(_ content: String) -> String {
+        let first = content.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let short = first.count > 40 ? String(first.prefix(40)) + "…" : first
+        return short.count < content.count ? (short.hasSuffix("…") ? short : short + "…") : short
     }
 
     static func isKeyChar(_ c: Character) -> Bool {

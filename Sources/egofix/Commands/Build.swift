@@ -18,8 +18,8 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else ./site.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
     @Flag(help: "Build from the built-in demo history instead of the store.") var demo = false
-    @Option(help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = BuildRequest.defaultYears
-    @Option(help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = BuildRequest.defaultSeed
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = BuildRequest.defaultYears
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = BuildRequest.defaultSeed
     @Flag(help: .hidden) var stats = false
 
     var request: BuildRequest {
@@ -51,9 +51,18 @@ struct Build: AsyncParsableCommand {
         } else {
             outputPath = URL(fileURLWithPath: given, relativeTo: cwd).standardizedFileURL.path
         }
+        // What a build killed midway left beside the output (private pages) goes first, whatever
+        // this build goes on to do.
+        let writer = SiteWriter(outputPath: outputPath)
+        writer.removeLeftovers()
         var base = request.baseURL ?? config.baseURL
         if let b = base {
             guard b.hasPrefix("https://") || b.hasPrefix("http://") else { throw CLIError("--base-url must start with https:// or http://.") }
+            // The same limits as base_url in egofix.toml: it is copied into every feed entry and card.
+            guard b.count <= (WorkspaceConfig.maxValueLength["base_url"] ?? 2048),
+                  !b.unicodeScalars.contains(where: Terminal.isControl) else {
+                throw CLIError("--base-url must be at most \(WorkspaceConfig.maxValueLength["base_url"] ?? 2048) characters, with no control characters.")
+            }
             if !b.hasSuffix("/") { base = b + "/" }
         }
         var phases: [(String, Date)] = [("start", started)]
@@ -61,14 +70,14 @@ struct Build: AsyncParsableCommand {
         let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
         func finish(files: Int, written: Int, unchanged: Int, removed: Int) {
             let ms = Int(Date().timeIntervalSince(started) * 1000)
-            print("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed.")
-            print("Open \(shown)/index.html")
+            print(Terminal.neutralised("Built \(files) files into \(shown)/ in \(ms) ms: \(written) written, \(unchanged) unchanged, \(removed) removed."))
+            print(Terminal.neutralised("Open \(shown)/index.html"))
             if stats {
                 var lines = ["command line: " + (parsed ? "parsed by swift-argument-parser" : "read directly (a plain build)")]
                 for (i, p) in phases.enumerated().dropFirst() {
                     lines.append("\(p.0): \(Int(p.1.timeIntervalSince(phases[i - 1].1) * 1000)) ms")
                 }
-                FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+                StandardStreams.error(lines.joined(separator: "\n") + "\n")
             }
         }
         let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
@@ -79,7 +88,6 @@ struct Build: AsyncParsableCommand {
 
         // Nothing changed since the last build into this folder (same inputs, same egofix, files
         // as that build left them): nothing to do.
-        let writer = SiteWriter(outputPath: outputPath)
         let manifestPath = BuildFingerprint.manifestLocation(for: writer.root, environment: env)
         let clockNow: Date? = demo ? nil : try Session.clock(request.now, environment: env)
         let zone = demo ? DemoSite.zone : (try Session.timeZone(config: config, environment: env)).identifier
@@ -93,7 +101,7 @@ struct Build: AsyncParsableCommand {
             do {
                 if let count = try writer.unchangedCount(as: listing) {
                     phase("checked, nothing changed")
-                    if stats { FileHandle.standardError.write(Data("share cards: 0 drawn, \(listing.cards.count) reused\n".utf8)) }
+                    if stats { StandardStreams.error("share cards: 0 drawn, \(listing.cards.count) reused\n") }
                     finish(files: count, written: 0, unchanged: count, removed: 0)
                     return
                 }
@@ -108,7 +116,7 @@ struct Build: AsyncParsableCommand {
         let loading = Parallel.Background { () -> Result<(SiteBuilder, SiteContent), Error> in
             Result {
                 let contentFolder = URL(fileURLWithPath: config.content ?? "content", relativeTo: cwd)
-                let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content")
+                let content = try SiteContent.load(folder: contentFolder, label: config.content ?? "content", workspace: cwd)
                 return (try SiteBuilder.load(workspace: cwd), content)
             }
         }
@@ -157,7 +165,7 @@ struct Build: AsyncParsableCommand {
         let showProgress = isatty(STDERR_FILENO) == 1
         func progress(_ line: String) {
             guard showProgress else { return }
-            FileHandle.standardError.write(Data(("egofix: " + line + "\n").utf8))
+            StandardStreams.error("egofix: " + line + "\n")
         }
         progress("\(data.completions.count) fixes, \(data.crashes.count) crashes read in \(Int(Date().timeIntervalSince(started) * 1000)) ms; rendering into \(outputPath)")
         var buildStats = SiteBuildStats()
@@ -189,7 +197,7 @@ struct Build: AsyncParsableCommand {
         // one leaves a manifest whose key the next build cannot match, so it looks again (its
         // files and share cards are still reused).
         for line in buildStats.notesNotOnTheSite {
-            FileHandle.standardError.write(Data(("egofix: warning: " + line + "\n").utf8))
+            StandardStreams.error("egofix: warning: " + line + "\n")
         }
         let manifestKey = buildStats.notesNotOnTheSite.isEmpty ? key : key + " (notes not on the site)"
         // Best effort: without it the next build simply does all the work.
@@ -198,11 +206,12 @@ struct Build: AsyncParsableCommand {
         }
         phase("manifest")
         if stats {
-            FileHandle.standardError.write(Data("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n".utf8))
+            StandardStreams.error("share cards: \(buildStats.cardsDrawn) drawn, \(buildStats.cardsReused) reused\n")
         }
         finish(files: paths.count, written: report.written.count, unchanged: report.unchanged.count, removed: report.removed.count)
         // The build is done and reported: the process ends here, without freeing the history, the
         // pages and the cards one object at a time (the kernel takes the memory back whole).
+        try StandardStreams.finish()
         Foundation.exit(0)
     }
 }
@@ -338,6 +347,17 @@ struct Share: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The fix number (37, #037 or FIX #037). Default: today's fix.", valueName: "fix")) var fix: String?
+    @Flag(help: "Take the fix's card back out: the next build removes it from share/.") var remove = false
+
+    /// The number in "37", "#037", "FIX #037" or "fix 37": digits alone after the optional
+    /// "FIX" and "#", nothing else ("1-2", "0x25" and "-37" are not fix numbers).
+    static func number(_ text: String) -> Int? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        if rest.uppercased().hasPrefix("FIX") { rest = rest.dropFirst(3).drop(while: { $0 == " " }) }
+        if rest.hasPrefix("#") { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 6, rest.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(rest)
+    }
 
     func run() async throws {
         let s = try Session.open(options)
@@ -345,16 +365,26 @@ struct Share: AsyncParsableCommand {
         let user = try await s.profile()
         let chosen: Fix
         if let fix {
-            let digits = fix.filter(\.isNumber)
-            guard let n = Int(digits), let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
+            guard let n = Share.number(fix) else {
+                throw CLIError("'\(Terminal.visible(fix))' is not a fix number. Give it as shown on the card: 37, #037 or FIX #037.")
+            }
+            guard let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
                 throw CLIError("no fix '\(fix)' in the catalogue. Give its number, as shown on the card (FIX #037 is 37).")
             }
             chosen = f
         } else {
+            guard !remove else { throw CLIError("--remove needs the fix number: egofix share --remove 37.") }
             guard let today = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now) else {
                 throw CLIError("no fix today to share. Run `egofix today`, or give a fix number.")
             }
             chosen = today.fix
+        }
+        if remove {
+            let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
+            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing changed.") }
+            for e in shares { try await s.repos.events.delete(e.id) }
+            s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
+            return
         }
         guard let bug = try await s.repos.bugs.getById(chosen.bugId) else { throw CLIError("\(chosen.label) has no bug in the catalogue.") }
         let card = try ShareCard(fix: chosen, bug: bug)

@@ -169,10 +169,10 @@ struct OutcomeOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Write the reflection in $EDITOR, so it never passes through shell history.")
     var edit = false
 
-    @Option(help: ArgumentHelp("Counter fixes: how many times.", valueName: "n")) var count: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Counter fixes: how many times.", valueName: "n")) var count: Int?
     @Option(help: ArgumentHelp("Quiz and scenario fixes: the option you chose.", valueName: "id")) var option: String?
     @Flag(help: "Timed fixes: the timer ran out.") var timerDone = false
-    @Option(help: ArgumentHelp("Multi-step fixes: how many steps you did.", valueName: "n")) var steps: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Multi-step fixes: how many steps you did.", valueName: "n")) var steps: Int?
 }
 
 enum OutcomeCommand {
@@ -271,6 +271,21 @@ enum OutcomeCommand {
 
     static func interactionOutcome(fix: Fix, _ o: OutcomeOptions) throws -> InteractionOutcome? {
         let config = try? fix.configuration()
+        // An option meant for another kind of fix is refused, not silently dropped.
+        let given = [("--count", o.count != nil), ("--option", o.option != nil), ("--timer-done", o.timerDone), ("--steps", o.steps != nil)]
+            .filter(\.1).map(\.0)
+        let takes: String?
+        switch config {
+        case .counter?: takes = "--count"
+        case .quiz?, .scenario?: takes = "--option"
+        case .timed?: takes = "--timer-done"
+        case .multiStep?: takes = "--steps"
+        default: takes = nil
+        }
+        if let wrong = given.first(where: { $0 != takes }) {
+            throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; \(wrong) does not apply"
+                           + (takes.map { " (it takes \($0))" } ?? "") + ". Nothing recorded.")
+        }
         switch config {
         case .counter?:
             if let c = o.count, c < 0 { throw CLIError("--count must be 0 or more.") }

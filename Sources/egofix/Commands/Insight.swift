@@ -116,8 +116,8 @@ struct Demo: AsyncParsableCommand {
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
         discussion: "Refuses a store that already holds a practice. The history ends at --now, default 2026-11-22 20:00 Berlin.")
     @OptionGroup var options: StoreOptions
-    @Option(help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
-    @Option(help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
+    @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
 
     func run() async throws {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
@@ -141,7 +141,7 @@ struct Demo: AsyncParsableCommand {
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Recent days, with a contribution strip.")
     @OptionGroup var options: StoreOptions
-    @Option(help: ArgumentHelp("How many days back.", valueName: "n")) var days: Int = 28
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days back.", valueName: "n")) var days: Int = 28
     @Flag(help: "Print JSON.") var json = false
 
     struct JSONDay: Encodable {
@@ -246,8 +246,8 @@ struct Calibrate: AsyncParsableCommand {
         commandName: "calibrate",
         abstract: "Run the detectors on seeded random histories with nothing planted; report how often an alert fires.",
         discussion: "A trustworthy detector stays quiet on noise. The target is an alert rate of at most 5 %.")
-    @Option(help: ArgumentHelp("Histories to generate.", valueName: "n")) var runs: Int = 200
-    @Option(help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Histories to generate.", valueName: "n")) var runs: Int = 200
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 1
     @Flag(help: "Print JSON (alertRate, insightRate, per pattern type).") var json = false
 
     struct JSONLine: Encodable { let type: String, observations: Int, insights: Int, alerts: Int }

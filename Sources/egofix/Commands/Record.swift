@@ -38,7 +38,7 @@ struct CrashCommand: AsyncParsableCommand {
             }
             ctx = c
         }
-        var text = try note.flatMap { try ReflectionInput.checked($0) }
+        var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
                 text = Prompt.ask("Note (optional, enter to skip):").flatMap { $0.isEmpty ? nil : $0 }
@@ -358,17 +358,10 @@ struct Export: AsyncParsableCommand {
         }
         let data = try s.store.exportJSON()
         if file == "-" {
-            FileHandle.standardOutput.write(data)
+            try StandardStreams.write(data)
             return
         }
-        let tmp = file + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: tmp, contents: data, attributes: [.posixPermissions: 0o600]) else {
-            throw CLIError("cannot write \(file). Check that its folder exists and is writable.")
-        }
-        if rename(tmp, file) != 0 {
-            try? FileManager.default.removeItem(atPath: tmp)
-            throw CLIError("cannot write \(file): \(String(cString: strerror(errno))).")
-        }
+        try SafeFile.replace(file, with: data, mode: 0o600)
         s.print(["Exported to \(file) (\(data.count) bytes)."])
     }
 }
@@ -382,20 +375,30 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Replace a store that already has a profile (a backup is kept).") var replace = false
 
     func run() async throws {
+        // A FIFO or a device would be read forever or for nonsense.
+        var st = stat()
+        if stat(file, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            throw CLIError("cannot import \(file): it is not a regular file. Give the path of an export. Nothing was changed.")
+        }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("cannot read \(file). Check the path.")
         }
         let s = try Session.open(options, ifMissing: .create)
-        let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
-        var backup = s.storePath + ".backup-" + stamp
-        var n = 2
-        while FileManager.default.fileExists(atPath: backup) {
-            backup = s.storePath + ".backup-" + stamp + "-\(n)"
-            n += 1
+        // A store this import made holds nothing to back up.
+        var backup: String?
+        if !s.createdStore {
+            let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
+            var path = s.storePath + ".backup-" + stamp
+            var n = 2
+            while FileManager.default.fileExists(atPath: path) {
+                path = s.storePath + ".backup-" + stamp + "-\(n)"
+                n += 1
+            }
+            backup = path
         }
         let report: ImportReport
         do {
-            report = try s.store.importJSON(data, replace: replace, backupPath: backup)
+            report = try s.store.importJSON(data, replace: replace, backupPath: backup, now: s.now)
         } catch {
             // A refused import leaves no trace: not even the empty store opened for it.
             if s.createdStore {
@@ -403,7 +406,7 @@ struct Import: AsyncParsableCommand {
             }
             throw error
         }
-        s.print(["Imported \(file): \(report.summary).", s.style.dim("// Backup of the previous store: \(backup)")])
+        s.print(["Imported \(file): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \($0)")] } ?? []))
     }
 }
 

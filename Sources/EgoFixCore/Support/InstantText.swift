@@ -1,0 +1,96 @@
+import Foundation
+
+/// Instants a user types or a file brings in: read strictly, and held to a sane range.
+public enum InstantText {
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` and nothing else: the day must
+    /// exist in its month (2026-02-30 is refused, not read as March 2), the hour, minute and second
+    /// must be in range, and nothing may follow the offset. Nil for anything else.
+    public static func parse(_ text: String) -> Date? {
+        let u = Array(text.utf8)
+        guard u.count >= 20, u.count <= 40 else { return nil }
+        func digits(_ a: Int, _ n: Int) -> Int? {
+            guard a + n <= u.count else { return nil }
+            var v = 0
+            for i in a..<(a + n) {
+                let c = u[i]
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
+              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              let y = digits(0, 4), let mo = digits(5, 2), let d = digits(8, 2),
+              let h = digits(11, 2), let mi = digits(14, 2), let s = digits(17, 2),
+              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
+        else { return nil }
+        var i = 19
+        var fraction = 0.0
+        if u[i] == UInt8(ascii: ".") {
+            var j = i + 1
+            while j < u.count, u[j] >= 48, u[j] <= 57 { j += 1 }
+            guard j > i + 1, j - i - 1 <= 9,
+                  let f = Double("0." + String(decoding: u[(i + 1)..<j], as: UTF8.self)) else { return nil }
+            fraction = f
+            i = j
+        }
+        guard i < u.count else { return nil }
+        var offset = 0
+        switch u[i] {
+        case UInt8(ascii: "Z"):
+            guard i + 1 == u.count else { return nil }
+        case UInt8(ascii: "+"), UInt8(ascii: "-"):
+            guard i + 6 == u.count, u[i + 3] == UInt8(ascii: ":"),
+                  let oh = digits(i + 1, 2), let om = digits(i + 4, 2), oh <= 14, om < 60 else { return nil }
+            offset = (oh * 3600 + om * 60) * (u[i] == UInt8(ascii: "-") ? -1 : 1)
+        default:
+            return nil
+        }
+        let unix = daysSince1970(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+        return Date(timeIntervalSince1970: Double(unix) + fraction)
+    }
+
+    /// The earliest instant EgoFix accepts from outside: nothing of a practice predates 2000.
+    public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
+    /// The latest clock a user may pin (`--now`, EGOFIX_NOW).
+    public static let latestClock = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01T00:00:00Z
+    /// How far after the clock a recorded instant may lie (a day: time zones and clock skew).
+    public static let futureSlack: TimeInterval = 86_400
+
+    /// Why a pinned clock is refused, or nil when it is in range.
+    public static func clockProblem(_ date: Date) -> String? {
+        if date < earliest { return "is before 2000-01-01" }
+        if date >= latestClock { return "is after 2099-12-31" }
+        return nil
+    }
+
+    /// Why an instant recorded by a practice is refused (before 2000, or more than a day after
+    /// `now`), or nil when it is in range. `floor` lowers the earliest allowed instant (the
+    /// shipped catalogue's records are stamped 1970-01-01).
+    public static func recordProblem(_ date: Date, now: Date, floor: Date = earliest) -> String? {
+        if date < floor { return "is before \(floor == earliest ? "2000-01-01" : "1970-01-01"), earlier than any practice" }
+        if date > now.addingTimeInterval(futureSlack) { return "is more than a day after the clock" }
+        return nil
+    }
+
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysIn(month m: Int, year y: Int) -> Int {
+        switch m {
+        case 2: return isLeap(y) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
+    static func daysSince1970(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+        let y = m <= 2 ? y0 - 1 : y0
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (m + 9) % 12
+        let doy = (153 * mp + 2) / 5 + d - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

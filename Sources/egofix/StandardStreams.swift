@@ -1,0 +1,53 @@
+import Foundation
+
+/// Standard output and standard error, every write checked.
+///
+/// `print` goes through C's buffered standard output: a failed write there (a full disk, a closed
+/// file) is remembered by the stream, and `finish()` reports it when the command ends, so output
+/// that did not arrive is an error exit rather than a silent 0. Swift 6 does not let Swift name C's
+/// `stdout` (shared mutable state), so the streams are flushed together with `fflush(nil)`.
+enum StandardStreams {
+    /// Writes `data` to standard output after whatever `print` buffered, all of it, or throws.
+    static func write(_ data: Data) throws {
+        try finish()
+        let failure = data.withUnsafeBytes { raw -> Int32 in
+            guard let base = raw.baseAddress else { return 0 }
+            var done = 0
+            while done < raw.count {
+                let n = Foundation.write(STDOUT_FILENO, base + done, raw.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return n < 0 ? errno : EIO }
+                done += n
+            }
+            return 0
+        }
+        if failure != 0 { throw CLIError(message(failure)) }
+    }
+
+    /// Flushes standard output; throws when this or any earlier write to it failed.
+    static func finish() throws {
+        guard fflush(nil) != 0 else { return }
+        throw CLIError(message(errno))
+    }
+
+    static func message(_ code: Int32) -> String {
+        "cannot write to standard output (\(String(cString: strerror(code)))); what was printed is incomplete. "
+            + "Free space where it goes, or send it elsewhere."
+    }
+
+    /// Writes `text` to standard error, unbuffered. A failure there has nowhere to be reported, so
+    /// it is ignored (never a crash).
+    static func error(_ text: String) {
+        var text = text
+        text.withUTF8 { b in
+            guard let base = b.baseAddress else { return }
+            var done = 0
+            while done < b.count {
+                let n = Foundation.write(STDERR_FILENO, base + done, b.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return }
+                done += n
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import XCTest
+@testable import egofix
+
+/// Issue 30: bad input and faults, tried as an attacker would. Each case ends in one line on
+/// standard error, a non-zero exit, and nothing changed.
+final class HardeningTests: XCTestCase {
+    let morning = "2026-03-02T09:00:00+01:00"
+
+    func onboarded() throws -> CLI {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        return cli
+    }
+
+    /// One line on standard error, mentioning `mentions`, a non-zero exit, no crash report.
+    func assertOneLineRefusal(_ r: CLI.Result, mentions: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertNotEqual(r.status, 0, "accepted", file: file, line: line)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, "not one line: \(r.err)", file: file, line: line)
+        XCTAssertTrue(r.err.contains(mentions), "\(r.err) does not mention \(mentions)", file: file, line: line)
+        XCTAssertFalse(r.err.contains("Fatal error") || r.err.contains("Backtrace"), r.err, file: file, line: line)
+    }
+
+    func assertRefused(_ cli: CLI, _ args: [String], at now: String?, stdin: String? = nil, mentions: String,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try cli.export()
+        let r = try cli.run(args, at: now, stdin: stdin)
+        assertOneLineRefusal(r, mentions: mentions, file: file, line: line)
+        XCTAssertEqual(try cli.export(), before, "the store changed", file: file, line: line)
+    }
+
+    // MARK: - 2. Standard output that cannot be written
+
+    func test_Hardening_exportToDevFullFails() throws {
+        let cli = try onboarded()
+        guard let full = FileHandle(forWritingAtPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
+        let before = try cli.export()
+        for args in [["export", "-"], ["status"], ["history", "--json"], ["status", "--json"]] {
+            let r = try cli.run(args, at: morning, stdout: full)
+            assertOneLineRefusal(r, mentions: "cannot write to standard output")
+        }
+        XCTAssertEqual(try cli.export(), before)
+    }
+
+    // MARK: - 3. Export over something that is not a file
+
+    func test_Hardening_exportRefusesFIFOAndDevice() throws {
+        let cli = try onboarded()
+        let fifo = cli.workdir + "/pipe"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        var r = try cli.run(["export", fifo])
+        assertOneLineRefusal(r, mentions: "a FIFO")
+        var st = stat()
+        XCTAssertEqual(lstat(fifo, &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFIFO, "the FIFO was replaced")
+        // A device node (a link to one is refused too: it is not a regular file).
+        r = try cli.run(["export", "/dev/null"])
+        assertOneLineRefusal(r, mentions: "a character device")
+        XCTAssertEqual(lstat("/dev/null", &st), 0)
+        XCTAssertEqual(st.st_mode & S_IFMT, S_IFCHR)
+        let link = cli.workdir + "/link"
+        XCTAssertEqual(symlink("/dev/null", link), 0)
+        assertOneLineRefusal(try cli.run(["export", link]), mentions: "a symbolic link")
+        // A regular file is replaced whole, private to its owner, with no temporary file left.
+        let path = cli.workdir + "/out.json"
+        _ = FileManager.default.createFile(atPath: path, contents: Data("old".utf8))
+        XCTAssertEqual(try cli.run(["export", path]).status, 0)
+        XCTAssertEqual(FileManager.default.contents(atPath: path), try cli.export())
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertFalse(try FileManager.default.contentsOfDirectory(atPath: cli.workdir).contains { $0.contains("egofix-tmp") })
+    }
+
+    // MARK: - 4. Absurd dates
+
+    func test_Hardening_absurdDatesAreRefused() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["crash", "--now", "0001-01-01T00:00:00Z"], at: nil, mentions: "before 2000-01-01")
+        try assertRefused(cli, ["crash", "--now", "9999-01-01T00:00:00Z"], at: nil, mentions: "after 2099-12-31")
+        let r = try cli.run(["status"], env: ["EGOFIX_NOW": "1999-12-31T23:59:59Z"])
+        assertOneLineRefusal(r, mentions: "EGOFIX_NOW")
+        // An import with year 1, or from next year, is refused, naming the record and the field.
+        let source = try onboarded()
+        XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)
+        for (instant, problem) in [("0001-01-01T00:00:00.000Z", "before 2000-01-01"), ("2027-03-02T08:00:00.000Z", "more than a day after the clock")] {
+            let target = try CLI()
+            let path = try write(source, to: target) { object in
+                var rows = object["completions"] as? [[String: Any]] ?? []
+                rows[0]["assignedAt"] = instant
+                object["completions"] = rows
+            }
+            let r = try target.run(["import", path], at: morning)
+            assertOneLineRefusal(r, mentions: "completions[0].assignedAt")
+            XCTAssertTrue(r.err.contains(problem), r.err)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
+        }
+    }
+
+    // MARK: - 5. Imports that make no sense
+
+    /// The export of an onboarded practice, changed by `change`, written into `target`'s folder.
+    func write(_ source: CLI, to target: CLI, _ change: (inout [String: Any]) -> Void) throws -> String {
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: try source.export()) as? [String: Any])
+        change(&object)
+        let path = target.workdir + "/import-\(UUID().uuidString).json"
+        _ = FileManager.default.createFile(atPath: path, contents: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]))
+        return path
+    }
+
+    func test_Hardening_importValidatesMeaning() throws {
+        let source = try onboarded()
+        func user(_ change: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
+            { object in
+                var users = object["users"] as? [[String: Any]] ?? []
+                change(&users[0])
+                object["users"] = users
+            }
+        }
+        let cases: [(String, (inout [String: Any]) -> Void)] = [
+            ("users[0].currentStreak", user { $0["currentStreak"] = -5 }),
+            ("users[1]", { object in
+                var users = object["users"] as? [[String: Any]] ?? []
+                var second = users[0]
+                second["id"] = UUID().uuidString
+                users.append(second)
+                object["users"] = users
+            }),
+            ("users[0].primaryBugId", user { $0["primaryBugId"] = UUID().uuidString }),
+            ("users[0].currentVersion", user { $0["currentVersion"] = "banana" }),
+            ("users[0].currentVersion", user { $0["currentVersion"] = "01.1" }),
+            ("users[0].currentVersion", user { $0["currentVersion"] = "1.0\u{1B}]0;pwned\u{07}\u{1B}[2J" }),
+            ("versions[0].version", { object in
+                var versions = object["versions"] as? [[String: Any]] ?? []
+                var v = (object["users"] as? [[String: Any]])?.first ?? [:]
+                v = ["id": UUID().uuidString, "userId": v["id"] ?? "", "version": "v1.x", "changeType": "minorUpdate",
+                     "description": "x", "createdAt": "2026-03-02T08:00:00.000Z"]
+                versions.append(v)
+                object["versions"] = versions
+            }),
+        ]
+        for (field, change) in cases {
+            let target = try CLI()
+            let r = try target.run(["import", try write(source, to: target, change)], at: morning)
+            assertOneLineRefusal(r, mentions: field)
+            XCTAssertFalse(r.err.contains("\u{1B}"), "an escape reached the terminal")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
+        }
+    }
+
+    /// A stored string holding escape sequences (from a store written before imports were
+    /// checked) reaches the terminal neutralised.
+    func test_Hardening_statusNeutralisesControlCharacters() throws {
+        XCTAssertEqual(Terminal.neutralised("v1.0\u{1B}]0;pwned\u{07}\u{1B}[2J"), "v1.0\\u{1B}]0;pwned\\u{7}\\u{1B}[2J")
+        XCTAssertEqual(Terminal.neutralised("\u{1B}[1mv1\u{1B}[0m\u{9B}2J", keepingStyle: true), "\u{1B}[1mv1\u{1B}[0m\\u{9B}2J")
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("no sqlite3 here") }
+        let cli = try onboarded()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+        p.arguments = [cli.store, "UPDATE users SET currentVersion = '1.0' || char(27) || ']0;pwned' || char(7) || char(27) || '[2J'"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0)
+        let r = try cli.run(["status"], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("\u{1B}") || r.out.contains("\u{07}"), "raw control characters reached the terminal")
+        XCTAssertTrue(r.out.contains("\\u{1B}]0;pwned"), r.out)
+    }
+
+    // MARK: - 6. NUL in a reflection
+
+    func test_Hardening_nulInReflectionIsRefused() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["applied"], at: morning, stdin: "a\u{0}b", mentions: "U+0000")
+        try assertRefused(cli, ["applied", "-m", "a\u{1B}[2Jb"], at: morning, mentions: "U+001B")
+        try assertRefused(cli, ["crash", "need-to-impress", "--note", "x\u{1B}]0;title\u{7}"], at: morning, mentions: "note holds")
+        // In an import too.
+        let source = try onboarded()
+        XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)
+        let target = try CLI()
+        let path = try write(source, to: target) { object in
+            var rows = object["completions"] as? [[String: Any]] ?? []
+            rows[0]["reflection"] = "a\u{0}b"
+            object["completions"] = rows
+        }
+        let r = try target.run(["import", path], at: morning)
+        assertOneLineRefusal(r, mentions: "completions[0].reflection")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.store))
+        // Tabs and line breaks are text.
+        XCTAssertEqual(try cli.run(["applied"], at: morning, stdin: "line one\n\tline two\r\n").status, 0)
+    }
+
+    // MARK: - 8. Strict --now
+
+    func test_Hardening_nowIsParsedStrictly() throws {
+        let cli = try onboarded()
+        for bad in ["2026-02-30T10:00:00Z", "2026-11-22T20:00:00Z; rm -rf /", "2026-11-22T20:00:00", "2026-13-01T00:00:00Z",
+                    "2026-11-22T24:00:00Z", "2026-11-22T20:00:00+01:00x", "2026-11-22 20:00:00Z"] {
+            try assertRefused(cli, ["crash", "need-to-impress"], at: bad, mentions: "is not an ISO 8601 instant")
+        }
+        for good in ["2026-03-02T10:00:00Z", "2026-03-02T10:00:00.5+01:00", "2026-03-02T10:00:00-05:30"] {
+            XCTAssertNotNil(ISO8601.parse(good), good)
+        }
+        XCTAssertEqual(ISO8601.parse("2026-03-02T10:00:00+01:00"), ISO8601.parse("2026-03-02T09:00:00Z"))
+    }
+
+    // MARK: - 9. Fix numbers, and unsharing
+
+    func test_Hardening_shareParsesFixNumbersStrictlyAndCanUnshare() throws {
+        let cli = try onboarded()
+        for bad in ["1-2", "0x25", "12abc", "3.7", "FIX#", ""] {
+            try assertRefused(cli, ["share", bad], at: morning, mentions: "is not a fix number")
+        }
+        let dash = try cli.run(["share", "-37"], at: morning)
+        XCTAssertNotEqual(dash.status, 0, "-37 was taken as 37")
+        XCTAssertEqual(Share.number("FIX #037"), 37)
+        XCTAssertEqual(Share.number("#037"), 37)
+        XCTAssertEqual(Share.number("37"), 37)
+        try assertRefused(cli, ["share", "--remove", "37"], at: morning, mentions: "is not shared")
+
+        XCTAssertEqual(try cli.run(["share", "37"], at: morning).status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        func cards() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: out + "/share").filter { !$0.contains(".") }
+        }
+        XCTAssertEqual(try cards().count, 1)
+        let r = try cli.run(["share", "--remove", "FIX #037"], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("unshared"), r.out)
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        XCTAssertEqual(try cards(), [], "the card is still in share/")
+    }
+
+    // MARK: - 1. A template override that nests too deep
+
+    func test_Hardening_deepTemplateFailsTheBuildAndKeepsTheSite() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        let deep = "x\n" + String(repeating: "{{#a}}", count: 3000) + String(repeating: "{{/a}}", count: 3000)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/Templates/deep.mustache", contents: Data(deep.utf8))
+        let r = try cli.run(["build", "--out", out], at: "2026-03-02T10:00:00+01:00")
+        assertOneLineRefusal(r, mentions: "Templates/deep.mustache:2: sections are nested more than 100 deep")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), before)
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+    }
+
+    // MARK: - 7. Modes
+
+    func test_Hardening_backupsAndPrivateSiteAreOwnerOnly() throws {
+        let source = try onboarded()
+        let export = source.workdir + "/e.json"
+        XCTAssertEqual(try source.run(["export", export]).status, 0)
+        // Into a new store: no backup of nothing, and no word of one.
+        let cli = try CLI()
+        var r = try cli.run(["import", export], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains("Backup") || r.out.contains("backup"), r.out)
+        func backups() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains(".backup-") } }
+        XCTAssertEqual(try backups(), [])
+        // --replace backs up with the store's mode.
+        r = try cli.run(["import", export, "--replace"], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        let made = try backups()
+        XCTAssertEqual(made.count, 1)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: cli.workdir + "/" + made[0])[.posixPermissions] as? Int, 0o600)
+        // The private site is its owner's alone; share/ may be published.
+        XCTAssertEqual(try cli.run(["share", "37"], at: morning).status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        func mode(_ p: String) throws -> Int { try FileManager.default.attributesOfItem(atPath: out + p)[.posixPermissions] as? Int ?? -1 }
+        XCTAssertEqual(try mode(""), 0o700)
+        XCTAssertEqual(try mode("/index.html"), 0o600)
+        XCTAssertEqual(try mode("/changelog"), 0o700)
+        XCTAssertEqual(try mode("/share") & 0o005, 0o005, "share/ is readable by anyone")
+        XCTAssertEqual(try mode("/share/index.html") & 0o004, 0o004)
+    }
+
+    // MARK: - 11. Symbolic links in content/
+
+    func test_Hardening_contentLinkOutsideWorkspaceIsRefused() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        let secret = try CLI.temporaryDirectory() + "/secret.txt"
+        _ = FileManager.default.createFile(atPath: secret, contents: Data("root:hunter2".utf8))
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/pages", withIntermediateDirectories: true)
+        XCTAssertEqual(symlink(secret, cli.workdir + "/content/pages/leak.md"), 0)
+        let r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "content/pages/leak.md: a symbolic link to")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/leak/index.html"))
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+        // A link inside the workspace is content like any other.
+        try FileManager.default.removeItem(atPath: cli.workdir + "/content/pages/leak.md")
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/about.md", contents: Data("# About\n\nNotes.".utf8))
+        XCTAssertEqual(symlink("../../about.md", cli.workdir + "/content/pages/about.md"), 0)
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+    }
+
+    // MARK: - 12. A build killed midway
+
+    func test_Hardening_leftoverBuildFolderIsRemovedByTheNextBuild() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        let leftover = cli.workdir + "/.site.egofix-build"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        // As a killed build leaves it: a private page half written.
+        try FileManager.default.createDirectory(atPath: leftover + "/weeks", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: leftover + "/weeks/private.html", contents: Data("reflection".utf8))
+        // The next build changes nothing, and still removes it.
+        let r = try cli.run(["build", "--out", out], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("0 written"), r.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+        // So does a build that fails.
+        try FileManager.default.createDirectory(atPath: leftover, withIntermediateDirectories: true)
+        XCTAssertNotEqual(try cli.run(["build", "--out", out, "--base-url", "ftp://x"], at: morning).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
+    }
+
+    // MARK: - 13. Smaller ones
+
+    func test_Hardening_versionNoteWithLeadingZeroIsRefused() throws {
+        let cli = try onboarded()
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/versions", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/content/versions/01.1.md", contents: Data("Notes".utf8))
+        let r = try cli.run(["build", "--out", cli.workdir + "/site"], at: morning)
+        assertOneLineRefusal(r, mentions: "content/versions/01.1.md: the file name should look like 1.3.md")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+    }
+
+    /// Options for another kind of fix are refused, not silently ignored.
+    func test_Hardening_outcomeOptionsForAnotherKindOfFixAreRefused() throws {
+        let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
+        let counter = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .counter })
+        for args in [["--steps", "2"], ["--option", "a"], ["--timer-done"], ["--count", "3", "--steps", "1"]] {
+            let parsed = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied"] + args) as? Applied)
+            XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: counter, parsed.o), "\(args)") { error in
+                XCTAssertTrue("\(error)".contains("does not apply") && "\(error)".contains("--count"), "\(error)")
+            }
+        }
+        let ok = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied", "--count", "3"]) as? Applied)
+        XCTAssertEqual(try OutcomeCommand.interactionOutcome(fix: counter, ok.o)?.count, 3)
+        let standard = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .standard })
+        XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: standard, ok.o))
+    }
+
+    /// A negative number is a bad value, not a missing one.
+    func test_Hardening_negativeSeedIsABadValueNotAMissingOne() throws {
+        let cli = try CLI()
+        for args in [["build", "--demo", "--seed", "-5", "--out", cli.workdir + "/site"], ["demo", "--seed", "-5"], ["history", "--days", "-5"]] {
+            let r = try cli.run(args, at: morning)
+            XCTAssertNotEqual(r.status, 0)
+            XCTAssertTrue(r.err.contains("'-5' is invalid") || r.err.contains("--days must be between"), r.err)
+            XCTAssertFalse(r.err.contains("Missing value"), r.err)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store))
+    }
+
+    func test_Hardening_feedHasNoRemoteImages() throws {
+        let cli = try onboarded()
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/versions", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/content/versions/1.0.md",
+                                           contents: Data("First notes. ![pixel](https://evil.example/p.png)".utf8))
+        let out = cli.workdir + "/site"
+        let r = try cli.run(["build", "--out", out], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        let feed = String(decoding: try XCTUnwrap(FileManager.default.contents(atPath: out + "/changelog/feed.xml")), as: UTF8.self)
+        XCTAssertTrue(feed.contains("First notes"), feed)
+        XCTAssertFalse(feed.contains("evil.example"), feed)
+    }
+
+    /// A 10 MB title made a build take 32 s: every configured text has a cap.
+    func test_Hardening_hugeConfiguredTextIsRefused() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/egofix.toml",
+                                           contents: Data(("title = \"" + String(repeating: "x", count: 10_000_000) + "\"\n").utf8))
+        let started = Date()
+        assertOneLineRefusal(try cli.run(["build", "--out", out], at: morning), mentions: "egofix.toml:1: the file is")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10)
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        let longURL = "https://example.org/" + String(repeating: "a", count: 5000)
+        assertOneLineRefusal(try cli.run(["build", "--out", out, "--base-url", longURL], at: morning), mentions: "--base-url must be at most")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out))
+    }
+}
