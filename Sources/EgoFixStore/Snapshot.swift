@@ -193,10 +193,14 @@ extension SQLiteStore {
     /// The whole store as canonical JSON: sorted keys, two-space indentation, UTC ISO 8601 instants with
     /// exact fractional seconds, Data as base64, every table including soft-deleted records, each table in
     /// (orderDate, id) order, a top-level `formatVersion`. The same store always gives the same bytes.
-    public func exportJSON() throws -> Data {
-        let snapshot: Snapshot
+    ///
+    /// `profile` may bring each profile's derived fields (the streak as it stands) up to the
+    /// export's clock; the store itself is not written.
+    public func exportJSON(profile: (UserProfile) -> UserProfile = { $0 }) throws -> Data {
+        var snapshot: Snapshot
         do {
             snapshot = try queue.read { db in try Snapshot.read(db) }
+            snapshot.users = snapshot.users.map(profile)
         } catch {
             throw SQLiteStore.map(error, path: path, operation: "exporting")
         }

@@ -100,16 +100,21 @@ public struct StreakService: Sendable {
     /// stale. Uses no freeze and counts no engagement. Returns the profile as saved.
     @discardableResult
     public func settle(at now: Date) async throws -> UserProfile {
-        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let settled = settled(user, at: now)
+        guard settled != user else { return user }
+        try await repos.users.save(settled)
+        return settled
+    }
+
+    /// The profile with its streak and freeze flag as they stand at `now` (nothing saved).
+    public func settled(_ user: UserProfile, at now: Date) -> UserProfile {
         let today = LocalDay(now, calendar: calendar)
         let s = state(of: user)
-        let current = StreakRules.current(s, today: today)
-        let freeze = StreakRules.freezeAvailable(s, today: today)
-        guard current != user.currentStreak || freeze != user.streakFreezeAvailable else { return user }
-        user.currentStreak = current
-        user.streakFreezeAvailable = freeze
-        try await repos.users.save(user)
-        return user
+        var u = user
+        u.currentStreak = StreakRules.current(s, today: today)
+        u.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        return u
     }
 
     /// The streak shown today: 0 once a missed day was not covered by a freeze.

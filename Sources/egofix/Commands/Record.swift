@@ -246,7 +246,6 @@ struct Status: AsyncParsableCommand {
         let s = try Session.open(options)
         let snap = try await s.store.transaction { () -> StatusSnapshot in
             try s.ensureCatalogue()
-            try await StreakService(repos: s.repos, calendar: s.calendar).settle(at: s.now)
             return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now)
         }
         if json {
@@ -349,14 +348,11 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        // The profile's streak and freeze are brought up to the clock first, so the file does not
-        // carry a streak that has since ended.
-        try await s.store.transaction {
-            if try await s.repos.users.get() != nil {
-                try await StreakService(repos: s.repos, calendar: s.calendar).settle(at: s.now)
-            }
-        }
-        let data = try s.store.exportJSON()
+        // The profile's streak and freeze as they stand at the clock, so the file does not carry a
+        // streak that has since ended (the store is not written).
+        let streak = StreakService(repos: s.repos, calendar: s.calendar)
+        let now = s.now
+        let data = try s.store.exportJSON(profile: { streak.settled($0, at: now) })
         if file == "-" {
             try StandardStreams.write(data)
             return
