@@ -4,7 +4,7 @@ import Foundation
 
 enum CompiledSeeds {
     /// `SeedCatalogue.digest` of the seed files this was made from.
-    static let digest: UInt64 = 0xD18E3114F6D8D29C
+    static let digest: UInt64 = 0xFF0DF08F833C5F91
 
     static func catalogue(loadedAt t: Date) -> SeedCatalogue {
         var bugs: [Bug] = []
@@ -2288,7 +2288,7 @@ enum CompiledSeeds {
                          prompt: "Tap once each time today you do two things at once: eat and scroll, talk and type, cook and take a call, watch and shop.",
                          inlineComment: "// Doubling up feels efficient.\n// Mostly it halves both.",
                          validation: "Tap each time you catch yourself running two at once. Tonight, look at the number before you judge it.",
-                         configurationData: Data("{\"targetDescription\":\"moments spent doing two things at once\",\"unit\":\"doubles\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"moments spent doing two things at once\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC5, 0x82, 0x2B, 0x2E, 0xD5, 0xA2, 0x58, 0x5C, 0x9E, 0x53, 0xB0, 0x9B, 0xCF, 0x27, 0x7F, 0x6)), number: 379, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Go for a run, ride or walk without recording it. No watch, no app, no route map to post afterward.",
@@ -2300,7 +2300,7 @@ enum CompiledSeeds {
                          prompt: "Every time you hurry today with nothing waiting, tap once: the close-door button, the yellow light, the jog for a bus that runs every five minutes.",
                          inlineComment: "// The bus comes either way.\n// The jog was for the feeling of being late.",
                          validation: "Tap each needless hurry as you catch it. Mark applied at bedtime.",
-                         configurationData: Data("{\"targetDescription\":\"hurries with nothing waiting at the other end\",\"unit\":\"hurries\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"hurries with nothing waiting at the other end\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6B, 0x28, 0x6D, 0xA8, 0xCF, 0x26, 0x58, 0x6E, 0xA7, 0xF8, 0xA, 0x68, 0x91, 0x11, 0x15, 0xD6)), number: 381, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Find the last afternoon you spent with no plan at all. Write down the date.",
