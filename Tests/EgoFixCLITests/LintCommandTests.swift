@@ -10,10 +10,27 @@ final class LintCommandTests: XCTestCase {
         let cli = try CLI()
         let r = try cli.run(["lint", "--stats"])
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("ok. 5 bugs, 270 fixes, 160 tidbits."), r.out)
-        for section in ["severity", "type", "interaction type", "trigger", "fixes per bug"] {
+        XCTAssertTrue(r.out.contains("ok. 5 bugs, "), r.out)
+        for section in ["totals", "severity", "type", "interaction type", "trigger", "active fixes per bug", "need-to-be-right", "fear-of-ordinary"] {
             XCTAssertTrue(r.out.contains("\n" + section + "\n"), "no \(section) section")
         }
+        // Per bug: active fixes, the daily pool, the retired ones and the tidbits by trigger, as numbers.
+        func count(_ section: String, _ row: String) -> Int? {
+            guard let s = r.out.range(of: "\n" + section + "\n") else { return nil }
+            let lines = r.out[s.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            return lines.first { $0.hasPrefix("  " + row + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        for bug in ["need-to-be-right", "need-to-be-liked", "need-to-impress", "need-to-be-busy", "fear-of-ordinary"] {
+            for row in ["active fixes", "daily eligible", "retired", "tidbits", "trigger afterSkipped", "type quickFix"] {
+                XCTAssertNotNil(count(bug, row), "\(bug): no \(row) row in\n\(r.out)")
+            }
+            let active = try XCTUnwrap(count(bug, "active fixes")), daily = try XCTUnwrap(count(bug, "daily eligible"))
+            XCTAssertEqual(daily, count(bug, "type daily"), bug)
+            XCTAssertGreaterThan(active, daily, bug)
+        }
+        let total = try XCTUnwrap(count("totals", "fixes")), active = try XCTUnwrap(count("totals", "active fixes"))
+        XCTAssertEqual(total - active, count("totals", "retired fixes"))
+        XCTAssertTrue(r.out.contains("ok. 5 bugs, \(total) fixes, "), r.out)
     }
 
     /// A folder breaking several rules at once: each error is one line naming file, entry and field.

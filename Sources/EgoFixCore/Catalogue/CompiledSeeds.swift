@@ -4,7 +4,7 @@ import Foundation
 
 enum CompiledSeeds {
     /// `SeedCatalogue.digest` of the seed files this was made from.
-    static let digest: UInt64 = 0x2AF65C2849B55CAE
+    static let digest: UInt64 = 0xFF0DF08F833C5F91
 
     static func catalogue(loadedAt t: Date) -> SeedCatalogue {
         var bugs: [Bug] = []
@@ -20,18 +20,18 @@ enum CompiledSeeds {
         bugs.append(Bug(id: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)), slug: "fear-of-ordinary", title: "Fear of being ordinary",
                         description: "Discomfort with being average or unremarkable.", color: "#e5a5c5", createdAt: t))
         var fixes: [Fix] = []
-        fixes.reserveCapacity(270)
+        fixes.reserveCapacity(459)
         fixes.append(Fix(id: UUID(uuid: (0xC, 0x6E, 0x2B, 0x62, 0xF9, 0x37, 0x5A, 0xAE, 0xA0, 0xE2, 0xF, 0x19, 0xC1, 0x72, 0xBA, 0x87)), number: 1, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Tally every sentence you start with \"actually\" today.",
-                         inlineComment: nil,
+                         inlineComment: "// \"Actually\" is a correction\n// that starts before the sentence does.",
                          validation: "Tap once for each \"actually.\" Mark applied tonight, whatever the number.",
                          configurationData: Data("{\"targetDescription\":\"sentences you start with \\\"actually\\\"\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x28, 0x7D, 0x76, 0x20, 0x2E, 0x6A, 0x5D, 0x59, 0xA1, 0x2C, 0x3C, 0x25, 0x5B, 0x75, 0x7A, 0xAA)), number: 2, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count how often you say \"I know\" when someone tells you something today.",
                          inlineComment: "// \"I know\" translates to: you can stop now,\n// I was already right.",
-                         validation: "Tap each time it comes out. Mark applied tonight.",
+                         validation: "Tap each \"I know,\" including the ones said while they were still mid-sentence.",
                          configurationData: Data("{\"targetDescription\":\"times you say \\\"I know\\\" or \\\"yeah, I know\\\"\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xCC, 0x9E, 0xF7, 0x74, 0xDF, 0x6C, 0x52, 0x4D, 0xBF, 0x33, 0xDF, 0xEF, 0x29, 0xD8, 0x8B, 0x24)), number: 3, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .counter,
@@ -42,11 +42,11 @@ enum CompiledSeeds {
         fixes.append(Fix(id: UUID(uuid: (0xA7, 0xDF, 0x3A, 0xEB, 0x25, 0x2C, 0x53, 0x7, 0xB2, 0x27, 0xC4, 0xB6, 0xCC, 0x92, 0x6A, 0xD9)), number: 4, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .medium, interactionType: .counter,
                          prompt: "Before you disagree with anyone today, ask one real question first. Count the questions.",
-                         inlineComment: "// \"Don't you think that...\" is not a question.\n// It's a statement in a fake moustache.",
+                         inlineComment: "// \"Don't you think that...\" is not a question.\n// It's a statement in a fake mustache.",
                          validation: "Tap after each question you ask before stating your view. Mark applied tonight.",
                          configurationData: Data("{\"targetDescription\":\"questions asked before disagreeing\",\"unit\":\"questions\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x79, 0xE5, 0xCB, 0x52, 0xB2, 0x29, 0x5E, 0xCD, 0xBC, 0xE9, 0xBD, 0x6E, 0x50, 0x11, 0xF4, 0xEC)), number: 5, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .high, interactionType: .counter,
+                         type: .daily, severity: .medium, interactionType: .counter,
                          prompt: "Go the whole day without correcting anyone. Facts, grammar, dates, directions. Count each one you swallow.",
                          inlineComment: "// Medication doses and live wiring are exempt.\n// Everything else is not.",
                          validation: "Tap for every correction you hold back. Mark applied if holding back is all you did with them.",
@@ -56,7 +56,7 @@ enum CompiledSeeds {
                          prompt: "Every time you're corrected today, answer with \"good catch\" or \"thanks\" and nothing else. Count them.",
                          inlineComment: nil,
                          validation: "Tap each time a correction gets four words or fewer from you. Mark applied tonight.",
-                         configurationData: Data("{\"targetDescription\":\"corrections you accepted without a defence\",\"unit\":\"times\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"corrections you accepted without a defense\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA0, 0xB3, 0xED, 0x29, 0x94, 0x0, 0x54, 0xA9, 0x8E, 0xE6, 0x35, 0xF6, 0xFF, 0x8C, 0xD5, 0xE6)), number: 7, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .timed,
                          prompt: "Write the reply to the message that annoyed you. Don't send it. Start the timer.",
@@ -64,17 +64,17 @@ enum CompiledSeeds {
                          validation: "Mark applied when the timer ends, whether or not you send it afterwards.",
                          configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"Ten minutes. Then read it again as the person receiving it.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xAF, 0xF7, 0xEC, 0x6A, 0xD9, 0x14, 0x5E, 0x25, 0x80, 0xC, 0x1A, 0x53, 0xAB, 0x60, 0x7F, 0x50)), number: 8, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .timed,
-                         prompt: "In your next disagreement, start the timer and don't respond until it ends. They talk. You listen.",
-                         inlineComment: nil,
-                         validation: "Mark applied if you stayed quiet for the full two minutes.",
-                         configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Nodding is allowed. Nodding sarcastically is not.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "In your next disagreement, let the other person finish their whole point before you start yours. Then wait two more seconds.",
+                         inlineComment: "// Nodding is fine.\n// Nodding sarcastically is a rebuttal.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4C, 0x76, 0x11, 0x39, 0xFF, 0x53, 0x5B, 0x39, 0xB1, 0xBC, 0x8D, 0x8B, 0x7, 0x3, 0xC9, 0xBE)), number: 9, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .timed,
                          prompt: "Reread the argument you disagree with, slowly, looking only for what it gets right.",
                          inlineComment: nil,
                          validation: "Mark applied when the timer ends and you have found at least one thing.",
-                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"Not the flaw. You found the flaw in the first ten seconds.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"Not the flaw. You found the flaw in the first ten seconds.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xDF, 0xC8, 0x72, 0xC9, 0xB9, 0x40, 0x50, 0x30, 0xA1, 0xFD, 0x7F, 0x39, 0xBC, 0x4A, 0x56, 0xDC)), number: 10, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .medium, interactionType: .timed,
                          prompt: "Let someone load the dishwasher their way. Stay in the room and say nothing until the timer ends.",
@@ -88,7 +88,7 @@ enum CompiledSeeds {
                          validation: "Mark applied when the timer ends without a pause.",
                          configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"If you're drafting a reply in your head, you've stopped listening.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x14, 0xC8, 0xF9, 0x74, 0xDA, 0x37, 0x56, 0xBF, 0x8E, 0xA7, 0xF, 0xAC, 0xC4, 0x5F, 0x63, 0x9B)), number: 12, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .high, interactionType: .timed,
+                         type: .daily, severity: .medium, interactionType: .timed,
                          prompt: "Leave a disagreement unresolved for an hour. No follow-up text, no \"one more thing,\" no link.",
                          inlineComment: nil,
                          validation: "Mark applied when the hour is up and you sent nothing about it.",
@@ -97,32 +97,32 @@ enum CompiledSeeds {
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch your reflex: what happens when someone gets a harmless fact wrong?",
                          inlineComment: nil,
-                         validation: "Pick the honest answer, not the one you'd like to be true.",
+                         validation: "Answer for the last real dinner where it happened, not the one you would like on record.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Reflex, not choice. The correction beat your judgment to the table.\",\"text\":\"I correct it before I've decided to.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"Softer delivery, same delivery. The hedge protects you from looking pedantic, not them from being corrected.\",\"text\":\"I correct it gently: \\\"I think it's actually...\\\"\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"Quiet outside, full trial inside. Better. The courtroom is still open.\",\"text\":\"I say nothing, then think about it for ten minutes.\",\"weightModifier\":0.3},{\"id\":\"d\",\"insight\":\"Possible. Also possible you picked the answer that looks best. Only one of us knows which.\",\"text\":\"I notice it and it passes.\",\"weightModifier\":-0.5}],\"question\":\"At dinner, someone gets a fact wrong. Nothing depends on it. What happens in you first?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA1, 0x58, 0xFD, 0x6A, 0x5E, 0xE2, 0x5B, 0x19, 0x96, 0xC0, 0x11, 0x15, 0xC9, 0x71, 0x1A, 0x66)), number: 14, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Think about the last time you corrected someone. Then answer this honestly.",
                          inlineComment: "// There's no wrong answer here.\n// You'll want to argue with that.",
                          validation: "Mark applied once you have picked one and read the insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Sometimes true. Check whether accuracy matters as much when you're the one who's wrong.\",\"text\":\"Because it was wrong, and accuracy matters.\",\"weightModifier\":0.4},{\"id\":\"b\",\"insight\":\"Maybe. Did they ask?\",\"text\":\"Because they'd want to know.\",\"weightModifier\":0.2},{\"id\":\"c\",\"insight\":\"That itch is the bug. The fact was just where it landed.\",\"text\":\"Because letting it slide was physically uncomfortable.\",\"weightModifier\":0.8},{\"id\":\"d\",\"insight\":\"The honest answer. Most people never get this far.\",\"text\":\"Because I wanted them to know that I knew.\",\"weightModifier\":1}],\"question\":\"Why did you make that correction?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Sometimes true. Check whether accuracy matters as much when you're the one who's wrong.\",\"text\":\"Because it was wrong, and accuracy matters.\",\"weightModifier\":0.4},{\"id\":\"b\",\"insight\":\"Maybe. Did they ask?\",\"text\":\"Because they'd want to know.\",\"weightModifier\":0.2},{\"id\":\"c\",\"insight\":\"That itch is the bug. The fact was just where it landed.\",\"text\":\"Because letting it slide was physically uncomfortable.\",\"weightModifier\":0.8},{\"id\":\"d\",\"insight\":\"The honest answer. Most people never get this far.\",\"text\":\"Because I wanted them to know that I knew.\",\"weightModifier\":1}],\"question\":\"Why did you make that correction?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x95, 0x12, 0x1F, 0xEB, 0xD4, 0x6D, 0x5C, 0x14, 0x91, 0x6F, 0xA8, 0x71, 0x10, 0xCF, 0x67, 0xF7)), number: 15, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .quiz,
+                         type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Work out what \"let's agree to disagree\" means when you are the one saying it.",
                          inlineComment: nil,
-                         validation: "Pick the one you'd admit to out loud. Mark applied after the insight.",
+                         validation: "Think of the last time those words left your mouth, and who was listening, before you choose.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"A concession shaped like a win. Tidy work.\",\"text\":\"I'm done, and I'd like credit for being the mature one.\",\"weightModifier\":0.9},{\"id\":\"b\",\"insight\":\"Honest. The cost is real. So is the part where you're still keeping score.\",\"text\":\"I still think I'm right, but this is costing too much.\",\"weightModifier\":0.5},{\"id\":\"c\",\"insight\":\"If it's really fine, you won't bring it up next week.\",\"text\":\"We see it differently, and that's fine.\",\"weightModifier\":-0.3},{\"id\":\"d\",\"insight\":\"Settled usually means the other person got tired.\",\"text\":\"I don't say it. I keep going until it's settled.\",\"weightModifier\":1}],\"question\":\"When you say \\\"let's agree to disagree,\\\" what do you mean?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC4, 0xBC, 0xE4, 0x41, 0x50, 0xE2, 0x5D, 0xF4, 0x9A, 0x5A, 0x76, 0x69, 0xDF, 0xD1, 0x88, 0xAF)), number: 16, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .medium, interactionType: .quiz,
                          prompt: "Rehearse the moment you are proven wrong, before it happens for real.",
                          inlineComment: "// Nobody rehearses losing.\n// That's why everyone's so bad at it.",
                          validation: "Pick what you'd actually do, then mark applied.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The goalposts are on wheels, and you're pushing them.\",\"text\":\"Look for a flaw in the source.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The pivot. It lets you leave the argument without ever having lost it.\",\"text\":\"Shift to a related point I'm right about.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Rewriting what you said so you were right all along. Revisionism, in real time.\",\"text\":\"\\\"Well, technically, that's what I meant.\\\"\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"Four words, no footnote. Rare. Notice whether it's true or just the right answer on a quiz.\",\"text\":\"\\\"Huh. I was wrong.\\\"\",\"weightModifier\":-0.6}],\"question\":\"Someone proves you wrong with a source you can't argue with. Your next move?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The goalposts are on wheels, and you're pushing them.\",\"text\":\"Look for a flaw in the source.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The pivot. It lets you leave the argument without ever having lost it.\",\"text\":\"Shift to a related point I'm right about.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Rewriting what you said so you were right all along. Revisionism, in real time.\",\"text\":\"\\\"Well, technically, that's what I meant.\\\"\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"Four words, no footnote. Rare. Notice whether it's true or just the right answer on a quiz.\",\"text\":\"\\\"Huh. I was wrong.\\\"\",\"weightModifier\":-0.6}],\"question\":\"Someone proves you wrong with a source you can't argue with. Your next move?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x54, 0xCA, 0x7C, 0x44, 0xC2, 0x5C, 0x58, 0xE8, 0x8B, 0xB3, 0xAC, 0x7E, 0x80, 0xDD, 0x41, 0x1D)), number: 17, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Skim the last seven days of your messages. Then answer.",
                          inlineComment: nil,
                          validation: "Pick the closest match. Mark applied after reading the insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The sequel nobody asked for. Round two is always about who won round one.\",\"text\":\"Reopened an argument that had already ended.\",\"weightModifier\":0.8},{\"id\":\"b\",\"insight\":\"A citation in a group chat is a correction with homework.\",\"text\":\"Sent a link nobody asked for.\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"That feeling is information. The win cost more than it paid.\",\"text\":\"Won an argument and felt worse afterwards.\",\"weightModifier\":0.4},{\"id\":\"d\",\"insight\":\"Check your sent folder before you settle on this one.\",\"text\":\"None of them.\",\"weightModifier\":0}],\"question\":\"Which of these did you do in the last week?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The sequel nobody asked for. Round two is always about who won round one.\",\"text\":\"Reopened an argument that had already ended.\",\"weightModifier\":0.8},{\"id\":\"b\",\"insight\":\"A citation in a group chat is a correction with homework.\",\"text\":\"Sent a link nobody asked for.\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"That feeling is information. The win cost more than it paid.\",\"text\":\"Won an argument and felt worse afterwards.\",\"weightModifier\":0.4},{\"id\":\"d\",\"insight\":\"Check your sent folder before you settle on this one.\",\"text\":\"None of them.\",\"weightModifier\":0}],\"question\":\"Which of these did you do in the last week?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x28, 0xE5, 0x3B, 0x79, 0x3B, 0x11, 0x5C, 0x49, 0x8B, 0x12, 0x2, 0x9F, 0xAC, 0xB3, 0x54, 0x70)), number: 18, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Look at your last real argument from the outside. What was on the line?",
@@ -130,73 +130,73 @@ enum CompiledSeeds {
                          validation: "Answer for that one argument, not arguments in general. Then mark applied.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Sometimes. Facts rarely need defending that loudly.\",\"text\":\"The facts.\",\"weightModifier\":0.3},{\"id\":\"b\",\"insight\":\"The usual suspect. The topic was the venue. You were the one on trial.\",\"text\":\"My competence.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Consistency feels like integrity. Often it's just not wanting to have been wrong at minute one.\",\"text\":\"The version of me who said it first.\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"You kept going because stopping would have counted as losing. Common. Rarely admitted.\",\"text\":\"Something I'd stopped believing halfway through.\",\"weightModifier\":1}],\"question\":\"In your last argument, what were you actually defending?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8B, 0xAA, 0xB, 0xC7, 0xA2, 0x98, 0x54, 0xDD, 0xA0, 0x90, 0x6, 0x73, 0x2, 0x44, 0xE6, 0x2F)), number: 19, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "A code review where the code is fine. Just not yours. Decide what you'd do.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Sign off on work that is fine but not how you'd have done it: a report, a rota, a pull request. No \"one small thought.\"",
                          inlineComment: "// Style preferences filed as bugs\n// are still style preferences.",
-                         validation: "Pick what you'd really do, not what you'd say you'd do.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"That isn't review. That's dictation with a diff.\",\"text\":\"Request changes to match my approach.\"},{\"id\":\"b\",\"insight\":\"The approval is for them. The comment is for you.\",\"text\":\"Approve, with a long comment on the better way.\"},{\"id\":\"c\",\"insight\":\"The question might teach you something. That's the risk you're taking.\",\"text\":\"Approve and ask how they landed on the approach.\"},{\"id\":\"d\",\"insight\":\"Clean. Check whether you're still thinking about it at lunch.\",\"text\":\"Approve it. No comment.\"}],\"situation\":\"A junior dev's pull request solves the problem differently than you would. It works, it's readable, it's tested. It's just not how you'd have done it.\"}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA6, 0xF1, 0xFF, 0xF0, 0xE4, 0xCD, 0x53, 0x9E, 0xAA, 0xFB, 0x3D, 0x6C, 0x81, 0x80, 0xAC, 0xD4)), number: 20, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
+                         type: .daily, severity: .low, interactionType: .scenario,
                          prompt: "Someone you love is telling your shared story wrong, in public. Pick your move before it happens.",
                          inlineComment: nil,
-                         validation: "Choose one, read the insight, mark applied.",
+                         validation: "Choose with the table still laughing, then picture your partner's face after each option.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Now the story is about the year. Nobody at the table cared about the year.\",\"text\":\"Jump in: \\\"It was 2016, actually.\\\"\"},{\"id\":\"b\",\"insight\":\"Polite timing, same edit. You still revised their memory in public.\",\"text\":\"Wait until they finish, then correct the record.\"},{\"id\":\"c\",\"insight\":\"Ask yourself whether later is needed either.\",\"text\":\"Let it go now, mention it later in private.\"},{\"id\":\"d\",\"insight\":\"Theirs has the better ending anyway. That's why the table was laughing.\",\"text\":\"Let their version stand. Permanently.\"}],\"situation\":\"Your partner is telling the story of how you met. They get the year wrong and the order of events backwards. The whole table is laughing.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5D, 0x29, 0xF5, 0x2D, 0x8E, 0xAA, 0x58, 0x38, 0x86, 0x1D, 0x58, 0xE8, 0xA8, 0x6C, 0xD8, 0xD0)), number: 21, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
+                         type: .daily, severity: .low, interactionType: .scenario,
                          prompt: "A myth is loose in the family group chat. Decide what you do about it.",
                          inlineComment: "// The brain myth is harmless. The urge to fix it\n// in front of fourteen relatives is the interesting part.",
-                         validation: "Pick one and read the insight. Mark applied.",
+                         validation: "Answer with your thumb over the reply box, because that is where this one gets decided.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate. Ask whether you'd send it if nobody else were in the chat.\",\"text\":\"Reply with a link debunking it.\"},{\"id\":\"b\",\"insight\":\"A joke at her expense, graded by fourteen relatives.\",\"text\":\"Reply with a dry one-liner.\"},{\"id\":\"c\",\"insight\":\"Fixes the fact without the audience. If that feels less satisfying, that's the tell.\",\"text\":\"Message her privately.\"},{\"id\":\"d\",\"insight\":\"The myth survives. So does Sunday lunch.\",\"text\":\"Leave it. It's a group chat, not a lecture hall.\"}],\"situation\":\"Your aunt posts in the family group chat that we only use ten percent of our brains. Fourteen people have seen it. Two reacted with a thumbs up.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x52, 0xD6, 0xA2, 0x22, 0x42, 0x85, 0x5B, 0xF2, 0xA6, 0x8D, 0x4C, 0xE1, 0x73, 0x86, 0x28, 0x84)), number: 22, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse the moment you turn out to have been right all along.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "An approach you argued against just failed, exactly the way you said it would. Choose what you bring to the retro.",
                          inlineComment: "// Vindication is the most tempting version of this bug.\n// It comes with evidence.",
-                         validation: "Pick what you'd actually do in that room. Mark applied.",
+                         validation: "Choose as the version of you five minutes before the retro, the one still slightly smug.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate, and it guarantees nobody listens to you next time.\",\"text\":\"Remind everyone what I said at the time.\"},{\"id\":\"b\",\"insight\":\"Your face is less subtle than you think.\",\"text\":\"Say nothing, but let my face say it.\"},{\"id\":\"c\",\"insight\":\"Being right about the past buys nothing in the future tense.\",\"text\":\"Talk about what to do next, not who called it.\"},{\"id\":\"d\",\"insight\":\"That question improves the next decision. \\\"I told you so\\\" only improves your posture.\",\"text\":\"Ask what made the other approach look good at the time.\"}],\"situation\":\"Three weeks ago your team chose an approach you argued against. It just failed, exactly the way you said it would. The retro starts in five minutes.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6D, 0x2E, 0xD8, 0x7D, 0x1D, 0xCF, 0x59, 0xE3, 0xB4, 0xC7, 0x34, 0xB2, 0x73, 0x21, 0xC7, 0x1)), number: 23, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .high, interactionType: .scenario,
                          prompt: "You get caught out in a meeting, and they're right. Rehearse the first five seconds.",
                          inlineComment: nil,
                          validation: "Pick one, read the insight, mark applied.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Maybe. But you said it in the first half-second, before you'd checked.\",\"text\":\"\\\"It's a rounding thing. The point still stands.\\\"\"},{\"id\":\"b\",\"insight\":\"A long explanation of a short mistake is just the mistake, extended.\",\"text\":\"Explain exactly how the error happened.\"},{\"id\":\"c\",\"insight\":\"Five words. The room moves on faster than you'd believe.\",\"text\":\"\\\"Good catch. I'll fix it.\\\"\"},{\"id\":\"d\",\"insight\":\"The quiet is fine. The annoyance is the part worth looking at.\",\"text\":\"Go quiet, fix it later, stay annoyed.\"}],\"situation\":\"In a team meeting, a colleague points out an error in your numbers. They're right. Everyone is looking at you.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Maybe. But you said it in the first half-second, before you'd checked.\",\"text\":\"\\\"It's a rounding thing. The point still stands.\\\"\"},{\"id\":\"b\",\"insight\":\"A long explanation of a short mistake is just the mistake, extended.\",\"text\":\"Explain exactly how the error happened.\"},{\"id\":\"c\",\"insight\":\"Five words. The room moves on faster than you'd believe.\",\"text\":\"\\\"Good catch. I'll fix it.\\\"\"},{\"id\":\"d\",\"insight\":\"The quiet is fine. The annoyance is the part worth looking at.\",\"text\":\"Go quiet, fix it later, stay annoyed.\"}],\"situation\":\"In a team meeting, a colleague points out an error in your numbers. They're right. Everyone is looking at you.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8F, 0x37, 0x6E, 0xB6, 0x8D, 0xF0, 0x59, 0x4B, 0x91, 0x62, 0x71, 0x8A, 0x4E, 0xFB, 0xE3, 0x33)), number: 24, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .high, interactionType: .scenario,
                          prompt: "Rehearse Sunday lunch with a relative who is confidently wrong about your job.",
                          inlineComment: "// Being right about your own field is the easiest win there is.\n// That's why it's worth passing up.",
                          validation: "Pick what you'd really do. Mark applied after the insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You'll win. Lunch will lose. He'll bring it up again at Christmas.\",\"text\":\"Correct him point by point. I do this for a living.\"},{\"id\":\"b\",\"insight\":\"He'll keep going, and you'll learn what he actually thinks. A rebuttal gets you less.\",\"text\":\"\\\"Interesting. What makes you say that?\\\"\"},{\"id\":\"c\",\"insight\":\"A quiet exit. Nobody crowned, nobody wounded.\",\"text\":\"Let him finish, then change the subject.\"},{\"id\":\"d\",\"insight\":\"Not saying it out loud is not the same as not saying it.\",\"text\":\"Roll my eyes at my partner across the table.\"}],\"situation\":\"Your uncle explains, loudly, how your industry really works. He's wrong about most of it and clearly enjoying himself. The table is watching you.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You'll win. Lunch will lose. He'll bring it up again at Christmas.\",\"text\":\"Correct him point by point. I do this for a living.\"},{\"id\":\"b\",\"insight\":\"He'll keep going, and you'll learn what he actually thinks. A rebuttal gets you less.\",\"text\":\"\\\"Interesting. What makes you say that?\\\"\"},{\"id\":\"c\",\"insight\":\"A quiet exit. Nobody crowned, nobody wounded.\",\"text\":\"Let him finish, then change the subject.\"},{\"id\":\"d\",\"insight\":\"Not saying it out loud is not the same as not saying it.\",\"text\":\"Roll my eyes at my partner across the table.\"}],\"situation\":\"Your uncle explains, loudly, how your industry really works. He's wrong about most of it and clearly enjoying himself. The table is watching you.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x85, 0xA5, 0x39, 0xD0, 0xEE, 0x82, 0x50, 0x99, 0x86, 0xC6, 0xBD, 0x0, 0x77, 0xC3, 0x79, 0xC0)), number: 25, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Steelman the person you're disagreeing with before you say a word of your own.",
-                         inlineComment: "// If you can't state their view, you're not disagreeing with it.\n// You're disagreeing with your summary.",
-                         validation: "Do the steps in order. Mark applied after step four.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a live disagreement, at work or at home.\"},{\"id\":\"s2\",\"instruction\":\"Write their position in one sentence they'd sign without edits.\"},{\"id\":\"s3\",\"instruction\":\"Say that sentence to them and ask if you got it right.\"},{\"id\":\"s4\",\"instruction\":\"Only after a yes, give your view. Keep it shorter than theirs.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Before you argue your side today, state theirs until they say \"yes, that's it.\" Then give yours, and keep it shorter.",
+                         inlineComment: "// If you can't state their view, you're not\n// arguing with it. You're arguing with your summary.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xCD, 0x7E, 0x13, 0xCD, 0x52, 0x96, 0x58, 0x2F, 0x9E, 0xFE, 0xE3, 0xCA, 0xF3, 0x2F, 0x5C, 0x4A)), number: 26, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .high, interactionType: .multiStep,
-                         prompt: "Go back to an argument you won and shouldn't have tried to.",
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell someone you beat in an argument this month that you cared more about winning than about them. Stop before \"but you also.\"",
                          inlineComment: "// The prize for beating someone you love in an argument\n// is a quieter house.",
-                         validation: "Mark applied once you have said step three out loud, to them.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick an argument from the last month that you won and that still sits badly.\"},{\"id\":\"s2\",\"instruction\":\"Write down what winning cost: the evening, the mood, their willingness to bring things up.\"},{\"id\":\"s3\",\"instruction\":\"Tell them you cared more about winning than about them that time.\"},{\"id\":\"s4\",\"instruction\":\"Stop there. No \\\"but you also.\\\"\"}]}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xED, 0x5E, 0x6D, 0xFD, 0xE7, 0x5B, 0x50, 0x84, 0x94, 0xAD, 0x65, 0x52, 0x6D, 0x90, 0x34, 0xE3)), number: 27, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Trace how you actually changed your mind the last time you did.",
-                         inlineComment: "// It's almost never someone winning an argument with you.\n// Worth remembering the next time you're trying to win one.",
-                         validation: "Mark applied when all three are written down.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write down an opinion you held firmly five years ago and don't hold now.\"},{\"id\":\"s2\",\"instruction\":\"Write down what changed it.\"},{\"id\":\"s3\",\"instruction\":\"Check whether it was someone beating you in an argument.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Recall an opinion you held firmly five years ago and have since dropped. Work out what changed it. Check whether anyone out-argued you.",
+                         inlineComment: "// It's almost never someone winning an argument with you.\n// Worth remembering next time you're trying to win one.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x89, 0xE1, 0x3D, 0x5E, 0xD0, 0x66, 0x5A, 0xA5, 0xA8, 0xF7, 0x7C, 0x64, 0x5B, 0x5E, 0xB2, 0xE4)), number: 28, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .medium, interactionType: .multiStep,
                          prompt: "Put one belief you'd defend at a dinner party under real pressure.",
                          inlineComment: nil,
                          validation: "Mark applied once step four has happened in a real conversation.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a belief you'd argue for without being asked.\"},{\"id\":\"s2\",\"instruction\":\"Find the strongest case against it, written by someone clearly smart.\"},{\"id\":\"s3\",\"instruction\":\"Write down one thing it gets right.\"},{\"id\":\"s4\",\"instruction\":\"Next time the topic comes up, mention that thing before your own view.\"}]}".utf8), createdAt: t))
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Name a belief you'd argue for at a dinner party without being asked.\"},{\"id\":\"s2\",\"instruction\":\"Find the strongest case against it, written by someone clearly smart.\"},{\"id\":\"s3\",\"instruction\":\"Write down one thing it gets right.\"},{\"id\":\"s4\",\"instruction\":\"Next time the topic comes up, mention that thing before your own view.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7E, 0xE3, 0xD0, 0xEF, 0x4A, 0x1, 0x51, 0x9A, 0xAA, 0xF6, 0xF, 0xA9, 0x83, 0xC2, 0x60, 0xF1)), number: 29, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .quickFix, severity: .low, interactionType: .multiStep,
-                         prompt: "Just crashed in an argument. Take it apart while it's still warm.",
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Write three lines about the argument you just had: the topic in five words, what you were really defending, one thing they got right.",
                          inlineComment: "// Five words is plenty.\n// If it takes more, you're still arguing it.",
-                         validation: "Mark applied when all three steps are written.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Name the argument in five words or fewer.\"},{\"id\":\"s2\",\"instruction\":\"Write what you were defending. Not the topic. The thing underneath it.\"},{\"id\":\"s3\",\"instruction\":\"Write one thing they said that was right.\"}]}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD7, 0xB7, 0xC, 0x53, 0xC9, 0xDB, 0x5B, 0x7, 0x8B, 0xAA, 0xE4, 0xB4, 0xC3, 0xB8, 0x73, 0xA2)), number: 30, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .weekly, severity: .medium, interactionType: .multiStep,
+                         type: .weekly, severity: .low, interactionType: .multiStep,
                          prompt: "Keep a wrong log for a week. Every time you're wrong, about anything, it goes in.",
                          inlineComment: "// A short list isn't a good sign.\n// It means the log has the same bug you do.",
                          validation: "Mark applied on day seven, after step four.",
@@ -238,14 +238,14 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x96, 0x85, 0x8A, 0x3E, 0xEC, 0x8E, 0x50, 0xE9, 0xB7, 0xFD, 0x75, 0x46, 0xA2, 0xFE, 0xC2, 0xD6)), number: 37, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .quickFix, severity: .medium, interactionType: .standard,
+                         type: .quickFix, severity: .low, interactionType: .standard,
                          prompt: "Don't send the link. You know the one.",
                          inlineComment: "// The source won't change their mind.\n// It will change the mood.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x1B, 0xE5, 0x3, 0x66, 0x29, 0xBA, 0x5A, 0x65, 0xB1, 0x26, 0x33, 0xB6, 0x24, 0xF2, 0x75, 0xF2)), number: 38, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .weekly, severity: .medium, interactionType: .standard,
-                         prompt: "For a week, never take the last word in a Slack thread or group chat you're disagreeing in. Someone else closes it.",
+                         prompt: "For a week, never take the last word in a group chat, comment thread or work thread where you disagree. Someone else closes it.",
                          inlineComment: "// The last message doesn't win.\n// It just stays on the screen the longest.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -262,7 +262,7 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF, 0xAB, 0xFC, 0xB0, 0x98, 0xD5, 0x58, 0xF6, 0xA0, 0xC9, 0xF6, 0xEA, 0x78, 0x9, 0x6, 0x69)), number: 41, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .standard,
+                         type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Keep unsolicited advice to yourself at the gym today, unless someone is about to get hurt.",
                          inlineComment: "// \"Just a tip\" is a correction in gym clothes.",
                          validation: nil,
@@ -274,7 +274,7 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE3, 0x71, 0x44, 0x72, 0x62, 0x18, 0x5C, 0x7C, 0x90, 0xB7, 0x4, 0x83, 0x86, 0x6, 0x93, 0x57)), number: 43, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .daily, severity: .medium, interactionType: .standard,
+                         type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Tell someone \"I hadn't thought of that.\" Wait until it's true. It will be.",
                          inlineComment: nil,
                          validation: nil,
@@ -287,12 +287,12 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x91, 0x1, 0x4, 0xE5, 0x3D, 0x0, 0x5F, 0x81, 0xB1, 0x7A, 0xCD, 0x37, 0x63, 0x48, 0xEA, 0xA6)), number: 45, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .weekly, severity: .high, interactionType: .standard,
-                         prompt: "For a week, say \"I don't know\" out loud at work every time it's true. No reasoning your way to an answer on the spot.",
+                         prompt: "For a week, say \"I don't know\" out loud every time it's true: at work, to your kids, to a customer. No reasoning your way to an answer on the spot.",
                          inlineComment: nil,
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB3, 0x1B, 0xE1, 0x10, 0xC3, 0x59, 0x5F, 0xAB, 0xB2, 0xB6, 0x87, 0x52, 0xDE, 0xD1, 0xC2, 0x45)), number: 46, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
-                         type: .weekly, severity: .high, interactionType: .standard,
+                         type: .weekly, severity: .medium, interactionType: .standard,
                          prompt: "For a week, look nothing up mid-conversation to settle who's right. The phone stays down. The question stays open.",
                          inlineComment: nil,
                          validation: nil,
@@ -317,7 +317,7 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA6, 0x32, 0x76, 0x5, 0x7D, 0xAA, 0x58, 0x41, 0x94, 0xD6, 0xBB, 0x51, 0x4B, 0x36, 0x47, 0x29)), number: 50, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "The moment you realise mid-argument that you're wrong, say so. Don't retreat to a technicality.",
+                         prompt: "The moment you realize mid-argument that you're wrong, say so. Don't retreat to a technicality.",
                          inlineComment: "// The retreat to a technicality is the tell.\n// Everyone sees it but you.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -326,7 +326,7 @@ enum CompiledSeeds {
                          prompt: "Let someone make your point in a meeting as if it were theirs. Don't mention you said it first.",
                          inlineComment: "// The idea made it into the room.\n// Check what else you needed from it.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x69, 0x28, 0x6D, 0x4F, 0x49, 0x5A, 0x5E, 0x14, 0xAB, 0xCB, 0x1A, 0x5F, 0xD8, 0x96, 0xED, 0x6F)), number: 52, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Ask someone close to you: \"When do I make it hard to disagree with me?\" Don't correct the answer.",
@@ -335,7 +335,7 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x38, 0xEF, 0x36, 0x57, 0x9D, 0x38, 0x5B, 0xE1, 0x84, 0xE6, 0x57, 0x76, 0xB1, 0x4F, 0x2D, 0x31)), number: 53, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Defer to a colleague on a call you're fairly sure you'd make better. Let their version go ahead, no caveats.",
+                         prompt: "Defer to a colleague on a decision you're fairly sure you'd make better. Let their version go ahead, no caveats.",
                          inlineComment: nil,
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -347,8 +347,8 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC, 0x69, 0xEB, 0xC4, 0x7D, 0x26, 0x55, 0xFB, 0xB6, 0xA5, 0x24, 0xDB, 0xFA, 0xCB, 0x7A, 0x41)), number: 55, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .counter,
-                         prompt: "Count every time you apologise today for something that wasn't your fault.",
-                         inlineComment: "// Apologising to a chair you walked into counts.\n// The chair was fine about it.",
+                         prompt: "Count every time you apologize today for something that wasn't your fault.",
+                         inlineComment: "// Apologizing to a chair you walked into counts.\n// The chair was fine about it.",
                          validation: "Mark applied if you kept count until the evening, whatever the number.",
                          configurationData: Data("{\"targetDescription\":\"apologies for things that weren't your fault\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x87, 0x80, 0x2D, 0x6F, 0x5C, 0xF8, 0x57, 0xC0, 0x9D, 0x8D, 0x50, 0x52, 0xF8, 0x9B, 0xF5, 0x9D)), number: 56, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
@@ -359,19 +359,19 @@ enum CompiledSeeds {
                          configurationData: Data("{\"targetDescription\":\"laughs you didn't mean\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x37, 0x48, 0x69, 0x14, 0xA1, 0x1B, 0x54, 0xAE, 0x8D, 0xE8, 0x16, 0x9B, 0x28, 0x61, 0xF3, 0xF6)), number: 57, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .counter,
-                         prompt: "Count how many times you check whether someone has replied, reacted or watched your story.",
+                         prompt: "Count how often you open a chat today just to see whether they've replied, read it or started typing.",
                          inlineComment: nil,
                          validation: "Mark applied at the end of the day with the real number, not the respectable one.",
-                         configurationData: Data("{\"targetDescription\":\"checks for a reply, a reaction or a view\",\"unit\":\"times\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"chats opened just to check for a reply\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC7, 0x6D, 0xA3, 0x2E, 0xA8, 0xC5, 0x5E, 0xEB, 0xAD, 0x4, 0x42, 0x7E, 0x3F, 0xA1, 0x7D, 0x56)), number: 58, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Look at the exclamation marks in your last ten messages. Sort them into excitement and 'please don't be annoyed with me'.",
+                         prompt: "Look at the exclamation marks in your last ten messages. Sort them into excitement and \"please don't be annoyed with me\".",
                          inlineComment: "// Friendly punctuation is a smile\n// held slightly too long.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4, 0x10, 0xC1, 0xA0, 0x5C, 0x40, 0x59, 0x96, 0x97, 0xD4, 0x98, 0xCD, 0x26, 0xC, 0x21, 0xA)), number: 59, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice whose face you check first after you speak in a meeting.",
+                         prompt: "Notice whose face you check first after you speak: at dinner, in class, in the team huddle, in a meeting.",
                          inlineComment: "// Faces are a live poll.\n// Worth knowing whose vote you're counting.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -380,7 +380,7 @@ enum CompiledSeeds {
                          prompt: "Reread your last three sent emails. Find the sentence that exists only to make sure nobody is annoyed with you.",
                          inlineComment: nil,
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD1, 0x1F, 0x86, 0x89, 0xA3, 0xF4, 0x5D, 0x9E, 0x83, 0xAC, 0xC5, 0x4A, 0xF8, 0x16, 0x25, 0x80)), number: 61, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Notice when you borrow someone's slang, tastes or opinions within ten minutes of meeting them.",
@@ -402,7 +402,7 @@ enum CompiledSeeds {
         fixes.append(Fix(id: UUID(uuid: (0x68, 0x96, 0x73, 0xFB, 0x51, 0x5A, 0x5E, 0x37, 0xAD, 0x22, 0x67, 0x28, 0xC7, 0x82, 0x4D, 0x77)), number: 64, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .timed,
                          prompt: "After you send a message you care about, put the phone face down until the timer ends. No checking for a reply.",
-                         inlineComment: "// Silence from them is not a verdict on you.\n// It's usually a meeting.",
+                         inlineComment: "// Silence from them is not a verdict on you.\n// It's usually a bus, a toddler or a meeting.",
                          validation: "Mark applied if you didn't look before the timer ended.",
                          configurationData: Data("{\"durationSeconds\":1200,\"prompt\":\"No reply yet. That isn't information.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4B, 0xFB, 0x1B, 0x6B, 0x7D, 0x6A, 0x59, 0x13, 0xA4, 0xF2, 0xD6, 0x2B, 0x6D, 0x31, 0x63, 0x47)), number: 65, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
@@ -412,134 +412,134 @@ enum CompiledSeeds {
                          validation: "Mark applied if you stayed with it until the timer ended.",
                          configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Play it out. Who is annoyed, and for how long, exactly?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x87, 0x37, 0xE9, 0x4C, 0xB8, 0xED, 0x55, 0x1E, 0x99, 0xF9, 0x6, 0x64, 0xA5, 0x56, 0xCD, 0x4)), number: 66, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .low, interactionType: .timed,
-                         prompt: "When a group chat asks what everyone thinks, decide your answer before you read anyone else's.",
-                         inlineComment: "// Once you've read four replies, you're not forming an opinion.\n// You're picking a team.",
-                         validation: "Mark applied if you knew your answer before you scrolled.",
-                         configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Your opinion, before the consensus arrives.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When the group chat asks what everyone thinks, post your answer before you read anyone else's.",
+                         inlineComment: "// After four replies you're not forming an opinion.\n// You're picking a team.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x64, 0x11, 0x9, 0x4B, 0x26, 0xF9, 0x53, 0x9C, 0x97, 0xC0, 0x31, 0xA9, 0xAA, 0x7B, 0x81, 0x92)), number: 67, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Audit the last five things you said yes to.",
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "List the last five things you said yes to. Next to each, write \"wanted to\" or \"wanted them to like me\".",
                          inlineComment: nil,
                          validation: "Mark applied when the list exists, however it reads.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"List the last five things you agreed to, big or small.\"},{\"id\":\"s2\",\"instruction\":\"Next to each, write 'wanted to' or 'wanted them to like me'.\"},{\"id\":\"s3\",\"instruction\":\"Circle the one you'd undo if undoing it cost nothing.\"}]}".utf8), createdAt: t))
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x84, 0x91, 0x10, 0xBC, 0x33, 0x39, 0x51, 0xE, 0xA6, 0x3C, 0x32, 0x5B, 0x4, 0xDD, 0x80, 0x9C)), number: 68, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Find the audience you were performing for.",
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Pick one thing you worried about being judged for today: the outfit, the comment, the haircut. Ask who noticed, and who'll remember it by Friday.",
                          inlineComment: nil,
-                         validation: "Mark applied once you have a name.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick your most recent decision about what to wear, say or post.\"},{\"id\":\"s2\",\"instruction\":\"Name the person you imagined watching it.\"},{\"id\":\"s3\",\"instruction\":\"Ask whether they noticed. Then whether they'll remember it by Friday.\"}]}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x26, 0xE0, 0xF7, 0x9, 0xD6, 0x27, 0x51, 0x85, 0xB7, 0x90, 0x72, 0x46, 0x39, 0x82, 0x7C, 0x7E)), number: 69, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch your first explanation for an unanswered message.",
                          inlineComment: "// The silence is blank.\n// Everything you're reading into it, you wrote.",
-                         validation: "Pick the answer that actually came first, not the most flattering one.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The boring explanation. Also, usually, the right one.\",\"text\":\"They're busy.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"You're rereading your own message for clues. They've probably forgotten it exists.\",\"text\":\"I said something wrong.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A whole backstory, built from one missing reply. Impressive work. Wrong genre.\",\"text\":\"They're annoyed with me about something else entirely.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Then the only anxious thing here is this quiz. Carry on.\",\"text\":\"I hadn't noticed until you asked.\",\"weightModifier\":-1}],\"question\":\"A message you sent three hours ago has been read and not answered. Your first explanation is:\"}".utf8), createdAt: t))
+                         validation: "Applied once you've named the explanation that showed up first, before the sensible one had a chance.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The boring explanation. Also, usually, the right one.\",\"text\":\"They're busy.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"You're rereading your own message for clues. They've probably forgotten it exists.\",\"text\":\"I said something wrong.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A whole backstory, built from one missing reply. Impressive work. Wrong genre.\",\"text\":\"They're annoyed with me about something else entirely.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Then the only anxious thing here is this quiz. As you were.\",\"text\":\"I hadn't noticed until you asked.\",\"weightModifier\":-1}],\"question\":\"A message you sent three hours ago has been read and not answered. Your first explanation is:\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x65, 0x65, 0xF6, 0xB8, 0x27, 0x71, 0x5F, 0x83, 0xBB, 0x49, 0xC9, 0x7, 0xEC, 0xDF, 0x70, 0x5F)), number: 70, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Check who your last compliment was really for.",
                          inlineComment: nil,
-                         validation: "Pick the answer that's true, not the one that sounds generous.",
+                         validation: "Applied when you can name the last compliment you gave, who got it, and what you hoped would come back.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Then it probably landed. Compliments that want nothing back usually do.\",\"text\":\"Them. It was true, so I said it.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Smoothing things over is a skill. It's also a job you seem to have given yourself without asking anyone.\",\"text\":\"The mood. Things felt tense.\",\"weightModifier\":0.5},{\"id\":\"c\",\"insight\":\"People can usually tell, which is the inconvenient part. Approval you fish for lands lighter than approval you don't.\",\"text\":\"Me. I wanted them to like me back.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Honest. Most compliments are mixed. The ratio is the part worth watching.\",\"text\":\"Both, and I can't untangle them.\",\"weightModifier\":0.3}],\"question\":\"The last compliment you gave someone was mostly for:\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA4, 0x5, 0x19, 0xA9, 0x40, 0x1D, 0x59, 0x70, 0xB9, 0x85, 0xB1, 0xE7, 0x97, 0x9D, 0x89, 0x1D)), number: 71, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Pick the one you did most this week.",
                          inlineComment: "// Picking one means admitting to one.\n// That's the whole exercise.",
                          validation: "Answer for this week, not for an average week you'd rather describe.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The cheapest form of approval. You've probably stopped hearing yourself do it.\",\"text\":\"Laughed at something I didn't find funny.\",\"weightModifier\":0.5},{\"id\":\"b\",\"insight\":\"Each instance is small. Added together, they make a version of you nobody has actually met.\",\"text\":\"Agreed with something I didn't agree with.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"The worries didn't leave. They just moved somewhere you'd be the one carrying them.\",\"text\":\"Said 'no worries' when there were worries.\",\"weightModifier\":0.7},{\"id\":\"d\",\"insight\":\"'As far as I noticed' is doing a lot of work in that sentence.\",\"text\":\"None of these, as far as I noticed.\",\"weightModifier\":0.2}],\"question\":\"Which of these did you do most this week?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The cheapest form of approval. You've probably stopped hearing yourself do it.\",\"text\":\"Laughed at something I didn't find funny.\",\"weightModifier\":0.5},{\"id\":\"b\",\"insight\":\"Each instance is small. Added together, they make a version of you nobody has actually met.\",\"text\":\"Agreed with something I didn't agree with.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"The worries didn't leave. They just moved somewhere you'd be the one carrying them.\",\"text\":\"Said 'no worries' when there were worries.\",\"weightModifier\":0.7},{\"id\":\"d\",\"insight\":\"'As far as I noticed' is doing a lot of work in that sentence.\",\"text\":\"None of these, as far as I noticed.\",\"weightModifier\":0.2}],\"question\":\"Which of these did you do most this week?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBA, 0x38, 0x81, 0x54, 0x21, 0x2E, 0x50, 0xF5, 0xA6, 0xF5, 0xBD, 0x14, 0x33, 0x51, 0x23, 0x29)), number: 72, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Think back to the last decision you nodded through in a meeting.",
                          inlineComment: nil,
                          validation: "Pick what you thought at the time, not what you'd say now.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fine. Agreement isn't the bug. Automatic agreement is.\",\"text\":\"I agreed. Genuinely.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Maybe they were. Notice whether they'd have seemed minor with nobody watching.\",\"text\":\"I had doubts, but they seemed minor.\",\"weightModifier\":0.3},{\"id\":\"c\",\"insight\":\"The corridor disagreement. Safe for you, useless to the decision.\",\"text\":\"I disagreed, and said so afterwards, in private.\",\"weightModifier\":0.8},{\"id\":\"d\",\"insight\":\"Then the meeting ran on a consensus that didn't exist. More meetings do than anyone admits.\",\"text\":\"I disagreed and said nothing to anyone.\",\"weightModifier\":1}],\"question\":\"In the last meeting where you agreed with a decision, what did you actually think?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fine. Agreement isn't the bug. Automatic agreement is.\",\"text\":\"I agreed. Genuinely.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Maybe they were. Notice whether they'd have seemed minor with nobody watching.\",\"text\":\"I had doubts, but they seemed minor.\",\"weightModifier\":0.3},{\"id\":\"c\",\"insight\":\"The corridor disagreement. Safe for you, useless to the decision.\",\"text\":\"I disagreed, and said so afterwards, in private.\",\"weightModifier\":0.8},{\"id\":\"d\",\"insight\":\"Then the meeting ran on a consensus that didn't exist. More meetings do than anyone admits.\",\"text\":\"I disagreed and said nothing to anyone.\",\"weightModifier\":1}],\"question\":\"In the last meeting where you agreed with a decision, what did you actually think?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x19, 0x85, 0x3A, 0x44, 0x35, 0xDB, 0x52, 0x89, 0x92, 0xDF, 0x19, 0x3A, 0x6A, 0xCF, 0x5B, 0x99)), number: 73, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .counter,
-                         prompt: "Each time you're about to say 'no worries' when there is a worry, say the worry instead. Count how often you manage it.",
-                         inlineComment: "// 'No worries' is usually a worry\n// that's been told to wait in the car.",
-                         validation: "Mark applied if the count is above zero.",
+                         prompt: "Each time you're about to say \"no worries\" when there is a worry, say the worry instead. Count how often you manage it.",
+                         inlineComment: "// \"No worries\" is usually a worry\n// that's been told to wait in the car.",
+                         validation: "Mark applied if at least one worry got said out loud instead of waved off.",
                          configurationData: Data("{\"targetDescription\":\"worries said out loud instead of waved off\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD5, 0x2D, 0x75, 0x2, 0x22, 0x45, 0x53, 0x88, 0x93, 0x9E, 0x58, 0x60, 0x3B, 0xA2, 0xB, 0xBE)), number: 74, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .counter,
-                         prompt: "Delete every reflexive 'sorry', 'just' and 'haha' from what you write today. Count the deletions.",
+                         prompt: "Delete every reflexive \"sorry\", \"just\" and \"haha\" from what you write today. Count the deletions.",
                          inlineComment: nil,
                          validation: "Mark applied when you've counted a full day of messages.",
                          configurationData: Data("{\"targetDescription\":\"softeners deleted before sending\",\"unit\":\"deletions\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x85, 0x86, 0x6F, 0x75, 0x9, 0x42, 0x5F, 0x6E, 0xB2, 0x70, 0x27, 0xFC, 0xD8, 0x7, 0x7B, 0xC6)), number: 75, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .timed,
-                         prompt: "After you say no to something, stay quiet for ten seconds. No reason, no apology, no 'maybe next time'.",
-                         inlineComment: "// Reasons invite negotiation.\n// You weren't negotiating.",
-                         validation: "Mark applied if the no survived ten seconds unaccompanied.",
-                         configurationData: Data("{\"durationSeconds\":10,\"prompt\":\"Let the no stand on its own.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Turn something down today without a rain check you don't mean. No \"maybe next time\" unless there will be a next time.",
+                         inlineComment: "// A fake rain check just books\n// the same awkward moment for later.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x79, 0x7E, 0x70, 0xE5, 0x1, 0x76, 0x5F, 0x7A, 0x8F, 0x12, 0x23, 0x75, 0x76, 0xDC, 0x9C, 0xFB)), number: 76, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .timed,
-                         prompt: "On your next call, let a pause run for fifteen seconds without filling it.",
-                         inlineComment: nil,
-                         validation: "Mark applied if you didn't rescue the pause before the timer ended.",
-                         configurationData: Data("{\"durationSeconds\":15,\"prompt\":\"Someone else can hold the silence for once.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "On your next phone call, when a silence arrives, let the other person be the one to fill it.",
+                         inlineComment: "// Silence on a call feels like a fault on the line.\n// It's usually someone thinking.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2E, 0xB3, 0x29, 0x51, 0x90, 0xCA, 0x54, 0xA5, 0xA0, 0x94, 0xC2, 0xF7, 0xFE, 0xAD, 0x16, 0xAC)), number: 77, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Write a disagreement without the padding.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Reply to a message you disagree with, minus the opening compliment and the closing \"but happy to go with whatever you think\". Send it.",
                          inlineComment: "// The padding was never for them.\n// It was a helmet.",
-                         validation: "Mark applied once it's sent.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Draft a reply to a message you disagree with.\"},{\"id\":\"s2\",\"instruction\":\"Cut the opening compliment and the closing 'but happy to go with whatever you think'.\"},{\"id\":\"s3\",\"instruction\":\"Read what's left. Check it's still polite. It will be.\"},{\"id\":\"s4\",\"instruction\":\"Send it.\"}]}".utf8), createdAt: t))
+                         validation: "Mark applied once the unpadded version has been sent.",
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x59, 0xCA, 0xDC, 0x99, 0x81, 0x1A, 0x58, 0x5D, 0xAB, 0xFE, 0xA8, 0xBB, 0xAB, 0x1F, 0xAA, 0xDA)), number: 78, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Replace your reflex yes with a delayed answer.",
-                         inlineComment: nil,
-                         validation: "Mark applied once the one-sentence reply is sent, whatever it says.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"When someone asks you for something today, say 'let me check' instead of yes.\"},{\"id\":\"s2\",\"instruction\":\"Wait at least an hour.\"},{\"id\":\"s3\",\"instruction\":\"Decide what you'd answer if their opinion of you weren't on the line.\"},{\"id\":\"s4\",\"instruction\":\"Reply in one sentence.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When someone asks you for something today, say \"let me check\" instead of yes. Answer an hour later, as if their opinion of you weren't on the line.",
+                         inlineComment: "// The hour isn't for your diary.\n// It's for the reflex to wear off.",
+                         validation: "Mark applied once the later answer is sent, whatever it says.",
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x45, 0x9C, 0xB8, 0x1B, 0xA0, 0x72, 0x56, 0x32, 0x82, 0xD1, 0x54, 0xA, 0xCC, 0x38, 0x1B, 0x21)), number: 79, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .quiz,
-                         prompt: "Find out how much of your week is being run for someone else.",
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "If the person whose opinion matters most to you could never find out, what would you do differently this week? Write it down.",
                          inlineComment: "// They're probably not thinking about your week.\n// You've been thinking about it for them.",
-                         validation: "Pick the answer you'd give if they could never read it.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Then they're not steering. Or the steering has become so familiar you've stopped feeling it.\",\"text\":\"Nothing. Same week.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"So there's a yes on your calendar with their name on it.\",\"text\":\"Say no to something.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"An opinion on hold for one person's approval. Worth knowing which opinion, and which person.\",\"text\":\"Say what I actually think about something.\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"That's a large thing to keep doing for someone else's approval. They may not even know they're the reason.\",\"text\":\"Quit something.\",\"weightModifier\":1}],\"question\":\"Think of the person whose opinion of you matters most right now. If they'd never find out, what would you do differently this week?\"}".utf8), createdAt: t))
+                         validation: "Mark applied when one concrete thing is written down, with their name next to it.",
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC4, 0x9F, 0xFD, 0x3, 0x51, 0xD3, 0x56, 0x31, 0xB7, 0x86, 0xDB, 0x4, 0xC9, 0x4C, 0xFB, 0x1)), number: 80, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .quiz,
+                         type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch your first move when someone is annoyed with you.",
                          inlineComment: nil,
-                         validation: "Pick what you'd do in the first minute, not after you've calmed down.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fast, and expensive. You're treating their mood as an emergency you caused.\",\"text\":\"Fix it immediately, whatever it takes.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The apology came first and the facts came second. That order says a lot.\",\"text\":\"Apologise, then work out what I did.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Reasonable. Notice whether you can ask without already bracing to agree with the answer.\",\"text\":\"Ask what's going on.\",\"weightModifier\":-0.3},{\"id\":\"d\",\"insight\":\"People are allowed moods that aren't your job. This one may not even be about you.\",\"text\":\"Let them be annoyed for a bit. It's allowed.\",\"weightModifier\":-0.8}],\"question\":\"Someone close to you is clearly annoyed with you. Your first move is:\"}".utf8), createdAt: t))
+                         validation: "Applied once you've placed the last time someone was annoyed with you, and what you did in the first minute.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fast, and expensive. You're treating their mood as an emergency you caused.\",\"text\":\"Fix it immediately, whatever it takes.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The apology came first and the facts came second. That order says a lot.\",\"text\":\"Apologize, then work out what I did.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Reasonable. Notice whether you can ask without already bracing to agree with the answer.\",\"text\":\"Ask what's going on.\",\"weightModifier\":-0.3},{\"id\":\"d\",\"insight\":\"People get to have moods that aren't your job. This one may not even be about you.\",\"text\":\"Let them be annoyed for a bit.\",\"weightModifier\":-0.8}],\"question\":\"Someone close to you is clearly annoyed with you. Your first move is:\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x1E, 0xCF, 0x70, 0x25, 0x7A, 0x66, 0x50, 0x88, 0xAC, 0xB9, 0x40, 0x52, 0x72, 0xA7, 0xD7, 0x5F)), number: 81, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .scenario,
                          prompt: "Rehearse the wrong order.",
                          inlineComment: nil,
                          validation: "Pick the one you'd actually do, then the one you'd like to.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You just paid for a meal you didn't order to skip a ten-second conversation.\",\"text\":\"'Perfect, thanks.' Eat it.\"},{\"id\":\"b\",\"insight\":\"That's it. Waiters fix orders all day. To them it isn't a confrontation. It's a Tuesday.\",\"text\":\"'Actually, I ordered the risotto. Could you swap it?'\"},{\"id\":\"c\",\"insight\":\"You got the risotto. You also apologised for their mistake, which is a lot of work for some rice.\",\"text\":\"Apologise three times, then ask if it might possibly be swapped.\"}],\"situation\":\"The waiter brings you the wrong dish, then asks, 'Everything okay here?'\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You just paid for a meal you didn't order to skip a ten-second conversation.\",\"text\":\"'Perfect, thanks.' Eat it.\"},{\"id\":\"b\",\"insight\":\"That's it. Waiters fix orders all day. To them it isn't a confrontation. It's a Tuesday.\",\"text\":\"'Actually, I ordered the risotto. Could you swap it?'\"},{\"id\":\"c\",\"insight\":\"You got the risotto. You also apologised for their mistake, which is a lot of work for some rice.\",\"text\":\"Apologise three times, then ask if it might possibly be swapped.\"}],\"situation\":\"The waiter brings you the wrong dish, then asks, 'Everything okay here?'\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFB, 0xC0, 0xBE, 0x6, 0x5A, 0xCD, 0x5B, 0x4C, 0xB5, 0x19, 0x13, 0x57, 0xFC, 0x95, 0xB4, 0xD7)), number: 82, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse being honest with a friend who's gone all in.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Your friend has quit their job for a business plan with a hole in it. Decide how honest to be.",
                          inlineComment: nil,
-                         validation: "Pick the one you'd actually do. Notice which one you wanted to pick.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Feels supportive. It actually leaves them alone with the hole.\",\"text\":\"'This is great. You're going to smash it.'\"},{\"id\":\"b\",\"insight\":\"The honest version, with a handle on it. Friends who'll say this are rarer than friends who'll cheer.\",\"text\":\"'I love the idea. Can I ask about the part that worries me?'\"},{\"id\":\"c\",\"insight\":\"Now it's gossip with extra steps, and your friend still has the hole.\",\"text\":\"Say nothing now, and mention your doubts to someone else later.\"}],\"situation\":\"A friend shows you the business plan they've quit their job for. You can see a serious hole in it.\"}".utf8), createdAt: t))
+                         validation: "Applied once you know whether you'd mention the hole before they sign anything else.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Feels supportive. It actually leaves them alone with the hole.\",\"text\":\"\\\"This is great. You're going to smash it.\\\"\"},{\"id\":\"b\",\"insight\":\"The honest version, with a handle on it. Friends who'll say this are rarer than friends who'll cheer.\",\"text\":\"\\\"I love the idea. Can I ask about the part that worries me?\\\"\"},{\"id\":\"c\",\"insight\":\"Now it's gossip with extra steps, and your friend still has the hole.\",\"text\":\"Say nothing now, and mention your doubts to someone else later.\"}],\"situation\":\"A friend shows you the business plan they've quit their job for. You can see a serious hole in it.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB7, 0x8, 0x55, 0xD8, 0x32, 0x3A, 0x5D, 0xDC, 0xA6, 0x90, 0x81, 0x13, 0x15, 0xE, 0x25, 0x3)), number: 83, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse having taste on a date.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Second date, and their favorite band is one you can't stand. Choose your answer.",
                          inlineComment: "// If they only like the version of you that agrees,\n// they're dating a mirror.",
-                         validation: "Pick the one you'd actually say, not the one you'd tell your friends you said.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Now you're going to their gig in March. Possibly every March.\",\"text\":\"'Oh, I love them.'\"},{\"id\":\"b\",\"insight\":\"Disagreement plus curiosity. Often more attractive than agreement, and you don't have to learn the lyrics.\",\"text\":\"'Not for me. What do you hear in them?'\"},{\"id\":\"c\",\"insight\":\"The hedge. Safe tonight, awkward the day they make you a playlist.\",\"text\":\"'I don't really know their stuff.'\"}],\"situation\":\"On a second date, they say their favourite band is one you can't stand. They ask what you think of them.\"}".utf8), createdAt: t))
+                         validation: "Applied once you've settled what you'd say about the band, knowing there may be a third date.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Now you're going to their gig in March. Possibly every March.\",\"text\":\"\\\"Oh, I love them.\\\"\"},{\"id\":\"b\",\"insight\":\"Disagreement plus curiosity. Often more attractive than agreement, and you don't have to learn the lyrics.\",\"text\":\"\\\"Not for me. What do you hear in them?\\\"\"},{\"id\":\"c\",\"insight\":\"The hedge. Safe tonight, awkward the day they make you a playlist.\",\"text\":\"\\\"I don't really know their stuff.\\\"\"}],\"situation\":\"On a second date, they say their favorite band is one you can't stand. They ask what you think of them.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF4, 0xC1, 0x43, 0xF0, 0xF8, 0x63, 0x5C, 0x96, 0x86, 0xB9, 0x7A, 0xCE, 0xFC, 0x1, 0xEF, 0x2)), number: 84, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse the mirror moment at the hairdresser.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "The hairdresser holds up the mirror, and it's shorter than you asked for. Find your line.",
                          inlineComment: nil,
-                         validation: "Pick the one you'd actually do with the cape still on.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You paid a bonus for a haircut you didn't want, so a stranger wouldn't feel awkward for a moment.\",\"text\":\"'Love it.' Tip extra.\"},{\"id\":\"b\",\"insight\":\"Specific, and still fixable. Most hairdressers would rather hear it in the chair than read it in a review.\",\"text\":\"'It's shorter than I wanted. Can we leave the front as it is?'\"},{\"id\":\"c\",\"insight\":\"The feedback reached everyone except the one person who could act on it.\",\"text\":\"Say it's great, then complain about it to everyone for a week.\"}],\"situation\":\"Your hairdresser holds up the mirror and asks, 'What do you think?' It's noticeably shorter than you asked for.\"}".utf8), createdAt: t))
+                         validation: "Applied when you know what you'd say with the cape still on, before the mirror goes down.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"You paid a bonus for a haircut you didn't want, so a stranger wouldn't feel awkward for a moment.\",\"text\":\"\\\"Love it.\\\" Tip extra.\"},{\"id\":\"b\",\"insight\":\"Specific, and still fixable. Most hairdressers would rather hear it in the chair than read it in a review.\",\"text\":\"\\\"It's shorter than I wanted. Can we leave the front as it is?\\\"\"},{\"id\":\"c\",\"insight\":\"The feedback reached everyone except the one person who could act on it.\",\"text\":\"Say it's great, then complain about it to everyone for a week.\"}],\"situation\":\"Your hairdresser holds up the mirror and asks, \\\"What do you think?\\\" It's noticeably shorter than you asked for.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF3, 0xAB, 0xF5, 0x99, 0x78, 0xCE, 0x58, 0xB8, 0x86, 0x8D, 0x1, 0xD5, 0xE3, 0x4F, 0x28, 0xD2)), number: 85, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "When a group is deciding where to eat, name a place before anyone gets to say 'I don't mind'.",
-                         inlineComment: "// 'I'm easy' isn't generous.\n// It hands someone else the job of guessing.",
+                         prompt: "When a group is deciding where to eat, name a place before anyone gets to say \"I don't mind\".",
+                         inlineComment: "// \"I'm easy\" isn't generous.\n// It hands someone else the job of guessing.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x97, 0x67, 0x33, 0x16, 0xCF, 0x4D, 0x5C, 0x2E, 0x9D, 0x40, 0xE6, 0x10, 0x80, 0xA1, 0xD9, 0x7E)), number: 86, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "When someone compliments you, say 'thanks' and stop. No deflecting, no compliment sent back.",
+                         prompt: "When someone compliments you, say \"thanks\" and stop. No deflecting, no compliment sent back.",
                          inlineComment: "// Deflecting looks humble.\n// It's actually asking to be complimented twice.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD1, 0x68, 0x79, 0x47, 0xE, 0x1A, 0x56, 0xBC, 0x9C, 0x5E, 0xE3, 0xD0, 0xB1, 0x9A, 0x53, 0xD6)), number: 87, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "Leave the code review comment you'd normally label 'nit, feel free to ignore'. Without the label.",
+                         prompt: "Leave the code review comment you'd normally label \"nit, feel free to ignore\". Without the label.",
                          inlineComment: "// If you wanted them to ignore it,\n// you wouldn't have written it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -560,46 +560,46 @@ enum CompiledSeeds {
                          prompt: "For a week, turn off like, reaction and view notifications on every app that has them.",
                          inlineComment: "// You'll still post things.\n// You just won't get paid for it in tiny doses.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x59, 0x68, 0x6, 0x1F, 0xF7, 0xA8, 0x53, 0x8A, 0x87, 0xF0, 0x3F, 0x9, 0x38, 0xB2, 0xB2, 0x37)), number: 91, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .high, interactionType: .counter,
-                         prompt: "Turn down every favour today that you'd only agree to so they'd like you. Count them.",
+                         prompt: "Turn down every favor today that you'd only agree to so they'd like you. Count them.",
                          inlineComment: "// A yes you resent is a lie\n// with a calendar invite.",
                          validation: "Mark applied if you declined at least one, or genuinely had none to decline.",
-                         configurationData: Data("{\"targetDescription\":\"favours declined that you'd normally have accepted\",\"unit\":\"times\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"favors declined that you'd normally have accepted\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE0, 0xD6, 0x1F, 0xD, 0x6A, 0x9C, 0x57, 0x99, 0xAE, 0xA8, 0x4F, 0x73, 0xE2, 0xC4, 0xD, 0x3D)), number: 92, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .timed,
-                         prompt: "After you say something unpopular in a group, wait a full minute before adding anything. Especially 'but I could be wrong'.",
-                         inlineComment: nil,
-                         validation: "Mark applied if nothing softening came out of you before the timer ended.",
-                         configurationData: Data("{\"durationSeconds\":60,\"prompt\":\"Don't walk it back. Let it sit there.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Say the unpopular thing at the table or in the group, then leave it there. No \"but I could be wrong\", no \"just my opinion\".",
+                         inlineComment: "// The walk-back arrives before the objection.\n// Usually there's no objection.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBE, 0xCD, 0xDF, 0x25, 0x34, 0x7C, 0x5B, 0x26, 0x90, 0x33, 0x90, 0xB3, 0xFF, 0xC2, 0x37, 0xA9)), number: 93, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .weekly, severity: .high, interactionType: .multiStep,
-                         prompt: "Drop one commitment you keep mostly so people think well of you.",
+                         type: .weekly, severity: .high, interactionType: .standard,
+                         prompt: "Drop one commitment you keep mostly so people think well of you: the committee, the standing favor, the carpool. Tell whoever needs to know.",
                          inlineComment: "// Someone will be mildly put out for a day.\n// You've been paying for their mild comfort for years.",
-                         validation: "Mark applied once you've told someone. The rest of the week is for sitting with it.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"List the recurring things you do mainly so people will think well of you: committees, favours, group chats.\"},{\"id\":\"s2\",\"instruction\":\"Pick the one that costs you the most and gives you the least.\"},{\"id\":\"s3\",\"instruction\":\"Tell whoever needs to know that you're stepping back.\"},{\"id\":\"s4\",\"instruction\":\"Don't offer to find your replacement unless you'd want to anyway.\"}]}".utf8), createdAt: t))
+                         validation: "Mark applied once you've told the person who needs to know, without offering to find your replacement.",
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE3, 0xD7, 0x10, 0x46, 0x32, 0x76, 0x50, 0xAB, 0x97, 0x9B, 0x96, 0x5A, 0x17, 0x63, 0xE5, 0xA4)), number: 94, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .multiStep,
-                         prompt: "Give the feedback you've been sitting on.",
-                         inlineComment: nil,
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Give the feedback you've softened or skipped for weeks: to a roommate, a coach, a colleague. Two sentences, out loud, not in a DM.",
+                         inlineComment: "// Weeks of hinting is also feedback.\n// It's just the kind nobody can act on.",
                          validation: "Mark applied once it's been said out loud, to them.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one piece of feedback you've softened or skipped for weeks.\"},{\"id\":\"s2\",\"instruction\":\"Write it in two sentences: what you see, and why it matters.\"},{\"id\":\"s3\",\"instruction\":\"Say it to them today, in person or on a call. Not in a DM.\"}]}".utf8), createdAt: t))
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7F, 0x5D, 0xA6, 0x4E, 0x97, 0xA3, 0x5A, 0xAF, 0x95, 0xE8, 0x36, 0xF4, 0x6D, 0xA0, 0xDE, 0x98)), number: 95, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .high, interactionType: .scenario,
                          prompt: "Rehearse the 'any concerns?' moment.",
                          inlineComment: "// Pluralistic ignorance: everyone privately doubts it,\n// and everyone assumes nobody else does.",
                          validation: "Pick the one you'd actually do with your manager looking at you.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Everyone in the room is running that same calculation. It's how bad plans become unanimous.\",\"text\":\"Stay quiet. Someone else will say it if it matters.\"},{\"id\":\"b\",\"insight\":\"Costs you a moment of discomfort. Buys you being the person who said it when it mattered.\",\"text\":\"'One concern: I don't think the timeline holds. Here's why.'\"},{\"id\":\"c\",\"insight\":\"Better than nothing. It also lets the room go on believing everyone agreed.\",\"text\":\"Email them afterwards with your doubts.\"},{\"id\":\"d\",\"insight\":\"That one goes on the record. If the plan fails, you co-signed it.\",\"text\":\"'Looks great.'\"}],\"situation\":\"Your manager presents a plan you think will fail. Everyone nods. Then they ask, 'Any concerns?'\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Everyone in the room is running that same calculation. It's how bad plans become unanimous.\",\"text\":\"Stay quiet. Someone else will say it if it matters.\"},{\"id\":\"b\",\"insight\":\"Costs you a moment of discomfort. Buys you being the person who said it when it mattered.\",\"text\":\"'One concern: I don't think the timeline holds. Here's why.'\"},{\"id\":\"c\",\"insight\":\"Better than nothing. It also lets the room go on believing everyone agreed.\",\"text\":\"Email them afterwards with your doubts.\"},{\"id\":\"d\",\"insight\":\"That one goes on the record. If the plan fails, you co-signed it.\",\"text\":\"'Looks great.'\"}],\"situation\":\"Your manager presents a plan you think will fail. Everyone nods. Then they ask, 'Any concerns?'\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8B, 0x4, 0x36, 0x49, 0x44, 0x58, 0x55, 0x7B, 0xA7, 0xA9, 0xCF, 0xD6, 0xBD, 0x59, 0x2A, 0x89)), number: 96, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse the silence at a family dinner.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Family dinner, a remark you disagree with, and everyone studying their plate. What do you do?",
                          inlineComment: nil,
-                         validation: "Pick the one you'd actually do at that table, with those people.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Peacekeeping. Sometimes wise. Notice whether it's a choice or the only move you have.\",\"text\":\"Change the subject to dessert.\"},{\"id\":\"b\",\"insight\":\"One sentence, no debate. Disagreeing isn't the same as being disagreeable.\",\"text\":\"'I see that differently.' Once, calmly, then leave it.\"},{\"id\":\"c\",\"insight\":\"The nod gets remembered as agreement. By them, and eventually by you.\",\"text\":\"Laugh a little and nod.\"},{\"id\":\"d\",\"insight\":\"That's a different bug. You'll find it filed under 'need to be right'.\",\"text\":\"Launch the full argument.\"}],\"situation\":\"At a family dinner, a relative says something you strongly disagree with. Everyone studies their plate. Someone glances at you.\"}".utf8), createdAt: t))
+                         validation: "Applied once you know your move at that table, and whether it's a choice or a habit.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Peacekeeping. Sometimes wise. Notice whether it's a choice or the only move you have.\",\"text\":\"Change the subject to dessert.\"},{\"id\":\"b\",\"insight\":\"One sentence, no debate. Disagreeing isn't the same as being disagreeable.\",\"text\":\"\\\"I see that differently.\\\" Once, calmly, then leave it.\"},{\"id\":\"c\",\"insight\":\"The nod gets remembered as agreement. By them, and eventually by you.\",\"text\":\"Laugh a little and nod.\"},{\"id\":\"d\",\"insight\":\"That's a different bug. You'll find it filed under \\\"need to be right\\\".\",\"text\":\"Launch the full argument.\"}],\"situation\":\"At a family dinner, a relative says something you strongly disagree with. Everyone studies their plate. Someone glances at you.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x54, 0x7A, 0xDC, 0x5C, 0x57, 0x9B, 0x57, 0x90, 0x8E, 0xE7, 0x61, 0x98, 0xEB, 0x82, 0xA8, 0xCC)), number: 97, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "The next time you disagree with the most senior person in a meeting, say so out loud, in front of everyone.",
+                         prompt: "Next time you disagree with the most senior person in the room (the boss, the head chef, the consultant), say so while everyone is listening.",
                          inlineComment: "// Someone else was thinking it.\n// They were waiting for somebody to go first.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -616,9 +616,9 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB5, 0x87, 0x8B, 0x53, 0x7B, 0x8E, 0x51, 0x3F, 0xBC, 0x68, 0x33, 0xCB, 0xB1, 0xB5, 0xE5, 0x38)), number: 100, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Let someone be disappointed in you today without rushing to fix it.",
-                         inlineComment: "// Their disappointment is theirs to hold.\n// You've been carrying it for them out of habit.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Someone is disappointed by a decision you made and still stand by. Don't reverse it to get the smile back.",
+                         inlineComment: "// Reversing it buys back the smile.\n// It costs you the decision.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x63, 0x1B, 0x83, 0x75, 0x8D, 0x8D, 0x5B, 0x71, 0xB7, 0xBC, 0xFD, 0xBB, 0x45, 0xF8, 0xC8, 0x1F)), number: 101, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
@@ -626,16 +626,16 @@ enum CompiledSeeds {
                          prompt: "Order, wear or put on the music you actually like, in front of people who'll have opinions about it.",
                          inlineComment: "// Taste is the easiest thing to fake.\n// Which is why faking it adds up.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2A, 0x80, 0x4D, 0x9, 0x32, 0x0, 0x5E, 0x7C, 0x80, 0x93, 0x28, 0x3F, 0x4C, 0x41, 0x89, 0xE4)), number: 102, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .standard,
+                         type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "The next time a room gets tense, don't smooth it over. Let someone else do it, or nobody.",
                          inlineComment: "// You've been the room's shock absorber for years.\n// Rooms survive without one.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x95, 0xE3, 0x2E, 0x49, 0x50, 0x49, 0x53, 0x8B, 0x82, 0x1A, 0xB7, 0xD9, 0x81, 0xC1, 0x43, 0xCE)), number: 103, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Go a full day without asking 'does that make sense?' or 'is that okay?' after you've said something.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Go a full day without asking \"does that make sense?\" or \"is that okay?\" after you've said something.",
                          inlineComment: nil,
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -646,9 +646,9 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4A, 0x76, 0x76, 0x1B, 0xF7, 0xFB, 0x52, 0x41, 0x9D, 0x21, 0xD6, 0xF0, 0xA9, 0x43, 0x3B, 0x15)), number: 105, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "When a meeting asks for a volunteer for the job nobody wants, don't volunteer. Sit through the silence.",
-                         inlineComment: nil,
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When the meeting, the club or the parents' group asks for a volunteer for the job nobody wants, don't volunteer. Sit through the silence.",
+                         inlineComment: "// The silence always ends.\n// Usually someone else ends it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x63, 0x43, 0xAA, 0xAF, 0x1A, 0x1A, 0x54, 0xF6, 0x8D, 0x90, 0xBB, 0xF0, 0x68, 0x57, 0x60, 0x85)), number: 106, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
@@ -658,7 +658,7 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x81, 0xEF, 0xD, 0xFD, 0xF5, 0xBC, 0x55, 0x78, 0xB4, 0xBF, 0x38, 0xAA, 0x39, 0xE1, 0xE4, 0xFA)), number: 107, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
-                         type: .weekly, severity: .high, interactionType: .standard,
+                         type: .weekly, severity: .medium, interactionType: .standard,
                          prompt: "For one week, answer non-urgent messages twice a day, at times you choose. Not the second they arrive.",
                          inlineComment: "// Being instantly available feels like kindness.\n// It's mostly a bid to stay on everyone's good side.",
                          validation: nil,
@@ -671,22 +671,22 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x40, 0xA3, 0x37, 0x4A, 0x13, 0x5A, 0x5B, 0x9F, 0xA9, 0xC0, 0x18, 0xF5, 0x18, 0x94, 0xAB, 0x34)), number: 109, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .counter,
-                         prompt: "Count how many times today you mention your job title, employer, or school without being asked.",
-                         inlineComment: nil,
-                         validation: "Tap each time. Mark applied at the end of the day, whatever the number.",
-                         configurationData: Data("{\"targetDescription\":\"times you mention your title, employer, or school unprompted\",\"unit\":\"times\"}".utf8), createdAt: t))
+                         prompt: "Count how often today you mention your school, your title, your employer or your neighborhood without being asked.",
+                         inlineComment: "// \"Back when I was at Cornell\" is not\n// a time stamp.",
+                         validation: "Tap for every unasked-for mention, including the ones dressed up as context.",
+                         configurationData: Data("{\"targetDescription\":\"unprompted mentions of your school, title, employer or neighborhood\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE3, 0x59, 0xDE, 0xF7, 0x65, 0x82, 0x55, 0x9, 0x8C, 0xBC, 0xDB, 0x52, 0xE, 0xE4, 0xA3, 0x90)), number: 110, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Notice the moment in a conversation when you stop listening and start waiting for your turn to talk about yourself.",
                          inlineComment: "// You'll know it when it happens.\n// The nodding speeds up. The listening stops.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x44, 0xEA, 0xD3, 0xD9, 0x1F, 0x3D, 0x5E, 0x21, 0x8E, 0x18, 0x9, 0xA, 0xAD, 0xE0, 0xB9, 0xC6)), number: 111, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch your first reflex when someone else has a win.",
                          inlineComment: nil,
-                         validation: "Answer honestly. Mark applied once you've read the insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Curiosity first. Rarer than it should be.\",\"text\":\"Ask how it went.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"The comparison runs before you've decided anything. That's the bug running, not a character flaw.\",\"text\":\"Quietly check whether your own best time was faster.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"The classic upgrade. Their story becomes the opening act for yours.\",\"text\":\"Mention that you're training for a full one.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Not bragging, but not listening either. Indifference is one-upping's quieter cousin.\",\"text\":\"Say 'nice' and wait for a gap to change the subject.\",\"weightModifier\":0.4}],\"question\":\"A friend tells you they just ran their first half marathon. What's your first internal move?\"}".utf8), createdAt: t))
+                         validation: "Answer with the last real win a friend told you about in mind, then read the insight.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Curiosity first. Rarer than it should be.\",\"text\":\"Ask how it went.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"The comparison runs before you've decided anything. That's the bug running, not a character flaw.\",\"text\":\"Quietly check whether your own best time was faster.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"The classic upgrade. Their story becomes the opening act for yours.\",\"text\":\"Mention that you're training for a full one.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Not bragging, but not listening either. Indifference is one-upping's quieter cousin.\",\"text\":\"Say \\\"nice\\\" and wait for a gap to change the subject.\",\"weightModifier\":0.4}],\"question\":\"A friend tells you they just ran their first half marathon. What's your first internal move?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x37, 0x5B, 0xEE, 0xA4, 0x45, 0xEE, 0x5B, 0xF, 0xB2, 0x3B, 0x8E, 0x8F, 0xDB, 0x23, 0x51, 0x2D)), number: 112, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Notice every name-drop you make today: people, companies, restaurants that are hard to get into. Don't fix anything yet.",
@@ -698,7 +698,7 @@ enum CompiledSeeds {
                          prompt: "Before you post anything today, let the draft sit for five minutes while you work out who it's actually for.",
                          inlineComment: "// If the honest answer is \"people from high school,\"\n// that's data.",
                          validation: "Post or delete only after the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":300,\"prompt\":\"Name a specific person. 'Everyone' doesn't count.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":300,\"prompt\":\"Name a specific person. \\\"Everyone\\\" doesn't count.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBC, 0x67, 0x5E, 0xB, 0x3E, 0xC8, 0x5E, 0x12, 0xB1, 0x1, 0xAC, 0xE6, 0xA1, 0x3, 0x5C, 0x6D)), number: 114, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Scroll back through your last five posts before you answer this.",
@@ -730,11 +730,11 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x9E, 0xC7, 0xE1, 0xC7, 0xCF, 0x64, 0x53, 0xBD, 0xB5, 0x81, 0x2F, 0x48, 0x91, 0x2C, 0x5D, 0xFF)), number: 119, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Take inventory of the stories you tell about yourself.",
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Write down the three stories you tell most at dinners, drinks or first meetings. Next to each, write who comes off best.",
                          inlineComment: "// Your greatest hits are also\n// your most rehearsed defenses.",
-                         validation: "Mark applied once all three are written down.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write down the three stories you tell most often at dinners, drinks, or first meetings.\"},{\"id\":\"s2\",\"instruction\":\"For each one, note who comes off best by the end.\"},{\"id\":\"s3\",\"instruction\":\"Note which one you'd stop telling if nobody laughed or nodded ever again.\"}]}".utf8), createdAt: t))
+                         validation: "Mark applied once all three stories and their winners are on paper.",
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xCF, 0xE8, 0xC4, 0xB3, 0xFF, 0xFA, 0x54, 0x41, 0xA0, 0xEF, 0xBA, 0xC7, 0x1D, 0xC9, 0xF, 0x4F)), number: 120, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Check what your small talk is for.",
@@ -742,11 +742,11 @@ enum CompiledSeeds {
                          validation: "Answer for your last real weekend conversation, not an ideal one.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Then a follow-up question comes easily. Check whether it does.\",\"text\":\"Their answer.\",\"weightModifier\":-0.4},{\"id\":\"b\",\"insight\":\"A question used as a ramp. Common, and visible from the other side.\",\"text\":\"For them to ask about mine.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"The question was a formality. The story was already loaded.\",\"text\":\"A pause long enough to mention mine anyway.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Fair. Politeness without curiosity is how two people end up talking past each other.\",\"text\":\"Nothing in particular. It's just politeness.\",\"weightModifier\":0.1}],\"question\":\"When you ask someone how their weekend was, what are you mostly waiting for?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xAC, 0x65, 0x27, 0x1E, 0xA2, 0x3B, 0x52, 0xE0, 0x9F, 0x1F, 0xE8, 0x64, 0x7, 0x97, 0xF, 0x61)), number: 121, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .low, interactionType: .quiz,
-                         prompt: "Think of the last time you mentioned an achievement in a conversation that wasn't about it.",
-                         inlineComment: nil,
-                         validation: "Pick the truest answer, not the best-sounding one.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Sometimes true. The test is whether anyone else thought so.\",\"text\":\"It was genuinely relevant.\",\"weightModifier\":0},{\"id\":\"b\",\"insight\":\"Most bragging is an attempt to edit someone's file on you. The file was probably fine.\",\"text\":\"I wanted them to update their picture of me.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"What comes out under pressure is whatever sits closest to the surface. Worth knowing what's there.\",\"text\":\"There was a silence and that's what came out.\",\"weightModifier\":0.4},{\"id\":\"d\",\"insight\":\"The autopilot version. Noticing late is still noticing.\",\"text\":\"I didn't notice I'd done it until just now.\",\"weightModifier\":0.6}],\"question\":\"Why did you bring it up?\"}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Think of the last time you brought up an achievement in a conversation that wasn't about it. Write one line on what you wanted from it.",
+                         inlineComment: "// \"Nothing\" is an answer.\n// It's rarely the true one.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE6, 0x65, 0xD8, 0xE3, 0xF6, 0x66, 0x59, 0xFF, 0x8C, 0xFA, 0xE5, 0x36, 0xE2, 0x8A, 0xD1, 0x96)), number: 122, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count the urges to top someone's story today. Acted on or not, every one counts.",
@@ -754,11 +754,11 @@ enum CompiledSeeds {
                          validation: "Tap for every urge. Restraint doesn't earn a discount.",
                          configurationData: Data("{\"targetDescription\":\"urges to one-up someone's story with your own\",\"unit\":\"urges\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8D, 0x7E, 0x76, 0xC, 0xA9, 0x25, 0x53, 0xD3, 0x8A, 0x2F, 0xF6, 0x5A, 0xDB, 0x68, 0x9B, 0xAF)), number: 123, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .quickFix, severity: .low, interactionType: .multiStep,
-                         prompt: "Debug the moment you just made it about you.",
-                         inlineComment: nil,
-                         validation: "Mark applied after the read-through.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write down the exact sentence you used to turn the conversation toward yourself.\"},{\"id\":\"s2\",\"instruction\":\"Write down what the other person had said right before it.\"},{\"id\":\"s3\",\"instruction\":\"Write, in five words or fewer, what you wanted them to think of you.\"},{\"id\":\"s4\",\"instruction\":\"Read all three out loud once. Then close the app.\"}]}".utf8), createdAt: t))
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Write down the sentence you used to turn that conversation toward yourself, and what the other person said just before it.",
+                         inlineComment: "// Side by side, the two lines explain\n// the whole crash.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC2, 0xAC, 0xC8, 0xAF, 0xC8, 0xF, 0x59, 0xF8, 0xA9, 0x20, 0xFE, 0x51, 0xBC, 0x53, 0xF0, 0x82)), number: 124, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Notice who you try hardest to impress today, and who you don't bother impressing at all.",
@@ -794,52 +794,52 @@ enum CompiledSeeds {
                          prompt: "On your next call, listen for three full minutes before you offer anything about yourself.",
                          inlineComment: "// Three minutes feels long.\n// That feeling is the measurement.",
                          validation: "Start the timer when they start talking. Mark applied if you made it.",
-                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"Questions are allowed. Anecdotes are not.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"Questions are allowed. Anecdotes are not.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4D, 0x5, 0x68, 0x70, 0xC1, 0xE1, 0x50, 0xD3, 0x97, 0xD0, 0x93, 0x91, 0x2D, 0xB4, 0x7, 0xC1)), number: 130, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Take a compliment today with \"thanks\" and nothing else. No backstory, no context, no \"it was nothing.\"",
                          inlineComment: "// The backstory is where the brag hides.\n// \"Thanks\" is a complete sentence.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4A, 0xEA, 0x7, 0x10, 0x7F, 0xF9, 0x57, 0x45, 0xA1, 0x8, 0x55, 0x4F, 0xC5, 0x8A, 0x27, 0xA3)), number: 131, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse the dinner-party wine moment before it happens.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "The wine comes up at dinner, and you know far too much about it.",
                          inlineComment: nil,
-                         validation: "Pick your real first instinct, then read every insight.",
+                         validation: "Read all four insights before the next dinner where someone else pours.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Generous on paper. In practice, everyone now watches you perform a tasting.\",\"text\":\"Offer to pick the next bottle and explain why.\"},{\"id\":\"b\",\"insight\":\"There's no casual way to mention a wine course. They'll remember it longer than you'd like.\",\"text\":\"Mention the course, casually.\"},{\"id\":\"c\",\"insight\":\"Their reasoning is probably more interesting than the tannins.\",\"text\":\"Ask the host why they chose this one.\"},{\"id\":\"d\",\"insight\":\"Underrated. The wine tastes the same whether or not anyone knows what you know.\",\"text\":\"Drink the wine.\"}],\"situation\":\"At a dinner party, talk turns to the wine. You took a course and know far more than anyone at the table.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x10, 0x71, 0x7D, 0xA9, 0x92, 0x34, 0x59, 0x8A, 0xA3, 0x66, 0x6E, 0x1D, 0xC2, 0xAC, 0xD, 0x9E)), number: 132, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .medium, interactionType: .counter,
+                         type: .daily, severity: .low, interactionType: .counter,
                          prompt: "In your next meeting, tally every time you speak mainly so the room registers that you know things.",
                          inlineComment: "// Anything starting with \"just to build on that\"\n// is a strong candidate.",
                          validation: "Tap during or right after the meeting. Mark applied once it ends.",
                          configurationData: Data("{\"targetDescription\":\"times you spoke mostly to be seen knowing things\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2C, 0x33, 0xE, 0x60, 0x32, 0x8A, 0x5B, 0xD7, 0x82, 0xA6, 0x21, 0xB3, 0x5F, 0xBF, 0x59, 0xFB)), number: 133, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "Ask someone about a subject they know better than you, and let them be the expert for the entire answer.",
-                         inlineComment: nil,
+                         prompt: "Ask the mechanic, the butcher or your teenager to explain something they know and you don't. Follow-ups only, no \"oh, like when I...\"",
+                         inlineComment: "// Let them be the expert all the way\n// to the end of the answer.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8F, 0x4E, 0x4C, 0x62, 0x4B, 0xC6, 0x5C, 0xCA, 0x8E, 0x66, 0x83, 0xAB, 0x7, 0xD5, 0xF8, 0xD5)), number: 134, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Send one email today with the self-promotion edited out.",
-                         inlineComment: nil,
-                         validation: "Mark applied once it's sent.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write an email you need to send today, the way you normally would.\"},{\"id\":\"s2\",\"instruction\":\"Delete every sentence that exists to show how much you know or how much you do.\"},{\"id\":\"s3\",\"instruction\":\"Read what's left and check it still does its job.\"},{\"id\":\"s4\",\"instruction\":\"Send it.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Before you send one email or long message today, cut every sentence that's there to show how much you know or do. Send the rest.",
+                         inlineComment: "// If it still works without them,\n// they were never doing the work.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA6, 0x3E, 0x2F, 0x78, 0xA7, 0xFD, 0x5B, 0xAD, 0x9F, 0x50, 0x55, 0xCB, 0xB1, 0xD6, 0x8, 0x19)), number: 135, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse the family group chat.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Your brother's promotion lands in the family chat a week after your own news fell flat.",
                          inlineComment: nil,
-                         validation: "Pick honestly, then read all four insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The reminder turns his moment into a comparison. Everyone in the chat will read it that way, including him.\",\"text\":\"Congratulate him, then remind everyone about your news.\"},{\"id\":\"b\",\"insight\":\"Costs you nothing. The thumbs-up count on your news was never a verdict on you.\",\"text\":\"Congratulate him and ask what the new role involves.\"},{\"id\":\"c\",\"insight\":\"Matching their energy from last week. Fair, but check whether a quiet score is being settled.\",\"text\":\"Send a thumbs-up and move on.\"},{\"id\":\"d\",\"insight\":\"Strategic delay is still caring, just with a timer on it.\",\"text\":\"Wait a few hours so it doesn't look like you care.\"}],\"situation\":\"Your brother posts in the family chat that he got promoted. Your own news last week got two thumbs-up and a 'nice'.\"}".utf8), createdAt: t))
+                         validation: "Read each insight with your own last family-chat announcement in mind.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The reminder turns his moment into a comparison. Everyone in the chat will read it that way, including him.\",\"text\":\"Congratulate him, then remind everyone about your news.\"},{\"id\":\"b\",\"insight\":\"Costs you nothing. The thumbs-up count on your news was never a verdict on you.\",\"text\":\"Congratulate him and ask what the new role involves.\"},{\"id\":\"c\",\"insight\":\"Matching what you got last week. Fair, but check whether a quiet score is being settled.\",\"text\":\"Send a thumbs-up and move on.\"},{\"id\":\"d\",\"insight\":\"Strategic delay is still caring, just with a timer on it.\",\"text\":\"Wait a few hours so it doesn't look like you care.\"}],\"situation\":\"Your brother posts in the family chat that he got promoted. Your own news last week got two thumbs-up and a \\\"nice.\\\"\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5, 0xD6, 0x4C, 0x77, 0xB6, 0x9C, 0x5B, 0x1A, 0x95, 0xC9, 0x4A, 0x1, 0xA8, 0xD4, 0x83, 0xC6)), number: 136, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .medium, interactionType: .quiz,
                          prompt: "Check your instinct before your next code review or feedback round.",
                          inlineComment: nil,
                          validation: "Pick the honest one, then write today's comments with it in mind.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Useful and finished. The comment is about the code, not the commenter.\",\"text\":\"'This works. One small thing: line 40 could be simpler.'\",\"weightModifier\":-0.3},{\"id\":\"b\",\"insight\":\"The review turned into a resume. Your last company isn't in this codebase.\",\"text\":\"'Interesting approach. At my last company we solved this with...'\",\"weightModifier\":0.9},{\"id\":\"c\",\"insight\":\"Sometimes generous. Often a display of how much you've read. Check whether anyone asked.\",\"text\":\"A long explanation of the underlying theory, with three links.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"Knowing when your input isn't needed is expertise nobody credits you for.\",\"text\":\"Nothing, because it's fine as it is.\",\"weightModifier\":-0.5}],\"question\":\"You're commenting on a colleague's work. Which is closest to your first draft?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Useful and finished. The comment is about the code, not the commenter.\",\"text\":\"'This works. One small thing: line 40 could be simpler.'\",\"weightModifier\":-0.3},{\"id\":\"b\",\"insight\":\"The review turned into a resume. Your last company isn't in this codebase.\",\"text\":\"'Interesting approach. At my last company we solved this with...'\",\"weightModifier\":0.9},{\"id\":\"c\",\"insight\":\"Sometimes generous. Often a display of how much you've read. Check whether anyone asked.\",\"text\":\"A long explanation of the underlying theory, with three links.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"Knowing when your input isn't needed is expertise nobody credits you for.\",\"text\":\"Nothing, because it's fine as it is.\",\"weightModifier\":-0.5}],\"question\":\"You're commenting on a colleague's work. Which is closest to your first draft?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6E, 0x61, 0x65, 0x75, 0xB4, 0x5D, 0x5E, 0x1F, 0xA6, 0x15, 0x45, 0xB9, 0x8B, 0x76, 0x3C, 0xFC)), number: 137, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "When someone asks what you do, give the one-sentence version a twelve-year-old would follow. Then stop.",
+                         prompt: "When someone asks what you do, working or between jobs, give the one-sentence version a twelve-year-old would follow. Then stop.",
                          inlineComment: "// If they want the long version, they'll ask.\n// That's the whole test.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -848,7 +848,7 @@ enum CompiledSeeds {
                          prompt: "Rehearse the first-date job question.",
                          inlineComment: nil,
                          validation: "Pick your real instinct. Mark applied after reading all four.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate, and also a pitch. For the next few minutes they're on a date with a LinkedIn profile.\",\"text\":\"Give the full title and the company name.\"},{\"id\":\"b\",\"insight\":\"More honest and oddly more interesting. People connect with tasks, not titles.\",\"text\":\"Describe what you actually do all day, dull parts included.\"},{\"id\":\"c\",\"insight\":\"You'll find out whether they're curious. That tells you more than impressing them would.\",\"text\":\"Answer in a sentence, then ask them the same.\"},{\"id\":\"d\",\"insight\":\"The delayed reveal is still a reveal. You're just scheduling the applause.\",\"text\":\"Play it down now so it lands harder later.\"}],\"situation\":\"On a first date, they ask what you do. Your job sounds good, and you know it sounds good.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate, and also a pitch. For the next few minutes they're on a date with a LinkedIn profile.\",\"text\":\"Give the full title and the company name.\"},{\"id\":\"b\",\"insight\":\"More honest and oddly more interesting. People connect with tasks, not titles.\",\"text\":\"Describe what you actually do all day, dull parts included.\"},{\"id\":\"c\",\"insight\":\"You'll find out whether they're curious. That tells you more than impressing them would.\",\"text\":\"Answer in a sentence, then ask them the same.\"},{\"id\":\"d\",\"insight\":\"The delayed reveal is still a reveal. You're just scheduling the applause.\",\"text\":\"Play it down now so it lands harder later.\"}],\"situation\":\"On a first date, they ask what you do. Your job sounds good, and you know it sounds good.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5C, 0x14, 0xD, 0x35, 0x85, 0x4C, 0x58, 0xE7, 0x96, 0x7B, 0xEA, 0x3E, 0x93, 0x4B, 0xE, 0x35)), number: 139, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Let someone mispronounce a name, brand, or dish today without showing that you know the right way.",
@@ -868,7 +868,7 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7, 0x76, 0xE2, 0x55, 0x73, 0xEE, 0x54, 0xA9, 0x87, 0x89, 0x12, 0x29, 0x3, 0xE5, 0x70, 0x50)), number: 142, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .medium, interactionType: .counter,
+                         type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count the times today a conversation came back around to you because you brought it there.",
                          inlineComment: nil,
                          validation: "Tap each time you catch the turn. Mark applied at the end of the day.",
@@ -887,14 +887,14 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xDE, 0xEA, 0x0, 0x1, 0x4A, 0x5E, 0x5A, 0xB7, 0xA7, 0xC0, 0x82, 0x17, 0x20, 0x68, 0x67, 0xB1)), number: 145, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Ask a question in a meeting today that reveals you don't know something you're expected to know.",
+                         prompt: "Ask a question today that shows you don't know something you're expected to know: at work, in class, at the parents' meeting.",
                          inlineComment: "// Half the room has the same question.\n// Somebody has to be the one who asks it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xEC, 0x59, 0x3B, 0xEB, 0xB0, 0x79, 0x56, 0x86, 0x9A, 0x59, 0xD3, 0xCB, 0x7E, 0xD1, 0x76, 0x66)), number: 146, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "In a meeting today, name a colleague as the source of an idea out loud, even if your version improved it.",
-                         inlineComment: nil,
+                         prompt: "Say out loud where an idea of yours came from: the colleague, the friend, the video. Even if your version improved it. Even if nobody would know.",
+                         inlineComment: "// Nobody would have checked.\n// That's why it counts.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x42, 0x3A, 0xA7, 0x27, 0x3D, 0x94, 0x56, 0xAB, 0xAF, 0xB0, 0xFE, 0x79, 0xD1, 0x4, 0xED, 0xF8)), number: 147, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
@@ -902,19 +902,19 @@ enum CompiledSeeds {
                          prompt: "Rehearse losing the credit.",
                          inlineComment: "// Being useful and being seen being useful\n// are two different jobs.",
                          validation: "Choose, read all four insights, then mark applied.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Technically collaborative. Everyone in the room hears the real message.\",\"text\":\"Jump in: 'Happy to walk through the early work I did.'\"},{\"id\":\"b\",\"insight\":\"Sometimes necessary for your career. Worth checking whether this is one of those times or just a sting.\",\"text\":\"Say nothing now, then mention it to your manager later.\"},{\"id\":\"c\",\"insight\":\"The work still happened. It just happened without an audience, which is how most work happens.\",\"text\":\"Say nothing and let it go.\"},{\"id\":\"d\",\"insight\":\"The hardest one. It costs you almost nothing real and feels like it costs everything.\",\"text\":\"Thank them publicly for pulling it together.\"}],\"situation\":\"A colleague presents a project in a meeting and gets praised for it. You quietly did most of the groundwork.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Technically collaborative. Everyone in the room hears the real message.\",\"text\":\"Jump in: 'Happy to walk through the early work I did.'\"},{\"id\":\"b\",\"insight\":\"Sometimes necessary for your career. Worth checking whether this is one of those times or just a sting.\",\"text\":\"Say nothing now, then mention it to your manager later.\"},{\"id\":\"c\",\"insight\":\"The work still happened. It just happened without an audience, which is how most work happens.\",\"text\":\"Say nothing and let it go.\"},{\"id\":\"d\",\"insight\":\"The hardest one. It costs you almost nothing real and feels like it costs everything.\",\"text\":\"Thank them publicly for pulling it together.\"}],\"situation\":\"A colleague presents a project in a meeting and gets praised for it. You quietly did most of the groundwork.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x64, 0xAC, 0x6A, 0x11, 0x6B, 0x14, 0x5D, 0x37, 0x80, 0x74, 0xF1, 0xD5, 0x43, 0x9A, 0xB1, 0xB9)), number: 148, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .standard,
+                         type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Go a whole day where every story you tell is about someone else.",
                          inlineComment: "// Gossip is a loophole.\n// You know it's a loophole.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB6, 0x68, 0x9, 0x8E, 0x1, 0xE1, 0x56, 0x17, 0xBB, 0xEF, 0x4A, 0x2C, 0x22, 0x67, 0x38, 0x4A)), number: 149, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .multiStep,
-                         prompt: "Retell a favorite story with the flattering part removed.",
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell your favorite story about yourself today with the flattering detail taken out. Notice whether anyone misses it, including you.",
                          inlineComment: nil,
-                         validation: "Mark applied once you've told it.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick the story you tell most often where you come off well.\"},{\"id\":\"s2\",\"instruction\":\"Find the detail that's in there to make you look good.\"},{\"id\":\"s3\",\"instruction\":\"Tell the story to someone today without that detail.\"},{\"id\":\"s4\",\"instruction\":\"Notice whether anyone misses it, including you.\"}]}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x55, 0xEB, 0xA9, 0xB0, 0x5A, 0x24, 0x5B, 0x92, 0x8C, 0xC4, 0x7A, 0x4C, 0x74, 0x94, 0xBC, 0x67)), number: 150, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Tell someone about a time you fell flat at the thing you're best known for.",
@@ -925,8 +925,8 @@ enum CompiledSeeds {
                          type: .weekly, severity: .high, interactionType: .multiStep,
                          prompt: "Run a one-week blackout on professional self-promotion.",
                          inlineComment: "// You are not humbled to announce anything.\n// Nobody ever has been.",
-                         validation: "Mark applied at the end of day seven.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Log out of LinkedIn, or wherever you perform your career in public.\"},{\"id\":\"s2\",\"instruction\":\"For seven days, post nothing about work wins, launches, or being 'humbled to announce.'\"},{\"id\":\"s3\",\"instruction\":\"Each time you'd have posted, write it down privately instead.\"},{\"id\":\"s4\",\"instruction\":\"On day seven, reread the list and mark which posts anyone would have missed.\"}]}".utf8), createdAt: t))
+                         validation: "Mark applied on day seven, after the reread.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Log out of LinkedIn, or wherever you perform your career in public.\"},{\"id\":\"s2\",\"instruction\":\"For seven days, post nothing about work wins, launches, or being \\\"humbled to announce.\\\"\"},{\"id\":\"s3\",\"instruction\":\"Each time you'd have posted, write it down privately instead.\"},{\"id\":\"s4\",\"instruction\":\"On day seven, reread the list and mark which posts anyone would have missed.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFC, 0xF0, 0x81, 0xF6, 0x48, 0xAB, 0x5D, 0xF5, 0xAA, 0xD7, 0x78, 0x48, 0xE7, 0x27, 0xF0, 0x1D)), number: 152, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Post a workout that went badly, with the real numbers, on the same app where you post the good ones.",
@@ -934,7 +934,7 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x9D, 0xD4, 0xDD, 0x6A, 0x20, 0xA, 0x57, 0x3C, 0xB5, 0x72, 0x76, 0xEE, 0xFA, 0x19, 0x1B, 0xFD)), number: 153, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .counter,
+                         type: .daily, severity: .medium, interactionType: .counter,
                          prompt: "At your next social event, count the people you talk to who leave without finding out what you do for a living.",
                          inlineComment: nil,
                          validation: "Tap once per person. Mark applied when you get home.",
@@ -942,7 +942,7 @@ enum CompiledSeeds {
         fixes.append(Fix(id: UUID(uuid: (0x91, 0xAC, 0x55, 0x4D, 0x72, 0xD7, 0x5E, 0x85, 0x9F, 0xC3, 0x43, 0xF1, 0xD2, 0xDF, 0xD0, 0x32)), number: 154, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Let someone explain your own field to you at a party. Ask real questions. Never mention that you work in it.",
-                         inlineComment: nil,
+                         inlineComment: "// They're enjoying this.\n// Let them.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB, 0x64, 0x9B, 0xBE, 0xB8, 0x26, 0x5D, 0xB5, 0xA0, 0xEA, 0x2E, 0x2E, 0x43, 0xA6, 0xD2, 0xD6)), number: 155, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
@@ -952,22 +952,22 @@ enum CompiledSeeds {
                          validation: "Mark applied when the hour is up and you haven't checked.",
                          configurationData: Data("{\"durationSeconds\":3600,\"prompt\":\"The post is up. The likes aren't yours. Leave them alone.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x32, 0xDF, 0x56, 0xE4, 0x3, 0x8C, 0x5D, 0x94, 0xA3, 0xF6, 0xEF, 0x9A, 0x32, 0xA8, 0x55, 0xF1)), number: 156, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .quiz,
+                         type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Predict how you'll answer at the next family dinner.",
                          inlineComment: "// Family knew you before the title.\n// That's exactly why you want them to see it.",
-                         validation: "Answer honestly. Mark applied once you've read all four insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The 'actually' is the tell. It means you were waiting for the question.\",\"text\":\"'Busy. Just closed a big deal, actually.'\",\"weightModifier\":0.9},{\"id\":\"b\",\"insight\":\"Boring and true. Family saw you at nine years old. They're immune anyway.\",\"text\":\"'Fine. Some good weeks, some bad ones.'\",\"weightModifier\":-0.4},{\"id\":\"c\",\"insight\":\"Complexity as status. If they can't follow it, all they can do is be impressed.\",\"text\":\"A detailed update nobody at the table can follow.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"Fast handoff. Check it's curiosity and not just hiding.\",\"text\":\"'Fine. How's yours going?'\",\"weightModifier\":-0.6}],\"question\":\"Someone at a family dinner asks how work is going. Which answer are you most likely to give?\"}".utf8), createdAt: t))
+                         validation: "Answer for the relative most likely to ask, and read all four before that dinner.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The \\\"actually\\\" is the tell. It means you were waiting for the question.\",\"text\":\"\\\"Busy. Just closed a big deal, actually.\\\"\",\"weightModifier\":0.9},{\"id\":\"b\",\"insight\":\"Boring and true. Family saw you at nine years old. They're immune anyway.\",\"text\":\"\\\"Fine. Some good weeks, some bad ones.\\\"\",\"weightModifier\":-0.4},{\"id\":\"c\",\"insight\":\"Complexity as status. If they can't follow it, all they can do is be impressed.\",\"text\":\"A detailed update nobody at the table can follow.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"Fast handoff. Check it's curiosity and not just hiding.\",\"text\":\"\\\"Fine. How's yours going?\\\"\",\"weightModifier\":-0.6}],\"question\":\"Someone at a family dinner asks how work is going. Which answer are you most likely to give?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x9D, 0xE9, 0xFD, 0x20, 0xBD, 0x76, 0x5A, 0x3B, 0x8E, 0xDD, 0x49, 0xED, 0x71, 0x9E, 0x52, 0x8F)), number: 157, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "When someone underestimates you out loud today, leave it uncorrected.",
+                         prompt: "When someone underestimates you out loud today, at the counter, on site or at the school gate, leave it uncorrected.",
                          inlineComment: "// Being underestimated is free.\n// Correcting it is what costs you.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x82, 0x72, 0xA, 0xF3, 0x92, 0x18, 0x51, 0x51, 0xAB, 0xE5, 0xA8, 0x26, 0x57, 0x13, 0xFC, 0x6D)), number: 158, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse the reunion.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "A reunion, and the classmate who is doing better than you by every visible measure.",
                          inlineComment: nil,
-                         validation: "Pick the honest answer, then read all four insights.",
+                         validation: "Read all four with the real classmate in mind, the one you'd look up first.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Everyone does, which is why it impresses no one. It mostly costs you the real conversation.\",\"text\":\"Inflate things a little. Everyone does at reunions.\"},{\"id\":\"b\",\"insight\":\"Selective truth. It holds up for about four minutes.\",\"text\":\"Talk up the one thing that sounds good.\"},{\"id\":\"c\",\"insight\":\"Costs some status in the room. Buys a conversation that isn't a contest.\",\"text\":\"Tell them plainly, unimpressive parts included.\"},{\"id\":\"d\",\"insight\":\"Smooth. Check whether the joke is doing the hiding.\",\"text\":\"Deflect with a joke and ask about them.\"}],\"situation\":\"At a reunion, an old classmate is doing better than you by every visible measure. They ask what you're up to these days.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x12, 0x61, 0xC2, 0xD2, 0xA, 0x7B, 0x58, 0xDB, 0x94, 0xBD, 0x4A, 0xFC, 0xA3, 0x52, 0x26, 0xC4)), number: 159, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .weekly, severity: .high, interactionType: .standard,
@@ -976,17 +976,17 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x75, 0xA3, 0x98, 0x56, 0xCD, 0xD2, 0x5C, 0x13, 0x91, 0x2C, 0xF0, 0x20, 0xCF, 0x7E, 0x91, 0xC6)), number: 160, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .timed,
+                         type: .daily, severity: .medium, interactionType: .timed,
                          prompt: "When something good happens today, tell nobody for 24 hours. Not your partner, not the group chat.",
                          inlineComment: "// Good news doesn't spoil in a day.\n// It just feels like it might.",
                          validation: "Start the timer when it happens. Mark applied if the news is still yours when it ends.",
                          configurationData: Data("{\"durationSeconds\":86400,\"prompt\":\"It's still true if nobody knows yet.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF6, 0x8D, 0x10, 0x57, 0xB2, 0x31, 0x5B, 0x80, 0xA1, 0x17, 0xBD, 0xBE, 0x9, 0x64, 0x53, 0xC1)), number: 161, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse the school pickup.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Another parent at pickup is reciting grades, and your kid just got into the advanced program.",
                          inlineComment: nil,
-                         validation: "Pick your likeliest move, then read every insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Your kid's achievement, borrowed for your status. The other parent hears a scoreboard.\",\"text\":\"Mention the advanced program.\"},{\"id\":\"b\",\"insight\":\"The other parent is probably anxious too. That's usually what grade talk is.\",\"text\":\"Ask how their kid is liking the school.\"},{\"id\":\"c\",\"insight\":\"Safe exit. A bit cold, but nobody loses.\",\"text\":\"Say 'kids, huh' and change the subject.\"},{\"id\":\"d\",\"insight\":\"The humblebrag in parent form. Nobody's fooled. They're just too polite to say so.\",\"text\":\"Mention how hard it's been, which happens to involve the advanced program.\"}],\"situation\":\"At school pickup, another parent is going on about their kid's grades. Yours just got into the advanced program.\"}".utf8), createdAt: t))
+                         validation: "Read every insight before the next pickup, not during it.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Your kid's achievement, borrowed for your status. The other parent hears a scoreboard.\",\"text\":\"Mention the advanced program.\"},{\"id\":\"b\",\"insight\":\"The other parent is probably anxious too. That's usually what grade talk is.\",\"text\":\"Ask how their kid is liking the school.\"},{\"id\":\"c\",\"insight\":\"Safe exit. A bit cold, but nobody loses.\",\"text\":\"Say \\\"kids, huh\\\" and change the subject.\"},{\"id\":\"d\",\"insight\":\"The humblebrag in parent form. Nobody's fooled. They're just too polite to say so.\",\"text\":\"Mention how hard it's been, which happens to involve the advanced program.\"}],\"situation\":\"At school pickup, another parent is going on about their kid's grades. Yours just got into the advanced program.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x79, 0xEA, 0xFF, 0x99, 0x18, 0xFB, 0x54, 0x61, 0xAE, 0xCE, 0x89, 0x2F, 0x68, 0xB8, 0x89, 0x84)), number: 162, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
                          type: .quickFix, severity: .high, interactionType: .standard,
                          prompt: "If you exaggerated something to impress someone today, correct it with the same person before the day ends.",
@@ -995,44 +995,44 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x76, 0x43, 0xE0, 0x1F, 0xE0, 0xA3, 0x54, 0xDF, 0xBC, 0x29, 0x95, 0xA1, 0x77, 0xB1, 0x95, 0x54)), number: 163, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice how long you're awake before you look at something work-related.",
+                         prompt: "Notice how long you're awake before you look at something work-related: email, the shift schedule, the school portal, the job site.",
                          inlineComment: "// If it's under a minute, notice what you\n// expected to have burned down overnight.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4B, 0x4, 0xFE, 0x44, 0xAA, 0x66, 0x5C, 0xEE, 0x82, 0xF9, 0x3, 0x40, 0xBD, 0x88, 0x6A, 0x42)), number: 164, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .counter,
-                         prompt: "Count how many times you say or type 'busy', 'slammed', 'swamped', 'crazy week' or 'underwater' today.",
+                         prompt: "Keep a tally of every time you say or type \"busy,\" \"slammed,\" \"swamped,\" \"crazy week\" or \"underwater\" today.",
                          inlineComment: "// The thesaurus is a clue. Nobody needs\n// five words for a thing that isn't doing a job.",
                          validation: "Tap once per use, spoken or typed. Mark applied at the end of the day.",
                          configurationData: Data("{\"targetDescription\":\"times you describe your week like a weather event\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x32, 0x7E, 0x45, 0x31, 0xCB, 0xAC, 0x5C, 0x6E, 0x99, 0xF0, 0x2E, 0x7C, 0x3A, 0xBD, 0x82, 0x52)), number: 165, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .timed,
-                         prompt: "Next time you're waiting for something — coffee, an elevator, a build — start the timer and just wait. No phone.",
+                         prompt: "At the next line you stand in (pharmacy, bus stop, checkout), start the timer and keep the phone in your pocket until it ends.",
                          inlineComment: "// The itch around second forty\n// is the bug, fully visible.",
-                         validation: "Start the timer when the waiting starts. Mark applied if the phone stays in your pocket.",
-                         configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Nothing is happening. You're allowed to be part of it.\"}".utf8), createdAt: t))
+                         validation: "Start the timer when you join the line. Mark applied if the phone stayed put.",
+                         configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Nothing is happening. You are in a line. That is the whole job right now.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xAD, 0xC4, 0xB3, 0xF7, 0x22, 0xBF, 0x51, 0xCB, 0xAA, 0x3E, 0x1A, 0xE0, 0x4E, 0xBE, 0x5A, 0x8C)), number: 166, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Before you post or send anything about how packed your week is, notice who you're picturing reading it.",
-                         inlineComment: nil,
+                         prompt: "Ahead of any post or message about how packed your week is, notice who you're picturing reading it.",
+                         inlineComment: "// If the reader in your head is impressed,\n// you've found the reason for the post.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x26, 0x5E, 0xE8, 0xAE, 0xD7, 0x41, 0x52, 0xEC, 0x82, 0xAC, 0x83, 0xC8, 0xD4, 0x53, 0xE3, 0xD)), number: 167, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .counter,
-                         prompt: "Tally every time you open Slack or email with nothing specific to look for.",
+                         prompt: "Tally every time you open your messages, email or work chat with nothing specific to look for.",
                          inlineComment: "// You're not checking for messages.\n// You're checking that you still count.",
-                         validation: "Tap each aimless check. Mark applied at the end of the day, whatever the number.",
+                         validation: "Tap each aimless check. The number tonight is the result, high or low.",
                          configurationData: Data("{\"targetDescription\":\"times you checked in just to see if you were needed\",\"unit\":\"checks\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7E, 0x4F, 0x5E, 0x15, 0xDA, 0xDD, 0x56, 0x79, 0x93, 0xDC, 0x6C, 0x60, 0xB4, 0xDE, 0x4A, 0x11)), number: 168, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Someone at a party asks what you've been up to. Catch your first reflex.",
                          inlineComment: nil,
-                         validation: "Pick what you'd actually say, not what you'd like to say.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Workload as small talk. A brag wearing a complaint's clothes.\",\"text\":\"A rundown of the projects that are 'killing' you.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The sigh does the bragging so the words don't have to.\",\"text\":\"'Oh, you know. Busy.' Plus a sigh.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"Rarer than it should be. Notice whether you had anything ready.\",\"text\":\"Something you did that had nothing to do with work.\",\"weightModifier\":-0.6},{\"id\":\"d\",\"insight\":\"Sometimes generous. Sometimes a way to hide that your week was ordinary.\",\"text\":\"A question back, so you don't have to answer.\",\"weightModifier\":0.2}],\"question\":\"Someone at a party asks what you've been up to lately. What comes out first?\"}".utf8), createdAt: t))
+                         validation: "Answer with the reply you gave the last time someone asked, not the one you'd give on a good day.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Workload as small talk. A brag wearing a complaint's clothes.\",\"text\":\"A rundown of the projects that are \\\"killing\\\" you.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"The sigh does the bragging so the words don't have to.\",\"text\":\"\\\"Oh, you know. Busy.\\\" Plus a sigh.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"Rarer than it should be. Notice whether you had anything ready.\",\"text\":\"Something you did that had nothing to do with work.\",\"weightModifier\":-0.6},{\"id\":\"d\",\"insight\":\"Sometimes generous. Sometimes a way to hide that your week was ordinary.\",\"text\":\"A question back, so you don't have to answer.\",\"weightModifier\":0.2}],\"question\":\"Someone at a party asks what you've been up to lately. What comes out first?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBB, 0x9A, 0xE9, 0x21, 0xEE, 0x73, 0x53, 0x55, 0x94, 0xF6, 0x36, 0xA4, 0x55, 0xD7, 0x68, 0x7C)), number: 169, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice how Sunday evening feels after a weekend where you got nothing done.",
-                         inlineComment: "// Guilt about a rested weekend is a belief\n// about your worth, not about your workload.",
+                         prompt: "On Sunday night, list what you did this weekend that produced nothing. Notice which item you feel the urge to explain.",
+                         inlineComment: "// The explanation is the bug.\n// The nap needed no defense attorney.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBF, 0x41, 0x49, 0x7E, 0x3F, 0xD2, 0x5E, 0xF4, 0x93, 0xF, 0xD8, 0x26, 0xAB, 0xB8, 0xBD, 0xF8)), number: 170, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
@@ -1040,16 +1040,16 @@ enum CompiledSeeds {
                          prompt: "Check your Slack or Teams status. If it says 'heads down', 'slammed' or 'DMs slow today', ask who it's written for.",
                          inlineComment: nil,
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD4, 0xCA, 0xC0, 0x21, 0x22, 0x38, 0x5B, 0x55, 0xBE, 0x8, 0x3F, 0xAD, 0xFE, 0x2F, 0x63, 0x15)), number: 171, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Audit one 'I'm too busy' you said this week.",
-                         inlineComment: "// 'Too busy' is the polite lie.\n// The true version is usually shorter.",
-                         validation: "Go through all three steps. On paper or in your head is fine.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one time this week you told someone you were too busy for something.\"},{\"id\":\"s2\",\"instruction\":\"Recall what you actually did with that time.\"},{\"id\":\"s3\",\"instruction\":\"Replace it with the honest version: 'I didn't want to' or 'It wasn't a priority.'\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Restate one \"I'm too busy\" you said this week, honestly and on paper: \"I didn't want to\" or \"It wasn't a priority.\"",
+                         inlineComment: "// \"Too busy\" is the polite lie.\n// The true version is usually shorter.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x9F, 0x49, 0xAA, 0x82, 0xD8, 0x2B, 0x54, 0x68, 0xA7, 0xAC, 0x7A, 0x3F, 0xC1, 0x42, 0xAB, 0x23)), number: 172, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice when you walk through the office faster than the errand requires.",
+                         prompt: "Catch yourself walking faster than the errand requires: the hallway, the supermarket, the school gate, the ward.",
                          inlineComment: "// Some of that speed is for an audience.\n// Find out how much.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -1057,43 +1057,43 @@ enum CompiledSeeds {
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Look at today's to-do list and count the items that are only there so you can cross them off.",
                          inlineComment: nil,
-                         validation: "Tap once per padded item. Mark applied when you've been through the whole list.",
+                         validation: "Tap once per padded item. Mark applied once you've read the whole list.",
                          configurationData: Data("{\"targetDescription\":\"tasks on the list for the checkmark, not the work\",\"unit\":\"tasks\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x1E, 0x2F, 0x16, 0x7, 0x31, 0xAD, 0x51, 0x77, 0x8D, 0x4B, 0xBE, 0x9, 0x4F, 0xAD, 0xA5, 0x38)), number: 174, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .quiz,
-                         prompt: "A non-urgent work email lands at 9pm. Find out what you'd really do.",
+                         prompt: "A non-urgent work email lands at 9pm. What happens next, honestly?",
                          inlineComment: nil,
-                         validation: "Pick the one you'd actually do, then read the insight.",
+                         validation: "Answer for the last late message you actually got, whoever sent it and whatever it was about.",
                          configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Response time as a loyalty test nobody set for you.\",\"text\":\"I reply now so they see I'm on it.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"You didn't work and you didn't stop. The worst of both.\",\"text\":\"I don't reply, but I draft it in my head until bed.\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"Curating your timestamp is still a performance. Just a better-produced one.\",\"text\":\"I schedule the reply for 7am so it looks early.\",\"weightModifier\":0.8},{\"id\":\"d\",\"insight\":\"The email survived the night. So did your reputation.\",\"text\":\"I see it tomorrow.\",\"weightModifier\":-0.7}],\"question\":\"It's 9pm. A work email arrives. It can wait until morning. What happens?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x21, 0x30, 0xEC, 0x9D, 0x3, 0xFA, 0x51, 0xBE, 0xA5, 0x41, 0x53, 0x4A, 0xE5, 0x8F, 0x3C, 0xDF)), number: 175, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice which question takes you longer to answer: 'What are you working on?' or 'What do you do for fun?'",
+                         prompt: "Notice which question takes you longer to answer: \"What are you working on?\" or \"What do you do for fun?\"",
                          inlineComment: "// If the second one needs a minute,\n// that's the answer.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF5, 0xF7, 0xBC, 0x21, 0xDA, 0xFA, 0x57, 0x66, 0xB2, 0xE5, 0x63, 0xD5, 0x27, 0x47, 0x12, 0x8D)), number: 176, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .scenario,
-                         prompt: "Rehearse what you say when someone else admits to having a slow week.",
+                         prompt: "Picture a friend saying their week was slow and they loved it. Check your reflex before it reaches your face.",
                          inlineComment: nil,
-                         validation: "Choose the response you'd most likely give, then read the insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Their rest just became the setup for your complaint. Quick work.\",\"text\":\"'Must be nice. Mine was insane.'\"},{\"id\":\"b\",\"insight\":\"Curiosity instead of comparison. You might also pick up a technique.\",\"text\":\"Ask what they did with all that time.\"},{\"id\":\"c\",\"insight\":\"Honest. Look at the judgment: that slow means less important. Whose rule is that?\",\"text\":\"Smile, say nothing, and quietly judge it.\"}],\"situation\":\"A friend tells you they had a quiet, slow week at work and honestly loved it.\"}".utf8), createdAt: t))
+                         validation: "Think of the last person who admitted to a slow week, and answer with what you said to them.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Their rest just became the setup for your complaint. Quick work.\",\"text\":\"\\\"Must be nice. Mine was insane.\\\"\"},{\"id\":\"b\",\"insight\":\"Curiosity instead of comparison. You might also pick up a technique.\",\"text\":\"Ask what they did with all that time.\"},{\"id\":\"c\",\"insight\":\"Honest. Look at the judgment: that slow means less important. Whose rule is that?\",\"text\":\"Smile, say nothing, and quietly judge it.\"}],\"situation\":\"A friend tells you they had a quiet, slow week at work and honestly loved it.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC6, 0x1D, 0x5C, 0x3A, 0x70, 0xB, 0x5B, 0x20, 0xA5, 0xFC, 0x1B, 0xDD, 0x7D, 0x27, 0x1, 0x1C)), number: 177, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice whether you feel relieved or uneasy when a meeting gets cancelled.",
-                         inlineComment: nil,
+                         prompt: "Notice whether you feel relieved or uneasy when plans get canceled: a meeting, a shift, a practice, a dinner.",
+                         inlineComment: "// Relief says the plan was never needed.\n// Unease says you were.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7F, 0xB, 0xC4, 0x19, 0xEF, 0x2E, 0x52, 0x6E, 0x94, 0xAF, 0x54, 0xCD, 0x22, 0x51, 0xC2, 0x7)), number: 178, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .weekly, severity: .low, interactionType: .multiStep,
-                         prompt: "Run a one-week time audit. Look at what your hours actually did, not what you said they did.",
-                         inlineComment: "// 'Performed' means it was for someone watching,\n// even if the only one watching was you.",
-                         validation: "Mark applied after the seventh evening's entry.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Each evening, write down what you did in rough one-hour blocks.\"},{\"id\":\"s2\",\"instruction\":\"Label each block: needed, chosen, or performed.\"},{\"id\":\"s3\",\"instruction\":\"At the end of the week, count the 'performed' blocks.\"},{\"id\":\"s4\",\"instruction\":\"Change nothing yet. Just look at the number.\"}]}".utf8), createdAt: t))
+                         prompt: "Audit one week of your time. Look at what your hours actually did, not what you said they did.",
+                         inlineComment: "// \"Performed\" means it was for someone watching,\n// even if the only one watching was you.",
+                         validation: "Mark applied after the seventh evening's entry and the count.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Each evening this week, write down what you did in rough one-hour blocks.\"},{\"id\":\"s2\",\"instruction\":\"Label each block as you go: needed, chosen, or performed.\"},{\"id\":\"s3\",\"instruction\":\"On the seventh evening, count the \\\"performed\\\" blocks. Change nothing yet.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5, 0xEE, 0x57, 0xBD, 0x5, 0x28, 0x58, 0xB3, 0x9F, 0xCA, 0xE, 0x39, 0xA4, 0x23, 0x65, 0x15)), number: 179, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .quickFix, severity: .low, interactionType: .timed,
                          prompt: "You just crashed. Take two minutes and write down what you wanted the other person to think.",
                          inlineComment: "// Busyness is usually an answer\n// to a question nobody asked out loud.",
-                         validation: "Write until the timer ends. One honest sentence is enough.",
+                         validation: "Write until the timer ends. One honest sentence counts.",
                          configurationData: Data("{\"durationSeconds\":120,\"prompt\":\"Who was the busyness for, and what was it supposed to prove?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x85, 0xF7, 0x87, 0x42, 0x88, 0xC, 0x51, 0x64, 0x92, 0x64, 0xCD, 0x58, 0x6D, 0xD1, 0x4A, 0xE2)), number: 180, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .quickFix, severity: .low, interactionType: .standard,
@@ -1103,39 +1103,39 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x50, 0x73, 0x6D, 0x8E, 0xE3, 0xA3, 0x5A, 0x12, 0x83, 0x33, 0xB4, 0xEE, 0xF7, 0x5A, 0x85, 0xE3)), number: 181, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "When someone asks how you are today, answer without mentioning work.",
+                         prompt: "Answer today's first \"How are you?\" without mentioning work.",
                          inlineComment: "// Harder than it sounds. You'll find out\n// what's left when the job is taken out.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF3, 0xCA, 0xF3, 0x4A, 0x8, 0xA, 0x56, 0x5D, 0x88, 0x4, 0x1, 0x6A, 0x31, 0xDE, 0xA6, 0x98)), number: 182, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "When someone asks about your weekend, give the true answer, even if the true answer is 'not much.'",
-                         inlineComment: nil,
+                         prompt: "Asked about your weekend, give the true answer, even if the true answer is \"not much.\"",
+                         inlineComment: "// \"Not much\" is a complete sentence.\n// It just sounds short to you.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x3B, 0xF2, 0x95, 0x3C, 0x75, 0x1B, 0x5C, 0x28, 0x86, 0x80, 0xA4, 0x76, 0x53, 0xAD, 0xCE, 0x36)), number: 183, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse the moment a coworker starts listing how swamped they are.",
-                         inlineComment: "// Busyness one-upmanship is the only contest\n// where the winner gets less sleep.",
-                         validation: "Pick the one you'd really say, then read every insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Now it's a contest, and the prize is being more tired.\",\"text\":\"'Tell me about it. I've got three launches and a reorg.'\"},{\"id\":\"b\",\"insight\":\"They might need help, not an opponent.\",\"text\":\"Ask which part is actually hard right now.\"},{\"id\":\"c\",\"insight\":\"Feels like admitting you matter less. You don't. It's just accurate.\",\"text\":\"Say your week is manageable.\"},{\"id\":\"d\",\"insight\":\"A decent exit. Check whether it was kindness or a way to dodge the comparison.\",\"text\":\"Steer the conversation off work entirely.\"}],\"situation\":\"A coworker sighs and lists everything on their plate this week. You feel the urge to match it.\"}".utf8), createdAt: t))
-        fixes.append(Fix(id: UUID(uuid: (0x34, 0xC4, 0xF0, 0x2A, 0x11, 0x8C, 0x50, 0x70, 0x8F, 0xC4, 0xC2, 0x76, 0x81, 0xFA, 0xF0, 0x4E)), number: 184, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "A coworker or another parent lists how swamped they are (school pickup, break room, sideline). Don't match it. Ask which part is actually hard.",
+                         inlineComment: "// Busyness one-upmanship is the only contest\n// where the winner gets less sleep.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x34, 0xC4, 0xF0, 0x2A, 0x11, 0x8C, 0x50, 0x70, 0x8F, 0xC4, 0xC2, 0x76, 0x81, 0xFA, 0xF0, 0x4E)), number: 184, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
                          prompt: "If you're late to something today, don't blame how busy you are.",
                          inlineComment: "// Late because you're in demand is still late.\n// Now they also have to hear about the demand.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6B, 0x9, 0xF, 0x52, 0xC5, 0x2C, 0x51, 0xA, 0xA6, 0xE1, 0x5D, 0x1A, 0x7, 0x31, 0xF8, 0xAF)), number: 185, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .timed,
-                         prompt: "In your next meeting, close the laptop and keep it closed for twenty minutes.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Close the laptop at your next meeting and leave it closed until the end.",
                          inlineComment: "// Typing through a meeting isn't efficiency.\n// It's a display of how many places want you.",
-                         validation: "Start the timer when the meeting starts. Mark applied if the lid stays down.",
-                         configurationData: Data("{\"durationSeconds\":1200,\"prompt\":\"The lid is shut. The meeting is the task.\"}".utf8), createdAt: t))
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC1, 0x7C, 0x59, 0x61, 0x93, 0x41, 0x51, 0x68, 0xA4, 0xB, 0xDE, 0x93, 0x14, 0xC5, 0xA0, 0x4A)), number: 186, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .counter,
-                         prompt: "Count how many times today you reply to a message within a minute of it arriving.",
+                         prompt: "Tally the replies you send today within a minute of the message arriving.",
                          inlineComment: nil,
-                         validation: "Tap after each fast reply. Mark applied at the end of the workday.",
+                         validation: "Tap after each reply sent inside the minute. The total goes nowhere but here.",
                          configurationData: Data("{\"targetDescription\":\"replies sent within sixty seconds of the message landing\",\"unit\":\"replies\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB7, 0xCE, 0xBA, 0xDE, 0x80, 0x80, 0x51, 0x63, 0x88, 0x22, 0x5B, 0x72, 0xAA, 0xC7, 0x3D, 0xC0)), number: 187, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
@@ -1144,14 +1144,14 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x93, 0x99, 0xDF, 0xB0, 0xE8, 0x28, 0x5B, 0xE4, 0x93, 0x70, 0x7, 0x6, 0x40, 0x57, 0xB5, 0xB4)), number: 188, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Tell someone the truth about a slow day.",
-                         inlineComment: "// A quiet day does not need an alibi.",
-                         validation: "Mark applied once you've said it, with no qualifiers attached.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Notice a stretch today where there wasn't much to do.\"},{\"id\":\"s2\",\"instruction\":\"When someone asks how your day is, say it plainly: 'Pretty quiet.'\"},{\"id\":\"s3\",\"instruction\":\"Don't add a reason, a 'for once', or a preview of how bad tomorrow looks.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell one person, out loud, that you've had an easy week. No \"for once,\" no \"but next week is going to be brutal.\"",
+                         inlineComment: "// A quiet week does not need an alibi.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD8, 0xFE, 0x2E, 0x59, 0xA, 0xC3, 0x5F, 0xB4, 0x85, 0xFC, 0x43, 0xC3, 0x54, 0xD8, 0x20, 0x69)), number: 189, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "Drop 'sorry for the slow reply' from any message today that wasn't actually slow.",
+                         prompt: "Drop \"sorry for the slow reply\" from any message today that wasn't actually slow.",
                          inlineComment: "// The apology isn't for them.\n// It's a small advertisement for your inbox.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -1160,25 +1160,25 @@ enum CompiledSeeds {
                          prompt: "Think about the last meeting you accepted that you didn't need to attend. Be honest about why.",
                          inlineComment: nil,
                          validation: "Pick the most honest answer, not the most flattering.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fear of being left out, dressed as diligence.\",\"text\":\"In case something came up that involved me.\",\"weightModifier\":0.6},{\"id\":\"b\",\"insight\":\"Attendance as proof of relevance. The calendar is keeping score on your behalf.\",\"text\":\"Declining would have looked like I wasn't important to it.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"Fair. Check how many of the others this week were.\",\"text\":\"It was genuinely relevant.\",\"weightModifier\":-0.5},{\"id\":\"d\",\"insight\":\"Nobody chooses a full calendar. It accrues, one default yes at a time.\",\"text\":\"I didn't think about it. I accept everything.\",\"weightModifier\":0.8}],\"question\":\"Why did you accept the last meeting you didn't really need to be in?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Fear of being left out, dressed as diligence.\",\"text\":\"In case something came up that involved me.\",\"weightModifier\":0.6},{\"id\":\"b\",\"insight\":\"Attendance as proof of relevance. The calendar is keeping score on your behalf.\",\"text\":\"Declining would have looked like I wasn't important to it.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"Fair. Check how many of the others this week were.\",\"text\":\"It was genuinely relevant.\",\"weightModifier\":-0.5},{\"id\":\"d\",\"insight\":\"Nobody chooses a full calendar. It accrues, one default yes at a time.\",\"text\":\"I didn't think about it. I accept everything.\",\"weightModifier\":0.8}],\"question\":\"Why did you accept the last meeting you didn't really need to be in?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE2, 0x41, 0x45, 0x7, 0xF4, 0x8A, 0x52, 0x68, 0xA6, 0xA6, 0x6E, 0x98, 0xAF, 0x57, 0xD8, 0x2C)), number: 191, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "Leave your phone in another room during dinner tonight. Don't narrate the sacrifice.",
+                         prompt: "During dinner tonight, the phone stays in another room. Don't narrate the sacrifice.",
                          inlineComment: "// If nothing breaks, note what that says\n// about all the emergencies.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8B, 0x6C, 0xBC, 0xD6, 0x58, 0x3, 0x5A, 0x44, 0xB9, 0x88, 0x98, 0x55, 0x52, 0xB9, 0xCB, 0xD5)), number: 192, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse your reply when a friend wants to catch up and your week actually has room.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "A friend wants to catch up, and your week has room. See which reply you reach for.",
                          inlineComment: nil,
-                         validation: "Pick your real reply, then read all three insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The friendship gets parked behind a wall that isn't there.\",\"text\":\"'Things are nuts until next month, but definitely after that.'\"},{\"id\":\"b\",\"insight\":\"Plain, and slightly exposing. Free evenings are nothing to hide.\",\"text\":\"Offer Wednesday.\"},{\"id\":\"c\",\"insight\":\"Sometimes true. Often a way to look like your own schedule has to be consulted.\",\"text\":\"'Let me check my calendar and get back to you.'\"}],\"situation\":\"A friend texts: 'We should catch up soon.' You have two free evenings this week.\"}".utf8), createdAt: t))
+                         validation: "Use the last \"we should catch up\" text you got, and answer with the reply you really sent.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The friendship gets parked behind a wall that isn't there.\",\"text\":\"\\\"Things are nuts until next month, but definitely after that.\\\"\"},{\"id\":\"b\",\"insight\":\"Plain, and slightly exposing. Free evenings are nothing to hide.\",\"text\":\"Offer Wednesday.\"},{\"id\":\"c\",\"insight\":\"Sometimes true. Often a way to look like your own schedule has to be consulted.\",\"text\":\"\\\"Let me check my calendar and get back to you.\\\"\"}],\"situation\":\"A friend texts: \\\"We should catch up soon.\\\" You have two free evenings this week.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xEF, 0x29, 0x83, 0xB5, 0xD2, 0x3A, 0x5E, 0x65, 0xBA, 0x1D, 0x14, 0x61, 0x63, 0x22, 0x22, 0xD6)), number: 193, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .scenario,
                          prompt: "Rehearse a 1:1 where your manager asks about your workload and it's honestly fine.",
                          inlineComment: nil,
                          validation: "Pick what you'd most likely say, then read every insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Strategic exaggeration. You've just requested sympathy you don't need.\",\"text\":\"'A lot, but I'm managing.'\"},{\"id\":\"b\",\"insight\":\"Sounds risky. It's also how you get interesting work instead of just more of it.\",\"text\":\"'It's fine. I have some capacity.'\"},{\"id\":\"c\",\"insight\":\"The inventory is the tell. Fine doesn't need a defense.\",\"text\":\"'Fine,' followed by a full inventory of everything you're doing.\"}],\"situation\":\"In a 1:1, your manager asks how your workload is. The honest answer is: fine, with some room.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Strategic exaggeration. You've just requested sympathy you don't need.\",\"text\":\"'A lot, but I'm managing.'\"},{\"id\":\"b\",\"insight\":\"Sounds risky. It's also how you get interesting work instead of just more of it.\",\"text\":\"'It's fine. I have some capacity.'\"},{\"id\":\"c\",\"insight\":\"The inventory is the tell. Fine doesn't need a defense.\",\"text\":\"'Fine,' followed by a full inventory of everything you're doing.\"}],\"situation\":\"In a 1:1, your manager asks how your workload is. The honest answer is: fine, with some room.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x10, 0x3B, 0x36, 0x4F, 0x51, 0x2A, 0x53, 0xC7, 0x97, 0xE6, 0x63, 0x52, 0x56, 0xD2, 0xFB, 0x67)), number: 194, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Give your next standup or status update in one sentence.",
@@ -1186,32 +1186,32 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6D, 0x7C, 0xA2, 0x6B, 0x2B, 0x6, 0x5F, 0xF9, 0x83, 0xE1, 0xE, 0x1, 0x27, 0x7A, 0xEB, 0x8C)), number: 195, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .timed,
-                         prompt: "Call someone just to talk for ten minutes. No agenda, and no walking to a meeting while you do it.",
-                         inlineComment: nil,
-                         validation: "Start the timer when they pick up. Mark applied if the call was the only thing you did.",
-                         configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"No agenda. No second screen. This counts as something.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Call someone today just to talk. No agenda, no walking to somewhere else while you do it. Stay on until it runs out.",
+                         inlineComment: "// A call with no purpose\n// is the purpose.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x40, 0x3D, 0x1B, 0x64, 0x4F, 0xB9, 0x58, 0x4A, 0xA3, 0x6C, 0x4E, 0xF7, 0x13, 0x3C, 0x98, 0x38)), number: 196, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .medium, interactionType: .quiz,
-                         prompt: "Catch what happens in you when someone opens with 'I know you're busy, but...'",
+                         type: .daily, severity: .low, interactionType: .quiz,
+                         prompt: "\"I know you're busy, but...\" Notice the first feeling those words set off, before any reply.",
                          inlineComment: nil,
-                         validation: "Pick the closest, then read the insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The reputation is doing its job. Worth asking what it costs to maintain.\",\"text\":\"A small glow. They noticed.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"Also the bug: your time is precious, theirs is the interruption.\",\"text\":\"Irritation that they're interrupting.\",\"weightModifier\":0.5},{\"id\":\"c\",\"insight\":\"You've stopped letting people tiptoe around a schedule that isn't real.\",\"text\":\"Not much. If I'm not busy, I tell them.\",\"weightModifier\":-0.7},{\"id\":\"d\",\"insight\":\"The gap between the reputation and the actual week is worth a look.\",\"text\":\"A flicker of guilt, because I'm not that busy.\",\"weightModifier\":0.3}],\"question\":\"Someone opens with 'I know you're busy, but...' What's your honest first reaction?\"}".utf8), createdAt: t))
+                         validation: "Answer for the last time someone actually said it to you, and what you felt before you replied.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The reputation is doing its job. Worth asking what it costs to maintain.\",\"text\":\"A small glow. They noticed.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"Also the bug: your time is precious, theirs is the interruption.\",\"text\":\"Irritation that they're interrupting.\",\"weightModifier\":0.5},{\"id\":\"c\",\"insight\":\"You've stopped letting people tiptoe around a schedule that isn't real.\",\"text\":\"Not much. If I'm not busy, I tell them.\",\"weightModifier\":-0.7},{\"id\":\"d\",\"insight\":\"The gap between the reputation and the actual week is worth a look.\",\"text\":\"A flicker of guilt, because I'm not that busy.\",\"weightModifier\":0.3}],\"question\":\"Someone opens with \\\"I know you're busy, but...\\\" What's your honest first reaction?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x20, 0xDC, 0x54, 0x79, 0xC3, 0x77, 0x50, 0x2, 0x8F, 0x77, 0x68, 0xAB, 0xFA, 0x32, 0x64, 0xCF)), number: 197, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .weekly, severity: .medium, interactionType: .standard,
-                         prompt: "Block one afternoon this week for nothing. Don't label it 'focus time' or 'deep work.'",
+                         prompt: "Block one afternoon this week for nothing. Don't label it \"focus time\" or \"deep work.\"",
                          inlineComment: "// If rest needs a disguise,\n// you still think rest is something to hide.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x68, 0xC3, 0xE0, 0xCF, 0xD6, 0x25, 0x5E, 0xB4, 0xAB, 0x91, 0xDA, 0x97, 0x8B, 0xE3, 0xDA, 0x61)), number: 198, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .quickFix, severity: .medium, interactionType: .standard,
-                         prompt: "Go back to the person you just out-busied and ask about their week. Leave yours out of it.",
+                         prompt: "Return to the person you just out-busied and ask about their week. Leave yours out of it.",
                          inlineComment: "// You turned their week into a competition.\n// This is the rematch where you don't play.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xDD, 0xF, 0x4E, 0xD8, 0x91, 0x6F, 0x53, 0xB6, 0x9E, 0x6D, 0xCA, 0x3A, 0x7B, 0x82, 0x81, 0xFC)), number: 199, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Leave work at the official end time today, in view of the people still there.",
+                         prompt: "Leave at the official end of your day or shift today, in view of the people still there.",
                          inlineComment: "// The guilt you feel at the door\n// is the whole bug in one sensation.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
@@ -1220,7 +1220,7 @@ enum CompiledSeeds {
                          prompt: "For one week, hide your online status and turn off read receipts everywhere you can.",
                          inlineComment: "// If your value is being instantly reachable,\n// this week you find out what else it is.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE8, 0xF7, 0x19, 0xB3, 0x78, 0x3, 0x5B, 0x32, 0xB7, 0xB4, 0x30, 0xE9, 0x13, 0xC2, 0x29, 0x40)), number: 201, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .weekly, severity: .high, interactionType: .standard,
                          prompt: "This week, decline every recurring meeting you can't justify in one sentence. Tell the organizer why.",
@@ -1229,212 +1229,212 @@ enum CompiledSeeds {
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC5, 0xF7, 0x98, 0x10, 0x6E, 0xBC, 0x51, 0x64, 0xBB, 0x30, 0x2C, 0xC3, 0xA9, 0xD5, 0x99, 0xA8)), number: 202, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Take a day off and set an out-of-office that doesn't say 'limited access to email.'",
-                         inlineComment: "// 'Limited access' means 'I'll be checking.'\n// Everyone who reads it knows.",
+                         prompt: "Take a day off and set an out-of-office that doesn't say \"limited access to email.\"",
+                         inlineComment: "// \"Limited access\" means \"I'll be checking.\"\n// Everyone who reads it knows.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC0, 0x48, 0xC6, 0xC0, 0xFC, 0x5, 0x51, 0xC2, 0x85, 0x33, 0xC, 0x32, 0x9E, 0x33, 0x94, 0x97)), number: 203, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "When your team treats something as a fire drill and it isn't one, say so out loud.",
+                         prompt: "Say so out loud when your team treats something as a fire drill and it isn't one.",
                          inlineComment: "// Urgency is contagious and flattering.\n// Someone has to be the one who doesn't catch it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xEA, 0x53, 0x1F, 0x41, 0xCD, 0xB6, 0x5B, 0xBE, 0x80, 0xCA, 0xA4, 0xE2, 0x3B, 0x1B, 0x27, 0xD1)), number: 204, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse what you say when family tells you you work too hard.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Family dinner, and someone says you work too hard. What comes out of your mouth?",
                          inlineComment: nil,
-                         validation: "Pick the answer you'd really give, then read the insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"A brag with a halo on it.\",\"text\":\"'Someone has to.'\"},{\"id\":\"b\",\"insight\":\"Keeps the reputation intact. Notice that you wanted to keep it.\",\"text\":\"Laugh it off and change the subject.\"},{\"id\":\"c\",\"insight\":\"Costly in front of family. Also the first honest thing anyone has said about your job all evening.\",\"text\":\"Admit that being the busy one feels good sometimes.\"}],\"situation\":\"At a family dinner, a relative says 'You work too hard' and everyone nods. It's partly true, and partly something you like hearing.\"}".utf8), createdAt: t))
+                         validation: "Picture the relative most likely to say it, and answer as you would with them at the table.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"A brag with a halo on it.\",\"text\":\"\\\"Someone has to.\\\"\"},{\"id\":\"b\",\"insight\":\"Keeps the reputation intact. Notice that you wanted to keep it.\",\"text\":\"Laugh it off and change the subject.\"},{\"id\":\"c\",\"insight\":\"Costly in front of family. Also the first honest thing anyone has said about your job all evening.\",\"text\":\"Admit that being the busy one feels good sometimes.\"}],\"situation\":\"At a family dinner, a relative says \\\"You work too hard\\\" and everyone nods. It's partly true, and partly something you like hearing.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF3, 0x1B, 0xA9, 0x52, 0x98, 0x88, 0x50, 0x42, 0x91, 0x47, 0xF2, 0xB7, 0x68, 0xC1, 0x5F, 0x1E)), number: 205, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .multiStep,
+                         type: .weekly, severity: .high, interactionType: .multiStep,
                          prompt: "Keep one weekend day completely empty, and see what tries to fill it.",
                          inlineComment: "// Rest that has to be reported\n// is just another deliverable.",
                          validation: "Mark applied that evening, after reading the list.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a day this weekend and put nothing on it. No errands, no 'quick' work.\"},{\"id\":\"s2\",\"instruction\":\"Each time you reach for something to fill it, write the urge down instead.\"},{\"id\":\"s3\",\"instruction\":\"That evening, read the list. It's a rough map of what the busyness usually covers.\"}]}".utf8), createdAt: t))
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a day this weekend and put nothing on it. No errands, no \\\"quick\\\" work.\"},{\"id\":\"s2\",\"instruction\":\"On the day, each time you reach for something to fill it, write the urge down instead.\"},{\"id\":\"s3\",\"instruction\":\"That evening, read the list. It's a rough map of what the busyness usually covers.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF9, 0x97, 0x75, 0x9D, 0x7, 0x79, 0x55, 0x92, 0x8F, 0x3C, 0xF6, 0x82, 0x97, 0x21, 0xE8, 0xB1)), number: 206, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .timed,
-                         prompt: "Sit somewhere public — a cafe, a bench, a lobby — for fifteen minutes with no phone, book or laptop.",
+                         type: .daily, severity: .medium, interactionType: .timed,
+                         prompt: "Sit for fifteen minutes somewhere public (a cafe, a bench, a lobby) with no phone, book or laptop.",
                          inlineComment: "// The fear isn't boredom.\n// It's being seen doing nothing.",
                          validation: "Start the timer when you sit down. Mark applied if you stayed empty-handed.",
                          configurationData: Data("{\"durationSeconds\":900,\"prompt\":\"You look like someone with nowhere to be. For fifteen minutes, that's accurate.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFD, 0x46, 0x3A, 0x69, 0xBB, 0xBE, 0x5A, 0x21, 0xB6, 0x13, 0x8, 0xAA, 0x90, 0xEB, 0x77, 0x50)), number: 207, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .multiStep,
-                         prompt: "Hand off a task you've been hoarding because 'only you know how it works.'",
+                         prompt: "Hand off a task you've been hoarding because \"only you know how it works.\"",
                          inlineComment: "// Being the bottleneck feels like being important.\n// It's mostly just being the bottleneck.",
-                         validation: "Mark applied after step four, not step three.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one task you keep because nobody else knows how to do it.\"},{\"id\":\"s2\",\"instruction\":\"Write down how it's done. Rough notes are fine.\"},{\"id\":\"s3\",\"instruction\":\"Give it to someone today.\"},{\"id\":\"s4\",\"instruction\":\"Don't check how they're doing it for twenty-four hours.\"}]}".utf8), createdAt: t))
+                         validation: "Mark applied a full day after the handover, if you haven't checked on it.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one task you keep because nobody else knows how to do it, and write down how it's done.\"},{\"id\":\"s2\",\"instruction\":\"Give it, with the notes, to someone today.\"},{\"id\":\"s3\",\"instruction\":\"For the next twenty-four hours, don't check how they're doing it.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA6, 0x8E, 0x43, 0xB4, 0xE8, 0x41, 0x58, 0x39, 0xB2, 0x85, 0x2, 0xFF, 0x90, 0x2D, 0x34, 0x9D)), number: 208, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .quiz,
-                         prompt: "Your work is done by 2pm. Find out what you'd do with the rest of the day.",
+                         type: .daily, severity: .low, interactionType: .quiz,
+                         prompt: "Your work is done by 2pm. Picture the next three hours as they would really go.",
                          inlineComment: nil,
-                         validation: "Pick honestly. The next time it happens, do option c.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"'Wasted' is doing a lot of work in that sentence.\",\"text\":\"Find more work so the afternoon isn't wasted.\",\"weightModifier\":0.8},{\"id\":\"b\",\"insight\":\"Performed busyness: all the cost of working, none of the output.\",\"text\":\"Stay at the desk and look occupied until a respectable hour.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"The rarest answer, and the one your contract most likely allows.\",\"text\":\"Log off or leave, and say so if anyone asks.\",\"weightModifier\":-0.8},{\"id\":\"d\",\"insight\":\"Useful, as long as it isn't one more way to stay visibly in motion.\",\"text\":\"Offer help to someone who's stuck.\",\"weightModifier\":-0.2}],\"question\":\"It's 2pm and your work for the day is done. What do you do?\"}".utf8), createdAt: t))
+                         validation: "Answer for the last day your work ran out early. Next time it happens, try the answer you picked least.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"\\\"Wasted\\\" is doing a lot of work in that sentence.\",\"text\":\"Find more work so the afternoon isn't wasted.\",\"weightModifier\":0.8},{\"id\":\"b\",\"insight\":\"Performed busyness: all the cost of working, none of the output.\",\"text\":\"Stay put and look occupied until a respectable hour.\",\"weightModifier\":1},{\"id\":\"c\",\"insight\":\"The rarest answer, and often the one nobody would object to if asked.\",\"text\":\"Leave or log off, and say so if anyone asks.\",\"weightModifier\":-0.8},{\"id\":\"d\",\"insight\":\"Useful, as long as it isn't one more way to stay visibly in motion.\",\"text\":\"Offer help to someone who's stuck.\",\"weightModifier\":-0.2}],\"question\":\"It's 2pm and your work for the day is done. What do you do?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x7A, 0xB1, 0x52, 0xAA, 0x27, 0x95, 0x5E, 0x34, 0x81, 0xB3, 0xA, 0x61, 0x27, 0x7A, 0x6, 0x1C)), number: 209, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .counter,
                          prompt: "Say no to requests today without citing how busy you are. Count each one.",
                          inlineComment: "// A no without an excuse feels rude.\n// It isn't. It's just unpadded.",
-                         validation: "Tap after each clean no. Mark applied at the end of the day, even at zero.",
+                         validation: "Tap after each clean no. Zero is a result too; mark applied at the end of the day.",
                          configurationData: Data("{\"targetDescription\":\"requests declined with no workload excuse attached\",\"unit\":\"nos\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF3, 0x2D, 0xB4, 0xD5, 0x7A, 0x4C, 0x56, 0xFC, 0xB6, 0x38, 0x46, 0xE3, 0x82, 0xF6, 0x1C, 0x82)), number: 210, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "When a meeting stops needing you, say 'I don't think I'm needed for the rest' and leave.",
+                         prompt: "Once a meeting stops needing you, say \"I don't think I'm needed for the rest\" and leave.",
                          inlineComment: "// Staying looks like commitment. Mostly it's\n// worry about what they'll say once you're gone.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x42, 0x86, 0x4E, 0xCE, 0x4F, 0xF5, 0x50, 0x7C, 0xB6, 0xEF, 0x24, 0x42, 0x6E, 0x85, 0x8C, 0xF0)), number: 211, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .counter,
-                         prompt: "Go the whole day without mentioning your hours, your sleep, or how tired you are. Count the near misses.",
-                         inlineComment: nil,
+                         type: .daily, severity: .medium, interactionType: .counter,
+                         prompt: "All day, avoid mentioning your hours, your sleep, or how tired you are. Count the near misses.",
+                         inlineComment: "// Tiredness used as a credential\n// still only qualifies you for bed.",
                          validation: "Tap each time you catch it before it's said. Mark applied at bedtime.",
                          configurationData: Data("{\"targetDescription\":\"times you almost mentioned how late you worked or how little you slept\",\"unit\":\"near misses\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x53, 0x1F, 0xF8, 0x5C, 0xA5, 0x6A, 0x51, 0x76, 0xB5, 0x2A, 0xFF, 0x9E, 0x5D, 0xFF, 0xE3, 0x2D)), number: 212, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse the moment someone at home wants your attention while you're on a non-urgent email.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "The email can wait and someone at home wants you. Choose now, before it happens.",
                          inlineComment: nil,
-                         validation: "Pick what you'd actually do, then read the insights.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"One second is usually twenty minutes. People at home learn the exchange rate fast.\",\"text\":\"'One second.'\"},{\"id\":\"b\",\"insight\":\"The email waits. It was always going to wait.\",\"text\":\"Close the laptop and go.\"},{\"id\":\"c\",\"insight\":\"Present in body. The screen still gets the better half of you.\",\"text\":\"Go, but bring the phone.\"}],\"situation\":\"Your kid or partner wants to show you something right now. You're halfway through an email that could wait until tomorrow.\"}".utf8), createdAt: t))
+                         validation: "Answer with what you did the last time someone at home interrupted a screen you didn't need.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"One second is usually twenty minutes. People at home learn the exchange rate fast.\",\"text\":\"\\\"One second.\\\"\"},{\"id\":\"b\",\"insight\":\"The email waits. It was always going to wait.\",\"text\":\"Close the laptop and go.\"},{\"id\":\"c\",\"insight\":\"Present in body. The screen still gets the better half of you.\",\"text\":\"Go, but bring the phone.\"}],\"situation\":\"Your kid or partner wants to show you something right now. You're halfway through an email that could wait until tomorrow.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x59, 0xE1, 0x30, 0x47, 0x2D, 0x44, 0x56, 0xC7, 0x93, 0xD2, 0x7F, 0xAB, 0x28, 0xCA, 0xE3, 0xA5)), number: 213, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .daily, severity: .high, interactionType: .multiStep,
                          prompt: "Back out of one commitment you took on to look indispensable.",
                          inlineComment: nil,
                          validation: "Mark applied once the message is sent or the conversation is over.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a commitment you said yes to mostly because saying yes looked good.\"},{\"id\":\"s2\",\"instruction\":\"Tell the person today that you overcommitted and can't do it.\"},{\"id\":\"s3\",\"instruction\":\"Don't offer a bigger favor to make up for it, and don't blame your schedule.\"}]}".utf8), createdAt: t))
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a commitment you said yes to mostly because saying yes looked good.\"},{\"id\":\"s2\",\"instruction\":\"Tell the person today that you overcommitted and can't do it.\"},{\"id\":\"s3\",\"instruction\":\"Don't offer a bigger favor to make up for it, and don't blame your schedule.\"}]}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x3C, 0x2F, 0x63, 0x8B, 0xB4, 0xD8, 0x58, 0x18, 0xB3, 0x95, 0x76, 0x60, 0xF5, 0x56, 0x9B, 0x54)), number: 214, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
                          type: .quickFix, severity: .high, interactionType: .standard,
-                         prompt: "Go back to whoever you just brushed off with 'I'm swamped' and tell them the truth: you had time.",
-                         inlineComment: nil,
+                         prompt: "Tell whoever you just brushed off with \"I'm swamped\" the truth: you had time.",
+                         inlineComment: "// Awkward for a minute.\n// The brush-off was awkward for longer.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5A, 0xBC, 0xA4, 0xC8, 0x6A, 0x0, 0x54, 0x28, 0xA7, 0x93, 0x8C, 0xF2, 0x87, 0x3C, 0x61, 0x56)), number: 215, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .timed,
-                         prompt: "Take a thirty-minute lunch where colleagues can see you, and answer nothing while it runs.",
+                         type: .daily, severity: .medium, interactionType: .timed,
+                         prompt: "Take your whole break today, sitting down, where coworkers can see you: break room, kitchen, nurse station. Answer nothing until it's over.",
                          inlineComment: nil,
-                         validation: "Start the timer when you sit down. Mark applied if nothing got answered.",
-                         configurationData: Data("{\"durationSeconds\":1800,\"prompt\":\"This is lunch. Not a working lunch, and not a statement.\"}".utf8), createdAt: t))
+                         validation: "Start the timer when you sit. Mark applied if the break stayed a break.",
+                         configurationData: Data("{\"durationSeconds\":900,\"prompt\":\"This is a break. Not a working break, and not a statement.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA, 0x58, 0x9F, 0xDE, 0x1C, 0x5D, 0x54, 0x1E, 0x94, 0xF9, 0x44, 0x3F, 0x42, 0x5, 0xC5, 0x47)), number: 216, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
-                         type: .daily, severity: .high, interactionType: .quiz,
-                         prompt: "Tomorrow afternoon is empty on your shared calendar. Notice what you want to do about it.",
-                         inlineComment: nil,
-                         validation: "Pick honestly, then leave tomorrow afternoon empty, whatever you picked.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"A fake meeting with yourself, scheduled for an audience.\",\"text\":\"Add a vague 'hold' block so it doesn't look empty.\",\"weightModifier\":1},{\"id\":\"b\",\"insight\":\"Filling the gap to fill the gap. The calendar wins again.\",\"text\":\"Book something that looks useful.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Open time, visibly. Most people won't even notice. That's the lesson.\",\"text\":\"Leave it empty and let people book it if they need me.\",\"weightModifier\":-0.6},{\"id\":\"d\",\"insight\":\"Exposed is the right word. Stay there a while.\",\"text\":\"Leave it empty and feel slightly exposed.\",\"weightModifier\":0.2}],\"question\":\"Your shared calendar shows tomorrow afternoon completely free. What's your move?\"}".utf8), createdAt: t))
-        fixes.append(Fix(id: UUID(uuid: (0xDF, 0xC9, 0x9B, 0x63, 0xF, 0x6A, 0x53, 0x17, 0x99, 0x7D, 0x98, 0xDF, 0xA3, 0xA, 0xD8, 0x94)), number: 217, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice when you call something ordinary 'insane,' 'wild' or 'unreal.' Lunch, traffic, a meeting.",
-                         inlineComment: "// Lunch was fine. It's allowed to just be fine.",
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Tomorrow afternoon shows free on your shared calendar. Leave it that way. No \"hold\" block, no vague \"prep.\"",
+                         inlineComment: "// Most people won't even notice.\n// That's the lesson.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDF, 0xC9, 0x9B, 0x63, 0xF, 0x6A, 0x53, 0x17, 0x99, 0x7D, 0x98, 0xDF, 0xA3, 0xA, 0xD8, 0x94)), number: 217, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the times you call something ordinary \"insane,\" \"unreal\" or \"wild\" today. Lunch, traffic, a parking space.",
+                         inlineComment: "// The parking space was a parking space.\n// It did its job.",
+                         validation: "One tap per \"insane.\" Lunch counts if it was just lunch.",
+                         configurationData: Data("{\"targetDescription\":\"ordinary things you called \\\"insane,\\\" \\\"unreal\\\" or \\\"wild\\\"\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xEB, 0x7C, 0xCB, 0xE, 0x46, 0xA2, 0x5D, 0x68, 0x9C, 0x44, 0x87, 0x46, 0xE1, 0x11, 0x55, 0x41)), number: 218, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count how often you quietly rank yourself above average today: driving, taste, humor, judgment.",
                          inlineComment: nil,
-                         validation: "Tap once each time it happens. Mark applied at the end of the day.",
+                         validation: "One tap per quiet ranking. Driving counts even when the other driver really was terrible.",
                          configurationData: Data("{\"targetDescription\":\"times you privately put yourself in the top half\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x29, 0xF5, 0x62, 0x91, 0x3D, 0x85, 0x51, 0x9A, 0xA0, 0x36, 0xF1, 0xBF, 0x7F, 0x14, 0x2E, 0x31)), number: 219, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Use the default setting on one thing today. Ringtone, wallpaper, font. Leave it there.",
                          inlineComment: "// Nobody was going to see the custom font anyway.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x58, 0x47, 0x6E, 0xC4, 0x16, 0xE4, 0x5D, 0xE2, 0xAC, 0x1A, 0x8D, 0xF7, 0x57, 0x76, 0x2, 0x60)), number: 220, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch your reaction when someone loves the thing you thought was yours.",
                          inlineComment: nil,
                          validation: "Mark applied after answering with the first honest reaction.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Shared taste as a connection instead of a threat. That's what the show was for.\",\"text\":\"Good. Someone to talk to about it.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Taste doing a second job as identity. When other people share it, the identity gets thinner.\",\"text\":\"A small drop. It was more mine before.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A priority dispute over a TV show. The show has no idea who watched it first.\",\"text\":\"Checking whether they found it before or after me.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Narrowing who counts as a real fan keeps the club small enough to feel special.\",\"text\":\"Mild suspicion that they don't really get it.\",\"weightModifier\":0.6}],\"question\":\"Someone says they love the show you've been quietly obsessed with for a year. First reaction?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Shared taste as a connection instead of a threat. That's what the show was for.\",\"text\":\"Good. Someone to talk to about it.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Taste doing a second job as identity. When other people share it, the identity gets thinner.\",\"text\":\"A small drop. It was more mine before.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A priority dispute over a TV show. The show has no idea who watched it first.\",\"text\":\"Checking whether they found it before or after me.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Narrowing who counts as a real fan keeps the club small enough to feel special.\",\"text\":\"Mild suspicion that they don't really get it.\",\"weightModifier\":0.6}],\"question\":\"Someone says they love the show you've been quietly obsessed with for a year. First reaction?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA7, 0x60, 0x20, 0x2F, 0x47, 0x4C, 0x55, 0xA3, 0x9A, 0xCB, 0xF4, 0x47, 0x8B, 0xC0, 0x93, 0xEC)), number: 221, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .timed,
                          prompt: "Sit somewhere public for three minutes and notice how little attention anyone pays you.",
                          inlineComment: "// Relief and disappointment feel oddly similar here.",
                          validation: "Mark applied once the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"This is the normal amount of attention. Everyone here is getting the same.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":180,\"prompt\":\"This is the normal amount of attention. Everyone here is getting the same.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x31, 0x57, 0x75, 0xB6, 0xE7, 0x5E, 0x52, 0x1C, 0x8A, 0x7A, 0x0, 0x94, 0xEC, 0x14, 0x56, 0x3E)), number: 222, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Order the most popular thing on the menu. Don't ask the server what's unusual.",
                          inlineComment: "// It's popular because it's good. That isn't a character flaw.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFD, 0x42, 0xC8, 0xD5, 0x58, 0x32, 0x5F, 0x88, 0x98, 0x33, 0x77, 0x92, 0x70, 0xFF, 0x89, 0xE4)), number: 223, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count the times you file something as 'basic' or 'mainstream,' out loud or in your head.",
                          inlineComment: nil,
                          validation: "Tap once each time it happens. Mark applied at the end of the day.",
-                         configurationData: Data("{\"targetDescription\":\"times you dismissed something for being popular\",\"unit\":\"times\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"targetDescription\":\"times you dismissed something for being popular\",\"unit\":\"times\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2A, 0x8D, 0x8E, 0xC, 0xF2, 0xEB, 0x56, 0x2F, 0xA2, 0x89, 0x44, 0xB, 0xEF, 0x7, 0x5B, 0xE1)), number: 224, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Audit the real reason you took up your latest hobby.",
                          inlineComment: "// Ask how much you'd still like it if everyone did.",
                          validation: "Mark applied after answering with the first honest reaction.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The boring answer, and the one that tends to last longest.\",\"text\":\"I liked doing it. That was about it.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Rarity as the selling point. It holds until the hobby catches on, and then it's suddenly less fun.\",\"text\":\"Not many people do it.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A hobby chosen for how it sounds at parties is a line of dialogue with equipment.\",\"text\":\"It makes a good answer to 'What do you do for fun?'\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Borrowed taste. Normal, and worth checking whether you'd keep it if they quit.\",\"text\":\"Someone I admire does it.\",\"weightModifier\":0.3}],\"question\":\"Be honest. Why did you start your most recent hobby?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The boring answer, and the one that tends to last longest.\",\"text\":\"I liked doing it. That was about it.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Rarity as the selling point. It holds until the hobby catches on, and then it's suddenly less fun.\",\"text\":\"Not many people do it.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"A hobby chosen for how it sounds at parties is a line of dialogue with equipment.\",\"text\":\"It makes a good answer to 'What do you do for fun?'\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Borrowed taste. Normal, and worth checking whether you'd keep it if they quit.\",\"text\":\"Someone I admire does it.\",\"weightModifier\":0.3}],\"question\":\"Be honest. Why did you start your most recent hobby?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x98, 0xC0, 0xFE, 0x3E, 0xD6, 0xB9, 0x51, 0x74, 0xA8, 0xDF, 0xBB, 0xE0, 0x6E, 0xFB, 0x86, 0x7F)), number: 225, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .standard,
                          prompt: "Write down one thing you like that millions of other people also like. No qualifier attached.",
                          inlineComment: "// 'Ironically' is a qualifier. So is 'but only the early stuff.'",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x71, 0xF0, 0x19, 0x7C, 0xF8, 0xAD, 0x58, 0xA2, 0xB5, 0x38, 0xB3, 0x1D, 0x40, 0x9E, 0x9B, 0x8F)), number: 226, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .low, interactionType: .multiStep,
-                         prompt: "Read one of your own bios the way a stranger would.",
-                         inlineComment: "// Quirky is a genre. It has conventions.",
-                         validation: "Mark applied after the last step.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Open one: Instagram, LinkedIn, a dating app, your Slack profile.\"},{\"id\":\"s2\",\"instruction\":\"Count the words whose only job is to say 'I'm interesting.'\"},{\"id\":\"s3\",\"instruction\":\"Decide whether the bio gives information or makes a pitch.\"},{\"id\":\"s4\",\"instruction\":\"Change nothing. Just know which one it is.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Read one of your own bios as a stranger would. Count the words whose only job is to say \"I'm interesting.\"",
+                         inlineComment: "// Quirky is a genre.\n// It has conventions.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF9, 0xC8, 0x41, 0x3A, 0xFE, 0xE5, 0x5D, 0x34, 0x91, 0xDE, 0x52, 0xB5, 0x37, 0x5, 0xCA, 0x37)), number: 227, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "When you think 'I was meant for more,' finish the sentence. More what, specifically?",
-                         inlineComment: "// If the answer stays vague, the feeling is doing all the work.",
+                         prompt: "When you think \"I was meant for more,\" finish the sentence. More what, specifically?",
+                         inlineComment: "// If the answer stays vague,\n// the feeling is doing all the work.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x65, 0x50, 0x76, 0xE8, 0x34, 0x79, 0x5B, 0xB0, 0xBF, 0xB8, 0x1F, 0x6A, 0xDA, 0x4A, 0xB1, 0x6D)), number: 228, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .low, interactionType: .timed,
-                         prompt: "Spend five minutes remembering an ordinary day when you were happy. Not a trip. Not a win.",
-                         inlineComment: nil,
-                         validation: "Mark applied once the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":300,\"prompt\":\"A Tuesday. A sandwich. A walk home. Whatever it actually was.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Write down one ordinary day when you were happy. Not a trip, not a win. A Tuesday, a sandwich, a walk home.",
+                         inlineComment: "// The highlight reel skipped this one.\n// You were there, though.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x1E, 0xDB, 0x69, 0x4E, 0x5A, 0x25, 0x53, 0x6D, 0xA0, 0x77, 0x2F, 0xFF, 0xD7, 0xFA, 0x7, 0x41)), number: 229, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .standard,
-                         prompt: "Notice the age math you run in your head: 'At my age, they'd already...'",
-                         inlineComment: "// You only ever run this calculation against outliers.",
+                         prompt: "Notice the age math you run in your head: \"At my age, they'd already...\"",
+                         inlineComment: "// You only ever run this calculation\n// against outliers.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x60, 0x2F, 0x9D, 0xB3, 0xD1, 0x52, 0x51, 0xD7, 0xA9, 0xA, 0x68, 0x7F, 0x2F, 0xCF, 0x3D, 0xE5)), number: 230, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .quickFix, severity: .low, interactionType: .standard,
                          prompt: "Name what just made you feel ordinary. One sentence. No rebuttal.",
-                         inlineComment: "// The rebuttal is the crash, still going.",
+                         inlineComment: "// The rebuttal is the crash,\n// still going.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF7, 0xEA, 0xD, 0xB6, 0xBD, 0x58, 0x5C, 0x82, 0x90, 0x9F, 0x39, 0xC9, 0x14, 0xA6, 0x21, 0xFB)), number: 231, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .counter,
                          prompt: "Count how often you check where you rank today: likes, views, Strava segments, salary threads.",
                          inlineComment: nil,
-                         validation: "Tap once each time it happens. Mark applied at the end of the day.",
+                         validation: "One tap per check: followers, a leaderboard, a salary thread, the class results page.",
                          configurationData: Data("{\"targetDescription\":\"times you checked where you stand\",\"unit\":\"checks\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB1, 0x20, 0x3A, 0x19, 0x6D, 0x24, 0x5A, 0x4E, 0x82, 0x98, 0x81, 0xD1, 0x4B, 0x5, 0x41, 0x51)), number: 232, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .quickFix, severity: .low, interactionType: .timed,
                          prompt: "Set the timer and let the 'I'm nobody special' feeling run without arguing with it.",
                          inlineComment: "// Feelings you argue with tend to stay for the argument.",
                          validation: "Mark applied once the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":90,\"prompt\":\"No counterexamples. No list of achievements. Just the feeling, which passes.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":90,\"prompt\":\"No counterexamples. No list of achievements. Just the feeling, which passes.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x79, 0xE3, 0x27, 0xB3, 0x91, 0x87, 0x58, 0x76, 0xA0, 0x8, 0xEA, 0xD7, 0xCD, 0xB1, 0x35, 0x61)), number: 233, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .scenario,
                          prompt: "Run through what you feel when someone's ordinary life looks happy.",
                          inlineComment: nil,
-                         validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Simple. It also happens to be true.\",\"text\":\"Think 'that looks nice' and keep going.\"},{\"id\":\"b\",\"insight\":\"Possibly. Also a handy way to make their contentment not count as evidence against your plan.\",\"text\":\"Think 'that would bore me to death.'\"},{\"id\":\"c\",\"insight\":\"Turning their Sunday into a competition they didn't enter. They're still eating burgers.\",\"text\":\"Start listing what you did this weekend that was more interesting.\"},{\"id\":\"d\",\"insight\":\"Worth naming. Sometimes what you call ordinary is the thing you're not sure you're allowed to want.\",\"text\":\"Feel a pang you can't quite name.\"}],\"situation\":\"A former classmate posts a photo: small garden, two kids, a barbecue. The caption just says 'Sunday.' You stop scrolling.\"}".utf8), createdAt: t))
+                         validation: "Applied once you can name the part of that Sunday photo you'd keep if it were yours.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Simple. It also happens to be true.\",\"text\":\"Think \\\"that looks nice\\\" and keep going.\"},{\"id\":\"b\",\"insight\":\"Possibly. Also a handy way to make their contentment not count as evidence against your plan.\",\"text\":\"Think \\\"that would bore me to death.\\\"\"},{\"id\":\"c\",\"insight\":\"Turning their Sunday into a competition they didn't enter. They're still eating burgers.\",\"text\":\"Start listing what you did this weekend that was more interesting.\"},{\"id\":\"d\",\"insight\":\"Worth naming. Sometimes what you call ordinary is the thing you aren't sure you get to want.\",\"text\":\"Feel a pang you can't quite name.\"}],\"situation\":\"A former classmate posts a photo: small garden, two kids, a barbecue. The caption just says \\\"Sunday.\\\" You stop scrolling.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5B, 0x4A, 0x60, 0x10, 0xAB, 0xBF, 0x53, 0xB0, 0x95, 0xE9, 0x38, 0x45, 0xD, 0x8E, 0x3, 0xA5)), number: 234, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Catch what happens inside when someone calls you normal.",
                          inlineComment: nil,
-                         validation: "Mark applied after answering with the first honest reaction.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Either real ease or an excellent poker face. Both are useful.\",\"text\":\"Nothing much. Fair enough.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"The list was ready before they finished the sentence. That's the part worth noticing.\",\"text\":\"A flinch, then a mental list of counterexamples.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Two layers. The second one is the fear of being the kind of person who minds.\",\"text\":\"Offense, then annoyance at being offended.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"They probably meant you're easy to be around. The sting gets added in translation.\",\"text\":\"Suspicion that they meant it as an insult.\",\"weightModifier\":0.7}],\"question\":\"Someone who knows you well calls you 'a really normal person.' What happens inside?\"}".utf8), createdAt: t))
+                         validation: "Applied once you've named the counterexample you reached for first, if one came.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Either real ease or an excellent poker face. Both are useful.\",\"text\":\"Nothing much. Fair enough.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"The list was ready before they finished the sentence. That's the part worth noticing.\",\"text\":\"A flinch, then a mental list of counterexamples.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"Two layers. The second one is the fear of being the kind of person who minds.\",\"text\":\"Offense, then annoyance at being offended.\",\"weightModifier\":0.6},{\"id\":\"d\",\"insight\":\"They probably meant you're easy to be around. The sting gets added in translation.\",\"text\":\"Suspicion that they meant it as an insult.\",\"weightModifier\":0.7}],\"question\":\"Someone who knows you well calls you \\\"a really normal person.\\\" What happens inside?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6C, 0x68, 0x40, 0x5E, 0x36, 0x77, 0x54, 0xA9, 0xA2, 0x19, 0x74, 0x22, 0xF4, 0x2D, 0x15, 0x45)), number: 235, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .multiStep,
                          prompt: "Rewrite the way you describe your job to strangers.",
                          inlineComment: nil,
                          validation: "Mark applied once you've used the short version on an actual person.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write down how you usually answer 'What do you do?'\"},{\"id\":\"s2\",\"instruction\":\"Cross out every word that's there to make it sound unusual.\"},{\"id\":\"s3\",\"instruction\":\"Cross out the side project.\"},{\"id\":\"s4\",\"instruction\":\"Use what's left the next time someone asks.\"}]}".utf8), createdAt: t))
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Write down how you usually answer 'What do you do?'\"},{\"id\":\"s2\",\"instruction\":\"Cross out every word that's there to make it sound unusual.\"},{\"id\":\"s3\",\"instruction\":\"Cross out the side project.\"},{\"id\":\"s4\",\"instruction\":\"Use what's left the next time someone asks.\"}]}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x92, 0x4A, 0xDA, 0x42, 0xA6, 0x66, 0x5C, 0x62, 0x9B, 0x16, 0xD0, 0x30, 0x68, 0x4C, 0x14, 0x5F)), number: 236, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Give the obvious answer in a meeting when it's the right one. Don't dress it up as an insight.",
-                         inlineComment: "// Not every correct idea needs your fingerprints on it.",
+                         inlineComment: "// Not every correct idea\n// needs your fingerprints on it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x98, 0xBC, 0x8C, 0x7E, 0x9E, 0x95, 0x53, 0xD7, 0xA7, 0x7D, 0xE8, 0x31, 0xD, 0xBA, 0xCF, 0xA2)), number: 237, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
@@ -1442,41 +1442,41 @@ enum CompiledSeeds {
                          prompt: "Rehearse the table talk at a very standard wedding.",
                          inlineComment: nil,
                          validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Taste as a contact sport. The couple chose all this because they like it, which was the point.\",\"text\":\"Laugh along and add a sharper line.\"},{\"id\":\"b\",\"insight\":\"Costs you a little edge. Buys you a much better evening.\",\"text\":\"'I kind of love it, honestly.'\"},{\"id\":\"c\",\"insight\":\"A hypothetical event where you're more interesting than two real people at their real one.\",\"text\":\"Describe the unconventional wedding you'd have instead.\"},{\"id\":\"d\",\"insight\":\"Quiet, slightly safe. The dance floor doesn't check anyone's credentials.\",\"text\":\"Say nothing, then dance to the hits later.\"}],\"situation\":\"A friend's wedding is the full standard package: first dance to a ballad, chicken or fish, a DJ playing the hits. Someone at your table starts mocking it.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Taste as a contact sport. The couple chose all this because they like it, which was the point.\",\"text\":\"Laugh along and add a sharper line.\"},{\"id\":\"b\",\"insight\":\"Costs you a little edge. Buys you a much better evening.\",\"text\":\"'I kind of love it, honestly.'\"},{\"id\":\"c\",\"insight\":\"A hypothetical event where you're more interesting than two real people at their real one.\",\"text\":\"Describe the unconventional wedding you'd have instead.\"},{\"id\":\"d\",\"insight\":\"Quiet, slightly safe. The dance floor doesn't check anyone's credentials.\",\"text\":\"Say nothing, then dance to the hits later.\"}],\"situation\":\"A friend's wedding is the full standard package: first dance to a ballad, chicken or fish, a DJ playing the hits. Someone at your table starts mocking it.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x59, 0x19, 0xB, 0xBF, 0xB1, 0x30, 0x5C, 0xA1, 0x99, 0x2, 0xFC, 0x63, 0xCA, 0xA1, 0x91, 0x9)), number: 238, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse the moment the team picks the boring option over yours.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Your team picks the boring option over yours. Decide how you spend the next six months.",
                          inlineComment: nil,
-                         validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Boring tech is boring because other people already found the surprises. That's a gift.\",\"text\":\"Go with it and build the boring thing well.\"},{\"id\":\"b\",\"insight\":\"Sometimes right. Check whether the future you're proofing is the system's or your CV's.\",\"text\":\"Push again, reframed as 'future-proofing.'\"},{\"id\":\"c\",\"insight\":\"A side project whose only job is to win an argument you already lost.\",\"text\":\"Agree, then build a prototype on the side to prove a point.\"},{\"id\":\"d\",\"insight\":\"The I-told-you-so ledger. It keeps you distinct from the team, at the cost of being on it.\",\"text\":\"Agree, then bring up your proposal at every outage.\"}],\"situation\":\"Your team picks Postgres and a well-worn framework. You'd pitched something newer that would look much better in a conference talk.\"}".utf8), createdAt: t))
+                         validation: "Applied when you can say who your newer option was going to impress.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Boring tech is boring because other people already found the surprises. That's a gift.\",\"text\":\"Go with it and build the boring thing well.\"},{\"id\":\"b\",\"insight\":\"Sometimes right. Check whether the future you're proofing is the system's or your resume's.\",\"text\":\"Push again, reframed as \\\"future-proofing.\\\"\"},{\"id\":\"c\",\"insight\":\"A side project whose only job is to win an argument you already lost.\",\"text\":\"Agree, then build a prototype on the side to prove a point.\"},{\"id\":\"d\",\"insight\":\"The I-told-you-so ledger. It keeps you distinct from the team, at the cost of being on it.\",\"text\":\"Agree, then bring up your proposal at every outage.\"}],\"situation\":\"Your team picks Postgres and a well-worn framework. You'd pitched something newer that would look much better in a conference talk.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x5B, 0x7B, 0x23, 0x32, 0x6E, 0xC7, 0x5F, 0x4B, 0x94, 0x67, 0x59, 0x35, 0x97, 0x2C, 0x34, 0x4)), number: 239, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .counter,
-                         prompt: "Count how often you mention something mainly to establish that you got there first.",
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Tally each mention you make mainly to establish that you got there first.",
                          inlineComment: "// Being early is a coincidence of timing.\n// You keep filing it as a trait.",
-                         validation: "Tap once each time it happens. Mark applied at the end of the day.",
+                         validation: "Tap each time. Bands, restaurants, shows and a neighborhood before it got expensive all count.",
                          configurationData: Data("{\"targetDescription\":\"times you made it clear you were early: a band, a restaurant, a stock, a show\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x42, 0x8E, 0xD3, 0x90, 0xA3, 0x8B, 0x5E, 0xD7, 0x95, 0x3D, 0xEB, 0xE4, 0xF3, 0x29, 0x35, 0x8D)), number: 240, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Let someone else's story be the interesting one at the table. Don't follow it with a stranger one.",
                          inlineComment: "// The table will survive having one good story instead of two.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x54, 0x87, 0xE1, 0x76, 0x73, 0xB0, 0x56, 0x99, 0x8E, 0xB, 0x94, 0xA3, 0xD5, 0x90, 0xA9, 0x7A)), number: 241, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .timed,
                          prompt: "Before sending the clever reply in the group chat, wait ten minutes. See if someone else says it.",
-                         inlineComment: "// If they do, the joke was going to exist without you.",
-                         validation: "Mark applied once the timer ends, whether or not you send it.",
+                         inlineComment: "// If they do, the joke was going\n// to exist without you.",
+                         validation: "Applied when the ten minutes end, sent or unsent. Note whether someone got there first.",
                          configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"Someone else can be the funny one for ten minutes.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x69, 0x6C, 0x58, 0xE0, 0x82, 0x9D, 0x51, 0x82, 0xA5, 0x7, 0x37, 0x29, 0x93, 0xE, 0x94, 0x63)), number: 242, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .quiz,
                          prompt: "Catch your default when you're choosing for a group.",
                          inlineComment: nil,
                          validation: "Mark applied after answering with the first honest reaction.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Optimizing for the people eating. A radical idea for dinner.\",\"text\":\"Somewhere everyone will like, even if it's a chain.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"The dinner becomes a showcase of your taste, with five people as the audience.\",\"text\":\"The place nobody's heard of yet.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"You're choosing an anecdote, not a restaurant. The food is a side dish.\",\"text\":\"Somewhere with a good story about how I found it.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Defined by what you refuse. Some chains are good. This is widely known.\",\"text\":\"Anything, as long as it isn't a chain.\",\"weightModifier\":0.5}],\"question\":\"You're picking a restaurant for six people. What's your instinct?\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Optimizing for the people eating. A radical idea for dinner.\",\"text\":\"Somewhere everyone will like, even if it's a chain.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"The dinner becomes a showcase of your taste, with five people as the audience.\",\"text\":\"The place nobody's heard of yet.\",\"weightModifier\":0.8},{\"id\":\"c\",\"insight\":\"You're choosing an anecdote, not a restaurant. The food is a side dish.\",\"text\":\"Somewhere with a good story about how I found it.\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"Defined by what you refuse. Some chains are good. This is widely known.\",\"text\":\"Anything, as long as it isn't a chain.\",\"weightModifier\":0.5}],\"question\":\"You're picking a restaurant for six people. What's your instinct?\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD7, 0x19, 0xD, 0x30, 0xFE, 0x41, 0x5D, 0xA1, 0x90, 0xD2, 0xB1, 0x83, 0x47, 0x97, 0x6A, 0x20)), number: 243, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
-                         prompt: "Give the true answer to 'What's your favorite film?' even when the true answer is a popular one.",
-                         inlineComment: "// The true answer was probably not the Estonian one.",
+                         prompt: "Give the true answer to \"What's your favorite film?\" even when the true answer is a popular one.",
+                         inlineComment: "// The true answer was probably\n// not the Estonian one.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD9, 0x95, 0x7C, 0x8, 0xC8, 0x70, 0x54, 0x76, 0xB9, 0x90, 0x97, 0x3C, 0xD7, 0xD9, 0x17, 0x1E)), number: 244, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
@@ -1484,49 +1484,49 @@ enum CompiledSeeds {
                          prompt: "System overhaul: this week, read, watch or listen to the most popular thing in its category. Judge it, not its fans.",
                          inlineComment: "// Popularity isn't evidence of bad taste. It's barely evidence of anything.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x97, 0x9F, 0x1A, 0x11, 0x6A, 0x92, 0x59, 0x94, 0xAA, 0xF, 0x14, 0x34, 0x39, 0xB8, 0x1C, 0x2B)), number: 245, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "In code review, pick the boring, readable solution over the clever one. Don't mention the clever one.",
-                         inlineComment: "// Clever code is a signature. Readable code is a favor.",
+                         inlineComment: "// Clever code is a signature.\n// Readable code is a favor.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xCF, 0x89, 0x84, 0x24, 0x64, 0xC9, 0x52, 0xEB, 0xB0, 0x91, 0x7E, 0x48, 0x34, 0xB6, 0xFB, 0xCD)), number: 246, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .multiStep,
-                         prompt: "Have one conversation about something completely normal, and stay in it.",
-                         inlineComment: "// Small talk is how people check you're safe.\n// It was never supposed to be interesting.",
-                         validation: "Mark applied after the last step.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick a normal topic: the weather, the commute, what you're having for dinner.\"},{\"id\":\"s2\",\"instruction\":\"Stay on it for at least three back-and-forths.\"},{\"id\":\"s3\",\"instruction\":\"Skip the urge to make it clever, deep or ironic.\"},{\"id\":\"s4\",\"instruction\":\"Afterwards, notice whether it was actually worse.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Stay in one conversation about the weather, the bus or dinner for three exchanges. No irony, no clever turn.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x77, 0xB8, 0xF9, 0x48, 0x34, 0x9C, 0x5F, 0x41, 0xB8, 0xAE, 0xA9, 0x0, 0x30, 0xE3, 0x96, 0x36)), number: 247, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Mention something you're average at, and don't follow it with something you're good at.",
-                         inlineComment: "// The follow-up is a receipt proving you're not only this.",
+                         inlineComment: "// The follow-up is a receipt\n// proving you aren't only this.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x99, 0x96, 0x24, 0x98, 0xFB, 0x92, 0x55, 0x53, 0xB8, 0x7B, 0x6D, 0x9E, 0x98, 0x42, 0xB, 0xEE)), number: 248, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .scenario,
-                         prompt: "Rehearse answering the question you dread: 'So how's your year been?'",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "An old friend asks how your year has been, and the honest answer is \"normal.\" Choose your reply now.",
                          inlineComment: nil,
-                         validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"True, short, and it leaves room for them to talk. Normal years are most years.\",\"text\":\"'Pretty good. Pretty normal, honestly.'\"},{\"id\":\"b\",\"insight\":\"A highlight reel with one clip. The year gets edited into something it wasn't.\",\"text\":\"Lead with the one interesting thing and let it stand in for the year.\"},{\"id\":\"c\",\"insight\":\"Calling it boring before they can. Also a request for them to say it isn't.\",\"text\":\"'Kind of boring,' said in a tone that invites reassurance.\"},{\"id\":\"d\",\"insight\":\"The future is always more interesting, mainly because nothing has happened in it yet.\",\"text\":\"Skip this year and talk about next year's plans.\"}],\"situation\":\"A friend you haven't seen in ages asks how your year's been. Honest answer: fine. Work, the gym, a visit to your parents.\"}".utf8), createdAt: t))
+                         validation: "Applied once you've written your year in one true sentence, the version that friend would get.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"True, short, and it leaves room for them to talk. Normal years are most years.\",\"text\":\"\\\"Pretty good. Pretty normal, honestly.\\\"\"},{\"id\":\"b\",\"insight\":\"A highlight reel with one clip. The year gets edited into something it wasn't.\",\"text\":\"Lead with the one interesting thing and let it stand in for the year.\"},{\"id\":\"c\",\"insight\":\"Calling it boring before they can. Also a request for them to say it isn't.\",\"text\":\"\\\"Kind of boring,\\\" said in a tone that invites reassurance.\"},{\"id\":\"d\",\"insight\":\"The future is always more interesting, mainly because nothing has happened in it yet.\",\"text\":\"Skip this year and talk about next year's plans.\"}],\"situation\":\"A friend you haven't seen in ages asks how your year's been. Honest answer: fine. Work, the gym, a visit to your parents.\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6A, 0xFD, 0x46, 0xFD, 0x66, 0x37, 0x5A, 0x5E, 0xA9, 0xC0, 0x88, 0xB7, 0xDD, 0x3B, 0xE0, 0xB)), number: 249, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Ask someone what a normal Tuesday looks like for them. Find one thing in it you'd never have guessed.",
-                         inlineComment: "// Ordinary lives are only boring from a distance.",
+                         inlineComment: "// Ordinary lives are only boring\n// from a distance.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x11, 0x5C, 0xA3, 0x76, 0x82, 0x2D, 0x5E, 0x8E, 0x8E, 0xC5, 0xE8, 0x21, 0x69, 0xC5, 0xD9, 0x54)), number: 250, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .counter,
-                         prompt: "Count how often you say 'I'm weird like that' or 'I'm not a normal person' out loud.",
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Keep a tally of each time you say \"I'm weird like that\" or \"I'm not a normal person\" out loud.",
                          inlineComment: nil,
-                         validation: "Tap once each time it happens. Mark applied at the end of the day.",
+                         validation: "Tap for each \"I'm weird like that,\" \"I'm not normal\" or \"I'm a bit extra.\" Read the tally at bedtime.",
                          configurationData: Data("{\"targetDescription\":\"times you announced your own weirdness\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x4A, 0x21, 0x9B, 0x7B, 0xE3, 0xA6, 0x54, 0xAF, 0xA0, 0xA, 0x2, 0xE1, 0x68, 0xEE, 0xE5, 0x53)), number: 251, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .medium, interactionType: .quiz,
-                         prompt: "Catch your first thought when someone gets praised for solid, unflashy work.",
+                         type: .daily, severity: .low, interactionType: .quiz,
+                         prompt: "Catch your first thought when someone gets thanked for solid, unflashy work.",
                          inlineComment: nil,
-                         validation: "Mark applied after answering with the first honest reaction.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Seeing reliability as a contribution. Most working systems are held up by exactly this.\",\"text\":\"Good. That stuff keeps everything running.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Groundbreaking is a tiny category. Grade everything against it and most of life fails.\",\"text\":\"Fine, but it's not exactly groundbreaking.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"Worth asking why being known as reliable feels like an insult.\",\"text\":\"I'd never want to be praised for that.\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"Someone else's praise read as a shortage of yours. There's more than one slot.\",\"text\":\"Does anyone notice what I do?\",\"weightModifier\":0.5}],\"question\":\"A colleague gets praised in standup for a reliable, unglamorous piece of work. First thought?\"}".utf8), createdAt: t))
+                         validation: "Applied once you've thought of one unflashy job someone did this week that kept your day running.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Seeing reliability as a contribution. Most working systems are held up by exactly this.\",\"text\":\"Good. That stuff keeps the whole place running.\",\"weightModifier\":-0.6},{\"id\":\"b\",\"insight\":\"Groundbreaking is a tiny category. Grade everything against it and most of life fails.\",\"text\":\"Fine, but it's not exactly groundbreaking.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"Worth asking why being known as reliable feels like an insult.\",\"text\":\"I'd never want to be praised for that.\",\"weightModifier\":0.9},{\"id\":\"d\",\"insight\":\"Someone else's praise read as a shortage of yours. There's more than one slot.\",\"text\":\"Does anyone notice what I do?\",\"weightModifier\":0.5}],\"question\":\"At the end-of-shift huddle, a colleague is thanked for restocking every cupboard properly for a month. First thought?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xA8, 0x2E, 0xE2, 0x48, 0x98, 0xD, 0x55, 0xC0, 0x84, 0xBD, 0x15, 0xD1, 0x40, 0x1D, 0x49, 0x8B)), number: 252, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .quickFix, severity: .medium, interactionType: .standard,
                          prompt: "Message the person whose ordinary news you just shrugged at. Ask one real question about it.",
@@ -1534,33 +1534,33 @@ enum CompiledSeeds {
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFE, 0x72, 0xD7, 0xC4, 0x58, 0x7F, 0x56, 0x6D, 0x89, 0xC6, 0x33, 0x5E, 0xA1, 0x55, 0xF8, 0x2)), number: 253, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .standard,
+                         type: .daily, severity: .medium, interactionType: .standard,
                          prompt: "Go a whole day without mentioning anything that makes you unusual: job, hobby, diet, travel, taste.",
-                         inlineComment: "// You'll find out how much of your conversation was a press kit.",
+                         inlineComment: "// You'll find out how much of your\n// conversation was a press kit.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x31, 0x88, 0xD2, 0x28, 0x2C, 0xFF, 0x58, 0x1F, 0xB5, 0x3F, 0xAA, 0xF2, 0x62, 0xCB, 0xBC, 0x55)), number: 254, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Post something ordinary: a normal dinner, a normal walk. No clever caption. Leave it up.",
-                         inlineComment: "// The caption was where you were going to apologize for it.",
+                         inlineComment: "// The caption was where you were\n// going to apologize for it.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x8A, 0xEE, 0xB4, 0xA0, 0x3D, 0x8B, 0x5B, 0x22, 0xB7, 0x27, 0x9A, 0x0, 0xFC, 0x1A, 0xFB, 0x11)), number: 255, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .weekly, severity: .high, interactionType: .standard,
+                         type: .weekly, severity: .medium, interactionType: .standard,
                          prompt: "System overhaul: post nothing anywhere for seven days. Notice whether the week happened anyway.",
-                         inlineComment: "// It did. That's the unsettling part.",
+                         inlineComment: "// It did.\n// That's the unsettling part.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2B, 0x51, 0x39, 0x86, 0x7E, 0x5C, 0x5F, 0x55, 0x92, 0x8B, 0xB5, 0x7C, 0x61, 0x90, 0xCB, 0xC3)), number: 256, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Take a beginner class in something and be the average person in the room. Don't mention related experience.",
-                         inlineComment: "// Being bad at something new is the most ordinary thing a person can do.",
+                         inlineComment: "// Being bad at something new is\n// the most ordinary thing a person can do.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xB7, 0xF2, 0xF4, 0x92, 0x5F, 0xB7, 0x57, 0x9A, 0xBB, 0xDA, 0x68, 0x2C, 0x3, 0xCB, 0xCF, 0x46)), number: 257, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .standard,
-                         prompt: "Say to one person, out loud, 'I'll probably never be famous for anything.' Watch what happens next.",
-                         inlineComment: "// Usually: nothing. They nod. Lunch continues.",
+                         prompt: "Say to one person, out loud, \"I'll probably never be famous for anything.\" Watch what happens next.",
+                         inlineComment: "// Usually: nothing. They nod.\n// Lunch continues.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xE6, 0x3B, 0x23, 0x44, 0x95, 0x65, 0x5C, 0x52, 0xB8, 0x6, 0x66, 0x82, 0xCE, 0xA7, 0xE1, 0xB1)), number: 258, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
@@ -1568,41 +1568,41 @@ enum CompiledSeeds {
                          prompt: "Present your work today without a hook or a clever frame. What it is, what it does, done.",
                          inlineComment: nil,
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x16, 0x8C, 0x9C, 0x4, 0xAD, 0xC8, 0x56, 0x5D, 0x84, 0x1C, 0x34, 0x96, 0x55, 0xD, 0xA, 0x32)), number: 259, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .multiStep,
-                         prompt: "Host something deliberately ordinary.",
-                         inlineComment: nil,
-                         validation: "Mark applied after the evening and the last step.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Invite a few people over for something normal: pasta, a film everyone's already seen.\"},{\"id\":\"s2\",\"instruction\":\"Skip the theme, the signature drink and the story behind the menu.\"},{\"id\":\"s3\",\"instruction\":\"When someone compliments it, say thanks without explaining.\"},{\"id\":\"s4\",\"instruction\":\"Notice whether anyone had a worse time.\"}]}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Have people over for something plain: pasta, a film everyone's seen. No theme, no signature drink, no story behind the menu.",
+                         inlineComment: "// Nobody has ever left a dinner annoyed\n// that there was no concept.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xC9, 0xFF, 0x64, 0x5, 0xAC, 0x40, 0x59, 0x68, 0x87, 0xC8, 0xD9, 0x5A, 0x4, 0x36, 0xD8, 0xC5)), number: 260, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .timed,
                          prompt: "Spend fifteen minutes at a gathering without telling a single story about yourself.",
                          inlineComment: nil,
                          validation: "Mark applied once the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":900,\"prompt\":\"Questions only. Let them be the interesting ones.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"durationSeconds\":900,\"prompt\":\"Questions only. Let them be the interesting ones.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x6C, 0x65, 0x7F, 0x30, 0xF4, 0xA4, 0x56, 0xB4, 0xAE, 0x1A, 0x70, 0xA2, 0x4A, 0xCE, 0xB1, 0xD)), number: 261, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .scenario,
                          prompt: "Rehearse the reunion question before you're standing at the reunion.",
                          inlineComment: nil,
                          validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The least defended answer in the room. Often the one people quietly envy on the drive home.\",\"text\":\"'Same job, same flat. Pretty happy, actually.'\"},{\"id\":\"b\",\"insight\":\"The draft that exists mostly for moments like this one.\",\"text\":\"Mention the novel you're 'working on.'\"},{\"id\":\"c\",\"insight\":\"Self-deprecation as a pre-emptive strike. It still makes the evening about rank.\",\"text\":\"Joke about being the class underachiever before anyone else can.\"},{\"id\":\"d\",\"insight\":\"Curiosity as camouflage. Works until the pause where it's your turn.\",\"text\":\"Ask about them first and hope it never comes back round.\"}],\"situation\":\"At a reunion, someone asks what you're up to. Around you: a startup, a book deal, three marathons. You have a job and a flat you like.\"}".utf8), createdAt: t))
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"The least defended answer in the room. Often the one people quietly envy on the drive home.\",\"text\":\"'Same job, same flat. Pretty happy, actually.'\"},{\"id\":\"b\",\"insight\":\"The draft that exists mostly for moments like this one.\",\"text\":\"Mention the novel you're 'working on.'\"},{\"id\":\"c\",\"insight\":\"Self-deprecation as a pre-emptive strike. It still makes the evening about rank.\",\"text\":\"Joke about being the class underachiever before anyone else can.\"},{\"id\":\"d\",\"insight\":\"Curiosity as camouflage. Works until the pause where it's your turn.\",\"text\":\"Ask about them first and hope it never comes back round.\"}],\"situation\":\"At a reunion, someone asks what you're up to. Around you: a startup, a book deal, three marathons. You have a job and a flat you like.\"}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x98, 0x12, 0x89, 0x6, 0x21, 0x96, 0x59, 0xDE, 0xBC, 0xFD, 0xEA, 0xEF, 0x75, 0x9B, 0xAF, 0xE5)), number: 262, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .weekly, severity: .high, interactionType: .multiStep,
                          prompt: "System overhaul: for a week, choose the default in one area of your life.",
                          inlineComment: "// Some of your taste is preference. Some of it is costume.\n// This sorts them.",
                          validation: "Mark applied after the seventh day and the last step.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one area you customize for distinction: clothes, coffee order, music, the route to work.\"},{\"id\":\"s2\",\"instruction\":\"For seven days, take the standard version. Regular coffee, the chart playlist, the plain shirt.\"},{\"id\":\"s3\",\"instruction\":\"Note each time you feel the urge to explain the choice to someone.\"},{\"id\":\"s4\",\"instruction\":\"At the end, sort what you actually prefer from what you prefer being seen to prefer.\"}]}".utf8), createdAt: t))
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick one area you customize for distinction: clothes, coffee order, music, the route to work.\"},{\"id\":\"s2\",\"instruction\":\"For seven days, take the standard version. Regular coffee, the chart playlist, the plain shirt.\"},{\"id\":\"s3\",\"instruction\":\"Note each time you feel the urge to explain the choice to someone.\"},{\"id\":\"s4\",\"instruction\":\"At the end, sort what you actually prefer from what you prefer being seen to prefer.\"}]}".utf8), createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xBF, 0xD2, 0xEE, 0x79, 0xB3, 0xCE, 0x58, 0xFB, 0xBD, 0x2B, 0xB8, 0x4, 0xB1, 0xDE, 0xCE, 0x97)), number: 263, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .counter,
+                         type: .daily, severity: .low, interactionType: .counter,
                          prompt: "All day, count each time you reach for the memorable thing to say over the useful one.",
                          inlineComment: nil,
-                         validation: "Tap once each time it happens. Mark applied at the end of the day.",
+                         validation: "Tap each time you picked the line people would quote over the one that would help.",
                          configurationData: Data("{\"targetDescription\":\"times you chose memorable over useful\",\"unit\":\"times\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x80, 0x68, 0x12, 0x3D, 0x1B, 0x35, 0x5C, 0x6B, 0x8F, 0x78, 0x18, 0x8D, 0x91, 0x5F, 0x60, 0x63)), number: 264, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .daily, severity: .high, interactionType: .standard,
                          prompt: "Tell someone about a dream you've let go of, without making it sound like a brave pivot.",
-                         inlineComment: "// Not every ending needs to be rebranded as a beginning.",
+                         inlineComment: "// Not every ending needs to be\n// rebranded as a beginning.",
                          validation: nil,
                          configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xAE, 0x26, 0xC1, 0x91, 0xEE, 0xE0, 0x51, 0x72, 0xBD, 0x24, 0x4A, 0xA0, 0x5, 0x72, 0x37, 0x66)), number: 265, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
@@ -1610,359 +1610,1645 @@ enum CompiledSeeds {
                          prompt: "In a meeting, say where your idea came from: the article, the colleague, the thread. Even if no one would know.",
                          inlineComment: "// Originality is mostly forgetting your sources.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xF4, 0x25, 0x55, 0x18, 0x8B, 0x9D, 0x5B, 0x85, 0x89, 0x58, 0x13, 0xA5, 0x30, 0xA8, 0x6E, 0x7D)), number: 266, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .quiz,
+                         type: .daily, severity: .low, interactionType: .quiz,
                          prompt: "Pick the description of you that would sting most. Then tell one person which one, and why.",
                          inlineComment: nil,
-                         validation: "Mark applied once you've told someone your answer.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Possibly true. Also the answer people give when they'd like to be someone it's true of.\",\"text\":\"None of these would bother me much.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"Most of what holds anything up is solid work. Being a load-bearing wall isn't nothing.\",\"text\":\"'Solid. Does good work.'\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"The big one. Most people are forgotten by most people, including the ones who tried hardest not to be.\",\"text\":\"'Honestly, I don't really remember them.'\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"If this stings, it may be because happy sounds like settling. It isn't the same thing.\",\"text\":\"'They seem happy enough.'\",\"weightModifier\":0.4}],\"question\":\"Which of these would bother you most to overhear about yourself?\"}".utf8), createdAt: t))
+                         validation: "Applied once one person has heard which line stings and your guess at why.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Possibly true. Also the answer people give when they'd like to be someone it's true of.\",\"text\":\"None of these would bother me much.\",\"weightModifier\":-0.5},{\"id\":\"b\",\"insight\":\"Most of what holds anything up is solid work. Being a load-bearing wall isn't nothing.\",\"text\":\"\\\"Solid. Does good work.\\\"\",\"weightModifier\":0.6},{\"id\":\"c\",\"insight\":\"The big one. Most people are forgotten by most people, including the ones who tried hardest not to be.\",\"text\":\"\\\"Honestly, I don't really remember them.\\\"\",\"weightModifier\":1},{\"id\":\"d\",\"insight\":\"If this stings, it may be because happy sounds like settling. It isn't the same thing.\",\"text\":\"\\\"They seem happy enough.\\\"\",\"weightModifier\":0.4}],\"question\":\"Which of these would bother you most to overhear about yourself?\"}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xD0, 0xD4, 0x45, 0x3, 0x89, 0x41, 0x5B, 0x1C, 0x89, 0xD0, 0x58, 0xAE, 0x16, 0xD1, 0xC4, 0xBF)), number: 267, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .weekly, severity: .high, interactionType: .multiStep,
+                         type: .weekly, severity: .medium, interactionType: .multiStep,
                          prompt: "System overhaul: pause one project you keep mainly so you're not ordinary.",
                          inlineComment: "// If you miss the work, keep it.\n// If you miss the identity, that's data.",
-                         validation: "Mark applied after the seventh day and the last step.",
-                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pick the project: the podcast, the novel, the app, the newsletter.\"},{\"id\":\"s2\",\"instruction\":\"Pause it for seven days. Don't announce the pause.\"},{\"id\":\"s3\",\"instruction\":\"Each day, note whether you miss the work or miss being someone who does it.\"},{\"id\":\"s4\",\"instruction\":\"At the end, decide its future using only the first answer.\"}]}".utf8), createdAt: t))
+                         validation: "Applied after day seven, with the decision made on what you missed doing.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Pause it for seven days: the podcast, the novel, the app, the newsletter. No announcement.\"},{\"id\":\"s2\",\"instruction\":\"Each evening, note whether you missed the work or missed being someone who does it.\"},{\"id\":\"s3\",\"instruction\":\"On day seven, decide its future using only the first answer.\"}]}".utf8), createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x11, 0xD2, 0x91, 0x9F, 0xC, 0xC8, 0x50, 0x7E, 0xA3, 0x92, 0x77, 0xD1, 0x47, 0xC5, 0xB7, 0xFE)), number: 268, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
                          type: .quickFix, severity: .high, interactionType: .standard,
                          prompt: "Go back to whoever just heard the exaggerated version of you and give them the plain one.",
                          inlineComment: "// Correcting your own legend is cheap now and expensive later.",
                          validation: nil,
-                         configurationData: nil, createdAt: t))
+                         configurationData: nil, createdAt: t, retiredAt: t))
         fixes.append(Fix(id: UUID(uuid: (0xFE, 0xC6, 0x1C, 0xF0, 0xDB, 0xCA, 0x58, 0x75, 0x8C, 0xE6, 0x71, 0x3C, 0xD0, 0x77, 0x16, 0xFE)), number: 269, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .timed,
-                         prompt: "In a group, hold your contrarian take for ten minutes while the common view gets a full hearing.",
-                         inlineComment: "// Disagreeing with everyone is a reliable way to be noticed by everyone.",
-                         validation: "Mark applied once the timer ends.",
-                         configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"The take will keep. Listen to the ordinary opinion all the way through.\"}".utf8), createdAt: t))
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "In a group, let the common view get a full hearing before your contrarian take. Then check whether the take still needs saying.",
+                         inlineComment: "// Disagreeing with everyone is a reliable way\n// to be noticed by everyone.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         fixes.append(Fix(id: UUID(uuid: (0x2B, 0xC4, 0x91, 0x9A, 0xD2, 0xC6, 0x58, 0xA4, 0xB3, 0x79, 0x50, 0x62, 0x42, 0x6F, 0x8D, 0x59)), number: 270, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
-                         type: .daily, severity: .high, interactionType: .scenario,
-                         prompt: "Rehearse being introduced as someone you used to be.",
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "A friend introduces you by the thing you quit. Pick how you answer before it happens.",
                          inlineComment: nil,
-                         validation: "Mark applied after picking the answer you'd actually give and reading its insight.",
-                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate, and a little brave. Insurance people also go to parties.\",\"text\":\"'I did. Now I do insurance. It's honestly fine.'\"},{\"id\":\"b\",\"insight\":\"Renting out an old version of yourself because the current one feels like a demotion.\",\"text\":\"Let it stand and talk about it in the present tense.\"},{\"id\":\"c\",\"insight\":\"Spinning the ordinary into a twist. It works, and then you're stuck maintaining it.\",\"text\":\"'Long story,' then frame insurance as a bold, ironic move.\"},{\"id\":\"d\",\"insight\":\"Escape works for the evening. The feeling comes home with you anyway.\",\"text\":\"Steer the conversation to someone else before it gets specific.\"}],\"situation\":\"At a party, a friend introduces you as 'the one who does that interesting thing.' You quit it last year. You work in insurance now.\"}".utf8), createdAt: t))
+                         validation: "Applied once you've said your current job aloud, to anyone, in the present tense.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"Accurate, and a little brave. Insurance people also go to parties.\",\"text\":\"\\\"I did. Now I do insurance. I like it more than I expected.\\\"\"},{\"id\":\"b\",\"insight\":\"Renting out an old version of yourself because the current one feels like a demotion.\",\"text\":\"Let it stand and talk about it in the present tense.\"},{\"id\":\"c\",\"insight\":\"Spinning the ordinary into a twist. It works, and then you're stuck maintaining it.\",\"text\":\"\\\"Long story,\\\" then frame insurance as a bold, ironic move.\"},{\"id\":\"d\",\"insight\":\"Escape works for the evening. The feeling comes home with you anyway.\",\"text\":\"Steer the conversation to someone else before it gets specific.\"}],\"situation\":\"At a party, a friend introduces you as \\\"the one who does that interesting thing.\\\" You quit it last year. You work in insurance now.\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAB, 0x7E, 0x53, 0x1A, 0xBB, 0x7, 0x59, 0xA3, 0xA2, 0x71, 0x10, 0x8D, 0x94, 0x56, 0xA4, 0x62)), number: 271, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "At quiz night, if your team overrules your answer and you turn out to be right, say nothing when the answers are read out.",
+                         inlineComment: "// The scoresheet already knows.\n// It doesn't need a witness statement.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4A, 0xFD, 0x91, 0x71, 0x6E, 0x16, 0x5C, 0x85, 0xA7, 0x64, 0x77, 0x7F, 0xE, 0x5A, 0x55, 0xA1)), number: 272, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Help with homework using the method the teacher taught, even if yours is faster and you learned it in 1994.",
+                         inlineComment: "// The kid has to get past the teacher, not you.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAF, 0x63, 0x96, 0x49, 0x2B, 0x28, 0x5A, 0x89, 0x90, 0x73, 0x99, 0xAD, 0xBF, 0x8C, 0x2E, 0x46)), number: 273, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At a match today, yours or your kid's, don't dispute a single call with the referee. Not out loud, not from the sideline.",
+                         inlineComment: "// There is no replay in amateur sport.\n// There's just you, being the replay.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD1, 0x9B, 0xD4, 0xEB, 0x17, 0xE0, 0x5F, 0x26, 0x9E, 0x3, 0xED, 0x4C, 0x38, 0x53, 0x32, 0x32)), number: 274, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "During a board or card game, let the house rule stand even when you know the rulebook says otherwise.",
+                         inlineComment: "// Nobody has ever enjoyed the part of the evening\n// where the rulebook comes out.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC8, 0x3E, 0xD7, 0xE2, 0xF9, 0x2F, 0x5E, 0x1B, 0x98, 0x5D, 0xA0, 0x9D, 0x90, 0xB8, 0x8, 0x73)), number: 275, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When a patient, client or customer quotes something they read online, ask what worried them about it before you correct it.",
+                         inlineComment: "// The printout is rarely the point.\n// The worry that printed it is.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAA, 0x4C, 0x65, 0x75, 0x62, 0x38, 0x56, 0x81, 0xA0, 0x81, 0x86, 0x75, 0xA2, 0x52, 0xC1, 0xF)), number: 276, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "If a customer tells you how to do your job, do the job properly and skip the explanation of why they were wrong.",
+                         inlineComment: "// The finished job is the rebuttal.\n// It doesn't need a voiceover.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x9B, 0x6D, 0x89, 0x5B, 0xE8, 0xF1, 0x5A, 0x3, 0xA2, 0x7D, 0x7B, 0xCC, 0xB2, 0xD5, 0xD5, 0x3E)), number: 277, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Before your next argument, decide what evidence would change your mind. If the honest answer is \"nothing,\" write that down.",
+                         inlineComment: "// If nothing could change it,\n// it isn't an opinion. It's furniture.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF8, 0x9D, 0x5A, 0x1D, 0x2A, 0x13, 0x5C, 0xBE, 0x9D, 0x47, 0x90, 0xA2, 0xC3, 0xF, 0x52, 0xFA)), number: 278, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Swap one \"definitely\" for a number today, out loud: \"I'm about 70 percent sure the shop shuts at six.\"",
+                         inlineComment: "// Seventy percent sounds less sure.\n// It's usually more accurate.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x3F, 0x8D, 0xE3, 0xB9, 0x7B, 0xC9, 0x50, 0x52, 0xA9, 0x99, 0x13, 0x12, 0x51, 0x53, 0x7E, 0x9F)), number: 279, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When someone changes your mind about something today, say the words \"you've changed my mind.\" To them, not later to someone else.",
+                         inlineComment: "// Four words most people never hear.\n// Watch what their face does.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA0, 0x9D, 0x41, 0x97, 0x89, 0xF1, 0x50, 0x58, 0x84, 0x6D, 0x56, 0x5E, 0x47, 0x45, 0x65, 0x3B)), number: 280, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "A plan you warned against has gone wrong (the shortcut, the cheap tent, the late start). Help fix it without mentioning the warning.",
+                         inlineComment: "// \"I did say\" is three words.\n// Each one costs about an hour of goodwill.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE2, 0xC9, 0x27, 0xE2, 0xBE, 0xB0, 0x57, 0xAF, 0xB5, 0x3C, 0xC0, 0x78, 0xED, 0x5C, 0xEE, 0x2F)), number: 281, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count every \"yes, but\" you say today, spoken or typed.",
+                         inlineComment: "// \"Yes, but\" is a no\n// that wanted to look friendly first.",
+                         validation: "Tap for each one, including \"sure, but\" and \"no, totally, but.\"",
+                         configurationData: Data("{\"targetDescription\":\"times you say or type \\\"yes, but\\\" or a relative of it\",\"unit\":\"times\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x3D, 0x65, 0xC5, 0x41, 0x64, 0xE7, 0x59, 0x2A, 0xBE, 0xA8, 0x9A, 0xD0, 0x5A, 0x4D, 0x58, 0x39)), number: 282, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count how often you finish someone else's sentence today, out loud or in your head.",
+                         inlineComment: "// You already know how it ends.\n// That's the part worth checking.",
+                         validation: "Tap for each sentence you finish for someone, including the ones you only finished silently.",
+                         configurationData: Data("{\"targetDescription\":\"sentences you finish for someone else\",\"unit\":\"sentences\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4B, 0xEE, 0xD7, 0x47, 0x3E, 0x5C, 0x57, 0x25, 0xBC, 0x5F, 0x93, 0xC2, 0x7C, 0x6F, 0x4F, 0x0)), number: 283, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Notice whether a correction stings more when it comes from someone younger, newer or less qualified than you.",
+                         inlineComment: "// If the sting depends on who said it,\n// the fact was never the problem.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB5, 0x21, 0xF7, 0x17, 0x73, 0x5B, 0x5B, 0xB1, 0xA3, 0xD4, 0x7, 0xE2, 0x5F, 0x28, 0xEA, 0x50)), number: 284, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When an argument starts getting sharp, say out loud: \"I think I'm trying to win this.\" Then see what is left to say.",
+                         inlineComment: "// Usually less than you'd think.\n// Sometimes that's the whole argument.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB7, 0xA4, 0xFA, 0x5D, 0x96, 0x47, 0x5B, 0xE9, 0xBE, 0x4B, 0xD3, 0x8B, 0xEE, 0xCC, 0xE2, 0xB0)), number: 285, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When a child catches you out (a broken promise, a rule you bent, a wrong fact), say \"you're right\" without the adult footnote.",
+                         inlineComment: "// Kids learn how to lose an argument\n// by watching someone do it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE4, 0x80, 0x47, 0x27, 0x5C, 0xC3, 0x55, 0xFC, 0x8C, 0x91, 0x87, 0x5A, 0xFC, 0x58, 0x9B, 0x48)), number: 286, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Take a note on something you made (a cake, a drawing, a set list, a shelf) with one word, \"noted.\" Skip what you meant.",
+                         inlineComment: "// What you meant didn't make it to them.\n// That's exactly what the note is telling you.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA7, 0x6A, 0x72, 0xB3, 0x77, 0xD2, 0x54, 0xEC, 0xBD, 0xE4, 0xB2, 0x6F, 0x21, 0x61, 0x1F, 0x84)), number: 287, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Check one fact you've repeated confidently for years: about Napoleon's height, sharks, Vikings, or the family legend.",
+                         inlineComment: "// Find out in private while it's cheap.\n// It gets pricier with every retelling.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x37, 0xD5, 0x68, 0xA2, 0x1E, 0xC1, 0x56, 0x85, 0x91, 0x43, 0x2F, 0xEA, 0x16, 0x7F, 0x4E, 0x50)), number: 288, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When two friends ask you to settle who's right, decline. \"You both sound sure\" is a complete answer.",
+                         inlineComment: "// Being asked to judge is the sweetest offer\n// this bug ever gets.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE9, 0x35, 0x76, 0xB, 0x28, 0x7C, 0x53, 0x86, 0xA2, 0x98, 0x1D, 0xC6, 0x14, 0x84, 0x1D, 0xB9)), number: 289, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "In a disagreement at home, ask \"what do you want to happen here?\" and answer that instead of the facts.",
+                         inlineComment: "// You can win on the facts\n// and still lose the Saturday.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x60, 0xEB, 0xE3, 0xDF, 0x47, 0x25, 0x5E, 0x95, 0xBD, 0x42, 0x22, 0xFA, 0x24, 0x1D, 0x62, 0x9D)), number: 290, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the times today you look something up after a conversation has ended, just to confirm you were right.",
+                         inlineComment: "// Nobody asked for a ruling.\n// The court sits anyway.",
+                         validation: "Tap for each search, whether you turned out right or not. Both kinds count.",
+                         configurationData: Data("{\"targetDescription\":\"lookups done afterwards to check you were right\",\"unit\":\"lookups\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE3, 0x7C, 0x34, 0x9A, 0xC5, 0x1, 0x53, 0xF7, 0x9F, 0xAC, 0x1F, 0xB6, 0x78, 0x5, 0x23, 0xD6)), number: 291, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Go back to someone you corrected in front of other people and tell them the correction wasn't needed.",
+                         inlineComment: "// It wasn't needed then either.\n// The difference is you're saying so.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xBD, 0x25, 0xD3, 0x28, 0xAE, 0x3F, 0x5A, 0xE, 0x81, 0x3E, 0x20, 0x93, 0xEF, 0xF9, 0x90, 0x4F)), number: 292, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Let one misunderstanding of something you said go unclarified today, as long as nothing depends on it.",
+                         inlineComment: "// Being slightly misunderstood is survivable.\n// You're about to find out how survivable.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDB, 0xE0, 0xFD, 0x87, 0x81, 0x4C, 0x56, 0xF1, 0xAC, 0x2D, 0xDF, 0x9B, 0x73, 0x65, 0xD6, 0x3D)), number: 293, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Don't play devil's advocate today, even when the conversation is dull and you can see the opening.",
+                         inlineComment: "// The devil has plenty of representation.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4D, 0x52, 0x22, 0xF9, 0xFF, 0x56, 0x56, 0xFE, 0x93, 0x63, 0x2B, 0x91, 0xEA, 0xE8, 0x4A, 0xA4)), number: 294, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .scenario,
+                         prompt: "Your teenager brings a fact home from a video, and the whole table has heard it. Choose your move.",
+                         inlineComment: nil,
+                         validation: "Before choosing, notice how badly you want to say \"months, actually.\" Then choose.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"True. Dinner becomes a seminar, and the next fact they find goes to someone who won't grade it.\",\"text\":\"Explain that goldfish can remember things for months.\"},{\"id\":\"b\",\"insight\":\"A real question, if you can keep the smirk out of it. Teenagers can hear a smirk through a wall.\",\"text\":\"Ask where the video got it from.\"},{\"id\":\"c\",\"insight\":\"The correction becomes a search you do together. One of you will be surprised, and it might not be them.\",\"text\":\"\\\"Let's look it up after dinner.\\\" And then do.\"},{\"id\":\"d\",\"insight\":\"Correct. Check whether you can also skip mentioning it at breakfast.\",\"text\":\"Let it go. The goldfish is not in danger.\"}],\"situation\":\"At dinner your fourteen-year-old announces that goldfish only remember things for three seconds. They saw it in a video. Their younger brother is now very impressed.\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF7, 0x93, 0xE3, 0x84, 0x5D, 0xCF, 0x5A, 0x49, 0xAE, 0x6F, 0x26, 0x6C, 0xA5, 0xDE, 0x9F, 0x1B)), number: 295, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When your grown-up kids do something differently than you did (bedtimes, money, the garden), ask how it's going, not how you did it.",
+                         inlineComment: "// You raised them to think for themselves.\n// This is what that looks like.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xEB, 0xE0, 0x4B, 0xD5, 0x6F, 0x48, 0x52, 0x7D, 0xA3, 0xFA, 0xF6, 0xAC, 0xFA, 0x8F, 0xB2, 0x73)), number: 296, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Watch a game with someone who supports the other side. Note the first call you are both certain about, in opposite directions.",
+                         inlineComment: "// Same pitch, same replay.\n// Two different matches.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4F, 0x90, 0xDF, 0x22, 0xBC, 0x4F, 0x55, 0xFE, 0xB3, 0xF, 0xAB, 0xB1, 0xAB, 0xC9, 0xBF, 0x2A)), number: 297, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At handover (shift, ward, kitchen, site), describe what the last crew did without grading it. Just what, not how badly.",
+                         inlineComment: "// \"They did it their way again\" is not\n// a handover note. It's a review.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8B, 0x5C, 0xBE, 0xF7, 0x9E, 0xC7, 0x55, 0x55, 0xA2, 0x1D, 0x5F, 0x2B, 0x7E, 0xF4, 0xA3, 0xD3)), number: 298, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Read the feedback twice on any grade or mark you think is too low, before you draft the appeal.",
+                         inlineComment: "// Sometimes the marker is wrong.\n// Read it twice before deciding this is that time.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x63, 0x4D, 0x56, 0xCC, 0x89, 0xA, 0x55, 0x5A, 0x90, 0x67, 0x89, 0x2D, 0x33, 0xBC, 0x9A, 0x7F)), number: 299, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Job-hunting advice you've already tried? Say \"thanks\" instead of listing why it doesn't work.",
+                         inlineComment: "// You've tried it. They don't know that.\n// They don't need the full report either.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x39, 0xFF, 0xA, 0xC3, 0xE3, 0x80, 0x51, 0xDD, 0x94, 0x7D, 0x6E, 0x7B, 0xAC, 0x24, 0xE, 0x24)), number: 300, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "When another driver does something wrong and nobody's hurt, skip the horn, the gesture and the retelling at home.",
+                         inlineComment: "// They'll never know they were wrong.\n// You'll have to live with that.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x93, 0xD1, 0xF9, 0x5D, 0xC5, 0x3F, 0x52, 0xCE, 0xBC, 0x2F, 0x2E, 0x54, 0xBD, 0x9F, 0x99, 0xE2)), number: 301, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .quickFix, severity: .medium, interactionType: .standard,
+                         prompt: "Put the kettle on for the person you just argued with, or send them a photo of something dull. Leave the topic out of it.",
+                         inlineComment: "// Tea doesn't concede anything.\n// That's why it's easy to offer.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x64, 0xA9, 0x33, 0x67, 0x6E, 0x6E, 0x50, 0x92, 0xB2, 0x91, 0xEE, 0x52, 0x52, 0x89, 0x9B, 0xDE)), number: 302, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Score the topic of that argument from 1 to 10 for how much it will matter a month from now. Write the number down.",
+                         inlineComment: "// Most topics score a two.\n// The argument was played at a nine.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x86, 0xAD, 0xBD, 0x8E, 0xA3, 0x44, 0x54, 0xBA, 0xBF, 0x7D, 0x83, 0x4A, 0xE0, 0xE9, 0xD2, 0x34)), number: 303, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .quickFix, severity: .high, interactionType: .standard,
+                         prompt: "Send the shortest true message: \"I got heated. Sorry.\" Nothing after it.",
+                         inlineComment: "// Every word after \"sorry\"\n// is a partial refund.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xCC, 0xB0, 0x1C, 0x7C, 0xFC, 0x86, 0x50, 0xBA, 0xAF, 0x2D, 0xB9, 0x6E, 0x6E, 0x9F, 0x87, 0x9)), number: 304, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .weekly, severity: .low, interactionType: .multiStep,
+                         prompt: "Keep a week of predictions with a confidence number on each. Then score yourself like a weather forecaster.",
+                         inlineComment: "// Forecasters get scored every day.\n// Everyone else only remembers the hits.",
+                         validation: "Mark applied on Sunday, once every prediction has a right or a wrong next to it.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Monday: write five predictions about this week with a percentage on each. The bus, the match, the bill, the weather.\"},{\"id\":\"s2\",\"instruction\":\"Midweek: add three more, about what other people will do or say.\"},{\"id\":\"s3\",\"instruction\":\"Sunday: mark each one right or wrong and compare the results with the percentages you gave.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x34, 0x32, 0x37, 0x41, 0xE1, 0x3A, 0x59, 0x6A, 0x83, 0x97, 0x55, 0x39, 0x97, 0xE0, 0x95, 0x9A)), number: 305, bugId: UUID(uuid: (0xF8, 0x39, 0x62, 0x51, 0x96, 0xA6, 0x59, 0xD6, 0xAA, 0xD8, 0x74, 0xC, 0x3B, 0x36, 0x18, 0x28)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "Hand one household decision to someone else for a week and don't review it: the thermostat, the shopping list, what's for dinner.",
+                         inlineComment: "// You'll find out how much of the house\n// ran on your veto.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x0, 0x29, 0x5E, 0x49, 0x55, 0x97, 0x5F, 0xB7, 0x9C, 0x9F, 0xF0, 0x2E, 0x1C, 0x52, 0xB8, 0x4C)), number: 306, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Listen to the voice you use on the phone with the pharmacy, the bank or the school office. Compare it with the one you use at home.",
+                         inlineComment: "// It's half an octave higher.\n// The bank doesn't need it to be.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x60, 0x96, 0xBF, 0xA8, 0xDE, 0xD3, 0x51, 0x26, 0xA4, 0x15, 0xE8, 0x37, 0xCE, 0xD7, 0x4B, 0xCC)), number: 307, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the hearts and thumbs-up you hand out today to posts and messages you didn't actually read.",
+                         inlineComment: "// Each one says \"still here, still friendly\".\n// Nobody reads those either.",
+                         validation: "Mark applied tonight with the total, the family chat included.",
+                         configurationData: Data("{\"targetDescription\":\"reactions given to things you didn't read\",\"unit\":\"reactions\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xFB, 0xF, 0xCF, 0x16, 0x47, 0x66, 0x55, 0xF8, 0xAD, 0x9E, 0x95, 0x38, 0x30, 0x7B, 0xB2, 0xA4)), number: 308, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the drafts of your next message to someone whose opinion of you matters. Every rewrite, every delete-and-start-again.",
+                         inlineComment: "// Draft seven is rarely better than draft two.\n// It's just more defended.",
+                         validation: "Mark applied once the message is sent and the number of drafts is logged.",
+                         configurationData: Data("{\"targetDescription\":\"drafts before sending\",\"unit\":\"drafts\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF, 0x2F, 0x6, 0xAE, 0x38, 0x6C, 0x5A, 0x4A, 0x89, 0xD2, 0x61, 0xFF, 0xF6, 0xCF, 0x6C, 0xE3)), number: 309, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "On the way home from anything social, catch the moment you start replaying what you said. Note which line you're replaying.",
+                         inlineComment: "// They're not replaying it.\n// They're busy replaying their own.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF6, 0xBB, 0x15, 0xD8, 0x28, 0x32, 0x5D, 0x79, 0xBF, 0x18, 0x4C, 0x94, 0x61, 0xB8, 0x47, 0x73)), number: 310, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Leave the post that got three likes where it is. Don't archive it, don't repost it at a better time of day.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC, 0x28, 0xC3, 0xF, 0xC0, 0x9F, 0x5B, 0x4F, 0x92, 0xAD, 0x45, 0x38, 0x88, 0x9E, 0x9A, 0x89)), number: 311, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "List everyone whose opinion of you bothered you this week. Circle the ones you'd call if your car broke down at 2 a.m.",
+                         inlineComment: "// Most of the list couldn't find your house.\n// The circle could.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xBF, 0x0, 0xBF, 0xAE, 0x29, 0xF0, 0x5F, 0x7C, 0x89, 0x6E, 0xD9, 0x4F, 0x4E, 0x15, 0xAE, 0xBB)), number: 312, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .low, interactionType: .multiStep,
+                         prompt: "Take three readings today of how liked you feel, and find what moved the needle.",
+                         inlineComment: nil,
+                         validation: "Mark applied once all three readings are in, with the event that moved it most.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Around noon, rate how liked you feel right now, from 1 to 10.\"},{\"id\":\"s2\",\"instruction\":\"Late afternoon, rate it again. Write down what happened in between.\"},{\"id\":\"s3\",\"instruction\":\"Before bed, rate it once more and name the smallest event that moved the number.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE0, 0xBC, 0x3A, 0x2, 0xC7, 0x3E, 0x57, 0x4, 0x81, 0xDD, 0x8B, 0x68, 0x47, 0x37, 0xA1, 0xE2)), number: 313, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Someone cuts in front of you in line at the store. Say \"I think I was next\" in a normal voice, then stay where you are.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA7, 0x15, 0x33, 0x80, 0x96, 0xDB, 0x53, 0x9B, 0xA9, 0xA4, 0xBD, 0xA9, 0x9A, 0x3D, 0xB4, 0x32)), number: 314, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When the club or team chat proposes a date that doesn't work for you, say so. Don't thumbs-up it and quietly not turn up.",
+                         inlineComment: "// A thumbs-up you don't mean\n// is a no with a delay.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB9, 0xD2, 0x13, 0x77, 0x70, 0xAA, 0x58, 0x62, 0xA4, 0x58, 0xF6, 0x53, 0xD5, 0xA2, 0xA4, 0x3A)), number: 315, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At the doctor, the pharmacy or the bank, ask every question you came with, even after they glance at the clock.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x5D, 0x29, 0x4B, 0x40, 0x40, 0xF0, 0x50, 0x88, 0xBB, 0x88, 0xE8, 0xE7, 0x50, 0x77, 0x5A, 0x2C)), number: 316, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When a taxi driver, a barber or a stranger in line shares an opinion you don't hold, don't agree with it. \"Hm\" is enough.",
+                         inlineComment: "// You'll never see them again.\n// You still nodded. That's the bug at its purest.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xBD, 0x14, 0x7C, 0x6F, 0x36, 0xCE, 0x5F, 0x52, 0xAA, 0xB3, 0xE2, 0x9F, 0x11, 0x13, 0x3E, 0x33)), number: 317, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Show someone a thing before it's ready: the sketch, the demo, the half-built shelf, the first verse. Don't apologize for it first.",
+                         inlineComment: "// The apology tells them how to see it.\n// Let them see it first.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x6B, 0xF4, 0xC, 0x5A, 0x81, 0x6B, 0x58, 0x71, 0x83, 0x2B, 0x32, 0xF9, 0xAC, 0xFD, 0x2C, 0x92)), number: 318, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At the playground, the party or the school gate, make the call with your kid you'd make at home, with the other parents watching.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x7D, 0xB2, 0x82, 0x5, 0xEF, 0x90, 0x50, 0x70, 0x86, 0xA, 0xBF, 0xCE, 0x3A, 0x3C, 0x6C, 0xF3)), number: 319, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Someone has been saying your name wrong for weeks. Correct them today, the way you'd tell them the time.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8E, 0x3F, 0x3, 0x2F, 0x22, 0x7, 0x5A, 0x16, 0x8B, 0xDF, 0xEF, 0xBF, 0xE, 0xF, 0xF6, 0xFE)), number: 320, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When a friend asks how you are, give the true answer instead of \"good, you?\". One sentence is enough.",
+                         inlineComment: "// \"Good, you?\" keeps you easy company.\n// It also keeps you unknown.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x1, 0x1B, 0xA4, 0x45, 0x8F, 0x83, 0x5B, 0x6D, 0x8A, 0xBD, 0xB2, 0x88, 0x87, 0x53, 0xC6, 0x7A)), number: 321, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Someone talks over you today. Finish your sentence anyway: \"One second, I'm not done\" is all it takes.",
+                         inlineComment: "// You've been yielding the floor\n// like it's a merge lane.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x16, 0xF8, 0xBC, 0x66, 0xBE, 0xF3, 0x52, 0xFF, 0x99, 0x45, 0xA3, 0x7C, 0xCE, 0x42, 0x63, 0xB6)), number: 322, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When a joke at your expense stings today, say so, lightly and once: \"That one landed a bit hard.\" Don't laugh first.",
+                         inlineComment: "// Laughing along teaches them the joke works.\n// They'll use it again at Thanksgiving.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x3E, 0x99, 0x4, 0x3B, 0x6E, 0x8B, 0x5C, 0x68, 0xBF, 0x75, 0x8E, 0x7A, 0x51, 0x0, 0x58, 0xA8)), number: 323, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell the group you can't afford the trip, the wedding weekend or the fancy birthday dinner. Those words, not an invented clash.",
+                         inlineComment: "// The invented clash protects a story.\n// Half the group was hoping someone would say it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x52, 0x62, 0xFD, 0x22, 0x5, 0xE, 0x57, 0xE8, 0xB5, 0xF2, 0x43, 0x7D, 0x95, 0x66, 0xB3, 0xAF)), number: 324, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Ask for the money someone owes you. Name the amount and where it came from: \"You still owe me $40 from the concert.\"",
+                         inlineComment: "// They haven't forgotten.\n// They're waiting to see if you have.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4A, 0xEC, 0x12, 0x46, 0xF1, 0x4B, 0x50, 0x34, 0x8B, 0x87, 0xEB, 0xA9, 0x83, 0x61, 0x77, 0x71)), number: 325, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Knock on the neighbor's door about the music, the dog or the car across your driveway. Yourself, instead of hoping it stops.",
+                         inlineComment: "// You've practiced this in the shower for weeks.\n// It takes forty seconds.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x9F, 0x6B, 0x23, 0x5, 0x12, 0x38, 0x5B, 0xEF, 0x89, 0x67, 0x67, 0x93, 0x4, 0xE0, 0x98, 0x4C)), number: 326, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Admit to someone a thing you've pretended to enjoy for years: the camping trip, the team, the dish they make every time you visit.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD7, 0x9, 0x94, 0xEC, 0xFE, 0xB3, 0x51, 0xF1, 0xBB, 0x18, 0xEF, 0x20, 0xCD, 0xB2, 0xB2, 0x38)), number: 327, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell a parent about a decision you've made about your own life. Don't ask what they think of it first.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xEE, 0x48, 0xFA, 0x7B, 0x9E, 0x8F, 0x50, 0x6A, 0xB8, 0xB, 0x50, 0xBB, 0x79, 0x1F, 0x6F, 0xC8)), number: 328, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "In the building, parents' or club chat, put your name to the complaint you agree with, instead of a private \"so true\" to one person.",
+                         inlineComment: "// Private agreement is the cheapest kind.\n// It's why there's so much of it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x30, 0xE1, 0xFD, 0xF0, 0x79, 0xF4, 0x5A, 0x94, 0xAA, 0xC, 0x6F, 0xDB, 0xC7, 0xF3, 0xAB, 0x63)), number: 329, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell the piano teacher, the trainer or the dentist you're not coming back, instead of vanishing and avoiding their street.",
+                         inlineComment: "// Vanishing feels kinder.\n// It's just slower.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF9, 0x14, 0xBA, 0xBD, 0xF8, 0x39, 0x53, 0x71, 0x89, 0xF6, 0x2E, 0xEA, 0x5D, 0xFB, 0x75, 0x9D)), number: 330, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "A joke punches down and the table laughs. Don't join in. Keep your face still and say nothing until the moment passes.",
+                         inlineComment: "// The polite laugh is how the joke gets told again.\n// Somewhere else, to someone else.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAF, 0x2, 0xA, 0xC7, 0x88, 0xF4, 0x5C, 0x8F, 0x99, 0xDF, 0xFC, 0x30, 0x2, 0x7C, 0x20, 0x27)), number: 331, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .weekly, severity: .high, interactionType: .multiStep,
+                         prompt: "Spend a week asking for things you'd normally do alone rather than be a bother.",
+                         inlineComment: "// People like being asked.\n// You know this. You say yes to everyone.",
+                         validation: "Mark applied once all three asks have happened, whatever the answers were.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Early in the week, ask a neighbor or colleague for something small: a lift, a ladder, a hand with a box.\"},{\"id\":\"s2\",\"instruction\":\"Midweek, ask a friend for advice on a real problem, not a polite one.\"},{\"id\":\"s3\",\"instruction\":\"By the weekend, ask someone to take a job you always do yourself: the dishes, the booking, the drive.\"},{\"id\":\"s4\",\"instruction\":\"On Sunday, count how many people said no. Compare it with how many you expected.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8D, 0x3A, 0x16, 0x6E, 0xA4, 0x18, 0x5B, 0x3A, 0x93, 0xEA, 0x96, 0x95, 0x6E, 0xB4, 0xFE, 0x1)), number: 332, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "For a week, be the one who ends the call, the visit or the night out when you're done: \"I'm going to head off.\"",
+                         inlineComment: "// The forty-minute goodbye at the door\n// was never for anyone's benefit.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC0, 0x19, 0x8C, 0x4A, 0x2F, 0x48, 0x56, 0xD8, 0x9E, 0x90, 0xA6, 0x61, 0x26, 0xA2, 0x1E, 0xF6)), number: 333, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "For a week, don't explain your small choices: why you're not drinking, why you're leaving at ten, why you ordered the salad.",
+                         inlineComment: "// Nobody asked for the footnotes.\n// You've been supplying them anyway.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x5F, 0xE9, 0xC3, 0x4F, 0xC0, 0xF1, 0x5A, 0x85, 0x83, 0x35, 0xD7, 0x98, 0xA7, 0x8C, 0xA7, 0x54)), number: 334, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "For a week, don't be the first to get in touch with the friend you always chase. See whether they write.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC3, 0x13, 0x61, 0x62, 0x35, 0x12, 0x54, 0x63, 0xA3, 0xB, 0x2, 0xE1, 0x46, 0x69, 0xB0, 0x84)), number: 335, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .quickFix, severity: .low, interactionType: .timed,
+                         prompt: "For the next hour, send nobody a message asking whether that was okay. No \"was I weird?\", no \"hope I didn't offend\".",
+                         inlineComment: "// The check-in asks them to reassure you\n// about a moment they've already forgotten.",
+                         validation: "Mark applied if the hour ran out with no check-in sent.",
+                         configurationData: Data("{\"durationSeconds\":3600,\"prompt\":\"No reassurance requests until this runs out.\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x99, 0x8D, 0x15, 0xA5, 0x73, 0xA4, 0x54, 0x95, 0xAB, 0x54, 0x4B, 0xD0, 0x52, 0xFD, 0x53, 0x5A)), number: 336, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "List three things the other person was more likely thinking about than you during that moment. Their lunch counts.",
+                         inlineComment: "// You were the lead in your version.\n// In theirs you were an extra.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC8, 0x9D, 0x99, 0x5D, 0x8C, 0x3F, 0x50, 0xBF, 0x9C, 0x36, 0x0, 0x51, 0x8, 0x7A, 0x70, 0x2E)), number: 337, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Name what the crash cost you: an evening, an opinion, money, a Saturday. One line in your notes.",
+                         inlineComment: "// Approval is never free.\n// It just doesn't send an invoice.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB8, 0xC7, 0xBD, 0xD4, 0x61, 0x62, 0x5B, 0x17, 0x90, 0x89, 0xF0, 0xF1, 0x6E, 0x3, 0x5F, 0xC0)), number: 338, bugId: UUID(uuid: (0x56, 0x61, 0x3D, 0xA7, 0x84, 0x21, 0x51, 0xF5, 0x93, 0xD9, 0x8D, 0x91, 0xAB, 0xFB, 0xBD, 0x18)),
+                         type: .quickFix, severity: .medium, interactionType: .standard,
+                         prompt: "Before the hour is out, say one plain no to something small: the donation at the register, a second helping, the loyalty card.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x5B, 0xBD, 0x1B, 0xFD, 0x1D, 0x4E, 0x56, 0x8, 0xA6, 0xEB, 0xFE, 0xA2, 0x7, 0xF6, 0xF6, 0xFD)), number: 339, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Go a day without mentioning what anything cost: the watch, the flights, the bargain you found, the builder's quote.",
+                         inlineComment: "// \"Only forty bucks\" is still a price tag.\n// So is \"you don't want to know.\"",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x6F, 0x3E, 0xC1, 0x89, 0xAE, 0x25, 0x50, 0xA0, 0xB9, 0x3B, 0x2F, 0x9, 0x14, 0x68, 0x41, 0x7B)), number: 340, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "The next thing you buy that other people will see, pick the version you'd choose if nobody ever saw it.",
+                         inlineComment: "// A peacock's tail is heavy.\n// The peacock doesn't get a say.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB9, 0x34, 0xDD, 0xB0, 0x2F, 0x4D, 0x57, 0x47, 0xB4, 0xA9, 0x69, 0x20, 0x5A, 0xAC, 0xA1, 0x33)), number: 341, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Asked how your kid is doing, answer with something that isn't a result: a joke they told, a thing they're into this week.",
+                         inlineComment: "// Grades, goals and trophies are their news.\n// You're just holding the microphone.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xBF, 0x8C, 0xDE, 0xAE, 0x3F, 0x33, 0x59, 0xA5, 0x8E, 0x10, 0x6A, 0x17, 0x40, 0x34, 0xEF, 0x3)), number: 342, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Catch yourself reaching for a win more than ten years old: the county final, the band that nearly got signed, the rank you retired at.",
+                         inlineComment: "// If it still comes up every week,\n// ask what it's standing in for.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x43, 0x99, 0x74, 0x20, 0xA6, 0x4A, 0x5E, 0x6F, 0x90, 0x79, 0xF6, 0xF, 0xF5, 0x90, 0x65, 0xD9)), number: 343, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At the gym, pool or club today, train at the level you're at, next to someone better, without mentioning the old injury.",
+                         inlineComment: "// The excuse arrives before the first set.\n// That's how you know who it's for.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4B, 0xD1, 0x7B, 0xC, 0xDB, 0x10, 0x5D, 0x73, 0xB4, 0xCC, 0xE8, 0x84, 0xEA, 0xA3, 0x90, 0x21)), number: 344, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Serve a meal today without the backstory: not the hours it took, not the market, not \"it's my grandmother's recipe.\"",
+                         inlineComment: "// If it's good, they'll ask.\n// If they don't, the story wouldn't have helped.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x69, 0xBB, 0x5A, 0x9B, 0x1D, 0xD9, 0x58, 0xF, 0xBB, 0x89, 0x6A, 0xAC, 0x5F, 0x9E, 0x83, 0xE5)), number: 345, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Show someone a piece of your work that isn't finished or isn't good: the sketch, the demo, the draft. Don't explain what it'll be.",
+                         inlineComment: "// \"It's going to be...\" is the brag\n// wearing a hard hat.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x29, 0x46, 0x78, 0xFF, 0x3E, 0x9, 0x53, 0x50, 0x93, 0x31, 0x72, 0xFB, 0x3D, 0x96, 0xAF, 0x6A)), number: 346, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Drop the \"I barely studied\" and \"I just threw this together\" lines today. If you worked hard on it, say so, or say nothing.",
+                         inlineComment: "// Pretending it was easy is still\n// a claim about how gifted you are.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x93, 0x13, 0xC8, 0x19, 0xDB, 0x29, 0x57, 0x17, 0x89, 0xF5, 0x7A, 0xAB, 0xE0, 0xBF, 0x18, 0xD8)), number: 347, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Back from a trip, answer \"how was it?\" in two sentences. Photos only if they ask to see them.",
+                         inlineComment: "// The fourth photo of the sunset\n// is for you, not them.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8, 0xE0, 0x92, 0x48, 0xF7, 0x9F, 0x5F, 0xC8, 0x96, 0x86, 0xB5, 0x17, 0xE6, 0x1, 0x2A, 0xFE)), number: 348, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Give every number exactly today: the fish you caught, the crowd at the gig, how fast you made the drive. No rounding up.",
+                         inlineComment: "// \"About a hundred people\" was sixty.\n// You counted.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC3, 0xC4, 0xE5, 0x36, 0x5D, 0x57, 0x56, 0xF2, 0x9C, 0xD, 0x3A, 0x3B, 0x25, 0x6F, 0x61, 0x72)), number: 349, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "At the next gig, meal or view worth a photo, take none. Notice the moment your hand goes for the phone.",
+                         inlineComment: "// Ask who the photo was going to be for.\n// It wasn't going to be for you.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xCB, 0x32, 0xE0, 0xFD, 0x72, 0x62, 0x5A, 0x2A, 0x8B, 0xB4, 0x67, 0x17, 0x3A, 0x62, 0x9E, 0x2E)), number: 350, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Finish something at home, the shelf, the paint job, the dripping tap, and don't point it out. See who notices on their own.",
+                         inlineComment: "// \"Notice anything different?\"\n// counts as pointing it out.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x53, 0xB5, 0xBA, 0x54, 0x2F, 0xE, 0x5B, 0x51, 0xA9, 0xD6, 0x5, 0x71, 0x2A, 0xD5, 0x5F, 0xE)), number: 351, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Do one good thing today that nobody can trace back to you: the neighbor's bins, a stranger's parking meter, an unsigned donation.",
+                         inlineComment: "// Not even here. The app doesn't\n// need to know which one it was.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4B, 0xC1, 0x58, 0x88, 0x25, 0xEA, 0x56, 0x7D, 0x9C, 0xC9, 0x93, 0x43, 0x5F, 0xE8, 0x1E, 0x4A)), number: 352, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Ask someone younger or newer to show you how to do something, on the ward, on site, in the kitchen, where others can see you ask.",
+                         inlineComment: "// Being shown how costs less than you think.\n// It usually buys something.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF4, 0xDD, 0x1E, 0x3, 0x16, 0xA2, 0x5E, 0x94, 0x88, 0x3D, 0x76, 0xBD, 0x6B, 0xE2, 0x7B, 0xAD)), number: 353, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "If someone tells a story that makes you look good, let their version stand. Don't add the bit they left out.",
+                         inlineComment: "// The bit they left out is always\n// the most impressive bit. Leave it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF1, 0x55, 0xAC, 0x3A, 0x1A, 0xC5, 0x5C, 0x3D, 0xA3, 0x45, 0xBB, 0xF, 0x86, 0xF4, 0x67, 0x17)), number: 354, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Introduce a friend to someone today with the most interesting true thing about them. Nothing about yourself in the same breath.",
+                         inlineComment: "// \"This is Sam, she rebuilt a boat\"\n// beats anything you were going to say.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x45, 0x11, 0x99, 0x7, 0x1A, 0x6B, 0x5C, 0x2F, 0x86, 0xD, 0xD8, 0xC, 0xD8, 0xCD, 0x2B, 0x3D)), number: 355, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Tally every message you send today that opens with \"I\" or \"my.\" Texts, group chats, comments, all of it.",
+                         inlineComment: "// Grammar isn't the bug.\n// The shape of the tally might be.",
+                         validation: "Tap before you hit send. Sending it anyway still gets a tap.",
+                         configurationData: Data("{\"targetDescription\":\"messages you send that open with \\\"I\\\" or \\\"my\\\"\",\"unit\":\"messages\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD0, 0x67, 0xC2, 0xCF, 0x30, 0xAB, 0x55, 0x53, 0xA6, 0xB0, 0x90, 0x64, 0x57, 0xE4, 0xE6, 0x32)), number: 356, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Write the next birthday card, toast or leaving message about them alone. No \"I remember when I...\", no story you star in.",
+                         inlineComment: "// A toast that's secretly a resume\n// gets the politest applause in the room.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF5, 0x36, 0x96, 0x33, 0x6, 0xCF, 0x59, 0xC1, 0xA3, 0xE8, 0x4C, 0xB9, 0x22, 0x28, 0x25, 0x6B)), number: 357, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At quiz night, at the match or in front of the TV, don't say \"I knew that\" once the answer is out.",
+                         inlineComment: "// Knowing it after the fact\n// is the one thing everyone can do.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA4, 0x36, 0xF0, 0x7C, 0x94, 0x7, 0x57, 0x35, 0x97, 0xC5, 0x3F, 0x4F, 0x63, 0x86, 0xF1, 0x31)), number: 358, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Tell a story today that involves someone impressive, and leave their name out. \"A guy I worked with\" is enough.",
+                         inlineComment: "// If the story dies without the name,\n// the name was the story.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x90, 0xA9, 0xC6, 0x9C, 0x18, 0x16, 0x57, 0xBE, 0x88, 0x22, 0x63, 0xB5, 0x63, 0xA9, 0x69, 0xF2)), number: 359, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Ask someone in the queue, at the club or at dinner what they're proud of this year. When they turn it back on you, one sentence, then return it.",
+                         inlineComment: "// The turnaround is where it goes wrong.\n// Keep yours under ten words.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA1, 0x63, 0x6D, 0x5F, 0xD1, 0xD9, 0x54, 0x8C, 0xB1, 0xAC, 0xD6, 0x96, 0xF9, 0xE2, 0xED, 0x12)), number: 360, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Take the lowest-status job in the room where people can see you do it: the bins after practice, the dishes at the party.",
+                         inlineComment: "// Nobody hands out credit for it.\n// That's the job description.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC4, 0xF1, 0x7C, 0xCF, 0xC1, 0x48, 0x56, 0xB4, 0x95, 0xAD, 0xE8, 0xD0, 0xBD, 0xE7, 0x86, 0x21)), number: 361, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When a student, kid or trainee gets something right, let it be theirs. Skip \"exactly what I was going to say.\"",
+                         inlineComment: "// If you were going to say it,\n// you had your chance.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD7, 0x32, 0xF1, 0x4A, 0xD2, 0x11, 0x59, 0x47, 0xA2, 0xDF, 0x80, 0xE5, 0xF0, 0x55, 0xAC, 0x55)), number: 362, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At the doctor's, the garage or the vet, describe the problem in plain words. Leave out the terms you looked up to sound informed.",
+                         inlineComment: "// They can tell a symptom\n// from a search history.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x44, 0x91, 0x75, 0xD3, 0xAA, 0xDC, 0x51, 0x10, 0xAA, 0xE9, 0x2C, 0xEE, 0x24, 0x88, 0x4, 0xF7)), number: 363, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Praise a friend's achievement to someone who doesn't know them, while they're not around. Leave out your part in it.",
+                         inlineComment: "// Praise that never reaches them\n// is the only kind that isn't a trade.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x7C, 0x8, 0x38, 0xAA, 0xC1, 0x7B, 0x58, 0xCD, 0xB5, 0xBE, 0xD, 0x2D, 0x4B, 0xBF, 0xA8, 0x6F)), number: 364, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "If something you announced didn't happen, the new job, the move, the marathon, tell the people you announced it to.",
+                         inlineComment: "// The announcement got an audience.\n// The update is owed one too.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x76, 0xB2, 0x7A, 0xCE, 0x2D, 0x5E, 0x5E, 0x3F, 0x86, 0x7, 0x52, 0xE2, 0x1D, 0x84, 0x1A, 0xDB)), number: 365, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell a friend you were jealous when they got their good news. Plainly, once, with no joke to cover it.",
+                         inlineComment: "// Envy said out loud stops working\n// as a secret scoreboard.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xCC, 0xD4, 0x86, 0xF9, 0x42, 0xD9, 0x50, 0xBB, 0x82, 0x79, 0xA8, 0x2E, 0xCD, 0xA8, 0x9A, 0x38)), number: 366, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Turn down one title, role or spot you'd take mainly for how it sounds: the committee chair, the captaincy, \"head of\" anything.",
+                         inlineComment: "// If nobody would ever hear about it,\n// would you still want it?",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xEB, 0xAD, 0xED, 0x51, 0x40, 0xAA, 0x56, 0xA1, 0x8C, 0x91, 0x75, 0xE4, 0x10, 0xBD, 0x8, 0x6)), number: 367, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When the book, film or band everyone assumes you know comes up, say you haven't read, seen or heard it.",
+                         inlineComment: "// The nod is free today. It gets expensive\n// the day they ask a follow-up.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xEA, 0x6F, 0x2, 0x63, 0xF9, 0x40, 0x56, 0xF9, 0xB3, 0xF0, 0x5A, 0xDF, 0x87, 0xAE, 0x15, 0xA6)), number: 368, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .weekly, severity: .high, interactionType: .standard,
+                         prompt: "This week, your wins only come up if someone else raises them. Yours, your kid's, your team's: all of it waits to be asked about.",
+                         inlineComment: "// Most of it will never come up.\n// That's the finding.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xCD, 0x95, 0xC9, 0xA4, 0x20, 0x53, 0x56, 0x71, 0xBB, 0xEA, 0xFF, 0x3B, 0xED, 0xEA, 0x5D, 0x14)), number: 369, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .weekly, severity: .low, interactionType: .standard,
+                         prompt: "Each day this week, do one job well that nobody will see or check: the back of the shelf, the grout, the file nobody opens.",
+                         inlineComment: "// Cabinetmakers used to finish the back\n// of the drawer. Nobody looked there either.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x49, 0x33, 0x7C, 0x38, 0xEA, 0x61, 0x5F, 0xF9, 0xBA, 0xE1, 0xF4, 0x57, 0xC0, 0x11, 0x32, 0x1E)), number: 370, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .weekly, severity: .low, interactionType: .multiStep,
+                         prompt: "Keep a week-long log of every reference you nod along to without actually knowing it.",
+                         inlineComment: "// \"Oh, yeah, love their early stuff.\"\n// Into the log it goes.",
+                         validation: "Mark applied on day seven, after the last lookup.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Each time you nod at a name, book, term or band you don't know, note it on your phone.\"},{\"id\":\"s2\",\"instruction\":\"Each evening, look up everything on that day's list.\"},{\"id\":\"s3\",\"instruction\":\"On day seven, mark the ones you'd have lost nothing by admitting you didn't know.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF4, 0xC0, 0x98, 0x22, 0x6B, 0xA7, 0x56, 0xE7, 0xBB, 0xDF, 0x32, 0x1F, 0x54, 0xC8, 0x5C, 0x83)), number: 371, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .quickFix, severity: .medium, interactionType: .standard,
+                         prompt: "Within the hour, tell the person you were trying to impress one specific thing they did well. Nothing that links back to you.",
+                         inlineComment: "// Admiration was what you were after.\n// Try handing some over.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA, 0x9F, 0xE0, 0x69, 0x62, 0x6F, 0x57, 0xA5, 0x9D, 0xF4, 0xAB, 0x82, 0x83, 0xDA, 0xC2, 0x7A)), number: 372, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .quickFix, severity: .high, interactionType: .standard,
+                         prompt: "If the crash happened online, take the post down within the hour. No replacement post explaining why.",
+                         inlineComment: "// Nobody needs the director's cut.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x5B, 0xAD, 0xB3, 0x97, 0xB7, 0x67, 0x58, 0x58, 0x95, 0x6E, 0x2F, 0xE2, 0x47, 0xCA, 0xB7, 0x9A)), number: 373, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .quickFix, severity: .high, interactionType: .standard,
+                         prompt: "Tell one person what just happened, as a confession, not a story: \"I just spent ten minutes showing off to my sister-in-law.\"",
+                         inlineComment: "// Keep it short. A long confession\n// turns into the next performance.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x62, 0xBE, 0xFB, 0xF3, 0x34, 0x28, 0x59, 0x4B, 0x80, 0x6F, 0x8B, 0x89, 0x6D, 0x5C, 0x4, 0x72)), number: 374, bugId: UUID(uuid: (0x49, 0x84, 0xCC, 0x8A, 0xAD, 0xB8, 0x51, 0x49, 0xB4, 0x19, 0xD, 0x6C, 0xA3, 0x18, 0x3E, 0xB5)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Write two lines on how the other person will describe that conversation to someone tonight.",
+                         inlineComment: "// Write it in their words, not yours.\n// They'll be less generous.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDF, 0x5C, 0x7A, 0x4F, 0x35, 0x53, 0x58, 0x80, 0x95, 0x66, 0xD6, 0xEF, 0xCE, 0x3D, 0xD5, 0x5D)), number: 375, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .timed,
+                         prompt: "Do one chore by hand at half your usual speed until the timer ends: the dishes, folding laundry, peeling potatoes. No podcast.",
+                         inlineComment: "// The urge to speed up arrives with no deadline.\n// That's how you know it's habit, not need.",
+                         validation: "Start the timer with the first plate or shirt. Mark applied if the pace held to the end.",
+                         configurationData: Data("{\"durationSeconds\":300,\"prompt\":\"Half speed. Nobody is timing this except the app.\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x42, 0x83, 0xC2, 0xBE, 0x94, 0xF0, 0x5A, 0x15, 0x9D, 0xE1, 0x68, 0x88, 0x63, 0xDB, 0x84, 0x10)), number: 376, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Play one podcast, voice note or video today at normal speed. Notice how long it takes before 1x feels unbearable.",
+                         inlineComment: "// 2x speed: finishing things\n// you never needed to start.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x2B, 0xB4, 0xB3, 0xB, 0x57, 0xB0, 0x5B, 0x6C, 0xA4, 0x3B, 0xD9, 0x44, 0x8D, 0xF5, 0x58, 0x22)), number: 377, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Walk somewhere today with no headphones, no call and no podcast. Just the walk, at whatever pace it comes out.",
+                         inlineComment: "// You'll hear the street.\n// Also the thing the podcast was drowning out.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x53, 0xBD, 0xB6, 0xE0, 0x5F, 0xCF, 0x5F, 0x6A, 0xBE, 0xBC, 0xCA, 0x6F, 0x28, 0xD, 0x51, 0x29)), number: 378, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Tap once each time today you do two things at once: eat and scroll, talk and type, cook and take a call, watch and shop.",
+                         inlineComment: "// Doubling up feels efficient.\n// Mostly it halves both.",
+                         validation: "Tap each time you catch yourself running two at once. Tonight, look at the number before you judge it.",
+                         configurationData: Data("{\"targetDescription\":\"moments spent doing two things at once\",\"unit\":\"times\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC5, 0x82, 0x2B, 0x2E, 0xD5, 0xA2, 0x58, 0x5C, 0x9E, 0x53, 0xB0, 0x9B, 0xCF, 0x27, 0x7F, 0x6)), number: 379, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Go for a run, ride or walk without recording it. No watch, no app, no route map to post afterward.",
+                         inlineComment: "// If it isn't logged, it still happened.\n// Your knees can confirm.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAF, 0x28, 0xAB, 0x70, 0x31, 0xB3, 0x55, 0x72, 0xB1, 0x85, 0x77, 0x44, 0x7B, 0x48, 0xF, 0xBE)), number: 380, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Every time you hurry today with nothing waiting, tap once: the close-door button, the yellow light, the jog for a bus that runs every five minutes.",
+                         inlineComment: "// The bus comes either way.\n// The jog was for the feeling of being late.",
+                         validation: "Tap each needless hurry as you catch it. Mark applied at bedtime.",
+                         configurationData: Data("{\"targetDescription\":\"hurries with nothing waiting at the other end\",\"unit\":\"times\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x6B, 0x28, 0x6D, 0xA8, 0xCF, 0x26, 0x58, 0x6E, 0xA7, 0xF8, 0xA, 0x68, 0x91, 0x11, 0x15, 0xD6)), number: 381, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Find the last afternoon you spent with no plan at all. Write down the date.",
+                         inlineComment: "// If you have to scroll back further than a month,\n// the scrolling is the finding.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x42, 0x5B, 0xA6, 0xC6, 0x57, 0x95, 0x51, 0xD6, 0xA8, 0x96, 0xB3, 0xC9, 0x8C, 0x10, 0xE5, 0x60)), number: 382, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the phantom buzzes today: each time you feel, or check for, a notification that isn't there.",
+                         inlineComment: "// The phone didn't buzz.\n// Some part of you hoped you were needed.",
+                         validation: "Tap each phantom buzz or empty check. Mark applied at the end of the day.",
+                         configurationData: Data("{\"targetDescription\":\"buzzes felt or checked for that weren't there\",\"unit\":\"buzzes\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x76, 0xAF, 0x9F, 0x84, 0xB3, 0x6A, 0x57, 0xF4, 0x8B, 0x9E, 0xD7, 0xAB, 0x90, 0x38, 0x83, 0xDE)), number: 383, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "The night before an exam, a deadline or a hard phone call, notice the sudden need to tidy the drawer or redo the plan. Name what it's standing in for.",
+                         inlineComment: "// The cleanest kitchens in the world\n// belong to people with an essay due.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x9F, 0x50, 0xBF, 0x2D, 0xAA, 0x27, 0x5D, 0x64, 0xB1, 0x5A, 0xEB, 0x11, 0x7C, 0x41, 0x95, 0x70)), number: 384, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Read something today that's no use at all: a novel, a comic, the back of a cereal box. Not the news, not a book about habits.",
+                         inlineComment: "// If you catch yourself taking notes,\n// it's turned back into homework.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x16, 0xDE, 0x8B, 0xAE, 0x5C, 0x72, 0x56, 0xC4, 0xAE, 0x1, 0x55, 0xA1, 0x26, 0x42, 0x17, 0x54)), number: 385, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Planning a trip or a day out? Leave one half-day with nothing booked. Don't fill it with \"we'll see\" plans.",
+                         inlineComment: "// An itinerary with no gaps\n// is a work schedule with better weather.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x92, 0x9F, 0x93, 0x65, 0x79, 0xA4, 0x50, 0xEA, 0xA2, 0x32, 0xC7, 0x24, 0x95, 0x58, 0xA4, 0x76)), number: 386, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Watch one whole episode or film today with no second screen. Phone in another room, not face down beside you.",
+                         inlineComment: "// Face down is still on the couch.\n// It's waiting for the boring scene.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD3, 0x44, 0xA4, 0xC, 0x24, 0xB8, 0x50, 0xB6, 0x92, 0xCD, 0xFC, 0x3B, 0xC2, 0x1A, 0x11, 0x7)), number: 387, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Match the pace of whoever is slowest today: a toddler, a parent with a cane, a friend in bad shoes. Don't hurry them, not even with a look.",
+                         inlineComment: "// You'll arrive thirty seconds later.\n// Nobody at the other end will ever know.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4D, 0x4F, 0x6, 0x42, 0x8C, 0xE7, 0x57, 0x39, 0xB8, 0x20, 0x57, 0xE9, 0xDE, 0xE2, 0x59, 0xF5)), number: 388, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Let someone tell a slow story today without hurrying it: no \"long story short,\" no finishing their sentences, no nodding them along.",
+                         inlineComment: "// The story isn't too long.\n// You're in a hurry to be somewhere else.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8D, 0x78, 0x12, 0xED, 0x8D, 0x52, 0x5C, 0x18, 0x9B, 0xA0, 0x11, 0xB4, 0xC, 0x5C, 0x15, 0x10)), number: 389, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Ask a parent, grandparent or older neighbor what a Sunday looked like when they were thirty. Listen for what nobody did.",
+                         inlineComment: "// They weren't less important.\n// The stores were just closed.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xD1, 0xC, 0x68, 0x77, 0x66, 0xE6, 0x5F, 0x51, 0x91, 0x8B, 0x2A, 0xBD, 0x26, 0x5B, 0x66, 0x4E)), number: 390, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Your kid says \"I'm bored,\" don't fix it. No activity, no screen, no list of suggestions. See what they do with it.",
+                         inlineComment: "// Boredom is where kids start inventing.\n// Also where adults start scheduling.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x3E, 0x3D, 0xA, 0x42, 0xB8, 0xCB, 0x5A, 0x9E, 0xB5, 0xDC, 0xD2, 0xB5, 0x9B, 0xDD, 0x99, 0x53)), number: 391, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Call a nap a nap today, if one happens and comes up. Not a \"power nap,\" not a \"quick recharge.\"",
+                         inlineComment: "// \"Power\" is doing PR for the couch.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x61, 0x47, 0xFA, 0xB0, 0xB9, 0xCD, 0x5E, 0x9F, 0xBE, 0x6E, 0xEE, 0x65, 0x5, 0x9F, 0xD2, 0xA0)), number: 392, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "After a family meal or a dinner you're hosting, stay at the table until the conversation ends. The dishes will still be there.",
+                         inlineComment: "// The one at the sink is the busiest person\n// at the party, and the least present.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x42, 0xE3, 0xE6, 0xC1, 0x91, 0x1D, 0x51, 0x6E, 0xA6, 0x22, 0xBA, 0x68, 0x25, 0xA4, 0x4A, 0x77)), number: 393, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "The next \"I know you're busy, but...\" you hear when you aren't, answer \"I'm not, actually. What's up?\"",
+                         inlineComment: "// You just gave up a reputation\n// that was costing you their questions.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x2, 0x5, 0x6D, 0x74, 0x65, 0x1D, 0x5A, 0xC, 0x93, 0x80, 0x2C, 0xDE, 0xFD, 0x4D, 0xEE, 0x6A)), number: 394, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Running your own bookings (plumber, stylist, tutor, driver)? Offer the real next free slot, not a later one that sounds more in demand.",
+                         inlineComment: "// \"I could do Thursday\" is less impressive\n// than \"booked till March.\" It's also true.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x7E, 0xF, 0x43, 0x8D, 0x19, 0x16, 0x58, 0x4D, 0x87, 0xE1, 0x4F, 0x21, 0xC2, 0xD1, 0x6F, 0x43)), number: 395, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Work goes quiet and the boss walks past: stay as you are. Don't grab a cloth, a clipboard or a phone to look occupied.",
+                         inlineComment: "// The cloth says \"I'm useful.\"\n// The counter was already clean.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x72, 0x13, 0x5E, 0xED, 0x43, 0x21, 0x50, 0x59, 0x9E, 0xD8, 0x8D, 0x83, 0xAE, 0xFF, 0x2C, 0x42)), number: 396, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Book one vacation day you'd otherwise let expire this year. Put it in today. Don't attach a reason.",
+                         inlineComment: "// Unused vacation isn't loyalty.\n// It's a gift to a company that didn't ask.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDC, 0x33, 0xBA, 0x7F, 0x29, 0x30, 0x50, 0xA, 0x9D, 0x24, 0xED, 0x42, 0x1D, 0x9E, 0xC0, 0x33)), number: 397, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When you're next sick, take the day off properly. No \"keeping an eye on things\" from bed, and no coming in coughing to prove a point.",
+                         inlineComment: "// Nobody has ever been promoted\n// for spreading a cold heroically.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x1D, 0xAB, 0xBC, 0xCE, 0xC6, 0x2C, 0x5F, 0x76, 0xAD, 0xF0, 0x9C, 0x13, 0x20, 0xF8, 0x4D, 0x47)), number: 398, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "If someone says \"Must be nice\" about your free afternoon, say \"It is\" and nothing else. No backstory about the hard weeks.",
+                         inlineComment: "// The backstory is a receipt.\n// Nobody asked to see it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDD, 0xA, 0x7A, 0xB, 0xAA, 0x31, 0x53, 0xD8, 0xAE, 0x13, 0x68, 0x0, 0xF7, 0xE3, 0x77, 0x7)), number: 399, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Caught on your phone with \"Anything important?\" and it wasn't? Say \"No, just scrolling.\"",
+                         inlineComment: "// The frown of concentration was free.\n// The truth costs one slightly awkward second.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x82, 0xCC, 0x2B, 0x1A, 0x7C, 0x2C, 0x51, 0xB9, 0xAE, 0xF6, 0xD6, 0xDB, 0xC0, 0xE7, 0x62, 0x26)), number: 400, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Whenever talk turns to \"I got four hours of sleep,\" say how much you actually slept, if it was more. Ward, dorm, sideline, group chat.",
+                         inlineComment: "// Sleep is the only contest\n// where the loser gets to be well rested.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x47, 0x9E, 0x38, 0xC2, 0xC5, 0x3E, 0x53, 0x96, 0x9D, 0xB6, 0xFD, 0xE4, 0x11, 0x24, 0x5C, 0x0)), number: 401, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "A boss or client texts after hours about something that can wait? Answer in the morning, read receipt and all.",
+                         inlineComment: "// They saw you see it.\n// They'll also see the sun come up.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x12, 0x7E, 0xE2, 0x7F, 0xB7, 0xC0, 0x50, 0xB, 0xAB, 0x21, 0xD3, 0xF4, 0xC, 0x53, 0x33, 0xAF)), number: 402, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Say yes on the spot to one unplanned offer today, if you're free: a coffee, a walk, a drink after practice.",
+                         inlineComment: "// \"Let me check\" is for calendars\n// that actually have something in them.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x7C, 0x3C, 0x81, 0xB6, 0xF2, 0xC0, 0x5F, 0xAD, 0x89, 0x98, 0xA9, 0x92, 0xD6, 0x71, 0xD4, 0xEF)), number: 403, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Asked for help today, stop and turn toward the person. No answering over your shoulder while you type, stir or scroll.",
+                         inlineComment: "// Half-turned says \"I'm needed elsewhere.\"\n// It's the busiest posture there is.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x28, 0x5A, 0x75, 0xE8, 0x88, 0xDC, 0x5B, 0x33, 0xA5, 0x2A, 0xCF, 0x2B, 0xC4, 0x68, 0xA4, 0x67)), number: 404, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "Ban the word \"busy\" for a week. Each time you reach for it, say what you actually mean: tired, booked, or not interested.",
+                         inlineComment: "// \"Busy\" covers everything.\n// That's what made it so useful.",
+                         validation: "Mark applied after seven days, slips included. What you said instead counts more than a clean run.",
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x84, 0x1C, 0x74, 0x7, 0xC7, 0xEA, 0x5C, 0xCB, 0xB3, 0x1B, 0xE2, 0xD1, 0x93, 0xD6, 0xAA, 0x34)), number: 405, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .weekly, severity: .high, interactionType: .standard,
+                         prompt: "Cut one activity from your family's week that's there mostly so the week looks full. Tell whoever runs it.",
+                         inlineComment: "// Kids notice a packed week.\n// They also notice what it was packed for.",
+                         validation: "Mark applied once the activity is off the calendar and the organizer has been told.",
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8A, 0x30, 0xB2, 0xC4, 0xED, 0xDD, 0x5F, 0xDA, 0xAA, 0x20, 0xF7, 0x3B, 0x19, 0x3B, 0x37, 0xFA)), number: 406, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .weekly, severity: .high, interactionType: .multiStep,
+                         prompt: "Someone else runs, for one week, a thing you always run outside work: the club kit, the class group chat, the family birthday list.",
+                         inlineComment: "// If it goes slightly worse,\n// it was never a one-person job. Just a one-person habit.",
+                         validation: nil,
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"On the first day, hand it over in person, with whatever notes they need.\"},{\"id\":\"s2\",\"instruction\":\"For the rest of the week, don't check, correct or quietly redo their version.\"},{\"id\":\"s3\",\"instruction\":\"On the last day, notice what you missed: the job, or being the one who did it.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAA, 0xF2, 0xD0, 0x9E, 0xAD, 0x4A, 0x56, 0x90, 0x9E, 0x3A, 0x3E, 0x1, 0x21, 0xF, 0x2B, 0x53)), number: 407, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Move one thing you added to today in the last hour, and that doesn't need today, to tomorrow. Or delete it.",
+                         inlineComment: "// The crash added it.\n// You can take it back off.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF5, 0x41, 0x5F, 0xD3, 0x80, 0x17, 0x5F, 0xBD, 0xB2, 0x57, 0x58, 0x69, 0x4E, 0xC6, 0x83, 0x48)), number: 408, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Work out the hours you actually worked today. Compare them with the number you just implied.",
+                         inlineComment: "// The gap is the size\n// of the story you were telling.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x6D, 0xD7, 0x51, 0xB1, 0x68, 0x7C, 0x5D, 0xA2, 0x8A, 0x47, 0x34, 0xD1, 0x45, 0xCB, 0x30, 0xE0)), number: 409, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "For the next hour, do one thing at a time. When a second thing shows up, write it on paper and go back to the first.",
+                         inlineComment: "// The second thing will survive an hour.\n// It always has.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x9F, 0x51, 0xFA, 0xC, 0x99, 0xA1, 0x54, 0x75, 0x81, 0xD8, 0x3, 0xEF, 0xE7, 0x49, 0x2D, 0xDF)), number: 410, bugId: UUID(uuid: (0x10, 0x26, 0xFD, 0x99, 0xD0, 0x8D, 0x5F, 0x91, 0xBB, 0x2C, 0x43, 0xD9, 0x74, 0x22, 0x74, 0xF1)),
+                         type: .quickFix, severity: .medium, interactionType: .standard,
+                         prompt: "Whoever just heard how slammed you are: send them one line about something in your day that wasn't work.",
+                         inlineComment: "// A correction, in the form of a lunch,\n// a dog, or a bad film.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4B, 0xE, 0x78, 0xD1, 0x32, 0xFC, 0x5E, 0xA2, 0xAB, 0x1, 0x3E, 0x2B, 0xA0, 0x82, 0x17, 0x47)), number: 411, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "List the things in your life you still call \"for now\": the job, the apartment, the town. Next to each, write how long it has been.",
+                         inlineComment: "// The apartment has been temporary for six years.\n// It has a second coat of paint.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xAA, 0x17, 0x51, 0x4D, 0x37, 0xFE, 0x53, 0x22, 0xA1, 0x5, 0x54, 0x9D, 0xFB, 0x41, 0xC4, 0x2C)), number: 412, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Tally the reruns of one daydream today: the interview, the award, the moment someone finally notices you.",
+                         inlineComment: "// It usually runs while you do the dishes.\n// The dishes never make it into the daydream.",
+                         validation: "One tap per rerun. The shower, the commute and the line at the checkout all count.",
+                         configurationData: Data("{\"targetDescription\":\"times the being-discovered daydream played\",\"unit\":\"reruns\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x3, 0x24, 0x1F, 0x16, 0x52, 0x58, 0x50, 0xF6, 0x96, 0xAB, 0x29, 0xFA, 0x61, 0x25, 0xC4, 0x4E)), number: 413, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .counter,
+                         prompt: "Count the moments you read a sign about your future today: a song on the radio, a number, a coincidence.",
+                         inlineComment: "// The song was on the radio\n// for everyone in the county.",
+                         validation: "One tap per omen. Horoscopes count, including the ones you say you read as a joke.",
+                         configurationData: Data("{\"targetDescription\":\"signs you read as being about your future\",\"unit\":\"signs\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF7, 0x83, 0x9A, 0xA4, 0x84, 0xC, 0x5B, 0x3C, 0xAF, 0x76, 0x2B, 0xEF, 0xD6, 0x7B, 0xD8, 0x41)), number: 414, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Read a job ad you'd normally call beneath you all the way to the end. Note the duties you'd actually be good at.",
+                         inlineComment: "// Somebody does that job well every day.\n// They aren't waiting to be discovered.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF1, 0x84, 0xC3, 0x8C, 0x1B, 0x12, 0x55, 0x88, 0xA6, 0xCF, 0x8B, 0x55, 0x8B, 0xFA, 0xE2, 0x3C)), number: 415, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "At a family dinner, when someone says \"you were always going to do something big,\" say what you actually do. Plainly.",
+                         inlineComment: "// Your aunt has been waiting since the school play.\n// She can take the real answer.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC9, 0xD7, 0x7D, 0x19, 0x6, 0x29, 0x55, 0x6B, 0x9C, 0x3E, 0x77, 0x4, 0x5, 0xCB, 0x9B, 0xB6)), number: 416, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Retired or nearly: tell someone what your working life was, without \"I could have\" or \"if I had stayed.\"",
+                         inlineComment: "// Forty years of turning up\n// isn't a rough draft of something else.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x1A, 0x3F, 0x54, 0x1B, 0x68, 0x6F, 0x51, 0x4A, 0x80, 0x42, 0x33, 0x9A, 0x36, 0x7B, 0xAB, 0xAC)), number: 417, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Ask someone who knew you at eighteen what they thought you'd become. Don't explain the gap.",
+                         inlineComment: "// They probably guessed something vague.\n// The pressure was mostly yours.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x10, 0x11, 0x2C, 0x87, 0xA9, 0xBA, 0x5C, 0xF4, 0xAA, 0x8B, 0xC4, 0xF5, 0x69, 0xFD, 0x41, 0x98)), number: 418, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Skip one piece of content today that promises to make you extraordinary: the reel, the podcast, the book about greatness.",
+                         inlineComment: "// 400 videos in, the potential is still untapped.\n// It always needs one more.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4B, 0xDE, 0x70, 0xD2, 0x24, 0xFF, 0x53, 0x50, 0xAA, 0x46, 0xBD, 0x57, 0x21, 0xB3, 0xC8, 0x28)), number: 419, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .quiz,
+                         prompt: "Trace where the idea that you were meant for more came from.",
+                         inlineComment: nil,
+                         validation: "Applied once you can put a name, a year or a room to where the feeling started.",
+                         configurationData: Data("{\"options\":[{\"id\":\"a\",\"insight\":\"A kind sentence said once to a ten-year-old, still being enforced decades later like a contract.\",\"text\":\"A parent or teacher said I'd go far.\",\"weightModifier\":0.6},{\"id\":\"b\",\"insight\":\"Early grades measured early grades. Nobody signed them off as a forecast for a whole life.\",\"text\":\"Being good at school early.\",\"weightModifier\":0.7},{\"id\":\"c\",\"insight\":\"Those stories need a plot to keep an audience. A life gets to count without one.\",\"text\":\"Films and books where the ordinary one turns out to be chosen.\",\"weightModifier\":0.5},{\"id\":\"d\",\"insight\":\"Possibly true. Check again the next time someone your age gets a profile in the paper.\",\"text\":\"I don't really have that feeling.\",\"weightModifier\":-0.5}],\"question\":\"Where did the \\\"meant for more\\\" feeling first come from?\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x1F, 0x95, 0xD, 0xCC, 0x29, 0xE8, 0x5F, 0xAA, 0xBE, 0xD7, 0xF6, 0x35, 0x85, 0x8F, 0xDF, 0x6E)), number: 420, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When a child asks what you wanted to be when you grew up, tell them, and what you are now, in the same breath.",
+                         inlineComment: "// To them, both answers are equally interesting.\n// Take notes.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDA, 0x8A, 0xB7, 0xE8, 0x4F, 0x8, 0x57, 0xC9, 0xA7, 0xAD, 0xDA, 0x5D, 0xF5, 0x92, 0x60, 0x54)), number: 421, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "At work or in class, catch the thought \"I'm wasted here.\" Then do the next task properly anyway.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x86, 0x16, 0x1E, 0xE5, 0xF4, 0xC9, 0x5B, 0x77, 0xB4, 0x5D, 0x45, 0x1B, 0x15, 0xA8, 0xF5, 0xC8)), number: 422, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Serving customers today? When one treats you as \"just the cashier,\" notice the story that starts: \"If they knew what I really...\"",
+                         inlineComment: "// They didn't know.\n// They also didn't need to, to buy the milk.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE1, 0x4A, 0x26, 0x57, 0xA5, 0x6, 0x58, 0x9E, 0xAC, 0xC9, 0x15, 0x96, 0xBD, 0x49, 0xA1, 0x61)), number: 423, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Pick a plan of yours, the band, the shop, the book, and look up how it usually goes for people who try. Tell someone the number.",
+                         inlineComment: "// Base rates are rude.\n// They are also right more often than hope is.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x14, 0xE0, 0x0, 0x46, 0xF7, 0xFA, 0x53, 0x0, 0x87, 0x1C, 0x1D, 0x5A, 0x31, 0x7D, 0x70, 0xC6)), number: 424, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Next time you hear a dropout-to-millionaire story, name one person who tried the same thing and you'll never hear about.",
+                         inlineComment: "// The sample is only the ones who made it.\n// The rest don't give talks.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x95, 0xF1, 0x90, 0x56, 0x38, 0x95, 0x5C, 0x8, 0x8D, 0x8C, 0x24, 0x5D, 0x40, 0x5D, 0x35, 0x30)), number: 425, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Name the last thing you thought would change everything once you had it. Work out how long it actually felt different.",
+                         inlineComment: "// The new car smell lasts about a month.\n// So does most of everything else.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA6, 0x1D, 0x85, 0x6C, 0x18, 0xC2, 0x54, 0xFD, 0x8D, 0x43, 0xB7, 0xB8, 0x95, 0xF7, 0x69, 0xB5)), number: 426, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "When someone asks your 5k time, your handicap or your best score, give the usual one, not the best.",
+                         inlineComment: "// Your usual is your level.\n// The best day was weather.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x13, 0xF, 0x71, 0x24, 0xD2, 0x77, 0x59, 0x2C, 0xBA, 0x3F, 0x8F, 0x5C, 0xA4, 0x53, 0xDB, 0xE7)), number: 427, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Read three obituaries of strangers in a local paper or on its site. Note what their families chose to mention.",
+                         inlineComment: "// Nobody's family mentions the follower count.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC1, 0x30, 0x6A, 0xDA, 0xF7, 0x4D, 0x52, 0x80, 0xA1, 0xD5, 0x7A, 0xE6, 0x9F, 0xB4, 0x71, 0x63)), number: 428, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Watch your kid at the match, the recital or the school play without picturing them going pro.",
+                         inlineComment: "// Most of the kids on that field will play for fun\n// for the rest of their lives. Lucky them.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xCB, 0x9F, 0x2F, 0x88, 0x6A, 0x87, 0x5D, 0x76, 0x86, 0xEA, 0x36, 0x33, 0x45, 0x5F, 0x6A, 0xDB)), number: 429, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "At the parent-teacher meeting, hear \"doing fine\" about your kid without asking what would make them exceptional.",
+                         inlineComment: "// Fine is a report, not a diagnosis.\n// Most adults you like were fine at eleven.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB9, 0x87, 0x95, 0xF, 0x15, 0xAA, 0x51, 0xF5, 0xB6, 0x67, 0xBE, 0xB8, 0x16, 0x6B, 0x89, 0xC7)), number: 430, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Stop telling your teammates which league you \"could\" be in if you trained properly. Play the one you're in.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA1, 0x4A, 0x78, 0x62, 0x15, 0xAC, 0x56, 0x6E, 0xA3, 0x55, 0x10, 0xFB, 0x35, 0xBC, 0x2D, 0xAC)), number: 431, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Ask for nothing special today: no off-menu order, no exception to the rule, no \"could you just, for me.\"",
+                         inlineComment: "// The rules were written for people like you.\n// That's what \"people\" means.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4C, 0x52, 0x12, 0x22, 0xB3, 0x62, 0x5F, 0x1B, 0x8B, 0x4A, 0xB5, 0xD0, 0x64, 0xC4, 0xA1, 0x55)), number: 432, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Sing a whole song at karaoke, a birthday or in the car with friends, knowing you're an average singer.",
+                         inlineComment: "// Nobody in the room is scouting.\n// They want the chorus.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA6, 0xE6, 0x30, 0x7, 0xC4, 0xAE, 0x54, 0x71, 0x8D, 0xE5, 0xCC, 0x66, 0x37, 0xF, 0xB0, 0xCE)), number: 433, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Finish something small and plain, a sketch, a loaf, a short song, and give it away without saying it isn't your real work.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x4C, 0x53, 0xDC, 0x86, 0x75, 0xC0, 0x54, 0x7, 0xBD, 0x9E, 0x36, 0xA0, 0xB8, 0x1E, 0xB0, 0x9C)), number: 434, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "If you teach or coach, notice how often you picture being the one they thank in a speech someday.",
+                         inlineComment: "// Most good teachers are thanked by nobody\n// in particular. The kids still learned to read.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xDC, 0x38, 0xDF, 0xD4, 0x2B, 0x17, 0x5F, 0x74, 0xA2, 0x7C, 0x98, 0xB5, 0xF6, 0x51, 0x80, 0x1)), number: 435, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Name the role the family gave you as a kid: the clever one, the creative one, the one who would go far. At the next family meal, step out of it once.",
+                         inlineComment: "// Casting was done when you were nine.\n// Nobody has reviewed it since.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x7D, 0xA8, 0x3A, 0xA6, 0xBC, 0xD8, 0x58, 0xD8, 0x99, 0x9C, 0xBB, 0xE, 0xA4, 0x1F, 0xA4, 0x12)), number: 436, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "When someone asks about your passion or your dream, give the true answer, even if it's \"I don't really have one.\"",
+                         inlineComment: "// Most people don't have one.\n// They have Thursdays and people they like.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xBD, 0x93, 0xDE, 0xE7, 0xFF, 0xE2, 0x50, 0xC2, 0xBF, 0xB0, 0xA3, 0x68, 0x81, 0x4E, 0x5E, 0x9C)), number: 437, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell someone about the thing you'll \"get to someday.\" Then give it a date, or say \"probably never.\"",
+                         inlineComment: "// Someday is a comfortable place to keep a dream.\n// Nothing ever happens there.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF5, 0x34, 0x70, 0x24, 0xDB, 0x60, 0x54, 0x86, 0x86, 0xB8, 0x1D, 0x18, 0x63, 0xF1, 0x91, 0xB1)), number: 438, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Search your own full name. Find someone else who has it and read about their life for a minute.",
+                         inlineComment: "// They also thought it was\n// an unusual name.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x81, 0xB0, 0x3F, 0xF6, 0x9F, 0x14, 0x5B, 0x3, 0x95, 0xF, 0xD4, 0x7F, 0x22, 0xCA, 0x9C, 0x77)), number: 439, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .multiStep,
+                         prompt: "Put the remarkable day you planned next to the one you got.",
+                         inlineComment: "// The morning line needs an audience.\n// The evening one usually doesn't.",
+                         validation: "Applied when both lines exist and you've picked the one you want more of.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Morning: write one line on what would make today remarkable.\"},{\"id\":\"s2\",\"instruction\":\"Evening: write one line on the best ordinary thing that actually happened.\"},{\"id\":\"s3\",\"instruction\":\"Before bed, read both and decide which one you'd want more of.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x9A, 0x93, 0x49, 0x94, 0x94, 0x87, 0x59, 0xB, 0xB5, 0x61, 0x77, 0x9D, 0xB4, 0x32, 0x82, 0xB5)), number: 440, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Tell one person about a plain good thing from today: the bus was on time, the apple was good. No punchline.",
+                         inlineComment: "// \"The bus came on time\"\n// is a complete anecdote.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xE3, 0x26, 0x85, 0x23, 0xB3, 0xCD, 0x50, 0x3C, 0xB9, 0xB2, 0x8, 0x31, 0x8E, 0xEE, 0x75, 0xAA)), number: 441, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Ask a passenger to rate your driving out of ten. Don't argue with the number.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xF1, 0x69, 0xC6, 0xEF, 0x46, 0x67, 0x56, 0xEB, 0x99, 0x2F, 0x5A, 0xDC, 0x89, 0xDB, 0x44, 0x71)), number: 442, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .low, interactionType: .standard,
+                         prompt: "Go to something amateur: a school play, a rec league game, an open mic night. Stay to the end.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x63, 0xCF, 0x89, 0xC3, 0x11, 0xCF, 0x5E, 0xED, 0xA6, 0xCE, 0xD, 0xEE, 0xF7, 0x70, 0xFD, 0xA9)), number: 443, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Ask an older relative what they wanted to be at your age, and what happened instead. Listen to the whole answer.",
+                         inlineComment: "// Their plan B has been running for fifty years.\n// Ask how it went.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xFA, 0xFF, 0xD0, 0x43, 0x24, 0x1C, 0x5B, 0x2D, 0xA7, 0xE8, 0x6F, 0x16, 0xEE, 0x8C, 0x1C, 0xE3)), number: 444, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Enter something where you'll probably finish mid-pack: a fun run, a bake-off, a trivia night. Tell people your actual position.",
+                         inlineComment: "// 214th out of 430.\n// Say it like the number it is.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x6C, 0xE1, 0x7, 0x67, 0xE1, 0xA2, 0x5F, 0x7A, 0x9B, 0xB8, 0x77, 0xD5, 0x1C, 0x17, 0xB1, 0xD2)), number: 445, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Tell your partner or a close friend one way your life turned out ordinary that you've stopped minding.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x5D, 0x6A, 0x32, 0x87, 0x7C, 0x32, 0x5E, 0x19, 0x82, 0x9D, 0x16, 0x5F, 0x7A, 0x77, 0x9F, 0x63)), number: 446, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "At your next class, training or rehearsal, let the coach see your real level. Don't mention you're having an off day.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x71, 0x77, 0x5D, 0xF4, 0xC1, 0xA3, 0x51, 0x91, 0x8A, 0x31, 0xC3, 0x7A, 0x25, 0x91, 0xFF, 0x3D)), number: 447, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .medium, interactionType: .standard,
+                         prompt: "Post your small news in the group chat between the engagements and the promotions. A new kettle counts.",
+                         inlineComment: "// The kettle got three hearts.\n// One of them was your mom.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x22, 0x6F, 0xE1, 0x71, 0xA, 0x0, 0x5C, 0x4, 0xA7, 0xBA, 0xB0, 0x2, 0x4C, 0x21, 0x60, 0x57)), number: 448, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Ask your manager, coach or teacher where you honestly rank among the people they have seen. Thank them for the answer.",
+                         inlineComment: "// The answer is usually \"solid.\"\n// Solid is what most things are built on.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x28, 0xA1, 0x99, 0xDA, 0xAB, 0x33, 0x5E, 0x6, 0xA6, 0xE7, 0xA1, 0xC8, 0xB5, 0xB1, 0x77, 0xCA)), number: 449, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .daily, severity: .high, interactionType: .standard,
+                         prompt: "Show someone the draft, demo or sketchbook you've been keeping until it's \"ready.\" Let them see it ordinary.",
+                         inlineComment: "// Unfinished work stays brilliant\n// right up until someone sees it.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x74, 0x0, 0xBE, 0x48, 0x30, 0xAC, 0x51, 0xC9, 0x97, 0x67, 0xB2, 0xA4, 0xCF, 0x5A, 0xBA, 0xFA)), number: 450, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Close the profile that set this off. Don't check their tagged photos on the way out.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xA6, 0x21, 0x5D, 0xC0, 0x1E, 0x92, 0x54, 0x1F, 0x89, 0x53, 0x69, 0x52, 0xBB, 0xE, 0x4E, 0x2F)), number: 451, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Do one small ordinary task right now and finish it: the dishes, the trash, a reply you owe.",
+                         inlineComment: "// The crash wanted a grand gesture.\n// The dishes are what is available.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x48, 0xE4, 0x57, 0x8C, 0x78, 0xFB, 0x50, 0x72, 0xAB, 0x20, 0x6E, 0x93, 0x4F, 0x38, 0x9F, 0xA7)), number: 452, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .quickFix, severity: .low, interactionType: .timed,
+                         prompt: "Walk for ten minutes without headphones. Look at other people's windows, cars and dogs.",
+                         inlineComment: "// The street is full of people\n// who are also not famous.",
+                         validation: "Applied when the ten minutes are up and you can describe one window, car or dog.",
+                         configurationData: Data("{\"durationSeconds\":600,\"prompt\":\"Every window is somebody's entire life, running at normal speed.\"}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x8C, 0xCE, 0xA2, 0x3F, 0x51, 0xD1, 0x53, 0x1D, 0x95, 0x25, 0x83, 0x6A, 0xF1, 0x9C, 0x1, 0x86)), number: 453, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Say the thought that crashed you out loud, slowly. Find the word doing the damage: \"only,\" \"still,\" \"just.\"",
+                         inlineComment: "// \"Still\" is usually the culprit.\n// It implies a schedule somebody else wrote.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x67, 0x98, 0xB4, 0x7B, 0x5E, 0xAF, 0x50, 0xF9, 0xA8, 0x58, 0xD4, 0x4F, 0x48, 0xD4, 0x34, 0x8)), number: 454, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .quickFix, severity: .low, interactionType: .standard,
+                         prompt: "Write down who you just compared yourself to, and three things about their week you didn't see.",
+                         inlineComment: nil,
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC8, 0x60, 0x81, 0x7D, 0xE, 0x32, 0x53, 0x9A, 0xBA, 0x74, 0x13, 0x92, 0xC0, 0x99, 0xD1, 0xBC)), number: 455, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "System overhaul: for a week, treat your job, apartment or town as permanent. Fix one thing you put up with because \"I won't be here long.\"",
+                         inlineComment: "// Some people wait ten years\n// to hang a picture in a temporary apartment.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0x2D, 0x66, 0xC7, 0x5C, 0xA4, 0xD7, 0x56, 0xE3, 0x93, 0xB8, 0x31, 0xC2, 0xAC, 0x6D, 0x5A, 0x1F)), number: 456, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .weekly, severity: .low, interactionType: .standard,
+                         prompt: "System overhaul: for a week, do a hobby for no reason. No tracking, no posting, no plan to get good at it.",
+                         inlineComment: "// A hobby with a training plan\n// is a job that doesn't pay.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xFC, 0xE8, 0xF7, 0xC9, 0x20, 0x48, 0x50, 0xD9, 0x83, 0x56, 0xBD, 0x9F, 0x2E, 0x22, 0xF1, 0xE)), number: 457, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .weekly, severity: .low, interactionType: .standard,
+                         prompt: "System overhaul: each night for seven days, write one plain sentence about what the day actually was. No plans, no lessons.",
+                         inlineComment: "// Read them on Sunday.\n// That's what a life is mostly made of.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xB7, 0x4B, 0xAD, 0x62, 0x32, 0x2E, 0x5F, 0xD, 0xA1, 0xCA, 0x99, 0x4D, 0xD, 0xA3, 0xB4, 0xD)), number: 458, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .weekly, severity: .medium, interactionType: .multiStep,
+                         prompt: "System overhaul: spend a week finding out what the \"more\" actually was.",
+                         inlineComment: "// An hour of the actual thing tells you more\n// than ten years of the idea.",
+                         validation: "Applied when the weekend hour has happened or the line is crossed out.",
+                         configurationData: Data("{\"steps\":[{\"id\":\"s1\",\"instruction\":\"Monday: write the \\\"more\\\" you think you were meant for, in one sentence.\"},{\"id\":\"s2\",\"instruction\":\"Midweek: ask one person who knows you well what they think it is. Don't correct them.\"},{\"id\":\"s3\",\"instruction\":\"Weekend: spend one ordinary hour doing that thing, or cross the sentence out.\"}]}".utf8), createdAt: t))
+        fixes.append(Fix(id: UUID(uuid: (0xC0, 0x29, 0xB2, 0x4C, 0xC3, 0xD, 0x51, 0xFB, 0x90, 0x7A, 0xDD, 0x0, 0x3, 0x3B, 0x94, 0x56)), number: 459, bugId: UUID(uuid: (0x31, 0xC5, 0xF6, 0x51, 0xFF, 0x1, 0x5D, 0x3F, 0xAC, 0x5A, 0x74, 0xF0, 0x4A, 0x3D, 0xF6, 0xDB)),
+                         type: .weekly, severity: .medium, interactionType: .standard,
+                         prompt: "System overhaul: for one week, accept the ordinary invitations: the street party, the quiz night, bingo at your grandma's place.",
+                         inlineComment: "// Bingo is more competitive than you think.\n// You won't win.",
+                         validation: nil,
+                         configurationData: nil, createdAt: t))
         var education: [MicroEducation] = []
-        education.reserveCapacity(160)
+        education.reserveCapacity(236)
         education.append(MicroEducation(id: UUID(uuid: (0xFB, 0x33, 0xCB, 0x7B, 0x92, 0xED, 0x54, 0xB3, 0xAA, 0x40, 0xC9, 0x8D, 0x72, 0xE5, 0xA9, 0xC4)), bugSlug: "need-to-be-right", trigger: .afterApplied,
                                         body: "Cognitive scientists Hugo Mercier and Dan Sperber argue that human reasoning evolved less for finding the truth than for winning arguments. It's why you spot the flaw in someone else's logic instantly and miss your own. Today you worked against the original design.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x20, 0xD5, 0xA6, 0xDB, 0xE3, 0x41, 0x5D, 0xDD, 0xA3, 0x75, 0x37, 0x7, 0x28, 0xAF, 0xCE, 0x78)), bugSlug: "need-to-be-right", trigger: .afterApplied,
                                         body: "The sociologist Erving Goffman called it face: the public self everyone in a conversation quietly works to protect. A correction threatens someone's face, so they defend the face instead of weighing the fact. Letting it go protected two faces. One of them was yours.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD6, 0x0, 0x90, 0x8D, 0xB4, 0xDB, 0x55, 0x3, 0xAD, 0x32, 0x6C, 0xDB, 0xC8, 0x3F, 0x28, 0xB1)), bugSlug: "need-to-be-right", trigger: .afterApplied,
-                                        body: "People value things more when they've built them, even badly. Behavioural economists call it the IKEA effect, and it applies to opinions. The argument you assembled yourself feels sturdier than it is, mostly because you assembled it.", createdAt: t))
+                                        body: "People value things more when they've built them, even badly. Behavioral economists call it the IKEA effect, and something like it seems to apply to opinions. The argument you assembled yourself feels sturdier than it is, mostly because you assembled it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x40, 0x9B, 0x46, 0xC0, 0x9F, 0xB4, 0x59, 0xE7, 0x8D, 0x66, 0xAC, 0x45, 0x9C, 0xFF, 0x9, 0x7D)), bugSlug: "need-to-be-right", trigger: .afterApplied,
-                                        body: "When people feel their freedom to think something is under attack, they hold on harder. Psychologists call it reactance. It's why a correction so often leaves someone more certain of the thing you corrected. Today the fact went unfixed, and so did the backlash.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x67, 0x2D, 0xE5, 0xE7, 0xCA, 0x59, 0x5C, 0xE2, 0x89, 0x4, 0x5D, 0x81, 0xDE, 0x4C, 0xC3, 0x81)), bugSlug: "need-to-be-right", trigger: .afterApplied,
-                                        body: "Benjamin Franklin wrote that he dropped words like \"certainly\" and \"undoubtedly\" and started saying \"I imagine\" instead. People contradicted him less and listened to him more. He wasn't right any less often. He just stopped announcing it.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x42, 0x35, 0xEC, 0x81, 0xE6, 0xA8, 0x5E, 0xF4, 0x80, 0xE0, 0x53, 0xD4, 0xA4, 0x2B, 0x6D, 0x7F)), bugSlug: "need-to-be-right", trigger: .afterApplied,
-                                        body: "Marcus Aurelius wrote that if anyone could show him he was wrong, he would gladly change, because he was after the truth and the truth never harmed anyone. What does the harm is staying in the mistake. He was running an empire at the time.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x5C, 0xB1, 0x43, 0x7E, 0x5C, 0xDF, 0x5E, 0x57, 0x86, 0x8D, 0xDA, 0xFB, 0x12, 0x28, 0x85, 0x29)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
-                                        body: "Kahneman and Tversky showed that a loss stings more than an equal gain pleases. Conceding a point registers as a loss, even when nothing real changes hands. A fix about conceding runs on the same maths, so skipping it is less a character flaw than arithmetic.", createdAt: t))
+                                        body: "When people feel their freedom to think something is under attack, they push back to get it back. Psychologists call it reactance. A correction delivered as a verdict reads as exactly that kind of attack, so the fact gets defended as a freedom. Today nobody had to defend anything.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x9A, 0x41, 0x35, 0xA1, 0x53, 0x4B, 0x56, 0x9A, 0xA6, 0xBD, 0xA7, 0x42, 0xBF, 0xD, 0x61, 0xD8)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "In a 1960 experiment by Peter Wason, people saw the numbers 2, 4, 6 and had to find the rule behind them. Most guessed something like \"add two\" and tested only sequences that fit it. The rule was any three rising numbers. Checking only what agrees with you feels exactly like checking. That's confirmation bias.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x52, 0x15, 0x83, 0x6F, 0xF9, 0x61, 0x5E, 0xA8, 0x83, 0x9C, 0x2F, 0xFE, 0xC4, 0xB2, 0xE5, 0x48)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "The philosopher Daniel Dennett, borrowing from the game theorist Anatol Rapoport, listed rules for criticizing anyone: restate their view so well they wish they'd put it that way, list where you agree, say what you learned from them, and only then disagree. Most arguments start at step four.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xDE, 0x2D, 0x31, 0x78, 0x78, 0x7, 0x52, 0xB1, 0x90, 0x5C, 0xD, 0x25, 0xFB, 0x35, 0xE9, 0x52)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "Linguists Penelope Brown and Stephen Levinson built on the idea of face and called a blunt correction a face-threatening act. Nearly every language has elaborate machinery for softening one, which tells you how expensive they are. You skipped the purchase today.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4, 0x8D, 0x4, 0x4D, 0xEB, 0xD9, 0x55, 0xFD, 0xB1, 0x73, 0xA9, 0xC8, 0x78, 0xED, 0x16, 0x76)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "When researchers asked people to explain how a policy they felt strongly about would actually work, step by step, their views became more moderate. Asking them to list their reasons didn't have that effect. Explaining exposes the gaps. Justifying polishes them.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x49, 0xCA, 0x5, 0xAD, 0x65, 0x4A, 0x54, 0x88, 0xAD, 0xFC, 0x3A, 0x46, 0x68, 0x5B, 0x2B, 0xC6)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "Soldier or scout: Julia Galef's two mindsets. The soldier defends a position. The scout's job is an accurate map, including the parts that turn out to be swamp. A scout who reports a river where the map said road hasn't lost anything. That's the job working.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xE5, 0x9F, 0x51, 0xDB, 0x19, 0x41, 0x51, 0xD, 0xA7, 0xD2, 0xEB, 0x6D, 0xFA, 0x2F, 0x5C, 0xCF)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "In a 1979 study, supporters and opponents of the death penalty read the same two studies, one on each side. Both groups rated the study that agreed with them as better done, and both left more certain than they arrived. Evidence alone rarely settles an argument. Something else has to give.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD3, 0x52, 0x20, 0xE8, 0x6C, 0x79, 0x58, 0xC7, 0xA2, 0x41, 0xD9, 0xC3, 0xEC, 0x87, 0x59, 0xAA)), bugSlug: "need-to-be-right", trigger: .afterApplied,
+                                        body: "Deborah Tannen, a linguist, called it the argument culture: treating every discussion as a fight with two sides and a winner. It makes for good television and poor dinners. What you did today doesn't fit the format. That's why it felt odd.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x97, 0xF7, 0x1F, 0xA7, 0xE1, 0xAD, 0x58, 0xA9, 0xB3, 0xEF, 0x6D, 0x8, 0x58, 0xF9, 0x64, 0x66)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
-                                        body: "Psychologist Arie Kruglanski called it the need for cognitive closure: the pull toward a firm answer, any answer, over sitting in ambiguity. It runs higher when you're tired, rushed or under pressure. Some days an open question is hard to leave open.", createdAt: t))
+                                        body: "The need for cognitive closure, as Arie Kruglanski described it, is the pull toward a firm answer, any answer, over ambiguity. It runs higher when you're tired, rushed or under pressure. A fix that asks you to leave something open gets skipped most on exactly those days.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB1, 0x6D, 0xEE, 0xA2, 0xB3, 0xC2, 0x59, 0xFC, 0xB2, 0xA4, 0xF6, 0xDB, 0x75, 0xE8, 0x29, 0x46)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
                                         body: "Jonathan Haidt describes reasoning as a lawyer working for your gut: the verdict comes first, the arguments get drafted afterwards. A fix like this asks the lawyer to take the day off. Lawyers rarely agree to that the first time they're asked.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x35, 0xDB, 0xCB, 0x3F, 0x44, 0xBB, 0x5D, 0x8D, 0xB1, 0x19, 0x38, 0xD0, 0xF, 0x3C, 0x41, 0x22)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
-                                        body: "Brain imaging research suggests social rejection activates some of the same regions as physical pain. Being wrong in front of people reads as a social threat. Steering around a fix that risks it isn't laziness. It's an old alarm doing its job a little too well.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x3A, 0xA0, 0xC8, 0xAC, 0xD0, 0x27, 0x58, 0x1B, 0x80, 0xEB, 0xDF, 0xFD, 0x34, 0xBF, 0x8C, 0x2C)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
                                         body: "Once you know something, it's very hard to imagine not knowing it. Psychologists call it the curse of knowledge. It's why other people's errors look careless rather than ordinary, and why fixing them feels urgent. The urgency comes from the curse, not the error.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4B, 0xAD, 0x13, 0xDD, 0x46, 0xAA, 0x5C, 0x56, 0xB5, 0x26, 0x3, 0xBA, 0xB2, 0x48, 0xCD, 0xF0)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
+                                        body: "Cognitive dissonance is the discomfort of holding two things that don't fit, such as \"I'm a reasonable person\" and \"I was wrong in front of everyone.\" The mind usually settles it by editing the second one. Skipping a fix that would put both in the same room is the same edit, made in advance.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xBB, 0xF, 0xEA, 0xFA, 0xE9, 0x11, 0x5F, 0x57, 0xAE, 0x6C, 0x19, 0x15, 0xD7, 0x75, 0xA1, 0xA7)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
+                                        body: "Reactive devaluation: in studies by Lee Ross and colleagues, the same proposal was rated less favorably once people learned it came from the other side. Same terms, worse reception. A fix that asks you to concede runs into this. The point looks smaller the moment it's theirs.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x31, 0x81, 0x23, 0x1, 0xFE, 0x1E, 0x55, 0xAE, 0xBE, 0x8D, 0xDE, 0xD8, 0x3F, 0xD8, 0x2C, 0x3F)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
+                                        body: "During the 1982 war in Lebanon, researchers showed pro-Israeli and pro-Arab students the same news coverage. Each group saw it as biased against their side. Call it the hostile media effect. From inside a strong view, neutral looks like opposition, and so, sometimes, does a fix.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x74, 0x9E, 0xE5, 0x97, 0x65, 0xD, 0x51, 0xA7, 0x82, 0xCA, 0xB1, 0x15, 0x2D, 0x70, 0x26, 0x57)), bugSlug: "need-to-be-right", trigger: .afterSkipped,
+                                        body: "Give people water-jar puzzles that all yield to one long method, and most keep using it when a two-step shortcut appears. Abraham Luchins called it the Einstellung effect: a way that worked becomes the way. Doing it differently starts to feel like doing it wrong.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x4A, 0x4B, 0xA7, 0xB8, 0x46, 0xDB, 0x54, 0x77, 0xA9, 0xFB, 0x68, 0xA2, 0x7B, 0xD8, 0x97, 0xEF)), bugSlug: "need-to-be-right", trigger: .afterFailed,
                                         body: "The writer Kathryn Schulz points out that being wrong doesn't feel like anything. It feels exactly like being right, until the moment you find out. So the correction felt justified while you were making it. It always does. That's what makes this one slippery.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xB1, 0x4F, 0xEB, 0x25, 0x96, 0x22, 0x50, 0x78, 0xAB, 0x79, 0x36, 0xEB, 0xE, 0xC3, 0x83, 0x40)), bugSlug: "need-to-be-right", trigger: .afterFailed,
-                                        body: "Kahneman's fast, automatic System 1 fires before the slow, deliberate System 2 gets a vote. The correction was out before you'd decided to say it. That's not a verdict on you. It's the order the two systems run in, and the slow one needs reps to get there first.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x63, 0xE7, 0x5, 0xE9, 0xED, 0x1B, 0x53, 0x48, 0x91, 0xC4, 0xC5, 0xED, 0x34, 0xB7, 0x22, 0xE7)), bugSlug: "need-to-be-right", trigger: .afterFailed,
-                                        body: "Sometimes correcting someone earned you respect. Sometimes it earned you an eye roll. Rewards that show up unpredictably build the most stubborn habits. It's called intermittent reinforcement, and it's the same mechanism that keeps people pulling slot machine levers.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x9C, 0x79, 0x7B, 0x8B, 0x9F, 0x7A, 0x5D, 0x66, 0x90, 0xE4, 0xF6, 0x2C, 0xF2, 0xC8, 0xAC, 0x25)), bugSlug: "need-to-be-right", trigger: .afterFailed,
-                                        body: "The spotlight effect: people reliably overestimate how much others notice their slips. The person you corrected has most likely moved on. The one still replaying it is you, which at least means the replay is working.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x2A, 0x8A, 0x22, 0x8F, 0x7C, 0x87, 0x5C, 0x27, 0x82, 0xB5, 0x99, 0x46, 0xA6, 0x3A, 0x5D, 0xFD)), bugSlug: "need-to-be-right", trigger: .afterFailed,
                                         body: "Every sentence you add to an argument raises the price of backing out. Researchers call it escalation of commitment: the more you've invested, the harder it is to stop, even when stopping is cheaper. By round three you weren't defending the point. You were defending rounds one and two.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF5, 0x85, 0xB0, 0x9A, 0x57, 0x3E, 0x56, 0x80, 0x83, 0xEE, 0x2A, 0xC0, 0x80, 0x8C, 0xEF, 0xD3)), bugSlug: "need-to-be-right", trigger: .afterFailed,
+                                        body: "In a 1975 study, people were told they were good or bad at spotting genuine suicide notes, then told the scores had been invented. They went on believing the scores anyway. Beliefs outlive the evidence that built them. The belief that correcting people works has survived plenty.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD3, 0x80, 0x7F, 0x2E, 0xFD, 0x48, 0x59, 0x3D, 0x85, 0x96, 0xA7, 0x19, 0xDD, 0x1D, 0x3B, 0x9B)), bugSlug: "need-to-be-right", trigger: .afterFailed,
+                                        body: "Across ten languages, the usual gap between one speaker stopping and the next starting is about a fifth of a second. Planning a sentence takes longer than that, so listeners build their reply while the other person is still talking. The reply that came out early was on schedule. The listening wasn't.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC3, 0x4B, 0xA7, 0x4, 0xAE, 0x56, 0x5C, 0x4D, 0xBF, 0x32, 0xE1, 0xA3, 0x1F, 0x95, 0x10, 0x36)), bugSlug: "need-to-be-right", trigger: .afterFailed,
+                                        body: "After a victory at Asculum that cost him much of his army, Pyrrhus of Epirus is said to have remarked that one more such victory would finish him. His name stayed on the idea. If the point was won and the evening was lost, the accounting is more than two thousand years old.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5D, 0x7E, 0x40, 0xF2, 0xC4, 0x72, 0x50, 0x51, 0x9B, 0x86, 0x26, 0x98, 0x88, 0xC, 0x83, 0x44)), bugSlug: "need-to-be-right", trigger: .afterFailed,
+                                        body: "People asked to predict events, then later to recall what they'd predicted, remember themselves as more accurate than they were. Baruch Fischhoff called it hindsight bias. Memory quietly turns you into someone who saw it coming, which makes \"I told you so\" feel like reporting rather than choosing.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x59, 0x7C, 0x98, 0xBE, 0x34, 0x82, 0x53, 0x8F, 0x8B, 0x8A, 0xF8, 0x4F, 0xA8, 0xF7, 0xB2, 0xC3)), bugSlug: "need-to-be-right", trigger: .afterFailed,
+                                        body: "Early studies reported a backfire effect: correct someone and they believe the wrong thing harder. Larger studies since have found it rare; corrections usually nudge people toward the facts, a little. So when one fails, the fact is seldom the problem. The tone, the timing and the audience are worth a look.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB2, 0xD7, 0x1F, 0x53, 0xA8, 0xD3, 0x56, 0x5B, 0x9B, 0xF7, 0xD, 0x21, 0x3C, 0xAF, 0xD0, 0x9)), bugSlug: "need-to-be-right", trigger: .afterCrash,
                                         body: "John Gottman's research on couples describes flooding: once your body is aroused enough in a conflict, you stop being able to take in what the other person is saying. Past that point nobody is really arguing. Two nervous systems are defending themselves.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA8, 0x96, 0x11, 0xA6, 0x4F, 0xF4, 0x54, 0x9C, 0x99, 0xE1, 0xF8, 0x11, 0xB0, 0x74, 0xB2, 0x14)), bugSlug: "need-to-be-right", trigger: .afterCrash,
-                                        body: "Gottman also found that stable couples fight too. What sets them apart is repair: the small attempts, mid-fight or after, to turn back toward each other. The crash isn't the number that matters. What happens in the hour after is closer to it.", createdAt: t))
+                                        body: "Gottman also found that stable couples fight too. What sets them apart is repair: the small attempts, mid-fight or after, to turn back toward each other. The crash is not the number that predicts much. What happens in the hour after comes closer.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x6C, 0x9C, 0x4C, 0xB0, 0x6D, 0x49, 0x55, 0x58, 0xB6, 0x9, 0xB7, 0xB9, 0x7, 0xF8, 0x27, 0x1D)), bugSlug: "need-to-be-right", trigger: .afterCrash,
-                                        body: "Psychologist Lee Ross called it naive realism: the belief that you see the world as it is, so anyone who disagrees must be uninformed, irrational or biased. Everyone runs on it, including the person you just argued with. You were both sure you were the one seeing clearly.", createdAt: t))
+                                        body: "Naive realism, in Lee Ross's term, is the belief that you see the world as it is, so anyone who disagrees must be uninformed, irrational or biased. Everyone runs on it, including the person you just argued with. You were both sure you were the one seeing clearly.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xF2, 0x9, 0xE3, 0x3B, 0xDA, 0xF9, 0x5D, 0x50, 0xB1, 0xC8, 0xDE, 0xA4, 0xEC, 0xA5, 0x36, 0xBB)), bugSlug: "need-to-be-right", trigger: .afterCrash,
-                                        body: "In the replay you'll probably put their behaviour down to who they are and yours down to the situation. That's the fundamental attribution error. They were stubborn. You were tired and provoked. They're running the same replay with the names swapped.", createdAt: t))
+                                        body: "In the replay you'll probably put their behavior down to who they are and yours down to the situation. That's the fundamental attribution error. They were stubborn. You were tired and provoked. They're running the same replay with the names swapped.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x60, 0xA5, 0x63, 0x4B, 0x6F, 0xDF, 0x5A, 0xE7, 0xB5, 0xA7, 0xC8, 0x7D, 0x64, 0x54, 0xC, 0x6F)), bugSlug: "need-to-be-right", trigger: .afterCrash,
-                                        body: "Dan Kahan's work on identity-protective cognition suggests that when a belief is tied to who you are, or who you belong with, evidence against it lands as an attack on you. If the argument felt personal, it probably was. Just not in the way the topic suggested.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x86, 0xE8, 0xF2, 0x3F, 0x88, 0xD0, 0x5A, 0x5C, 0x96, 0xA5, 0xEF, 0xA2, 0x5C, 0xF2, 0x5F, 0x74)), bugSlug: "need-to-be-right", trigger: .afterCrash,
-                                        body: "Being contradicted and being threatened run through a lot of the same wiring. Somewhere early on, being right kept you safe: in class, at the dinner table, at your first job. The crash is that old strategy firing in a room where it no longer helps. Noticing it afterwards still counts.", createdAt: t))
+                                        body: "When a belief is tied to who you are, or who you belong with, evidence against it lands as an attack on you. Dan Kahan calls it identity-protective cognition. If the argument felt personal, it probably was. Just not in the way the topic suggested.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x8A, 0xD7, 0xC6, 0xA0, 0x2E, 0x64, 0x54, 0x9D, 0xB4, 0x58, 0x1A, 0xDA, 0x4A, 0xD, 0xFC, 0x8F)), bugSlug: "need-to-be-right", trigger: .afterCrash,
+                                        body: "Motivated reasoning, as Ziva Kunda described it, isn't believing whatever you like. You still need a case. But when you want a conclusion, you build the case for it eagerly and inspect it lightly. Mid-crash, the building is fast and the inspection brief.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD4, 0x6F, 0xE7, 0xB4, 0xAC, 0x29, 0x52, 0xEE, 0xB6, 0xDD, 0xBC, 0xEF, 0x90, 0xE5, 0x9E, 0x8D)), bugSlug: "need-to-be-right", trigger: .afterCrash,
+                                        body: "In 1954 Leon Festinger and two colleagues joined a small group that expected a flood to end the world on a set date. When the date passed quietly, the most committed members didn't drop the belief. They started recruiting. Being visibly wrong can make people louder, not quieter.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x19, 0xCA, 0x6E, 0xCB, 0x21, 0x99, 0x52, 0xEF, 0x88, 0xAF, 0x81, 0x87, 0xBF, 0x98, 0xEB, 0x6F)), bugSlug: "need-to-be-right", trigger: .afterCrash,
+                                        body: "In 1847 Ignaz Semmelweis cut deaths on his Vienna maternity ward by having doctors wash their hands in chlorinated lime. He was right. He was also slow to publish and later called his critics murderers, and the practice spread slowly. Being right was never his problem. Being heard was.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xF8, 0x51, 0x29, 0xEB, 0xCB, 0xD0, 0x57, 0x6F, 0xBA, 0x2C, 0x75, 0x45, 0x34, 0x44, 0xA, 0x60)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
-                                        body: "Emily Pronin's research on the bias blind spot found that people readily see bias in other people's judgments and rarely in their own. Worth knowing right before you rate yourself on anything.", createdAt: t))
+                                        body: "The bias blind spot, from Emily Pronin's research: people readily see bias in other people's judgments and rarely in their own. Worth knowing right before you rate yourself on anything.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xCD, 0xF3, 0xBF, 0x13, 0x27, 0x2B, 0x53, 0x5, 0xAB, 0xC2, 0x54, 0x77, 0xEA, 0x7F, 0x1D, 0xA4)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
                                         body: "Ask people how well they understand a zipper, then ask them to explain one step by step. Their confidence drops. Researchers call it the illusion of explanatory depth. Most opinions you'd argue for have never been asked to explain themselves.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x51, 0x65, 0xCC, 0x70, 0x8A, 0x7D, 0x59, 0x4B, 0xB1, 0x35, 0x87, 0xB8, 0xC5, 0x39, 0x86, 0xB1)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
-                                        body: "Philip Tetlock spent years scoring expert predictions. The confident experts with one big theory did worse than the ones who hedged, borrowed ideas and changed their minds. Sounding right and being right turned out to be different skills.", createdAt: t))
+                                        body: "For years Philip Tetlock scored expert predictions. The confident experts with one big theory did worse than the ones who hedged, borrowed ideas and changed their minds. Sounding right and being right turned out to be different skills.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC8, 0xDC, 0x59, 0xBB, 0xD3, 0xB3, 0x5F, 0x7, 0xBD, 0xAE, 0xA3, 0x90, 0xE9, 0x4C, 0x63, 0x76)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
                                         body: "The Dunning-Kruger effect, in its plainest form: the skills you need to be good at something are often the same ones you need to notice you're bad at it. Certainty tends to be cheapest where knowledge is thinnest.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xF7, 0xA7, 0x79, 0x2E, 0xB7, 0xA2, 0x52, 0x1A, 0x98, 0xF3, 0x77, 0x9B, 0x73, 0x36, 0xA, 0x87)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
-                                        body: "William Swann's self-verification theory: people seek out feedback that confirms how they already see themselves, even when the view isn't flattering. If you see yourself as the one who knows, you'll keep walking into rooms that prove it. This check-in is a room that might not.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x9, 0x97, 0x23, 0x23, 0xEB, 0xCE, 0x55, 0x2F, 0x9E, 0x41, 0xB3, 0x7, 0x6B, 0xB2, 0x88, 0x30)), bugSlug: "need-to-be-right", trigger: .restDay,
-                                        body: "Bluma Zeigarnik noticed that unfinished tasks stick in memory better than finished ones. Unresolved arguments behave the same way. It's why last Tuesday's disagreement gets a rerun in the shower. No fix today. The reruns may still play.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x76, 0xE7, 0x27, 0x18, 0xF9, 0x68, 0x58, 0x27, 0xB8, 0xA1, 0x2E, 0x5A, 0x62, 0x3D, 0xFC, 0x1D)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
+                                        body: "Ask people for a range they're 90 percent sure contains an answer, like the length of the Nile, and the true figure lands outside it far more often than one time in ten. Certainty feels like a measurement. It behaves more like a mood. Rate the week with that in mind.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x2C, 0xD, 0x7E, 0xF8, 0x13, 0xBC, 0x53, 0x19, 0x96, 0x12, 0xDC, 0x4F, 0xB, 0xCD, 0xBC, 0xCF)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
+                                        body: "Darwin kept what he called a golden rule: any fact that went against his theories got written down at once, because he'd noticed those were the ones his memory dropped first. The facts that agree with you remember themselves. This check-in is for the other kind.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x2D, 0xA2, 0xBB, 0xFF, 0xF9, 0x47, 0x56, 0xD4, 0x80, 0x81, 0x6A, 0xC6, 0x67, 0xB5, 0x5A, 0xBB)), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
+                                        body: "\"The first principle is that you must not fool yourself, and you are the easiest person to fool.\" Richard Feynman said it to Caltech graduates in 1974. A weekly rating of your own behavior, scored by you, is about as direct an application as there is.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x10, 0x77, 0xA7, 0x6B, 0xDB, 0x20, 0x50, 0x9B, 0xB3, 0xE2, 0x31, 0x47, 0x30, 0xE9, 0x2, 0x3D)), bugSlug: "need-to-be-right", trigger: .restDay,
-                                        body: "Diderot described thinking of the perfect reply only on the way down the stairs, after the conversation was over. The French still call it l'esprit de l'escalier. A lot of the need to be right lives on that staircase, winning arguments that ended an hour ago.", createdAt: t))
+                                        body: "The perfect reply arrives on the way down the stairs, after the conversation is over. Diderot described it, and the French still call it l'esprit de l'escalier. A lot of the need to be right lives on that staircase, winning arguments that ended an hour ago.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x7B, 0xAB, 0x67, 0xFD, 0x6D, 0xF9, 0x58, 0x8C, 0x9D, 0xF7, 0x7, 0xC8, 0x9B, 0x2D, 0x15, 0x8A)), bugSlug: "need-to-be-right", trigger: .restDay,
                                         body: "Keats admired people \"capable of being in uncertainties, Mysteries, doubts, without any irritable reaching after fact & reason.\" He called it negative capability. The irritable reaching is the bug. Nothing to do about it today. Just a name for it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC7, 0xA7, 0xB2, 0x1F, 0xDA, 0xBE, 0x54, 0xDF, 0xA3, 0xA9, 0x3E, 0x45, 0xBC, 0x36, 0xB9, 0x51)), bugSlug: "need-to-be-right", trigger: .restDay,
-                                        body: "Cunningham's law: the fastest way to get the right answer online is not to ask a question but to post the wrong answer. It works because the urge to correct is reliably stronger than the urge to help. Entire forums run on it.", createdAt: t))
+                                        body: "The fastest way to get the right answer online is not to ask a question but to post the wrong answer. That's Cunningham's law, and it works because the urge to correct is reliably stronger than the urge to help. Entire forums run on it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x4D, 0x43, 0xEF, 0x85, 0x4D, 0x29, 0x5B, 0x7F, 0xB8, 0xD1, 0xA, 0xE8, 0x5E, 0xEE, 0x27, 0xCD)), bugSlug: "need-to-be-right", trigger: .restDay,
-                                        body: "In Plato's Apology, the oracle calls Socrates the wisest man in Athens. He decides it's only because he knows he doesn't know, while everyone else thinks they do. Two and a half thousand years later, that's still the rarest position in any argument.", createdAt: t))
+                                        body: "At his trial, Socrates said the oracle had named no one wiser than him. He decided it was only because he knew he didn't know, while everyone else thought they did. Two and a half thousand years later, that's still the rarest position in any argument.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6A, 0xB4, 0x39, 0x16, 0x61, 0x0, 0x54, 0x9F, 0x9E, 0xE8, 0xFA, 0x6D, 0xEC, 0x31, 0x28, 0x78)), bugSlug: "need-to-be-right", trigger: .restDay,
+                                        body: "In 1650 Oliver Cromwell wrote to the Church of Scotland: \"I beseech you, in the bowels of Christ, think it possible you may be mistaken.\" He meant them, not himself. Statisticians later named a rule after the line: never give a belief a probability of exactly zero or one, or no evidence can move it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xAF, 0xCF, 0xC6, 0x3E, 0x9E, 0xE4, 0x5D, 0xAE, 0x95, 0xC6, 0xDB, 0x8E, 0xDF, 0x56, 0xBA, 0x11)), bugSlug: "need-to-be-right", trigger: .restDay,
+                                        body: "Alfred Wegener proposed continental drift in 1912 and was widely dismissed. He died on the Greenland ice in 1930. The idea was accepted in the 1960s, once new evidence from the ocean floor arrived. Being right can take decades and doesn't need you in the room. No fix today.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD3, 0x35, 0xB8, 0xF4, 0x1D, 0xFC, 0x54, 0xCB, 0xA9, 0xA1, 0x5C, 0x6D, 0x99, 0x30, 0xC2, 0x1E)), bugSlug: "need-to-be-right", trigger: .restDay,
+                                        body: "A well-known web comic from 2008 shows a man at his desk late at night, refusing to come to bed. The reason: \"Someone is wrong on the Internet.\" Those people are still wrong, and a great many more have joined them. No fix today. Bed remains an option.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x3D, 0x15, 0xE9, 0x7C, 0xD1, 0x24, 0x5C, 0x69, 0x82, 0x4E, 0xEF, 0x28, 0x15, 0x9A, 0x31, 0x2)), bugSlug: "need-to-be-right", trigger: .restDay,
+                                        body: "Chess players like a line attributed to the master Savielly Tartakower: the winner of a game is the one who makes the next-to-last mistake. Nobody plays clean, including the winners. Conversations work the same way, except nobody is keeping score but you.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x63, 0xD8, 0xCE, 0x6B, 0xB9, 0x5F, 0x5D, 0xB8, 0xBD, 0xDF, 0xF9, 0xFC, 0x8B, 0xAB, 0xC0, 0x1)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
-                                        body: "Mark Leary's sociometer theory treats self-esteem as a gauge for belonging: it drops the moment you sense rejection. That's why a small no feels so loud. The gauge is sensitive. It was never built to be accurate.", createdAt: t))
+                                        body: "Self-esteem may work less like a score than like a fuel gauge for belonging. That's Mark Leary's sociometer theory: the needle drops the moment you sense rejection, which is why a small no feels so loud. The gauge is sensitive. It was never built to be accurate.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x34, 0x5, 0x12, 0xFB, 0xA3, 0xC, 0x51, 0x90, 0xA9, 0xD2, 0xF2, 0x2E, 0x4F, 0xBC, 0xE9, 0x46)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
-                                        body: "Researchers call it the liking gap: after a conversation, people tend to underestimate how much the other person liked them. A lot of the effort you put into being liked goes into closing a gap that mostly exists in your head.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x4F, 0xFF, 0x7F, 0x94, 0x60, 0x59, 0x55, 0xC1, 0x81, 0xF6, 0xDF, 0x4C, 0xF1, 0x25, 0x5E, 0x64)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
-                                        body: "Elliot Aronson's pratfall effect: competent people become more likeable after a small, visible mistake. Polish keeps people at arm's length. The flaw is where they get in.", createdAt: t))
+                                        body: "Researchers call it the liking gap: after a conversation, people tend to underestimate how much the other person liked them. Among college suitemates, the gap lasted for months. A lot of the effort you put into being liked goes into closing a gap that mostly exists in your head.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x70, 0x86, 0xF0, 0x9F, 0xB0, 0xF6, 0x58, 0xB1, 0x88, 0x4E, 0x91, 0xE2, 0x1E, 0x93, 0x26, 0xB4)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
                                         body: "Edward Jones described the ingratiator's dilemma: the more obviously someone wants your approval, the less their agreement is worth to you. Agreement from a person who sometimes disagrees carries weight. Constant agreement is background noise.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x76, 0x6F, 0xAB, 0xA2, 0xFD, 0xD1, 0x58, 0xD, 0xAE, 0xDF, 0x20, 0xF4, 0xCA, 0xBB, 0xB5, 0x3F)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
-                                        body: "Marcus Aurelius found it odd that we each love ourselves more than anyone else, yet value other people's opinion of us above our own. He wrote that as an emperor, nearly two thousand years ago. The bug is old. It shipped with the hardware.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x1D, 0xD1, 0x5F, 0x4A, 0x30, 0xB9, 0x5D, 0xA5, 0x91, 0x7D, 0xF1, 0x1D, 0xE9, 0x17, 0xEE, 0x8E)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
-                                        body: "Donald Winnicott wrote about the 'false self': the compliant version of a person, built early, to keep the people around them happy. It isn't fake so much as a very good adapter. It worked, which is exactly why it's still running.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x7B, 0x6E, 0x7F, 0xB6, 0x62, 0xB0, 0x5B, 0x6E, 0xAC, 0x63, 0xE0, 0xD1, 0x7A, 0x64, 0x4E, 0x1F)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "Admitting a mistake, asking for help, saying you like someone first: people judge these more harshly when they do them than when they watch someone else do them. Anna Bruk and colleagues called it the beautiful mess effect. From the outside, the same moment tends to read as courage.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x19, 0x6D, 0x50, 0x75, 0x89, 0x9B, 0x59, 0x4C, 0xB5, 0xC0, 0xF7, 0xE7, 0xC4, 0x9F, 0x0, 0x60)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "Plutarch wrote that he had no use for a friend who shifts when he shifts and nods when he nods. His shadow, he said, does that better. Agreement only tells anyone anything when disagreement was possible. Today it was.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x39, 0xA4, 0x3D, 0x83, 0xBD, 0x15, 0x50, 0x7F, 0x9E, 0xCB, 0xD8, 0x17, 0x7B, 0x9B, 0x1D, 0x14)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "A 1994 review of the research on self-disclosure found that people who tell others more personal things tend to be liked more, not less. The smooth, agreeable version of you was built to be safe. It's also harder to like, because there's less of it to know.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xAF, 0xBF, 0x4, 0xB0, 0x5E, 0xD6, 0x5C, 0xDB, 0x89, 0xC6, 0x4F, 0xDC, 0x30, 0x2B, 0x39, 0x3A)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "In one study, people watched an upsetting film and then discussed it, some of them told to hide their reactions. Their partners felt less rapport with them, and the partners' blood pressure went up. Keeping an agreeable face costs more than the person wearing it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x7F, 0x33, 0x3E, 0xE0, 0x52, 0x5B, 0x57, 0x2, 0x85, 0x10, 0x82, 0xBA, 0x2B, 0x98, 0xA8, 0x9D)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "In later versions of Asch's line experiments, a single ally changed almost everything: when one other person gave the right answer, going along with the wrong majority dropped sharply. A room doesn't need a rebellion. It needs one other voice, and sometimes that's you.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5C, 0x90, 0xB1, 0xCD, 0x5E, 0xB6, 0x58, 0x55, 0x92, 0x23, 0x17, 0x90, 0x1E, 0xED, 0xF9, 0x1F)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "Researchers who tracked workers' incomes found that more agreeable people tend to earn less than less agreeable ones, and the gap was widest for men. Being easy to deal with is valued everywhere. It just isn't reliably paid for.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x65, 0x97, 0xCE, 0xEB, 0x38, 0xCB, 0x5C, 0xAE, 0xA1, 0x48, 0xD9, 0x85, 0xE9, 0xB3, 0x8, 0xA7)), bugSlug: "need-to-be-liked", trigger: .afterApplied,
+                                        body: "Courts have always filled up with yes-men, because the advisers who disagree with a ruler tend to leave or be removed. The ruler ends up with a room that agrees and a worse picture of the world. Today your own room got a little less like a court.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC8, 0x12, 0xA2, 0xBD, 0x95, 0x2D, 0x58, 0x56, 0x8B, 0xD1, 0x6F, 0xF3, 0x7, 0xA2, 0x9F, 0xF)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
                                         body: "Negativity bias: bad events tend to weigh more than good ones of the same size. One raised eyebrow can outweigh a room of nods. Skipping the fix that risked the eyebrow is that arithmetic, running the way it always has.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA8, 0xB5, 0x3E, 0x61, 0xB8, 0xDA, 0x58, 0xED, 0xB5, 0xD, 0xD4, 0xCD, 0x73, 0x8C, 0xF6, 0x8E)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
-                                        body: "Baumeister and Leary argued that the need to belong is a fundamental human drive, closer to hunger than to vanity. For most of history, being pushed out of the group was genuinely dangerous. Nobody has told your nervous system that the group is now a Slack channel.", createdAt: t))
+                                        body: "Baumeister and Leary argued that the need to belong is a fundamental human drive, closer to hunger than to vanity. For most of history, being pushed out of the group was genuinely dangerous. Nobody has told your nervous system that exile now means leaving a group chat.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC0, 0x2C, 0x72, 0xD9, 0x7C, 0xE7, 0x53, 0x9A, 0x8B, 0x5A, 0x95, 0x3F, 0xB2, 0x17, 0x27, 0xF2)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
-                                        body: "The spotlight effect: people overestimate how much others notice them. The awkward moment you just stepped around would have been a much smaller event in everyone else's day than in yours.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x45, 0x72, 0xF3, 0x4E, 0x43, 0x73, 0x52, 0xFB, 0xBF, 0x7B, 0x8B, 0x23, 0x28, 0x6E, 0x79, 0xA8)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
-                                        body: "Studies of social exclusion suggest rejection is processed in ways that overlap with physical pain. Steering around it isn't irrational. It's the instinct that pulls your hand off a hot pan, applied to a group chat.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xB6, 0xD2, 0x1B, 0xBD, 0x0, 0x3C, 0x50, 0x10, 0x98, 0xE1, 0x1E, 0xDA, 0xD7, 0xE7, 0xD3, 0xFE)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
-                                        body: "Kahneman described two systems: a fast one that answers instantly and a slow one that checks the work, usually late. The yes tends to come from the fast one. The slow one shows up afterwards, holding a calendar invite and questions.", createdAt: t))
+                                        body: "In Thomas Gilovich's spotlight studies, students sent into a room in a Barry Manilow T-shirt guessed that about half the people there noticed it. About a quarter did. The awkward moment you just stepped around would have been a smaller event in everyone else's day than in yours.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xED, 0xDB, 0x1E, 0x46, 0x9D, 0xFD, 0x50, 0x5E, 0x92, 0x7F, 0x4C, 0xA2, 0xEF, 0x1C, 0x65, 0x34)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
+                                        body: "Psychologists call it rejection sensitivity: anxiously expecting rejection, spotting it in ambiguous moments, reacting to it strongly. The expectation does the steering. You leave the situation before anyone has a chance to reject you in it, and skipping is the earliest way to leave.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x1F, 0x4D, 0x7C, 0x15, 0xE0, 0x8B, 0x55, 0x9, 0x8B, 0xBE, 0x4, 0x96, 0x74, 0x98, 0xC2, 0x98)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
+                                        body: "Fight or flight has a quieter sibling. Shelley Taylor proposed that stress can also set off tend-and-befriend: drawing closer, soothing, making allies. It kept groups together for a long time. It also means that on a tense day, the fix that risks friction loses to the urge to make nice.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF7, 0xB6, 0xB9, 0x32, 0x53, 0x93, 0x5E, 0xBF, 0xB9, 0x51, 0x80, 0x51, 0x14, 0xE, 0x2B, 0xE5)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
+                                        body: "Economists call it present bias: costs that land now weigh far more than costs that land later. The skipped fix traded a certain moment of awkwardness today for a vaguer cost next month, a resentful Saturday or an unsaid opinion. On that math the skip looks like a bargain. It usually isn't one.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x24, 0xB6, 0x1B, 0x46, 0xC5, 0x55, 0x53, 0xBB, 0x99, 0xC0, 0x48, 0x77, 0x8E, 0x37, 0x6C, 0x1A)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
+                                        body: "In Edward Tronick's still-face experiment, a mother stops responding and holds a blank face. Within seconds her baby works to win her back: smiling, pointing, then crying. Reading faces for approval is one of the first things anyone learns. It doesn't switch off because an app asked.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x7, 0xA6, 0xEA, 0x1C, 0xED, 0xF8, 0x5A, 0xB, 0xB1, 0xA7, 0x79, 0x1E, 0xF1, 0x4, 0xD6, 0x42)), bugSlug: "need-to-be-liked", trigger: .afterSkipped,
+                                        body: "Humans can keep up about 150 meaningful relationships, by Robin Dunbar's estimate, roughly the size of the groups our ancestors lived in. In a group that size, your reputation followed you everywhere, for life. The caution behind a skip was built for a village nobody ever left.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x5, 0x34, 0x52, 0xE0, 0xDA, 0xD7, 0x5B, 0x37, 0xB7, 0x1C, 0x8, 0xD, 0x53, 0x8A, 0xB7, 0x93)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
-                                        body: "Behaviourists call it an extinction burst: when a habit stops getting its usual reward, it often gets louder before it fades. If the urge to please spiked the moment you tried to resist it, that's the pattern behaving exactly as described.", createdAt: t))
+                                        body: "Behaviorists call it an extinction burst: when a habit stops getting its usual reward, it often gets louder before it fades. If the urge to please spiked the moment you tried to resist it, that's the pattern behaving exactly as described.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x96, 0x4D, 0xFB, 0xDA, 0xE1, 0x2, 0x5D, 0x35, 0xBE, 0xAB, 0xCC, 0x8, 0x9D, 0xF5, 0x42, 0x15)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
-                                        body: "Therapist Pete Walker described 'fawning' as a stress response alongside fight, flight and freeze: appeasing whatever feels threatening until it feels safe. Under pressure, that reflex tends to grab the wheel before the plan does. It's old, and it was useful once.", createdAt: t))
+                                        body: "Therapist Pete Walker described \"fawning\" as a stress response alongside fight, flight and freeze: appeasing whatever feels threatening until it feels safe. Under pressure, that reflex tends to grab the wheel before the plan does. It's old, and it was useful once.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x2F, 0x5D, 0xDF, 0x69, 0x74, 0x67, 0x5C, 0x60, 0xAE, 0xAF, 0xD8, 0x21, 0xFA, 0x2B, 0xCB, 0xD4)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
                                         body: "In Solomon Asch's conformity experiments, people gave obviously wrong answers about the length of lines, just to match the group. Lines. Nothing at stake. Going along with the room is a strong default for nearly everyone, which includes you.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD2, 0xF1, 0xB4, 0x9E, 0xA7, 0xAB, 0x56, 0x40, 0x8A, 0xC0, 0x52, 0x40, 0x8C, 0xE9, 0x4A, 0x54)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
-                                        body: "Carl Rogers called them 'conditions of worth': the sense, picked up early, that you're acceptable when you're pleasing and less so when you're not. They're installed deep and run without asking. Today one of them ran on schedule.", createdAt: t))
+                                        body: "Carl Rogers called them \"conditions of worth\": the sense, picked up early, that you're acceptable when you're pleasing and less so when you're not. They're installed deep and run without asking. Today one of them ran on schedule.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x4, 0xEB, 0x57, 0xFC, 0x96, 0xAB, 0x56, 0x3, 0x9B, 0x8C, 0x2, 0xD, 0x6C, 0x89, 0xDF, 0xC0)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
-                                        body: "Chartrand and Bargh named it the chameleon effect: people unconsciously copy the posture and gestures of whoever they're talking to. Some of your adjusting happens below the level where choosing happens. Catching it afterwards is the realistic version of catching it.", createdAt: t))
+                                        body: "Chartrand and Bargh named it the chameleon effect: people unconsciously copy the posture and gestures of whoever they're talking to. Some of your adjusting happens below the level where choosing happens. Catching it afterward is the realistic version of catching it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xAB, 0x65, 0x44, 0x6A, 0xD, 0xD0, 0x5D, 0x9C, 0x9F, 0xEE, 0xF, 0x59, 0x63, 0x95, 0x2D, 0xAF)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
+                                        body: "Most laughter follows lines that aren't funny at all. Robert Provine spent years recording it in the wild and found it mostly came after things like \"I'll see you guys later\" and \"I know\". Laughter is social glue, and it fires before you decide. A yes can work the same way.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xE4, 0x65, 0x96, 0x30, 0xFC, 0xBA, 0x5A, 0x9A, 0xAF, 0x11, 0xCF, 0x8A, 0x71, 0x9, 0xEB, 0x6C)), bugSlug: "need-to-be-liked", trigger: .afterFailed,
+                                        body: "Primatologists trace the human smile partly to the silent bared-teeth display that monkeys and apes use to tell a stronger animal \"no threat here\". The placating smile is older than language. It got out first today because it had a head start of a few million years.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD9, 0xEE, 0xF9, 0x8E, 0x43, 0x46, 0x5B, 0x6E, 0xBB, 0xF5, 0x1D, 0x43, 0x27, 0x7E, 0x51, 0x46)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
-                                        body: "The Abilene paradox: a family drives hours through the heat to a town none of them wanted to visit, because each assumed the others did. Groups agree to things nobody wants all the time. Your crash probably had company, even if nobody admitted it.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x7C, 0x5F, 0x3D, 0x69, 0x72, 0x3C, 0x57, 0xAE, 0xB9, 0x9D, 0x4D, 0x55, 0x4B, 0x5A, 0x3B, 0x37)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
-                                        body: "Jennifer Crocker studied contingent self-worth: when your sense of value rests on something external, like approval, every interaction quietly becomes a test. The crash wasn't really about that conversation. It was about how much you'd staked on it.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x0, 0xDD, 0xBD, 0xCF, 0x88, 0xAD, 0x51, 0x46, 0x9C, 0x8C, 0xF8, 0x26, 0x7D, 0x7, 0x18, 0x9E)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
-                                        body: "Erving Goffman described social life as a performance with a front stage and a backstage. The need to be liked is what happens when the backstage shrinks to almost nothing. A crash is often just the performance running over time.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x82, 0xE0, 0x72, 0x14, 0x9D, 0x4F, 0x5C, 0x71, 0x97, 0x15, 0x68, 0x27, 0x52, 0x7D, 0x7A, 0xF3)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
-                                        body: "Approval arrives unpredictably: sometimes the joke lands, sometimes the post gets noticed, sometimes nothing. That's intermittent reinforcement, the schedule that makes habits hardest to drop. Slot machines run on it. So, it turns out, does your group chat.", createdAt: t))
+                                        body: "The Abilene paradox: a Texas family drives 53 miles through the heat to eat in a town none of them wanted to visit, because each assumed the others did. Groups agree to things nobody wants all the time. Your crash probably had company, even if nobody admitted it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB5, 0xC2, 0xB6, 0x8A, 0x78, 0x1D, 0x50, 0xF0, 0xA7, 0x4E, 0x83, 0x72, 0xE5, 0xFC, 0x3A, 0x2)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
                                         body: "The illusion of transparency: people overestimate how visible their inner state is to others. The hot, obvious feeling of trying too hard is usually invisible from across the table. The crash was louder on your side of the glass.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x86, 0xBE, 0xFF, 0xD2, 0xB2, 0x61, 0x55, 0x81, 0xB0, 0x43, 0x64, 0xC5, 0xD3, 0xAF, 0x1A, 0x81)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
                                         body: "Deutsch and Gerard split conformity in two: going along because you think the group knows better, and going along to be accepted. The second kind changes what you say without changing what you think. A crash usually lives in the gap between the two.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD, 0x89, 0xC4, 0x53, 0x49, 0xE0, 0x57, 0xC0, 0xAC, 0x9E, 0x29, 0x93, 0x87, 0x91, 0x14, 0xBC)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
+                                        body: "Princeton students in the early 1990s were asked how comfortable they were with campus drinking, and how comfortable the average student was. Most put themselves below the average. The average they were keeping up with didn't exist. It's called pluralistic ignorance, and it runs most rooms.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x69, 0xF6, 0x1B, 0xEE, 0xA3, 0x1D, 0x5D, 0x53, 0xBF, 0x72, 0xCB, 0xB6, 0xAC, 0x75, 0x8A, 0x30)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
+                                        body: "After the Bay of Pigs, Arthur Schlesinger wrote that he bitterly reproached himself for staying so silent in the meetings that planned it. Irving Janis made it a case study in groupthink: a group so keen to agree that doubts never get said. Your silence today was probably not the only one.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x22, 0xA9, 0xA4, 0xFA, 0x34, 0x6D, 0x51, 0x8F, 0xBA, 0xB3, 0x6A, 0x5C, 0xDA, 0x6D, 0x37, 0x6)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
+                                        body: "Back in 1902 the sociologist Charles Cooley described the looking-glass self: you picture how you appear to others, imagine their judgment of it, and feel pride or shame. Two of those three steps are guesses. A crash is usually the guesses, stacked up and treated as a verdict.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x9F, 0xE6, 0x65, 0x9B, 0x15, 0xD6, 0x5D, 0xDA, 0x94, 0x80, 0x16, 0x19, 0xD4, 0x9, 0x65, 0x1F)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
+                                        body: "Researchers who study ostracism found that being left out of an online ball-tossing game hurt even when the people doing the excluding were members of the Ku Klux Klan. Losing approval stings whether or not you wanted it. The sting says nothing about whose approval mattered.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x57, 0x35, 0xB5, 0x38, 0x1E, 0xD2, 0x5D, 0x91, 0x8D, 0xB8, 0xF7, 0xD1, 0x55, 0xA2, 0xB1, 0x79)), bugSlug: "need-to-be-liked", trigger: .afterCrash,
+                                        body: "Dale Carnegie's How to Win Friends and Influence People has sold tens of millions of copies since 1936. One of its central rules is to make the other person feel important. It works often enough to become a reflex, and a reflex gets used in rooms where it doesn't fit.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x3C, 0x22, 0x3C, 0xFD, 0x7C, 0xE9, 0x56, 0xB4, 0x91, 0x8E, 0xAC, 0x7B, 0xC0, 0x3A, 0xC4, 0x78)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
-                                        body: "Mark Snyder called it self-monitoring: some people constantly tune themselves to whatever each situation seems to want. High self-monitors tend to be socially smooth and oddly unsure what they'd do with nobody watching. This check-in is one of the few places nobody is.", createdAt: t))
+                                        body: "Mark Snyder called it self-monitoring: some people constantly tune themselves to whatever each situation seems to want. High self-monitors tend to be socially smooth, and they behave more differently from one room to the next. This check-in is one of the few rooms with nobody in it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x3A, 0x25, 0xE5, 0x4A, 0x27, 0x81, 0x54, 0x6B, 0xB4, 0xA8, 0xFF, 0xCB, 0x75, 0xAF, 0x1, 0x21)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
-                                        body: "Arlie Hochschild coined 'emotional labour' for managing your own feelings to produce the right ones in other people. She was studying flight attendants. People-pleasers do the same job unpaid, all week, for everyone. It often registers as tiredness before it registers as a bug.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x5D, 0x39, 0xCB, 0xAC, 0xB7, 0xA, 0x56, 0xE, 0x8B, 0x3A, 0xFF, 0x35, 0x6, 0x4, 0xAF, 0x9A)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
-                                        body: "The introspection illusion: we trust our own read on our motives more than the evidence warrants. 'I just like being helpful' may well be true. It's also exactly what this bug would say if it could talk.", createdAt: t))
+                                        body: "Arlie Hochschild coined \"emotional labor\" for managing your own feelings to produce the right ones in other people. She was studying flight attendants. People-pleasers do the same job unpaid, all week, for everyone. It often registers as tiredness before it registers as a bug.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD5, 0xF7, 0x23, 0xAD, 0x9E, 0x51, 0x50, 0xBA, 0x87, 0x28, 0x76, 0x4A, 0x9, 0xDB, 0xCE, 0xC)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
-                                        body: "Cognitive therapy lists 'mind reading' among the classic thinking errors: assuming you know what others think of you, usually the least flattering version. A fair amount of this week was spent responding to opinions nobody actually voiced.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x87, 0x57, 0x1A, 0x36, 0x58, 0x51, 0x5F, 0x1F, 0x84, 0xA6, 0x1C, 0x4C, 0xF3, 0x11, 0x4, 0x51)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
-                                        body: "Epictetus divided the world into what's up to us and what isn't. Your actions: yours. Other people's opinion of them: not yours, and never was. Most weeks, this bug is an attempt to manage the second column using the first.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xEA, 0xFA, 0x51, 0x55, 0x35, 0xB, 0x50, 0x42, 0xBC, 0xBD, 0x46, 0xAA, 0xF1, 0x1B, 0x90, 0xA5)), bugSlug: "need-to-be-liked", trigger: .restDay,
-                                        body: "Seneca thought the mind needs slack now and then, and comes back sharper for it. No fix today. Nobody to please, this app included.", createdAt: t))
+                                        body: "Cognitive therapy lists \"mind reading\" among the classic thinking errors: assuming you know what others think of you, usually the least flattering version. A fair amount of this week was spent responding to opinions nobody actually voiced.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6E, 0xC, 0xD1, 0x91, 0xF9, 0x8B, 0x5A, 0xA4, 0x99, 0x9C, 0xC2, 0x7D, 0x66, 0x1B, 0xCD, 0x9E)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
+                                        body: "Survey researchers know about acquiescence bias: a tendency to agree with statements whatever they say, which is why careful questionnaires word some items backwards. The pull toward yes works on forms too. Rate this week as it went, not as it would be easiest to agree with.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x3B, 0xB0, 0xEC, 0xB7, 0x8C, 0xEA, 0x55, 0xEA, 0x8E, 0x88, 0xE2, 0xA4, 0x13, 0x81, 0x8C, 0x2F)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
+                                        body: "Put a one-year-old on a visual cliff, a glass floor over an apparent drop, and whether they crawl across depends largely on their mother's face: most cross when she looks pleased, almost none when she looks afraid. Checking a face before you move is an early skill. The question is how often you still wait for one.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x3C, 0x13, 0x52, 0x84, 0xB9, 0x8D, 0x59, 0xCB, 0xB0, 0x79, 0x4C, 0x30, 0x76, 0x32, 0x6D, 0x15)), bugSlug: "need-to-be-liked", trigger: .duringDiagnostic,
+                                        body: "Ingratiation comes in a few standard flavors, as Edward Jones sorted them: agreeing with opinions, flattering, doing favors and presenting yourself attractively. Most people can spot all four in someone else within a minute. Spotting them in your own week takes longer, which is what this is for.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xEC, 0x67, 0xDA, 0x7D, 0xDD, 0xE, 0x57, 0x3F, 0xA1, 0x68, 0x34, 0x65, 0x8C, 0x14, 0x19, 0x71)), bugSlug: "need-to-be-liked", trigger: .restDay,
                                         body: "The mere exposure effect: people tend to like what's familiar. A good share of being liked comes from simply being around, not from performing well while you're there. Which means an ordinary day counts.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x59, 0x54, 0xCE, 0xE1, 0x93, 0xC6, 0x54, 0x9B, 0xA2, 0xF6, 0x9F, 0xB6, 0xBA, 0xFD, 0x25, 0xF8)), bugSlug: "need-to-be-liked", trigger: .restDay,
-                                        body: "The Benjamin Franklin effect: people tend to warm to you after they've done you a favour. Franklin reportedly won over a hostile rival by asking to borrow a rare book. The approval strategy of always being the one who gives may be running backwards.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x20, 0x6D, 0xD9, 0x9B, 0xF5, 0xEF, 0x5F, 0x3F, 0xBA, 0xAD, 0xC8, 0x3C, 0xBD, 0x87, 0xDA, 0xCE)), bugSlug: "need-to-be-liked", trigger: .restDay,
-                                        body: "Montaigne wrote that the greatest thing in the world is knowing how to belong to yourself, and recommended keeping a back room of the mind that is entirely your own. A day with no fix is a reasonable time to check the room is still there.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xF1, 0x4, 0xE8, 0xE3, 0x57, 0x62, 0x53, 0x1E, 0x89, 0xA, 0xA0, 0xF0, 0xBC, 0xD9, 0x89, 0xDF)), bugSlug: "need-to-be-liked", trigger: .restDay,
-                                        body: "Sartre wrote about 'the look': the moment you notice someone watching you and feel yourself become an object in their world. Much of this bug lives in that moment. A day with no fix is a day with one fewer pair of eyes on you, ours included.", createdAt: t))
+                                        body: "Sartre wrote about \"the look\": the moment you notice someone watching you and feel yourself become an object in their world. Much of this bug lives in that moment. A day with no fix is a day with one fewer pair of eyes on you, ours included.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x85, 0xB7, 0xEA, 0x84, 0x28, 0x4E, 0x57, 0xD8, 0x9B, 0xD5, 0x2, 0xCF, 0x7F, 0x58, 0x5B, 0xD4)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "An old fable, usually filed under Aesop: a miller and his son take their donkey to market. Every passerby criticizes the arrangement, so they keep changing it, until the two of them are hauling the donkey along on a pole and it falls off a bridge into the river. Pleasing everyone has had bad reviews for a long time.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6A, 0x79, 0xF4, 0xE0, 0x23, 0xAC, 0x5B, 0x5, 0x8E, 0xDF, 0x25, 0x15, 0x35, 0x7F, 0x78, 0x31)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "The word nice comes from the Latin nescius, meaning ignorant. In English it meant foolish, then fussy, then precise, and only in the 1700s settled on pleasant and agreeable. Being called nice has always been a slightly unstable compliment.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD3, 0xA7, 0x2D, 0xF0, 0x1F, 0x4A, 0x56, 0x9A, 0x89, 0x5E, 0xEA, 0x2E, 0x5, 0x99, 0xAC, 0x6C)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "In ancient Athens, citizens could vote a fellow citizen into ten years of exile by scratching his name on a shard of pottery, an ostrakon. Ostracism is now the word for much milder treatment that still feels a little like that. Today nobody is voting.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xAB, 0x9B, 0x3A, 0x8B, 0x17, 0x70, 0x51, 0x54, 0xAF, 0x91, 0x21, 0x6E, 0x39, 0x53, 0xEA, 0x7C)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "The friendship paradox, described by the sociologist Scott Feld: on average, your friends have more friends than you do. It's arithmetic, because popular people turn up on more friend lists. It makes almost everyone feel slightly less connected than they are. No fix today. The math will keep.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC, 0x8F, 0xC7, 0x5C, 0x31, 0x35, 0x53, 0xA1, 0xB8, 0xB, 0xAC, 0xB, 0x5B, 0x0, 0x9C, 0xA5)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "Monkeys and apes keep their alliances by grooming each other, which takes hours. Robin Dunbar argues that talk took over the job as human groups grew, because you can chat with several people at once. Small talk isn't filler. It's maintenance, and it doesn't need a fix to run.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x31, 0xD1, 0xA3, 0xE0, 0xEF, 0xC4, 0x54, 0xD9, 0xB5, 0x7F, 0xFB, 0x7F, 0xBF, 0x5A, 0x2E, 0x2E)), bugSlug: "need-to-be-liked", trigger: .restDay,
+                                        body: "Japanese has a phrase for sensing what a group wants without anyone saying it: kuuki wo yomu, reading the air. Someone who can't is teased as KY. Every culture trains the skill. The need to be liked is what happens when you can't stop reading. Today there's no fix, and not much air.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xDC, 0x2C, 0x77, 0xB0, 0xF4, 0xB6, 0x59, 0x1, 0xB3, 0x56, 0x64, 0x34, 0x37, 0x1, 0x87, 0x98)), bugSlug: "need-to-impress", trigger: .afterApplied,
-                                        body: "Sociologist Charles Derber called it conversational narcissism: the 'shift response' that turns the topic to you, versus the 'support response' that keeps it on them. Shifts feel like connection from the inside. From the outside, they feel like losing the floor.", createdAt: t))
+                                        body: "Conversations run on two kinds of reply, in the sociologist Charles Derber's terms: \"shift response\" that moves the topic to you, and the \"support response\" that keeps it on them. Shifts feel like connection from the inside. From the outside, they feel like losing the floor. He called it conversational narcissism.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC1, 0x88, 0x35, 0xF9, 0xC4, 0x43, 0x51, 0xE7, 0x9A, 0x82, 0x82, 0xDE, 0x51, 0x4, 0x8D, 0x24)), bugSlug: "need-to-impress", trigger: .afterApplied,
                                         body: "Studies of real conversations have found that people who ask more follow-up questions come across as more likable. Talking about yourself feels like the way to be liked. The evidence keeps pointing the other way.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x2, 0xE, 0x38, 0xA7, 0x14, 0x59, 0x55, 0x7E, 0x93, 0xD7, 0xCE, 0x5F, 0x30, 0x89, 0xD1, 0xBE)), bugSlug: "need-to-impress", trigger: .afterApplied,
                                         body: "Adam Smith separated the wish to be praised from the wish to be praiseworthy. The first needs an audience. The second doesn't. What you just did only counts under the second one, which is why it felt a bit like nothing.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xE, 0xBD, 0x9F, 0x40, 0xA4, 0x37, 0x58, 0x70, 0x97, 0x76, 0x2C, 0x3C, 0x27, 0xD7, 0xC6, 0xFE)), bugSlug: "need-to-impress", trigger: .afterApplied,
-                                        body: "Erving Goffman described social life as a performance with a front stage and a backstage. Impressing people is front-stage work, and it's tiring because the theater never closes. Today the curtain stayed down for a while.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xD4, 0x83, 0xAC, 0x63, 0x32, 0x6A, 0x50, 0xBE, 0xA8, 0xAB, 0xCF, 0xAE, 0x8E, 0xCC, 0x38, 0x73)), bugSlug: "need-to-impress", trigger: .afterApplied,
-                                        body: "The pratfall effect: in Elliot Aronson's experiments, competent people became more likable after a small blunder. Flawlessness reads as distance. The unimpressive detail you let stand probably did more for you than the polished one would have.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x64, 0x63, 0x94, 0x26, 0x8F, 0x66, 0x5E, 0xB0, 0xB5, 0xBF, 0x19, 0xFB, 0x74, 0x37, 0x6E, 0xF5)), bugSlug: "need-to-impress", trigger: .afterApplied,
                                         body: "\"Those who know do not speak; those who speak do not know.\" The Tao Te Ching overstates it, but the instinct is old. Announced expertise tends to invite doubt. Expertise that simply shows up in the work tends to get noticed without help.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xE1, 0xD3, 0x1A, 0x18, 0xB2, 0x71, 0x5C, 0xEA, 0xB5, 0x7A, 0x93, 0x8B, 0x66, 0x73, 0xF5, 0x55)), bugSlug: "need-to-impress", trigger: .afterSkipped,
-                                        body: "Psychologist Jennifer Crocker calls it contingent self-worth: when your value feels tied to achievement, every conversation turns into a small audit. Skipping a fix that threatens that arrangement isn't laziness. It's the system defending its funding.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x8E, 0x98, 0x58, 0xE8, 0x8A, 0xA4, 0x5D, 0x52, 0x87, 0x71, 0xEC, 0xFE, 0x47, 0x84, 0xF, 0x9F)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "How a partner answers your good news matters as much as how they answer your bad. In Shelly Gable's studies, curious, enthusiastic replies went with happier relationships. Replies that ignored the news or swung to the listener's own day went with unhappier ones. Two follow-up questions are most of the technique.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x33, 0xA5, 0xBE, 0x5E, 0x95, 0x77, 0x5D, 0x22, 0x93, 0x4D, 0x48, 0x5, 0x24, 0x7A, 0xE2, 0x63)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "Strangers met weekly in small groups and rated each other. Those who rated themselves well above how others saw them made a strong first impression. By the seventh meeting, the same people were seen as arrogant and liked less. Delroy Paulhus called self-enhancement a mixed blessing. The blessing wears off.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x51, 0x6A, 0xCE, 0x9F, 0x9A, 0xE3, 0x58, 0xD, 0x80, 0x43, 0x83, 0x80, 0x65, 0xE3, 0x9B, 0xE7)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "Anthropologists Joseph Henrich and Francisco Gil-White separate two routes to status. Dominance is taken by force. Prestige is handed over freely, by people who want to learn from you. Prestige can't be claimed, only given. Every brag is an attempt to collect something that only works as a gift.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x65, 0x56, 0x4B, 0x36, 0x6A, 0xE6, 0x56, 0xCC, 0xA1, 0x11, 0xB9, 0xAC, 0xA2, 0xAF, 0x77, 0x79)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "In one study of luxury handbags, the pricier the bag, the less likely it was to show the brand name. Jonah Berger and Morgan Ward found that people who know a field well prefer quiet signals only other insiders can read. Loud signals are for people still trying to get in. The unsaid credential is the insider move.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x96, 0x81, 0xFB, 0x7F, 0x6B, 0x92, 0x52, 0xF2, 0x8B, 0x0, 0xD3, 0x93, 0xF3, 0x7B, 0x63, 0xA8)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "Presenters assume a minor achievement added to a major one can only help. Listeners don't add, they average, so the small item drags the big one down. Researchers named it the presenter's paradox. The third credential you mention makes the first one sound smaller. The one you left out today did you a favor.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x39, 0x9E, 0xBF, 0xA2, 0x4, 0xE9, 0x5F, 0xEB, 0x83, 0x77, 0xDC, 0x79, 0x85, 0xAC, 0xA5, 0xE1)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "Asking a favor is an odd way to win someone over. Benjamin Franklin turned a hostile fellow legislator friendly by borrowing a rare book from him, and later experiments found the same pull: people warm to those they've helped. Asking, the move the need to impress avoids most, tends to pay better than showing.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x1A, 0xD7, 0xE1, 0xBE, 0x87, 0x94, 0x5D, 0x5A, 0x96, 0xBB, 0x62, 0x88, 0x3A, 0x75, 0x79, 0xA9)), bugSlug: "need-to-impress", trigger: .afterApplied,
+                                        body: "The twelfth-century scholar Maimonides ranked charity in eight levels. Near the top sits giving where neither side knows who the other is. The less a gift can do for the giver's name, the higher it ranks. He had noticed, long before anyone could post about it, how much giving is partly buying.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x7E, 0x9, 0x3B, 0x16, 0xBF, 0xA3, 0x52, 0xE1, 0x81, 0x44, 0x81, 0x60, 0x6E, 0x5C, 0x9, 0x9C)), bugSlug: "need-to-impress", trigger: .afterSkipped,
                                         body: "The impostor phenomenon and the need to impress often travel together. If part of you suspects you don't deserve the role, credentials come out early and often, as evidence. A fix that asks you to leave them in the drawer can feel less like a challenge and more like exposure.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x92, 0x48, 0xA9, 0x33, 0xB6, 0x96, 0x55, 0x60, 0xB8, 0xF8, 0x79, 0x4, 0x46, 0xFD, 0xF5, 0x69)), bugSlug: "need-to-impress", trigger: .afterSkipped,
                                         body: "Alain de Botton called it status anxiety: the worry that you're falling behind and others can tell. It runs highest on the days you feel behind, which tend to be the days a fix like this gets skipped. The timing is probably not a coincidence.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x6D, 0xA0, 0x97, 0x73, 0xA0, 0x56, 0x57, 0x3B, 0x93, 0x7D, 0x31, 0xA5, 0x39, 0x42, 0x55, 0xDE)), bugSlug: "need-to-impress", trigger: .afterSkipped,
-                                        body: "Sociometer theory, from Mark Leary, treats self-esteem as a gauge of how accepted you are. Impressing people is a way of nudging the needle by hand. When the gauge reads low, nobody wants to stop touching it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x51, 0x22, 0x47, 0x84, 0x4A, 0xD3, 0x58, 0xBF, 0x9A, 0x92, 0xFD, 0x82, 0x2, 0x81, 0x5F, 0xEF)), bugSlug: "need-to-impress", trigger: .afterSkipped,
                                         body: "Habits run on a loop of cue, routine, reward. Mention the achievement, catch the flicker of respect, repeat. A loop that old doesn't break because a card asked it to. Some days the card gets skipped. The loop is still visible from here.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xA6, 0x7E, 0xFE, 0xB0, 0x1F, 0x40, 0x50, 0xF8, 0x8C, 0xE4, 0x5A, 0xAE, 0x16, 0xE5, 0xB4, 0xBF)), bugSlug: "need-to-impress", trigger: .afterSkipped,
+                                        body: "Symbolic self-completion, from Robert Wicklund and Peter Gollwitzer: people who feel shaky in an identity they care about reach for more of its symbols: the titles, the gear, the jargon. The urge to list credentials peaks when you feel shortest of them, which is when a fix asking you to leave them out is hardest.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x89, 0x24, 0x10, 0xC5, 0xF4, 0x6, 0x50, 0x4A, 0x81, 0x86, 0xE8, 0xCB, 0xCC, 0x5B, 0xF5, 0xF5)), bugSlug: "need-to-impress", trigger: .afterSkipped,
+                                        body: "A 2015 review of the research concluded that the desire for status is a fundamental human motive, found across cultures and ages, and that losing status hurts mood and health in measurable ways. A fix that asks you to spend a little status is negotiating with something old. Skipping it was that something answering.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6D, 0x5A, 0xC2, 0x2A, 0x62, 0x19, 0x54, 0x38, 0xB5, 0x47, 0xC8, 0x61, 0x3C, 0xD4, 0x5C, 0x45)), bugSlug: "need-to-impress", trigger: .afterSkipped,
+                                        body: "Choosing which questions to ask about themselves, people in Constantine Sedikides' experiments favored ones likely to bring flattering answers over ones likely to be informative. When the two compete, self-enhancement tends to beat accuracy. A fix promising accurate, unflattering news starts at a disadvantage.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5B, 0x76, 0xF1, 0x20, 0x3, 0x97, 0x59, 0x5B, 0xB8, 0xB8, 0xB7, 0x7D, 0xC4, 0xFB, 0xAC, 0xCB)), bugSlug: "need-to-impress", trigger: .afterSkipped,
+                                        body: "Game theorists Martin Nowak and Karl Sigmund showed how cooperation can spread through reputation alone: people help those known to help. Once reputation pays, guarding it becomes a standing job, and anything that risks how you're seen reads as a bad investment. That is the ledger a skipped fix was balanced against.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x27, 0xC9, 0xC3, 0xFE, 0xC0, 0x1E, 0x53, 0x53, 0xAC, 0xF1, 0xFB, 0xDB, 0x8F, 0x14, 0x9A, 0xFC)), bugSlug: "need-to-impress", trigger: .afterFailed,
                                         body: "Brain imaging research at Harvard found that talking about yourself activates the same reward regions linked to food and money. So holding back isn't neutral. You were turning down a small, reliable payout, and the payout won today.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x2A, 0x2A, 0x2A, 0x2, 0x60, 0x48, 0x54, 0x95, 0x96, 0xE0, 0x15, 0xB3, 0x25, 0x15, 0xB8, 0x7A)), bugSlug: "need-to-impress", trigger: .afterFailed,
-                                        body: "Bragging doesn't land every time. Sometimes it gets respect, sometimes a blank look. That inconsistency is what makes it stick: intermittent reinforcement builds the most stubborn habits there are. Slot machines run on it. So does mentioning where you went to school.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x2E, 0x38, 0xE, 0xEE, 0xC6, 0xD8, 0x51, 0xFB, 0x87, 0xA6, 0x14, 0x69, 0x47, 0xE4, 0x11, 0xC8)), bugSlug: "need-to-impress", trigger: .afterFailed,
-                                        body: "Leon Festinger's social comparison theory says we judge ourselves by measuring against the people nearby. With no fixed scale, whoever is closest becomes the ruler. Someone else's good news can register as your numbers dropping, even though nothing about you changed.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB2, 0x71, 0x97, 0xD9, 0xAA, 0x79, 0x5B, 0x49, 0xA5, 0x1F, 0x57, 0xBB, 0x4E, 0x57, 0x93, 0xD0)), bugSlug: "need-to-impress", trigger: .afterFailed,
                                         body: "Robert Cialdini noticed students wore their university's colors more after the team won. He called it basking in reflected glory. Name-dropping runs on the same fuel: standing near something impressive and hoping some of it rubs off. It's automatic, which is why it slipped out.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x9B, 0x51, 0x73, 0x26, 0x3A, 0xA, 0x56, 0x19, 0x9A, 0xE3, 0x72, 0xFE, 0x52, 0x2B, 0x71, 0x1E)), bugSlug: "need-to-impress", trigger: .afterFailed,
-                                        body: "The curse of knowledge: once you know something, it's hard to imagine not knowing it. Experts over-explain partly because they've lost track of what's obvious. Some of what felt like showing off may have been that. Some of it wasn't. Both are data.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xDF, 0x78, 0x8F, 0x37, 0xA3, 0x49, 0x54, 0xC2, 0xAD, 0x4, 0xA9, 0x74, 0x3E, 0x50, 0x2F, 0x8C)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "Hedonic adaptation means the glow from impressing someone fades fast, often before the conversation is over. So the need resets and asks again. A crash is that reset firing. It proves nothing about you except that the treadmill is still running.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xEA, 0x61, 0x74, 0xBB, 0xB, 0xDE, 0x59, 0xB5, 0x99, 0x80, 0x45, 0x9F, 0xC4, 0xA2, 0x7D, 0xC0)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "The spotlight effect, from Thomas Gilovich's studies: people overestimate how much others notice them. The brag you're replaying right now probably registered less with them than with you. That cuts both ways. Nobody was that impressed, and nobody is still thinking about it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF7, 0xB, 0xCD, 0x2F, 0x5C, 0x81, 0x5D, 0xB5, 0xB8, 0x48, 0x8B, 0x3A, 0x70, 0x9F, 0x79, 0x1E)), bugSlug: "need-to-impress", trigger: .afterFailed,
+                                        body: "People who brag expect listeners to feel happy and proud for them. In studies by Irene Scopelliti and colleagues, listeners mostly felt annoyed, and the braggers underestimated it badly. The feeling you had while saying it was real. It just wasn't the feeling on the other side of the table.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4F, 0x3A, 0xCE, 0x7B, 0x4E, 0x65, 0x57, 0x8F, 0xBB, 0x8F, 0xAB, 0x12, 0xEB, 0xC8, 0x93, 0xB5)), bugSlug: "need-to-impress", trigger: .afterFailed,
+                                        body: "A friend's success feels good in a field you don't care about and threatening in one you do. Abraham Tesser's self-evaluation maintenance model puts the pull at its strongest when the friend is close and the field is central to you. The usual repair is to mention something of your own. That pull won today.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5A, 0xDB, 0xA5, 0xB7, 0x15, 0x47, 0x55, 0x28, 0xBE, 0x1E, 0x64, 0xF6, 0x7F, 0x8C, 0x25, 0xE6)), bugSlug: "need-to-impress", trigger: .afterFailed,
+                                        body: "Some things are valued mainly for how they rank: the school, the neighborhood, the title. Fred Hirsch called them positional goods. Because they only matter relative to others, the contest never settles: one person's gain is a small loss for everyone nearby. Conversations can run on the same rules. Today one did.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x8, 0xD3, 0xBF, 0xDB, 0xB6, 0x25, 0x55, 0xAF, 0xAE, 0xCA, 0x56, 0x4F, 0x26, 0xAB, 0xF5, 0x42)), bugSlug: "need-to-impress", trigger: .afterFailed,
+                                        body: "In Chia-Jung Tsay's studies, even professional musicians rated a performer billed as a natural above one billed as a hard worker, while saying effort mattered more. Admiration leans toward talent that looks unearned, which is why people hide their practice. \"I barely tried\" is a bid for the more valuable kind.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x98, 0xE3, 0xF2, 0x3E, 0xF8, 0xD1, 0x5C, 0xB6, 0xAD, 0x75, 0x33, 0x41, 0x96, 0xD3, 0x7A, 0x42)), bugSlug: "need-to-impress", trigger: .afterFailed,
+                                        body: "Shown lists of books, people and terms, many people claim to know items that don't exist. In one study, people who saw themselves as financially savvy claimed to understand made-up terms like \"pre-rated stocks.\" The more a subject is part of how you want to be seen, the harder \"I don't know it\" is to say.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x4, 0xC6, 0x6F, 0x69, 0xCA, 0x30, 0x53, 0x35, 0x91, 0x9F, 0x74, 0xE5, 0xEA, 0x7F, 0xD0, 0xFE)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "Research on humblebragging found that people tend to like a plain brag more than the disguised kind. The humblebrag asks for admiration and sympathy at the same time, and listeners notice both requests. If today's crash came wrapped in a complaint, that's the mechanism.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x7B, 0xB, 0xE6, 0x46, 0x11, 0xF0, 0x58, 0x8D, 0xA0, 0xC9, 0xF3, 0x22, 0x5E, 0xF0, 0xAE, 0x63)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "Self-verification theory says people want others to see them the way they see themselves. When you feel capable and sense that someone hasn't noticed, the pull to correct their view is strong. The crash was less vanity than an attempt to fix a mismatch.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x58, 0x66, 0x7E, 0xC4, 0xB8, 0x2E, 0x5C, 0x5D, 0xB2, 0x3F, 0x56, 0x84, 0xE1, 0x77, 0x6D, 0x58)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "The liking gap: after talking with someone new, people tend to underestimate how much the other person liked them. So you walk away convinced you needed to be more impressive, when you were probably already fine. A lot of crashes start from that miscalculation.", createdAt: t))
+                                        body: "Ovul Sezer and colleagues found that people like a plain brag more than a disguised one, and rate humblebraggers as less sincere. The humblebrag asks for admiration and sympathy at once, and listeners notice both requests. If today's crash came wrapped in a complaint, that's the mechanism.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xAD, 0x15, 0xA4, 0x9D, 0x95, 0xEB, 0x5E, 0xAA, 0x9A, 0xC2, 0xAE, 0x33, 0xCB, 0xF0, 0xA5, 0x9)), bugSlug: "need-to-impress", trigger: .afterCrash,
-                                        body: "Thorstein Veblen coined 'conspicuous consumption' for spending meant to be seen. Conversation has its own version: achievements mentioned so they're seen. Status signals persist because they sometimes work, which is why the urge shows up under pressure, fully formed, before you get a vote.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xF2, 0x13, 0x95, 0xFF, 0xA7, 0x80, 0x5C, 0x7B, 0xB6, 0x35, 0xA9, 0x89, 0x22, 0x61, 0x11, 0x64)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
-                                        body: "Daryl Bem's self-perception theory suggests people often work out their own motives after the fact, the way an outside observer would. Introspection is a reconstruction. That's why this check-in asks what you did this week, not why you did it.", createdAt: t))
+                                        body: "Thorstein Veblen coined \"conspicuous consumption\" in 1899 for spending meant to be seen. Conversation has its own version: achievements mentioned so they're seen. Status signals persist because they sometimes work, which is why the urge shows up under pressure, fully formed, before you get a vote.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x22, 0x2A, 0xA1, 0xBF, 0xF0, 0x74, 0x5C, 0x6A, 0x91, 0x5, 0xD1, 0xEC, 0x19, 0x38, 0x5F, 0xA9)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "Amotz Zahavi's handicap principle: a signal is believed because it's expensive. A peacock's tail proves fitness because it's a burden to drag around. Talk is cheap, so a spoken brag convinces almost nobody, and the urge escalates toward proof: the number, the name. Today's crash probably followed that ladder.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x67, 0xE5, 0x93, 0xE2, 0x6D, 0x1A, 0x55, 0x23, 0xB3, 0x8E, 0xB, 0x57, 0x58, 0x71, 0x23, 0xFE)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "Pride comes in two kinds, in Jessica Tracy and Richard Robins' research. Authentic pride is about what you did: \"I worked hard on that.\" Hubristic pride is about what you are: \"I'm good at this.\" The second is linked to arrogance, and it needs a witness. Most crashes on this bug are the second kind talking.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC3, 0x71, 0xDD, 0xDB, 0x74, 0xCD, 0x51, 0x8D, 0x83, 0xD, 0x6, 0x33, 0xC0, 0xAD, 0x2F, 0x1A)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "In the Whitehall studies of British civil servants, lower job grades died younger than higher ones, even allowing for smoking and blood pressure. Michael Marmot called it the status syndrome. Rank is felt in the body. The urge to look higher than you feel runs on stakes that are older and more physical than vanity.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xB2, 0xA9, 0x41, 0xB1, 0xB5, 0x46, 0x5A, 0xFD, 0xAF, 0xB8, 0x56, 0x7D, 0x1, 0x12, 0x92, 0x5)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "When researchers sorted Twitter users by what they posted, about four in five were \"meformers,\" posting mostly about themselves, against a minority of \"informers\" passing on information. Talking about yourself is what most people do with a microphone. It's also why so few of them are listened to.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x96, 0x10, 0xB0, 0xB5, 0x10, 0x2A, 0x5A, 0x82, 0xB0, 0xFB, 0x4D, 0x29, 0x39, 0x78, 0x82, 0x3F)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "\"We would rather speak ill of ourselves than not talk about ourselves at all,\" La Rochefoucauld wrote in 1665. Self-deprecation and bragging share a subject. If the crash came dressed as modesty, it still kept the conversation on you, where the need to impress wanted it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xA5, 0x75, 0x36, 0x7, 0x9E, 0xA, 0x58, 0xDF, 0xA4, 0xE8, 0x7A, 0x0, 0xB6, 0xC9, 0xED, 0x6A)), bugSlug: "need-to-impress", trigger: .afterCrash,
+                                        body: "Small egalitarian societies have old tools for anyone who gets above himself: teasing, gossip and, in the end, shunning. The anthropologist Christopher Boehm called it a reverse dominance hierarchy. The wince after a brag may be a piece of that machinery, an alarm that the group has noticed. It went off today.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA6, 0xB6, 0xB3, 0x55, 0x33, 0x15, 0x53, 0xF7, 0x8B, 0x8B, 0xEB, 0xE6, 0x59, 0xEA, 0xC1, 0x35)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
                                         body: "Schopenhauer split a life into what you are, what you have, and what you represent in the eyes of others. He thought people badly overvalue the third. This check-in is only interested in the first.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xD4, 0x31, 0x5A, 0xB6, 0xC2, 0x3E, 0x50, 0xE2, 0xBD, 0x46, 0x7B, 0x97, 0x71, 0xE0, 0x5B, 0xEA)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
-                                        body: "René Girard argued that we mostly want things because other people want them. Achievements work the same way: the ones you bring up are usually the ones your crowd ranks highest. Which wins you mention says a lot about whose ranking you're using.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xCC, 0xA7, 0x5B, 0xAD, 0x8E, 0x18, 0x50, 0xC7, 0xBA, 0x2A, 0x7A, 0xA5, 0x4C, 0xB2, 0x55, 0xAB)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
                                         body: "Marcus Aurelius kept reminding himself that everyone who remembers him will soon be gone, and so will the people who remember them. He was an emperor and still needed the note. He wrote it for himself, not an audience, which was sort of the point.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x96, 0xBB, 0x62, 0x6D, 0xC6, 0x18, 0x54, 0xFE, 0xB9, 0x91, 0x44, 0xB2, 0x75, 0xD0, 0x32, 0x2F)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
                                         body: "The overjustification effect: attach an outside reward to something you enjoy and you can start doing it for the reward. Work you once liked for its own sake can quietly become material for conversations. A week is long enough for that conversion to show.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x79, 0x5A, 0xB9, 0xE5, 0x8, 0x17, 0x53, 0xFE, 0x96, 0x8D, 0x1, 0xC6, 0x79, 0xC, 0x4, 0xFF)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
+                                        body: "In 1920 Edward Thorndike noticed that officers rating soldiers let one strong impression color the rest: a soldier with a fine physique also got rated more intelligent and loyal. He called it the halo effect. Leading with your best credential is an attempt to set the halo early. Look at where you tried it this week.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x32, 0xD, 0x3, 0x5E, 0x9F, 0xF9, 0x56, 0xE9, 0x85, 0xCF, 0x46, 0xE, 0x8, 0x98, 0x4A, 0x63)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
+                                        body: "A degree can work as a signal: it tells employers something because it's costly to get, whatever it taught. Michael Spence shared a Nobel Prize partly for showing it. Plenty of what gets mentioned in conversation works the same way, as a receipt rather than as information. Count this week's receipts.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x62, 0x3B, 0xC5, 0xAD, 0xA4, 0x82, 0x50, 0xC8, 0x98, 0x1, 0x6A, 0x9A, 0x37, 0x5F, 0xB8, 0x71)), bugSlug: "need-to-impress", trigger: .duringDiagnostic,
+                                        body: "Telling people about a goal can feel like progress on it. In Peter Gollwitzer's studies, when others took note of someone's identity-related intentions, that person then worked less on them, as if being seen had already done part of the job. When rating this week, count the announcements as well as the achievements.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB6, 0x4F, 0xB0, 0xC9, 0xED, 0xA0, 0x5D, 0xEF, 0xBE, 0x5B, 0xA4, 0x6E, 0xC9, 0xF, 0xF5, 0x60)), bugSlug: "need-to-impress", trigger: .restDay,
                                         body: "Epictetus said that if you want to improve, be content to be thought foolish and stupid. Two thousand years later it's still the least popular advice in philosophy. No fix today. The idea stays on file.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xCA, 0x5D, 0xC1, 0xFE, 0x7A, 0xF1, 0x52, 0x23, 0x83, 0x2F, 0x22, 0x88, 0xEC, 0xD0, 0x1A, 0xBB)), bugSlug: "need-to-impress", trigger: .restDay,
                                         body: "Self-affirmation research, starting with Claude Steele, found that people who reflect on values unrelated to status get less defensive when their image is threatened. The need to impress is loudest when nothing else feels solid.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x54, 0x6E, 0xDB, 0x7B, 0x75, 0xC1, 0x58, 0x2B, 0xA7, 0x74, 0x81, 0x13, 0x4D, 0x6C, 0x85, 0x21)), bugSlug: "need-to-impress", trigger: .restDay,
-                                        body: "When you're not doing anything in particular, the brain's default mode network tends to drift toward yourself: rehearsing conversations, replaying how you came across. Quiet days are when the best unused brags get drafted.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x45, 0x10, 0x18, 0x9, 0x94, 0x35, 0x5E, 0x84, 0x95, 0xDD, 0x75, 0x14, 0x40, 0xFF, 0xC0, 0xFE)), bugSlug: "need-to-impress", trigger: .restDay,
-                                        body: "Montaigne wrote hundreds of thousands of words about himself and kept concluding he was ordinary, inconsistent and unsure. People are still reading him more than four centuries later. Apparently the unimpressive version of a person can hold an audience.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x50, 0xD1, 0x63, 0xC9, 0x9B, 0x5B, 0x5A, 0xBF, 0xB6, 0x33, 0xA9, 0xD1, 0x39, 0x3B, 0x45, 0x9B)), bugSlug: "need-to-impress", trigger: .restDay,
-                                        body: "Carol Dweck's work separates performance goals, looking competent, from learning goals, getting competent. The need to impress is a performance goal that never closes, because there's always another audience. A day with no fix has neither.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x47, 0x7A, 0x4E, 0x74, 0xA0, 0x4C, 0x50, 0x8F, 0x9E, 0x52, 0x8, 0xBF, 0x41, 0x79, 0xF7, 0x6C)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "When the anthropologist Richard Lee gave the San people he lived with a huge ox for Christmas, they told him it was scrawny, all bones. Later one explained: when a young man brings in a lot of meat, he starts to think he's a big man, so they always call his meat worthless. \"This way we cool his heart.\" No fix today.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD, 0x0, 0x62, 0xD1, 0xE7, 0xA5, 0x5F, 0x1D, 0x9E, 0xB6, 0x65, 0xB, 0xEA, 0xB6, 0x25, 0x67)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "Diogenes once walked across Plato's fine carpets, announcing that he was trampling on Plato's vanity. Plato replied that he was doing it with a vanity of his own. Showing how little you care about impressing people is still a show. A day with no fix has no audience at all.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD4, 0x95, 0xC7, 0x52, 0x58, 0xA9, 0x59, 0x86, 0x85, 0x6A, 0x24, 0xD2, 0x97, 0xE0, 0x3B, 0x68)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "Franklin's list of virtues had twelve entries until a friend told him he was generally thought proud. He added humility as the thirteenth. Years later he admitted that even if he could overcome his pride, he would probably be proud of his humility. Some bugs are only ever managed. Today nothing is assigned.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xDC, 0x54, 0xDC, 0x1, 0x7F, 0x91, 0x58, 0xD5, 0xAD, 0x39, 0xA, 0x80, 0xBC, 0xF6, 0x66, 0xA1)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "In 458 BC, Rome made the farmer Cincinnatus dictator to rescue a trapped army. By the traditional account he won, resigned after about sixteen days and went back to his plow. The Romans retold the story for centuries because the giving up was rarer than the winning.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x98, 0xFD, 0x26, 0x2, 0x18, 0x30, 0x5A, 0xD1, 0xA9, 0x78, 0x91, 0x65, 0x57, 0xC0, 0x78, 0xFE)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "Most of the masons who built Europe's medieval cathedrals are known, if at all, by the small marks they cut into their stones. The buildings have outlasted every reputation of their time. No fix today. The work that matters mostly goes unsigned.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x33, 0x11, 0xFF, 0x1D, 0x7, 0xEB, 0x52, 0x6F, 0x96, 0xC1, 0xB7, 0x6D, 0x7C, 0x93, 0xDD, 0x42)), bugSlug: "need-to-impress", trigger: .restDay,
+                                        body: "Marcus Aurelius' notebook reached us as the Meditations, but its old Greek title is closer to \"To Himself.\" As far as anyone can tell, it was never meant to be read by anyone else. One of the most read books of advice in the West was written for an audience of one. Today's audience is the same size.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x65, 0x5F, 0x30, 0x9D, 0xF1, 0x28, 0x55, 0x50, 0xA1, 0xE9, 0x5A, 0x61, 0x5F, 0xC1, 0x56, 0xB1)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
-                                        body: "In 1899 Thorstein Veblen described 'conspicuous leisure': the rich proved their status by visibly not working. Somewhere along the way the signal flipped. Now a full calendar does the job a yacht used to. Same game, worse prize.", createdAt: t))
+                                        body: "For most of history, status meant visibly not having to work. Silvia Bellezza and colleagues found Americans now read it the other way: the always-busy person gets rated higher, because their time looks in demand. Italians shown the same person didn't share the view. The signal is local. So is the habit.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xE3, 0x84, 0xF1, 0x10, 0x73, 0xC0, 0x54, 0x8E, 0xA5, 0x33, 0x6C, 0xCF, 0x53, 0xEF, 0x7D, 0xA0)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
                                         body: "Psychologists call it the effort heuristic: people judge the value of work by how much effort seems to have gone into it. So effort gets put on display. The sighs, the late timestamps and the visible rushing are marketing for work that would have been fine on its own.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xC6, 0x2, 0xA1, 0xC4, 0x43, 0x65, 0x50, 0xE4, 0xB8, 0xDF, 0x9B, 0x5F, 0x31, 0xF6, 0x83, 0x92)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
-                                        body: "Self-perception theory, from Daryl Bem, says we often work out who we are by watching what we do, the way a stranger would. Acting unhurried hands you a small piece of evidence that you're someone who doesn't need to be hurried.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x44, 0x76, 0x1F, 0x2E, 0x9, 0xE3, 0x5F, 0xCD, 0x96, 0x77, 0x4F, 0x36, 0x65, 0xA7, 0x18, 0x4A)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
-                                        body: "Parkinson's law: work expands to fill the time available for its completion. It runs in reverse too. The time you stop handing over to work often goes unmissed by the work. What today cost you was mostly the appearance of effort.", createdAt: t))
+                                        body: "Work expands to fill the time available for its completion: Parkinson's law. It runs in reverse too. The time you stop handing over to work often goes unmissed by the work. What today cost you was mostly the appearance of effort.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xFD, 0x5E, 0x82, 0x3E, 0x63, 0xC2, 0x53, 0xF5, 0x9F, 0x7C, 0x32, 0xAD, 0x87, 0xDB, 0x51, 0x7B)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
-                                        body: "Goodhart's law says that when a measure becomes a target, it stops being a good measure. Hours worked were once a rough proxy for contribution. Once people started aiming at the hours, the hours stopped meaning much.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xA0, 0x2D, 0xE3, 0xA8, 0x2B, 0xD3, 0x5F, 0xC0, 0xAA, 0x4, 0x9F, 0x63, 0x77, 0x2B, 0x89, 0x5)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
-                                        body: "The spotlight effect: people consistently overestimate how much others notice them. The colleague you pictured judging your early exit or your empty afternoon was mostly thinking about their own afternoon.", createdAt: t))
+                                        body: "When a measure becomes a target, it stops being a good measure. That's Goodhart's law. Hours worked were once a rough proxy for contribution. Once people started aiming at the hours, the hours stopped meaning much.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xA3, 0x13, 0xB3, 0x10, 0x34, 0x45, 0x5F, 0x64, 0x80, 0x2F, 0xA7, 0x1D, 0x4B, 0xC0, 0x53, 0x4B)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "In a 1973 study, seminary students were sent across campus to give a talk, some of them on the Good Samaritan. On the way they passed a man slumped in a doorway. Of those told they were late, about one in ten stopped. Of those with time to spare, most did. The topic of the talk barely mattered. The hurry did.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC9, 0xC0, 0xD7, 0xE8, 0xE5, 0x5B, 0x54, 0xD6, 0xA9, 0xE3, 0x78, 0xDE, 0x61, 0xF0, 0xB9, 0x1A)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "An economist, John Pencavel, went back to the records of British munitions workers in the First World War. Output rose with hours up to about fifty a week, then flattened. People working seventy hours produced barely more than those working fifty-five. The extra hours were real. The extra output mostly wasn't.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xE0, 0xB5, 0xAA, 0x40, 0x75, 0x62, 0x55, 0xED, 0x97, 0xF1, 0x1E, 0x2B, 0xC9, 0xA4, 0xB, 0xF5)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "People who say they'd rather have more time than more money tend to report being happier, in studies by Ashley Whillans and colleagues, and the link didn't simply come down to income. Choosing the hour over the look of being in demand is, on that evidence, not the sacrifice it feels like.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF, 0x3C, 0x5, 0x1F, 0x4B, 0xB7, 0x5E, 0x6E, 0xA8, 0x91, 0x40, 0x74, 0xA6, 0xE1, 0x16, 0x45)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "In a 2014 study, people who spent a stretch copying numbers out of a phone book then came up with more uses for a pair of plastic cups than people who'd skipped the boring part. Boredom sends the mind looking for something to do. Fill every gap and it never gets the chance to look.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x16, 0x8, 0x6C, 0x23, 0x64, 0x8A, 0x59, 0x11, 0x9E, 0x27, 0xDC, 0x7E, 0xC0, 0x47, 0x49, 0x5F)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "At a consulting firm she studied, Erin Reid found people quietly working well under the expected eighty hours. Their reviews matched those of colleagues who really put the hours in. The ones penalized were those who openly asked for lighter schedules. The hours were mostly theater.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x68, 0xE1, 0x38, 0x27, 0x12, 0x6A, 0x5D, 0xAE, 0x87, 0x0, 0x1, 0x47, 0xCF, 0x3E, 0x53, 0x10)), bugSlug: "need-to-be-busy", trigger: .afterApplied,
+                                        body: "When Boston Consulting Group teams tried a required, scheduled night off each week, in an experiment run by Leslie Perlow, the consultants reported more satisfaction with their jobs and the work held up. The fear was that being unreachable would break something. What broke was mostly the habit.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x52, 0x39, 0x25, 0x37, 0x7E, 0x81, 0x51, 0x59, 0x98, 0x5C, 0x1D, 0x6E, 0x85, 0xA1, 0x1D, 0xF8)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
-                                        body: "Researchers studying 'idleness aversion' found people will pick a longer, pointless task over waiting around, as long as they're handed a plausible reason. A skipped fix on a full day can be the same move. Not a verdict. Just the pattern showing its reasoning.", createdAt: t))
+                                        body: "Researchers studying idleness aversion found people will pick a longer, pointless task over waiting around, as long as they're handed a plausible reason. A skipped fix on a full day can be the same move: a reason found, the motion preserved.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x96, 0x5A, 0x80, 0xB8, 0x7D, 0xFC, 0x56, 0x63, 0xB3, 0xEC, 0x84, 0xF, 0x47, 0x1D, 0x82, 0xDB)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
                                         body: "There's a documented bias called the mere urgency effect: people choose tasks with a short deadline over more important ones, even when the important ones pay better. If something urgent ate the fix today, that's the bug in its natural habitat.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x5B, 0xAE, 0xCA, 0x42, 0xCC, 0x17, 0x58, 0x7E, 0x92, 0x6C, 0x14, 0x45, 0x3B, 0xF5, 0x51, 0xAA)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
-                                        body: "We reliably expect to have more free time next month than we have this month, and we're reliably wrong. Skipping 'until things calm down' assumes a calm the calendar has never once delivered. Tomorrow will look roughly like today.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x31, 0x35, 0x57, 0x9B, 0x52, 0xD5, 0x56, 0xA, 0xA0, 0xE6, 0xDA, 0xB4, 0x89, 0x1A, 0xA3, 0x75)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
-                                        body: "Status quo bias gives the current routine home advantage. Any change has to beat it, not just match it. A skip is the default winning, which is what defaults are built to do. The fix will still be here.", createdAt: t))
+                                        body: "We reliably expect to have more free time next month than we have this month, and we're reliably wrong. Skipping \"until things calm down\" assumes a calm the calendar has never once delivered. Tomorrow will look roughly like today.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xBD, 0xE8, 0x30, 0x1B, 0x70, 0x49, 0x5D, 0x1A, 0xBD, 0xAF, 0x45, 0x2B, 0xBA, 0x18, 0x84, 0x71)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
-                                        body: "The Zeigarnik effect describes how unfinished tasks stay more active in memory than finished ones. A skipped fix tends to keep running quietly in the background. For a fix about noticing, that's not the worst outcome.", createdAt: t))
+                                        body: "The Zeigarnik effect describes how unfinished tasks stay more active in memory than finished ones. A skipped fix tends to keep running quietly in the background: one more open tab in a head that already has plenty.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4, 0x15, 0x8C, 0x6E, 0xFA, 0xB, 0x58, 0x8A, 0x97, 0xA4, 0xE2, 0x1E, 0xD9, 0xB8, 0x8A, 0x7B)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
+                                        body: "In the same line of research on idleness, people kept busy reported feeling happier afterward than people left to wait, even when which group they landed in was decided for them. Motion lifts mood on its own. A fix that asks for less of it is up against a small, reliable high.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x2E, 0xCF, 0x8, 0xCC, 0x4, 0x10, 0x57, 0xAA, 0x83, 0x33, 0xF6, 0x13, 0x45, 0x2D, 0x16, 0x13)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
+                                        body: "\"It is not enough to be industrious; so are the ants. What are you industrious about?\" Thoreau put that to a friend in an 1857 letter. A skip on a crowded day is a fair moment to ask it of the crowd.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x9, 0x43, 0xC4, 0xB7, 0x74, 0x17, 0x59, 0xAB, 0x85, 0x29, 0xCA, 0xC4, 0x1E, 0xC4, 0xFE, 0xA6)), bugSlug: "need-to-be-busy", trigger: .afterSkipped,
+                                        body: "Surveys of American workers in the late 2010s found more than half left paid vacation days unused in a year, hundreds of millions of days in total. Nobody had forbidden them. A skipped fix about slowing down belongs to the same quiet statistic.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x9E, 0x2E, 0x49, 0xC3, 0x83, 0x6C, 0x5E, 0x62, 0xB7, 0xE8, 0x17, 0x21, 0xC7, 0x5C, 0x6C, 0xBB)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
                                         body: "Psychologist Robert Eisenberger called it learned industriousness: when effort gets rewarded often enough, effort itself starts to feel rewarding. Years of credit for grinding don't unwind in a day. Today was that conditioning doing what it was trained to do.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x9C, 0x32, 0x94, 0x17, 0x14, 0x55, 0x50, 0xA6, 0x9B, 0x7F, 0x1D, 0x2F, 0x9A, 0x36, 0xB, 0x42)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
-                                        body: "Checking messages pays off unpredictably: usually nothing, occasionally something that matters. That's intermittent reinforcement, the schedule slot machines run on, and it produces the most stubborn habits there are. Losing to it says more about the schedule than about you.", createdAt: t))
+                                        body: "Checking messages pays off unpredictably: usually nothing, occasionally something that matters. B.F. Skinner found that rewards on an unpredictable schedule build the most persistent behavior of all. It's the schedule slot machines run on. Today you were up against the best-tested habit machine there is.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x62, 0xAC, 0xAB, 0x3D, 0xC8, 0x91, 0x52, 0x40, 0x95, 0x63, 0x6, 0x91, 0x5, 0x36, 0x53, 0x35)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
-                                        body: "Max Weber traced the idea that hard work proves your worth to the Protestant work ethic, where diligence was read as a sign of being among the saved. The theology mostly left. The feeling stayed. It's centuries older than you, so it won't leave on a Tuesday.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x64, 0xC, 0x8C, 0x24, 0x87, 0xE8, 0x51, 0x1, 0xAA, 0x45, 0x1B, 0x1A, 0xE6, 0x7D, 0x80, 0x9F)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
-                                        body: "Loss aversion: losses weigh more than equal gains. Giving up the look of being in demand registers as a loss, while the hour you'd get back feels abstract. The scales were tilted before you started, which is why it went the way it did.", createdAt: t))
+                                        body: "Max Weber traced the idea that hard work proves your worth to the Protestant work ethic, where diligence was read as a sign of being among the saved. The theology mostly left. The feeling stayed, and a feeling with four centuries behind it wins the odd Tuesday.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x29, 0x6D, 0xEB, 0xD9, 0xCB, 0xA2, 0x53, 0x1A, 0xA7, 0xC8, 0xEE, 0xA6, 0x37, 0x3F, 0x1F, 0x80)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
-                                        body: "Social norms do a lot of quiet work. In a place where everyone performs busyness, the one who doesn't stands out, and standing out has a price. Some of today belongs to the room, not just to you.", createdAt: t))
+                                        body: "Being seen at work changes how you're judged, whether or not anyone means it to. In studies by Kimberly Elsbach and colleagues, managers described people they simply saw around as dependable, and those seen early or late as committed, without being able to say why. The room paid for the old move today. It usually does.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD8, 0xFE, 0xA1, 0xFB, 0x8D, 0xCE, 0x57, 0x27, 0x87, 0xC8, 0x5E, 0xF7, 0x17, 0xA6, 0x9A, 0x74)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
+                                        body: "In a survey of staff at a US hospital, about two-thirds reported phantom vibrations: feeling a phone buzz that hadn't. The body learns to expect being needed and starts reporting it in advance. An urge that fires before anything has happened doesn't wait for a decision either.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xA7, 0x7F, 0x6D, 0x64, 0x16, 0xA7, 0x55, 0x22, 0x90, 0x53, 0x3, 0x6E, 0xA5, 0xCB, 0x5, 0x83)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
+                                        body: "Emergency doctors studied by Diwas KC and colleagues picked easier cases as their shifts got busier. Finishing quick ones pushed up the day's numbers and cost them over the longer run. Under load, the quick visible win gets chosen first, by trained professionals too. Today it got chosen by you.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xB1, 0xF3, 0xBF, 0x93, 0xEC, 0x85, 0x56, 0x8B, 0xAF, 0x79, 0x75, 0x84, 0x81, 0xC2, 0x18, 0xC1)), bugSlug: "need-to-be-busy", trigger: .afterFailed,
+                                        body: "In Gloria Mark's studies of people at work, close to half of all interruptions came from no one: people switched away from a task on their own, with nothing pulling them. The urge to check, switch or fill a gap doesn't need a trigger from outside. It makes its own.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x36, 0xAB, 0xEF, 0x17, 0x25, 0x76, 0x5C, 0xEE, 0x8D, 0x71, 0x28, 0xAD, 0xA6, 0xC8, 0x47, 0x37)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
-                                        body: "Mullainathan and Shafir's work on scarcity describes 'tunneling': when time feels scarce, attention narrows to whatever is most pressing and everything else drops out of view. Busyness crashes tend to happen inside the tunnel, where bragging about the tunnel seems perfectly reasonable.", createdAt: t))
+                                        body: "Mullainathan and Shafir's work on scarcity describes \"tunneling\": when time feels scarce, attention narrows to whatever is most pressing and everything else drops out of view. Busyness crashes tend to happen inside the tunnel, where bragging about the tunnel seems perfectly reasonable.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xF4, 0x64, 0xBF, 0x89, 0xD0, 0x1F, 0x5C, 0x60, 0xBE, 0x9E, 0xE4, 0x93, 0x47, 0x60, 0xF, 0xE0)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
                                         body: "Psychologists use the term experiential avoidance for the effort to dodge uncomfortable thoughts and feelings. Staying busy is one of its most respectable forms. After a crash, the useful question is what the busyness was keeping offstage.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xD4, 0xF1, 0xD, 0x47, 0x16, 0xEE, 0x56, 0xD1, 0xB7, 0x36, 0x66, 0x93, 0xDD, 0xE8, 0xBC, 0xC3)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
-                                        body: "Jennifer Crocker's research on contingent self-worth shows that when self-esteem rides on one area of life, events in that area swing it hard. If worth is tied to output, a quiet afternoon reads as a threat, and talking up your workload is the defense.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x9A, 0xB, 0x74, 0xDA, 0x61, 0x17, 0x5B, 0xBA, 0x90, 0xB6, 0xF6, 0x43, 0x78, 0x43, 0x0, 0xBE)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
-                                        body: "Self-verification theory says people seek confirmation of how they already see themselves, even when the view isn't flattering. If you're 'the one who's always slammed', being slammed feels like being yourself. The crash was an identity checking in.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xF5, 0xF1, 0xB, 0x4C, 0x8A, 0xE5, 0x5D, 0x68, 0x81, 0xAE, 0x18, 0x96, 0x1C, 0xC, 0x96, 0x58)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
-                                        body: "Cardiologists Meyer Friedman and Ray Rosenman coined 'hurry sickness' for the chronic sense that there's never enough time, and the rushing that comes with it even when nothing requires it. It's a habit of the body as much as a belief. Crashes happen when the body gets there first.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xA6, 0xD2, 0x52, 0xC5, 0x1A, 0xEF, 0x59, 0x9E, 0xBA, 0x93, 0x5E, 0xBB, 0xD0, 0x57, 0x7E, 0xB5)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
-                                        body: "Leon Festinger's social comparison theory says that when there's no objective yardstick, people measure themselves against those around them. Most jobs don't come with a clean score, so busyness becomes one. A crash is usually a comparison you didn't notice making.", createdAt: t))
+                                        body: "Cardiologists Meyer Friedman and Ray Rosenman coined \"hurry sickness\" for the chronic sense that there's never enough time, and the rushing that comes with it even when nothing requires it. It's a habit of the body as much as a belief. Crashes happen when the body gets there first.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x64, 0xB, 0x8A, 0xDB, 0xFC, 0xD5, 0x54, 0x8B, 0x90, 0x36, 0xBA, 0x4B, 0x82, 0x2E, 0x29, 0x99)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
+                                        body: "In a 2012 newspaper essay, Tim Kreider described busyness as a kind of existential reassurance, a hedge against emptiness: a life this booked can't possibly be trivial. The crash you just logged may have been that reassurance, requested out loud.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5D, 0x2D, 0xB6, 0x9B, 0x20, 0xBF, 0x58, 0x9E, 0x8D, 0x67, 0x42, 0x1B, 0x2A, 0xFD, 0x12, 0xD6)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
+                                        body: "The anthropologist Natasha Dow Schull found that many heavy slot machine players aren't playing to win. They're after what they call the zone, where time, worry and self drop away into the rhythm of the next spin. A packed day offers the same zone. Crashes often happen on the way back out of it.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x80, 0xD5, 0xF7, 0x87, 0x8A, 0x6D, 0x52, 0x33, 0x84, 0xF3, 0x34, 0xEC, 0x1A, 0xB2, 0xAD, 0xBF)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
+                                        body: "Busyness has become a mark of status, the sociologist Jonathan Gershuny argued: where elites once displayed rank through leisure, long hours now mark you as someone whose time is worth a lot. Said out loud, \"I'm slammed\" is a small display of rank. That's why it came out so easily.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x1, 0xF5, 0x20, 0x90, 0xDA, 0xAE, 0x53, 0x4, 0xBA, 0xDC, 0x45, 0x34, 0xD6, 0x71, 0x6F, 0xF0)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
+                                        body: "Josef Pieper argued in \"Leisure, the Basis of Culture\" that the old sin of sloth, acedia, wasn't laziness. It was restlessness: an inability to be at leisure, at peace with simply being. On his account the workaholic is the slothful one. The crash was restlessness doing its usual impression of virtue.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5, 0xB7, 0xC2, 0xC2, 0x42, 0xB4, 0x56, 0xBB, 0xAA, 0xB6, 0xBB, 0xF4, 0x55, 0x7C, 0x82, 0x67)), bugSlug: "need-to-be-busy", trigger: .afterCrash,
+                                        body: "The word workaholic was coined in 1968 by Wayne Oates, a pastor and psychologist, who built it on alcoholic to describe his own compulsion to work. He meant it as a diagnosis. Within a few decades people were using it on job applications, which says something about this crash.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xDD, 0xB8, 0xB4, 0x10, 0xE9, 0x62, 0x58, 0x7E, 0x83, 0xF2, 0x65, 0xB4, 0xE, 0x94, 0x15, 0x9F)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
                                         body: "Time-use researchers who compare people's estimates of their weekly work hours with detailed time diaries find the estimates tend to run high, and the longer the claimed week, the bigger the gap. Busyness feels longer than it measures.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x91, 0xA5, 0x29, 0xB0, 0xEC, 0x3A, 0x5C, 0xB1, 0x8E, 0x98, 0x58, 0x70, 0x6A, 0x24, 0xA0, 0x9C)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
-                                        body: "The introspection illusion: people treat their own introspection as a clear window into their motives, while judging everyone else by what they actually do. For a check-in, what you did this week is better evidence than how busy it felt.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x83, 0x57, 0x7B, 0x67, 0x4E, 0x56, 0x52, 0x89, 0x91, 0x3B, 0x8C, 0x3A, 0x68, 0x68, 0xA2, 0xC6)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
-                                        body: "Sophie Leroy's research on attention residue found that when you switch tasks, part of your attention stays stuck on the last one. A week of constant switching can feel packed while producing less. Some of the 'busy' you felt was residue.", createdAt: t))
+                                        body: "Sophie Leroy's research on attention residue found that when you switch tasks, part of your attention stays stuck on the last one. A week of constant switching can feel packed while producing less. Some of the \"busy\" you felt was residue.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD4, 0x69, 0xAB, 0x5A, 0x7F, 0x29, 0x56, 0x89, 0xBE, 0x15, 0x24, 0xFD, 0x41, 0x60, 0x6, 0x79)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
-                                        body: "The peak-end rule, from Daniel Kahneman's work: people judge an experience largely by its most intense moment and by how it ended, not by the average. One frantic Thursday can make a whole week feel overloaded in memory.", createdAt: t))
+                                        body: "The peak-end rule: people judge an experience largely by its most intense moment and by how it ended, not by its average. One frantic Thursday can make a whole week feel overloaded in memory. Rate the week, not the Thursday.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x20, 0xE2, 0x99, 0xC0, 0xF1, 0x5F, 0x50, 0x51, 0xB3, 0x5D, 0xEF, 0x68, 0xEC, 0x51, 0xCA, 0xED)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
-                                        body: "Social desirability bias is the pull to answer questions in the way that makes you look good. It works on private check-ins too, with nobody else reading. The audience for 'I'm so busy' is often just you.", createdAt: t))
+                                        body: "Social desirability bias is the pull to answer questions in the way that makes you look good. It works on private check-ins too, with nobody else reading. The audience for \"I'm so busy\" is often just you.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xA6, 0xBB, 0xF3, 0x7B, 0xB8, 0x11, 0x5E, 0x6E, 0x87, 0xC1, 0x55, 0x32, 0x60, 0x96, 0x4F, 0x19)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
+                                        body: "Brigid Schulte's name for it is time confetti: free time shredded into scraps by checking, switching and half-finished chores, until a week with real gaps in it still feels like it had none. Worth remembering before you call this week loud.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x46, 0xE0, 0x87, 0x46, 0xD0, 0x25, 0x59, 0x4D, 0xBA, 0x52, 0x70, 0x95, 0x10, 0x8, 0x58, 0x63)), bugSlug: "need-to-be-busy", trigger: .duringDiagnostic,
+                                        body: "People with higher incomes report more time stress, even after accounting for the hours they actually work, economists Daniel Hamermesh and Jungmin Lee found. They called one reading of it \"yuppie kvetch.\" The feeling of having no time tracks status as well as the clock.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xFC, 0x98, 0xF7, 0x29, 0xEC, 0x3E, 0x5B, 0x9, 0x85, 0xE, 0x94, 0x62, 0x9D, 0xDE, 0x60, 0x54)), bugSlug: "need-to-be-busy", trigger: .restDay,
-                                        body: "Pascal wrote that all of humanity's problems come from our inability to sit quietly in a room alone. In a study by Timothy Wilson and colleagues, a fair number of people chose to give themselves a mild electric shock rather than sit with their own thoughts for a few minutes. No fix today. The room is available.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xA1, 0x5, 0x74, 0x56, 0x3, 0xFF, 0x53, 0x70, 0xA4, 0x6, 0x9E, 0x16, 0xB2, 0x8, 0xDD, 0x9E)), bugSlug: "need-to-be-busy", trigger: .restDay,
-                                        body: "When you're not focused on a task, a set of brain regions known as the default mode network becomes more active. It's involved in memory, imagining the future and making sense of yourself. Doing nothing is, neurologically, not nothing.", createdAt: t))
+                                        body: "Pascal wrote that all of humanity's problems come from our inability to sit quietly in a room alone. In a study by Timothy Wilson and colleagues, a fair number of people chose to give themselves a mild electric shock rather than spend a few minutes alone with their thoughts. No fix today. The room is available.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA5, 0x1F, 0xE4, 0x9F, 0x4E, 0xC3, 0x53, 0xCC, 0x95, 0xB0, 0xBF, 0x74, 0x54, 0xBF, 0x11, 0xDA)), bugSlug: "need-to-be-busy", trigger: .restDay,
-                                        body: "Many religious traditions made rest mandatory rather than optional, which suggests people have never been good at choosing it unprompted. Abraham Joshua Heschel called the Sabbath 'a palace in time'. Today has no fix. Consider it a small annex.", createdAt: t))
+                                        body: "Many religious traditions made rest mandatory rather than optional, which suggests people have never been good at choosing it unprompted. Abraham Joshua Heschel called the Sabbath \"a palace in time.\" Today has no fix. Consider it a small annex.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x8C, 0xE4, 0xE7, 0xA2, 0x3F, 0xB5, 0x53, 0x20, 0xB5, 0x40, 0x82, 0x5, 0xB6, 0xF6, 0x61, 0xD0)), bugSlug: "need-to-be-busy", trigger: .restDay,
-                                        body: "The Greek word for business, ascholia, literally meant 'not leisure', and Latin's negotium is built the same way: neg-otium. Leisure was the default and work was defined by its absence. Aristotle said we are busy so that we may have leisure. Somewhere the order got reversed.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x19, 0x11, 0xFB, 0x7C, 0xA9, 0x97, 0x51, 0xEE, 0xB2, 0xE2, 0xAF, 0x40, 0xB5, 0xBB, 0x5C, 0xCC)), bugSlug: "need-to-be-busy", trigger: .restDay,
-                                        body: "Seneca, in 'On the Shortness of Life', argued that life isn't short, we just spend a lot of it badly, and that the preoccupied are the people least able to live. He was writing to an official who ran Rome's grain supply, about two thousand years before Slack.", createdAt: t))
+                                        body: "The Greek word for business, ascholia, literally meant \"not leisure,\" and Latin's negotium is built the same way: neg-otium. Leisure was the default and work was defined by its absence. Aristotle said we are busy so that we may have leisure. Somewhere the order got reversed.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD0, 0xA1, 0x8C, 0x4B, 0xEC, 0xA0, 0x56, 0x2F, 0x92, 0xF, 0xB8, 0xA2, 0xF6, 0xB2, 0x8D, 0xF2)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "In 1930 Keynes predicted that by about now, his grandchildren's generation would be rich enough to work fifteen hours a week. He was roughly right about the riches. He also worried that people trained for so long to strive would find the free time harder than the work. No fix today. A small test of his worry.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF4, 0x17, 0xB1, 0x9C, 0x89, 0x49, 0x56, 0x7B, 0x90, 0x6E, 0x94, 0xF8, 0x75, 0xC1, 0x4D, 0xBC)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "Bertrand Russell's 1932 essay \"In Praise of Idleness\" argues that a great deal of harm comes from believing work is virtuous, and that a four-hour working day would leave people happier and less anxious. He wrote it in the Depression, when work was scarce. No fix today. Idle on purpose.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xD3, 0x38, 0xA4, 0x21, 0x5C, 0x10, 0x57, 0x3B, 0xA2, 0x82, 0xA2, 0x44, 0x23, 0x5E, 0x48, 0xEC)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "\"Extreme busyness,\" Robert Louis Stevenson wrote in 1877, \"is a symptom of deficient vitality,\" while a faculty for idleness implies \"a strong sense of personal identity.\" He was in his twenties at the time, defending his own idle student years. No fix assigned. Nothing to report on it either.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC0, 0xF8, 0xDF, 0x44, 0x14, 0xE2, 0x56, 0x91, 0xAB, 0x75, 0xF2, 0x1A, 0x67, 0x45, 0x2D, 0xA0)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "Desert monks in the fourth century had a name for the restlessness of an empty afternoon: the noonday demon. Evagrius wrote that it makes the sun seem to stand still and the day feel fifty hours long, and sends the monk to the window to look for visitors. No fix today. Watch for visitors.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x95, 0x6B, 0x62, 0x8B, 0xAE, 0x20, 0x53, 0x67, 0xBA, 0x10, 0x90, 0x91, 0x1E, 0xEA, 0xE8, 0xE4)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "Paul Lafargue, Karl Marx's son-in-law, published \"The Right to Be Lazy\" in 1880, mocking workers for demanding a right to work when they could demand a three-hour day. The pamphlet was a provocation. The idea that rest needs no justification was the serious part. Today has no fix, and needs none.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x5B, 0x17, 0x7F, 0x5F, 0x4A, 0xA0, 0x50, 0x53, 0xBC, 0x1E, 0x4E, 0x17, 0x3A, 0x88, 0x64, 0x3)), bugSlug: "need-to-be-busy", trigger: .restDay,
+                                        body: "Dutch has a word, niksen, for doing nothing on purpose: looking out of a window, not as a break from something but as the thing itself. Italian has had dolce far niente, the sweetness of doing nothing, for much longer. English mostly has \"downtime,\" which sounds like a server outage. No fix today.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA9, 0xF5, 0x32, 0xDE, 0x4B, 0xEC, 0x57, 0x36, 0xB0, 0x9C, 0xD7, 0x7D, 0x35, 0x2A, 0x96, 0x93)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
                                         body: "Most people rate themselves above average at driving, judgment and being fair. That can't be true of most people. It's the better-than-average effect, and fear of being ordinary is partly fear of finding out which half you're in.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x5, 0x18, 0x8D, 0x54, 0x72, 0x9F, 0x58, 0x88, 0x9D, 0xD8, 0xA1, 0xF8, 0xAA, 0xF4, 0x70, 0x96)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
                                         body: "Optimal distinctiveness theory says people want two things at once: to belong and to stand out. Lean too far into one and you start craving the other. A day of being ordinary isn't losing yourself. It's the belonging half getting a turn.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC9, 0x52, 0x38, 0xC3, 0x0, 0xB4, 0x5D, 0xE3, 0x81, 0xCC, 0x70, 0xD9, 0x2B, 0x8E, 0x7, 0x83)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
-                                        body: "Epicurus advised living unnoticed. Not as a punishment, as a strategy: the less your life depends on being seen, the fewer people get a vote on whether it's going well.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xC7, 0xBD, 0x4, 0x19, 0x64, 0xA, 0x55, 0x3F, 0x90, 0xCC, 0xEE, 0x18, 0x2F, 0x67, 0x3F, 0xB9)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
-                                        body: "The pratfall effect: competent people often become more likable after a small, ordinary blunder. Polish keeps people at arm's length. The ordinary bits are where they get in.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xC3, 0xB8, 0x76, 0xB7, 0x3B, 0xF7, 0x50, 0x6, 0x9E, 0x69, 0xF6, 0x9F, 0xF4, 0xCB, 0xD2, 0x87)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
-                                        body: "René Girard argued we learn what to want by watching what other people want. Even the urge to stand out is borrowed: you want to be different in exactly the ways your crowd finds impressive. Ordinary is hard to escape from either direction.", createdAt: t))
+                                        body: "Live unnoticed, Epicurus advised. Not as a punishment but as a strategy: the less your life depends on being seen, the fewer people get a vote on whether it's going well.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xFD, 0x52, 0xED, 0x62, 0xD6, 0x85, 0x5B, 0xBB, 0xAF, 0x2A, 0x25, 0xA9, 0xA8, 0xD1, 0x9E, 0xA3)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
-                                        body: "Barry Schwartz split people into maximizers, who need the best option, and satisficers, who take good enough. Maximizers often do better on paper and feel worse about it. Picking the ordinary option was satisficing on purpose.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xA0, 0xDE, 0xDC, 0x1, 0xA2, 0x85, 0x53, 0x68, 0x82, 0xFE, 0xC, 0x5B, 0xFA, 0xA8, 0xF9, 0x5F)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
-                                        body: "Loss aversion: giving something up feels heavier than gaining the same amount. Distinctiveness is something you feel you own, so a fix that asks you to be plain registers as a loss. Skipping it is roughly what the wiring predicts.", createdAt: t))
+                                        body: "Maximizers need the best option; satisficers take good enough. In Barry Schwartz's research, maximizers often do better on paper and feel worse about it. Picking the ordinary option was satisficing on purpose.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xC8, 0x91, 0x2A, 0x79, 0x63, 0xB9, 0x50, 0x34, 0x94, 0x63, 0x1D, 0x68, 0xF5, 0x2B, 0xFD, 0xF8)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "In Lake Wobegon, Garrison Keillor's fictional town, \"all the children are above average.\" In 1987 a doctor named John Cannell found that every US state was reporting above-average test scores. Average is the one place everyone insists nobody lives.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x85, 0xCF, 0x74, 0xF9, 0x4A, 0x40, 0x51, 0x3C, 0xB5, 0xC5, 0x8A, 0xF0, 0x44, 0x2B, 0xF8, 0x41)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "Faces blended from many photographs, averaged into one, tend to be rated more attractive than most of the real faces that went into them. Langlois and Roggman showed it in 1990. In at least one field, average is what people find beautiful.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4D, 0xC0, 0xBB, 0xA7, 0x71, 0xF2, 0x54, 0xD9, 0xBC, 0x47, 0x39, 0xAD, 0x94, 0x3, 0xC2, 0xEA)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "Horace praised \"aurea mediocritas,\" the golden middle: a house neither shabby enough to shame you nor grand enough to be envied. In his Latin the middle was where a sensible person chose to live. The house is the same. The word around it got worse.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xFB, 0x2D, 0xCC, 0xF6, 0xB2, 0xD4, 0x5A, 0xF6, 0xA7, 0xCE, 0x2D, 0x6D, 0x49, 0xF0, 0x2E, 0x96)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "In the early 1950s the US Air Force measured over four thousand pilots on ten body dimensions to fit cockpits to the average man. Not one pilot fell in the middle range on all ten. Nobody is average at everything. Nobody is exceptional at everything either.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x9C, 0xD3, 0x39, 0xA5, 0x87, 0x20, 0x53, 0x15, 0x96, 0x87, 0x28, 0x91, 0x1B, 0xCC, 0x28, 0x3E)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "Offered $50,000 a year while others earn $25,000, or $100,000 while others earn $200,000, about half the people in one survey chose the smaller salary. Many would rather earn less than sit below the middle. You just spent a little time there on purpose.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xBC, 0x2D, 0xD, 0xC, 0xCB, 0xC3, 0x5B, 0xB0, 0xA2, 0xBC, 0xCA, 0x8D, 0x82, 0xC8, 0x72, 0x46)), bugSlug: "fear-of-ordinary", trigger: .afterApplied,
+                                        body: "In 1933 the novelist Aksel Sandemose set down the Law of Jante, a mock code for a small Danish town whose first rule is \"You're not to think you're anything special.\" It's usually quoted as a warning against crushed ambition. It also describes a place where nobody has to be special to belong.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xC7, 0x71, 0x5A, 0x59, 0x7E, 0x9C, 0x53, 0x7E, 0x9B, 0xA5, 0xBC, 0x99, 0x29, 0xC6, 0x41, 0x28)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
-                                        body: "Karen Horney described the idealized self, the grand version we measure ourselves against, and the 'tyranny of the shoulds' it runs on. The idealized you would never skip a fix. That's one of the reasons it isn't real.", createdAt: t))
+                                        body: "The psychoanalyst Karen Horney described an idealized self, the grand version we measure ourselves against, and the \"tyranny of the shoulds\" it runs on. Your idealized self would never skip a fix. That's one of the reasons it isn't real.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xD9, 0x4, 0xF, 0x3, 0xEB, 0x86, 0x5B, 0x4D, 0xB3, 0x10, 0x68, 0x89, 0xC0, 0x73, 0x6F, 0x7F)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
-                                        body: "Psychologist Dan McAdams describes identity as a story we keep revising. Stories want plot, so ordinary days feel like filler. They aren't filler. They're most of the book, and a skipped fix is one unremarkable line in it.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x1D, 0xAA, 0x86, 0x25, 0x63, 0xFB, 0x59, 0xC, 0xB9, 0xCC, 0x4A, 0xE2, 0xE4, 0xBC, 0xF4, 0x75)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
-                                        body: "The spotlight effect: people overestimate how much others notice them. Nobody registered the skip. Fear of being ordinary runs on the same miscalculation, assuming an audience that is mostly busy worrying about its own.", createdAt: t))
+                                        body: "Identity, in Dan McAdams's research, is a story people keep revising. Stories want plot, so ordinary days read like filler. They are most of the book. A skipped fix is one more unremarkable line in it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xB7, 0x23, 0xC, 0x61, 0x78, 0xD, 0x5F, 0x7F, 0xA3, 0xE6, 0x13, 0x30, 0xA3, 0x88, 0x90, 0xE7)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
                                         body: "Self-handicapping is holding back effort so a bad result can't prove anything about you. If ordinary feels like a verdict, not trying keeps the verdict pending. It's a clever move. It's also why the fear sticks around.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x27, 0x4D, 0x7C, 0xFE, 0x6A, 0x15, 0x57, 0x3F, 0xA9, 0x99, 0x3C, 0x3F, 0xD0, 0x12, 0xB0, 0xF)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
+                                        body: "Terror management research finds that reminders of death make people hold tighter to whatever makes them feel significant: their worldview, their standing, their story. A fix that asks you to be unremarkable leans on the same nerve, which makes it an easy one to skip.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6, 0xCC, 0xE3, 0x20, 0x78, 0xC9, 0x53, 0x8E, 0x8B, 0x66, 0xFE, 0x6B, 0x96, 0xE7, 0x4A, 0xB2)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
+                                        body: "Research on the need for uniqueness suggests people feel worse when told they are very similar to others, and also when told they are very different. Moderately similar felt best. A fix that asks for plain tends to set off the first alarm before anyone checks the second.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4E, 0xAC, 0x1E, 0xA6, 0x44, 0x81, 0x55, 0x5E, 0xA9, 0x4C, 0x1D, 0xAC, 0xB6, 0x6D, 0x52, 0x2C)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
+                                        body: "People rate their own chances of good things as higher than other people's, and of bad things as lower. Neil Weinstein called it unrealistic optimism in 1980. It extends to fixes: tomorrow's version of you always looks more likely to do this one.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x23, 0xE6, 0x69, 0xD4, 0xBA, 0xB, 0x50, 0xA3, 0xA6, 0x91, 0x47, 0x96, 0x35, 0xDC, 0x82, 0x99)), bugSlug: "fear-of-ordinary", trigger: .afterSkipped,
+                                        body: "Base-rate neglect: judging a case by how it feels and ignoring how often that kind of thing usually happens. \"I'll do it another day\" feels specific and sincere. The base rate for another day is lower than it feels.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x1E, 0x5B, 0xB8, 0x72, 0x3B, 0x36, 0x5B, 0x3C, 0xAF, 0x4, 0x79, 0xC, 0xD8, 0xA8, 0xF3, 0xD)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
                                         body: "The arrival fallacy: the belief that reaching a goal will finally make you feel like you've made it. The feeling rarely lasts. The pull you were up against today has been promised that relief for years, so it's used to being obeyed.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xC2, 0xCD, 0x5D, 0xD6, 0x8A, 0x51, 0x53, 0x38, 0x99, 0xAE, 0x38, 0x4F, 0x52, 0xFE, 0x59, 0x46)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
-                                        body: "Carol Dweck's research on fixed mindsets: if you believe ability is a set amount, every plain result reads like a measurement. Ordinary stops being a description of a day and becomes a diagnosis. Today was a day.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x29, 0x41, 0xAE, 0x62, 0x49, 0x39, 0x54, 0x75, 0x88, 0x43, 0xC4, 0x29, 0x2E, 0x4D, 0xFA, 0xCC)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
-                                        body: "Erving Goffman wrote about everyday life as a performance, with impression management running the show. Most of it happens before you decide anything. When a fix fails, the rehearsed routine simply ran first. It usually does for a while.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xFC, 0x6A, 0xDB, 0x63, 0x8C, 0xA7, 0x5E, 0xCF, 0xA5, 0x20, 0x1E, 0xD, 0xF8, 0x62, 0x29, 0xE3)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
-                                        body: "Regression to the mean: after an unusually good or bad stretch, things tend to drift back toward the middle. Most days, including this one, land near average. That's statistics, not a ruling on you.", createdAt: t))
+                                        body: "Regression to the mean: after an unusually good or bad stretch, results tend to drift back toward the middle. Most days, including this one, land near average. The stretch before it was the unusual part.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA, 0x51, 0x4D, 0x5D, 0xA7, 0x2F, 0x59, 0xD0, 0x8D, 0x29, 0x36, 0x45, 0xAD, 0xA5, 0xBE, 0x8C)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
                                         body: "Silver medalists often look less happy than bronze medalists. Counterfactual thinking: silver compares itself to gold, bronze to no medal at all. Feeling ordinary usually depends on which comparison you happened to run.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4E, 0x3B, 0xAF, 0x9C, 0xAB, 0xAF, 0x5F, 0x32, 0xBC, 0x96, 0xD2, 0x82, 0xBC, 0xD5, 0x1E, 0x28)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
+                                        body: "In a 1978 study, people who had won the lottery were not much happier than people who had not, and took less pleasure in everyday things. Brickman and colleagues called it the hedonic treadmill. The pull that won today promises a win that doesn't stay won.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xDF, 0xB0, 0x80, 0x2D, 0x21, 0xF7, 0x57, 0x92, 0xBD, 0xDC, 0x6C, 0x28, 0x44, 0xC8, 0x38, 0x56)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
+                                        body: "The monomyth, as Joseph Campbell mapped it, opens with an ordinary person called away to a great task. It's a story shape built to hold an audience. Lives were not built to it, but you've heard it since the first bedtime story, so it tends to run first.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x52, 0xEC, 0xD6, 0x99, 0xA9, 0x74, 0x55, 0x37, 0xB1, 0x1C, 0x1C, 0xB6, 0x25, 0xC4, 0x67, 0x6)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
+                                        body: "Among highly generative American adults, McAdams found a common life story: an early sense of being singled out, blessed, meant for something. The story motivates. It also makes every ordinary stretch read like a plot hole that needs fixing fast.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x52, 0x4C, 0x5C, 0x3A, 0x57, 0xAE, 0x59, 0x52, 0x9B, 0x76, 0x94, 0xF1, 0x22, 0x8B, 0x33, 0x10)), bugSlug: "fear-of-ordinary", trigger: .afterFailed,
+                                        body: "Affective forecasting research finds people overestimate how much, and for how long, a big event will change how they feel. It's called the impact bias. The remarkable life you lost to today is forecast at full strength. Lived, it would settle near where this one is.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x1C, 0xBB, 0x80, 0xA9, 0x1, 0x56, 0x5F, 0x24, 0xA8, 0x20, 0x7C, 0x5, 0x18, 0xC2, 0x4D, 0x6F)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
-                                        body: "Ernest Becker argued in The Denial of Death that people build immortality projects, ways of mattering that might outlast them. Panic about being ordinary is often that project getting nervous. It's very old, and it isn't only yours.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x9D, 0x91, 0xF3, 0x3F, 0xBC, 0xD5, 0x5B, 0x40, 0x9C, 0xD5, 0x91, 0x6E, 0x57, 0x56, 0x18, 0x7B)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
-                                        body: "Leon Festinger's social comparison theory: we judge ourselves by comparing with others, and we get to pick who. A crash about being ordinary usually follows an upward comparison with someone chosen precisely because they make you look small.", createdAt: t))
+                                        body: "In The Denial of Death, Ernest Becker argued that people build immortality projects, ways of mattering that might outlast them. Panic about being ordinary is often that project getting nervous. It's very old, and it isn't only yours.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x22, 0xF1, 0x6, 0xC4, 0xF8, 0xC, 0x5E, 0x5E, 0xBC, 0x94, 0x53, 0xDE, 0x83, 0xE8, 0xAB, 0x10)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
                                         body: "Survivorship bias: you see the people who became remarkable, not the much larger crowd who tried the same thing and didn't. Your sense of what a normal life should achieve is built from a sample made entirely of winners.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x6F, 0x88, 0xF5, 0x79, 0xE1, 0x4B, 0x54, 0x8C, 0x81, 0x8E, 0x7B, 0x51, 0xAB, 0x6D, 0x5F, 0x2C)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
                                         body: "The big-fish-little-pond effect: the same person tends to feel more capable in a weaker group and less capable in a stronger one. Feeling ordinary often says more about the pond you've been staring at than about the fish.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xAC, 0x71, 0xF9, 0x97, 0xA, 0x9E, 0x50, 0xE5, 0x88, 0x55, 0xBB, 0xBC, 0x74, 0x5E, 0x40, 0x45)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
-                                        body: "Freud called it the narcissism of small differences: people feud hardest with those most like them. Taste wars over coffee, bands and sneakers work the same way. The closer someone is to you, the more you need the gap.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x55, 0x99, 0x76, 0x92, 0x94, 0xF1, 0x5B, 0x6A, 0xB4, 0xDA, 0x1A, 0xB8, 0x3F, 0x85, 0x2, 0x60)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
-                                        body: "Marcus Aurelius, an actual emperor, reminded himself that Alexander the Great and his mule driver ended up in the same place. He wrote it in a private notebook. Even emperors needed reminding, and even emperors had days like this.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0xD6, 0x4A, 0x22, 0x87, 0x50, 0xCD, 0x5C, 0x66, 0xB4, 0x23, 0xD4, 0x11, 0xB5, 0x7C, 0x63, 0x3F)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
-                                        body: "The introspection illusion: we trust our own read on our motives far more than we trust other people's, and we're less accurate than that trust suggests. A 30-second check-in won't fix it. It does make the guess a little more honest.", createdAt: t))
+                                        body: "The narcissism of small differences, Freud's phrase: people feud hardest with those most like them. Taste wars over coffee, bands and sneakers work the same way. The closer someone is to you, the more you need the gap.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x34, 0x7F, 0xEB, 0x4B, 0xC2, 0x98, 0x50, 0xA6, 0xB9, 0x6, 0x74, 0x99, 0x47, 0x23, 0x97, 0x79)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
+                                        body: "In an online music experiment by Salganik, Dodds and Watts, thousands of people downloaded songs while seeing what others chose. The same song could be a hit in one world and a flop in another. The story that you're owed success assumes a fairness the data doesn't show.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x39, 0xE7, 0x31, 0xDF, 0x60, 0xA, 0x52, 0x35, 0xB6, 0xFA, 0x1E, 0xC, 0xEF, 0x39, 0xC7, 0x9E)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
+                                        body: "The personal fable, David Elkind's term, is the teenage conviction that your feelings and your destiny are unlike anyone's. It was coined to describe teenagers. It doesn't always leave with them, and a crash like this one is often where it shows up.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF8, 0xF2, 0x27, 0x15, 0x1C, 0x39, 0x55, 0x51, 0xBE, 0xF9, 0x46, 0xB5, 0xA7, 0x96, 0xDC, 0x5B)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
+                                        body: "A feed is a sample built from the best day of hundreds of people. Set against it, any single day of yours looks thin. The comparison you just lost was never you against them. It was one of your days against the peak of everyone's.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4C, 0xD7, 0xD9, 0xE6, 0x8D, 0xA3, 0x5B, 0x56, 0x8F, 0xBE, 0xA, 0x2F, 0x1A, 0xF7, 0x65, 0xC)), bugSlug: "fear-of-ordinary", trigger: .afterCrash,
+                                        body: "\"There is no remembrance of former things,\" says Ecclesiastes, one of the oldest written complaints about being forgotten. It has lasted well over two thousand years. Nobody is sure who wrote it.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x3A, 0xBC, 0x28, 0xA6, 0xBB, 0x1E, 0x54, 0xE6, 0xA4, 0x2E, 0x16, 0x20, 0x26, 0xED, 0x12, 0xFA)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
                                         body: "The false uniqueness effect: people tend to underestimate how many others share their good qualities and abilities. Whatever you're rating yourself on right now, more people have it than it feels like. This is less insulting than it sounds.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x39, 0xA8, 0x5F, 0x96, 0xD6, 0x38, 0x57, 0xA8, 0x99, 0x95, 0x11, 0x41, 0x1, 0xEF, 0x41, 0xB1)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
-                                        body: "Daniel Kahneman separated the experiencing self, which lives the days, from the remembering self, which keeps the story. The remembering self prefers highlights and skips the rest. This check-in is asking the first one.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x63, 0xF6, 0x3B, 0x6C, 0x13, 0xD5, 0x5A, 0x32, 0x8A, 0xBA, 0x8B, 0x3, 0xAF, 0xC3, 0x56, 0xAB)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
                                         body: "Hedonic adaptation: the impressive thing turns normal fast. The new job, the trip, the milestone all become baseline faster than you'd expect. Chasing remarkable is a treadmill because remarkable keeps resetting.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x98, 0x1D, 0x49, 0x69, 0x47, 0x1F, 0x5E, 0xA3, 0xB7, 0x4A, 0x98, 0xCE, 0x21, 0xDC, 0x69, 0xBC)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
-                                        body: "Pierre Bourdieu argued taste works as a social marker: what you like signals where you belong and who you aren't. That's why an ordinary preference can feel like a demotion. It was never really about the coffee.", createdAt: t))
+                                        body: "Taste works as a social marker, the sociologist Pierre Bourdieu argued: what you like signals where you belong and who you aren't. That's why an ordinary preference can feel like a demotion. It was never really about the coffee.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x3E, 0xE3, 0x91, 0x4D, 0xD1, 0x4F, 0x5E, 0x51, 0x82, 0x6D, 0xF7, 0x58, 0x91, 0x79, 0x65, 0x32)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
+                                        body: "In the 1830s Adolphe Quetelet built \"the average man\" out of the middle of every measurement he could collect, and treated him as the type nature was aiming for. The arithmetic has not changed since. The mood about landing near it has.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x6B, 0x73, 0x14, 0x18, 0xC0, 0xD3, 0x52, 0xCD, 0xAD, 0x7C, 0xF1, 0x11, 0x9D, 0xC6, 0x2A, 0x88)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
+                                        body: "The economics of superstars, as Sherwin Rosen described it: when one performer can reach everyone, small differences in talent become huge differences in reward. The gap between the top and the rest looks like a verdict on talent. A lot of it comes from the market.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x3B, 0xE0, 0xA6, 0x64, 0xE5, 0xB4, 0x5A, 0xE1, 0xBB, 0x93, 0x68, 0xE2, 0x40, 0x6F, 0x4F, 0xC5)), bugSlug: "fear-of-ordinary", trigger: .duringDiagnostic,
+                                        body: "The better-than-average effect is strongest for vague traits like \"insightful,\" where you get to pick the definition, and weaker for concrete ones like \"punctual.\" Quiet, present and loud are vague. Pick with that in mind.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xFE, 0xDE, 0x41, 0xD5, 0xA6, 0x7D, 0x5B, 0x33, 0x9C, 0xD9, 0x2C, 0x5, 0xAF, 0x78, 0x7A, 0xF0)), bugSlug: "fear-of-ordinary", trigger: .restDay,
-                                        body: "Montaigne pointed out that even on the highest throne in the world, you're still sitting on your own backside. Ordinary isn't a tier you fall into. It's the floor everyone stands on, thrones included.", createdAt: t))
-        education.append(MicroEducation(id: UUID(uuid: (0x91, 0x58, 0xC4, 0xFA, 0x10, 0x84, 0x57, 0x14, 0xAB, 0x56, 0x6C, 0x7A, 0xE9, 0x97, 0xDA, 0xFD)), bugSlug: "fear-of-ordinary", trigger: .restDay,
-                                        body: "Donald Winnicott wrote about the 'good enough mother': one who meets needs without being perfect, and whose small failures turn out to be useful. Most of life runs on good enough. So does today, which has nothing assigned.", createdAt: t))
+                                        body: "Even on the highest throne in the world, Montaigne pointed out, you're still sitting on your own backside. Ordinary isn't a tier you fall into. It's the floor everyone stands on, thrones included.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xCE, 0x0, 0x6F, 0x4, 0x37, 0xAC, 0x57, 0xC8, 0x84, 0xA9, 0x52, 0x15, 0xC8, 0xBA, 0x44, 0x54)), bugSlug: "fear-of-ordinary", trigger: .restDay,
                                         body: "A mathematical model nicknamed the hipster effect suggests that when enough people try to go against the mainstream, they end up choosing the same things at the same time. Standing out is a crowd activity. Today has no fix, so no standing required.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0x3B, 0x89, 0x6A, 0x79, 0x10, 0x1E, 0x57, 0xB9, 0x84, 0x47, 0x6E, 0xA6, 0x5A, 0x81, 0xAD, 0x15)), bugSlug: "fear-of-ordinary", trigger: .restDay,
-                                        body: "Carl Sagan called Earth a pale blue dot, a speck in a photo taken from very far away. Everything anyone ever thought was remarkable happened on it. That's either crushing or a relief. Days off tend to make it the second one.", createdAt: t))
+                                        body: "From about six billion kilometers out, Voyager 1 photographed Earth as a speck. Carl Sagan called it a pale blue dot. Everything anyone ever thought was remarkable happened on it. That's either crushing or a relief. Days off tend to make it the second one.", createdAt: t))
         education.append(MicroEducation(id: UUID(uuid: (0xA6, 0x8D, 0x1D, 0xCD, 0xEF, 0xC8, 0x58, 0xEA, 0xBA, 0x4D, 0xE9, 0xE4, 0x81, 0x56, 0xF4, 0x8B)), bugSlug: "fear-of-ordinary", trigger: .restDay,
-                                        body: "Kierkegaard described a kind of despair in which a person doesn't want to be the self they are, and keeps trying to be someone else. A day with nothing assigned is a day of being the one you already are. Low bar. Still counts.", createdAt: t))
+                                        body: "In The Sickness unto Death, Kierkegaard describes a despair in which a person doesn't want to be the self they are, and keeps trying to be someone else. A day with nothing assigned is a day of being the one you already are. Low bar. Still counts.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x4, 0x4D, 0xB9, 0x89, 0xCC, 0x6F, 0x52, 0x66, 0xBE, 0xA3, 0xF0, 0xBD, 0xCD, 0x82, 0xDF, 0x23)), bugSlug: "fear-of-ordinary", trigger: .restDay,
+                                        body: "George Eliot ends Middlemarch on the people who \"lived faithfully a hidden life, and rest in unvisited tombs,\" and says the good of the world is partly owed to them. A day with no fix is a day in that column. It's a long column.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x54, 0x95, 0x6A, 0x90, 0xDB, 0x47, 0x54, 0xA4, 0xA1, 0xAA, 0x51, 0x26, 0x3D, 0x57, 0xA0, 0x98)), bugSlug: "fear-of-ordinary", trigger: .restDay,
+                                        body: "Mediocre is usually traced to the Latin for halfway up a mountain: medius, middle, and ocris, a rugged peak. Halfway up a mountain has a good view and fewer people shouting. No fix today. Enjoy the altitude.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0x0, 0x82, 0x7C, 0x19, 0x44, 0xAE, 0x53, 0xD3, 0x9C, 0x12, 0x4C, 0xAF, 0x3F, 0xE2, 0x67, 0xFA)), bugSlug: "fear-of-ordinary", trigger: .restDay,
+                                        body: "Try naming all eight of your great-grandparents. Each was the center of a whole world, with a best friend and opinions about the weather. Most are now a row of question marks in someone's family tree. That's the standard arrangement, for everyone.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xF6, 0x7, 0xF3, 0x9B, 0x9A, 0x38, 0x55, 0xDF, 0xBA, 0x69, 0x69, 0x46, 0xE3, 0x3A, 0xEC, 0xE2)), bugSlug: "fear-of-ordinary", trigger: .restDay,
+                                        body: "Every person bears the whole form of the human condition, Montaigne wrote. He meant an ordinary life, looked at closely, holds everything the grand ones do. He proved it with three books about his own, kidney stones included.", createdAt: t))
+        education.append(MicroEducation(id: UUID(uuid: (0xAC, 0x4D, 0x78, 0xFD, 0xCA, 0xBD, 0x5F, 0x54, 0x80, 0xD3, 0xC7, 0xB1, 0x62, 0x17, 0x47, 0x8)), bugSlug: "fear-of-ordinary", trigger: .restDay,
+                                        body: "A year has 365 days, and a handful of them end up in the story you tell about it. The rest are where the meals, the jokes and the phone calls happened. Today has nothing assigned, which puts it with the rest, where most of a life is kept.", createdAt: t))
         return SeedCatalogue(bugs: bugs, fixes: fixes, education: education)
     }
 }

@@ -57,7 +57,7 @@ extension SeedCatalogue {
             s += "                         inlineComment: \(f.inlineComment.map(Self.literal) ?? "nil"),\n"
             s += "                         validation: \(f.validation.map(Self.literal) ?? "nil"),\n"
             let configuration = f.configurationData.map { "Data(" + Self.literal(String(decoding: $0, as: UTF8.self)) + ".utf8)" }
-            s += "                         configurationData: \(configuration ?? "nil"), createdAt: t))\n"
+            s += "                         configurationData: \(configuration ?? "nil"), createdAt: t\(f.retiredAt == nil ? "" : ", retiredAt: t")))\n"
         }
         s += "        var education: [MicroEducation] = []\n        education.reserveCapacity(\(education.count))\n"
         for e in education {

@@ -37,6 +37,8 @@ public struct SeedCatalogue: Sendable, Equatable {
         public var inlineComment: String?
         public var validation: String?
         public var configuration: JSONValue?
+        /// `"retired": true`: kept so old records still load it, never assigned again (absent: false).
+        public var retired: Bool?
     }
 
     public struct EducationSeed: Codable, Sendable, Equatable {
@@ -46,7 +48,8 @@ public struct SeedCatalogue: Sendable, Equatable {
         public var body: String
     }
 
-    /// Decodes the three files. Catalogue timestamps are fixed (`loadedAt`), so the result is deterministic.
+    /// Decodes the three files. Catalogue timestamps are fixed (`loadedAt`), so the result is deterministic;
+    /// a fix marked `"retired": true` gets `retiredAt` = `loadedAt` (the store keeps its first retirement date).
     /// Throws `SeedLint.Failure` naming the file when one does not decode; run the lint for every problem at once.
     /// The shipped seeds come from `CompiledSeeds` instead of their JSON, unless `compiled` is false.
     public static func decode(bugs: Data, fixes: Data, education: Data, loadedAt: Date = Date(timeIntervalSince1970: 0),
@@ -75,7 +78,7 @@ public struct SeedCatalogue: Sendable, Equatable {
                 Fix(id: s.id, number: s.number, bugId: s.bugId, type: s.type, severity: s.severity,
                     interactionType: s.interactionType, prompt: s.prompt, inlineComment: s.inlineComment,
                     validation: s.validation, configurationData: s.configuration.map { $0.canonicalData() },
-                    createdAt: loadedAt)
+                    createdAt: loadedAt, retiredAt: s.retired == true ? loadedAt : nil)
             },
             education: e.map { MicroEducation(id: $0.id, bugSlug: $0.bugSlug, trigger: $0.trigger, body: $0.body, createdAt: loadedAt) })
     }
@@ -166,6 +169,15 @@ extension SeedCatalogue {
             string(o, k).flatMap { UUIDText.parse($0) ?? UUID(uuidString: $0) }
         }
 
+        /// nil: absent or null (.some(nil)); a Bool; anything else is not accepted (nil).
+        static func optionalBool(_ o: [String: JSONValue], _ k: String) -> Bool?? {
+            switch o[k] {
+            case nil, .null?: return .some(nil)
+            case .bool(let b)?: return .some(b)
+            default: return nil
+            }
+        }
+
         static func value<E: RawRepresentable>(_ o: [String: JSONValue], _ k: String) -> E? where E.RawValue == String {
             string(o, k).flatMap(E.init(rawValue:))
         }
@@ -180,11 +192,13 @@ extension SeedCatalogue {
             guard let id = uuid(o, "id"), case .number(let n)? = o["number"], let number = Int(exactly: n),
                   let bugId = uuid(o, "bugId"), let type: FixType = value(o, "type"), let severity: FixSeverity = value(o, "severity"),
                   let interaction: InteractionType = value(o, "interactionType"), let prompt = string(o, "prompt"),
-                  let comment = optionalString(o, "inlineComment"), let validation = optionalString(o, "validation") else { return nil }
+                  let comment = optionalString(o, "inlineComment"), let validation = optionalString(o, "validation"),
+                  let retired = optionalBool(o, "retired") else { return nil }
             var configuration = o["configuration"]
             if configuration == .null { configuration = nil }
             return FixSeed(id: id, number: number, bugId: bugId, type: type, severity: severity, interactionType: interaction,
-                           prompt: prompt, inlineComment: comment, validation: validation, configuration: configuration)
+                           prompt: prompt, inlineComment: comment, validation: validation, configuration: configuration,
+                           retired: retired)
         }
 
         static func educationSeed(_ o: [String: JSONValue]) -> EducationSeed? {

@@ -225,7 +225,7 @@ struct DemoSimulator {
         fixIndexById = f
         let liveBugs = catalogue.bugs.filter { $0.deletedAt == nil }
         fixBug = catalogue.fixes.map { x in liveBugs.firstIndex { $0.id == x.bugId } ?? -1 }
-        quickFixes = liveBugs.map { b in catalogue.fixes.filter { $0.deletedAt == nil && $0.bugId == b.id && $0.type == .quickFix } }
+        quickFixes = liveBugs.map { b in catalogue.fixes.filter { $0.isOffered && $0.bugId == b.id && $0.type == .quickFix } }
         // Quick fixes are never a day's fix (CrashRules hands them out from the full catalogue).
         offers = Offers(fixes: catalogue.fixes, bugs: liveBugs)
         bugs = liveBugs.map { b in
@@ -286,7 +286,7 @@ struct DemoSimulator {
         // Keep 20 fixes a bug for the last 26 weeks, so a long history still ends in a practice.
         if mode == .demo {
             for i in bugs.indices {
-                let available = catalogue.fixes.filter { $0.bugId == bugs[i].id && $0.type != .quickFix && $0.deletedAt == nil }.count
+                let available = catalogue.fixes.filter { $0.bugId == bugs[i].id && $0.type != .quickFix && $0.isOffered }.count
                 budget[i] = max(0, available - 20)
             }
         }

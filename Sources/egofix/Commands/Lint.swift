@@ -39,13 +39,13 @@ struct SeedFiles {
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules.",
+        abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules, house style.",
         discussion: "With no folder, checks the built-in seeds. Each problem is one line: file: entry: field: what is wrong.")
 
     @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.")
     var dir: String?
 
-    @Flag(help: "Print counts per bug, severity, type, interaction type and trigger.")
+    @Flag(help: "Print counts: active and retired fixes, daily eligible, by type, severity (daily), interaction type, and tidbits by trigger, overall and per bug.")
     var stats = false
 
     func run() throws {
