@@ -26,11 +26,11 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, oldest first.
     let crisisDays: [LocalDay]
     /// "Questions you asked yourself", per day (oldest first): reflections first, then crash notes.
-    let questionsByDay: [(day: LocalDay, questions: [PageValue])]
+    let questionsByDay: [(day: LocalDay, questions: [TemplateValue])]
     let navItems: [(label: String, href: String)]
     /// The navigation list for each page that is itself in it, and for every other page.
-    let navByCurrent: [String: PageValue]
-    let navNone: PageValue
+    let navByCurrent: [String: TemplateValue]
+    let navNone: TemplateValue
     let footerLine: String
     let currentWeek: Period
     /// The user's id as text (the tidbit seed), made once.
@@ -55,7 +55,7 @@ final class PageContext: Sendable {
         }
         // Crisis language and questions are read on another core as soon as the days' records are
         // sorted, while this one finishes the index and renders the Markdown.
-        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [PageValue])])>?
+        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [TemplateValue])])>?
         let index = SiteIndex(data: data, calendar: options.calendar, now: options.now) { completions, crashes in
             crisisWork = Parallel.Background { PageContext.crisisAndQuestions(completionsByDay: completions, crashesByDay: crashes) }
         }
@@ -119,10 +119,10 @@ final class PageContext: Sendable {
                                          ("how it works", "how/index.html")]
         for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
         navItems = items
-        func nav(_ current: String?) -> PageValue {
+        func nav(_ current: String?) -> TemplateValue {
             .list(items.map { ["label": .text($0.0), "href": .text($0.1), "current": .bool($0.1 == current)] })
         }
-        var byCurrent: [String: PageValue] = [:]
+        var byCurrent: [String: TemplateValue] = [:]
         for (_, href) in items where byCurrent[href] == nil { byCurrent[href] = nav(href) }
         navByCurrent = byCurrent
         navNone = nav(nil)
@@ -149,11 +149,11 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
     /// first, then crash notes), read once; both oldest day first.
     static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]], crashesByDay: [LocalDay: [Crash]])
-        -> ([LocalDay], [(day: LocalDay, questions: [PageValue])]) {
+        -> ([LocalDay], [(day: LocalDay, questions: [TemplateValue])]) {
         var crisis = Set<LocalDay>()
-        var questions: [LocalDay: [PageValue]] = [:]
+        var questions: [LocalDay: [TemplateValue]] = [:]
         for (day, list) in completionsByDay {
-            var qs: [PageValue] = []
+            var qs: [TemplateValue] = []
             for c in list {
                 if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
                 for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
@@ -161,7 +161,7 @@ final class PageContext: Sendable {
             if !qs.isEmpty { questions[day] = qs }
         }
         for (day, list) in crashesByDay {
-            var qs: [PageValue] = []
+            var qs: [TemplateValue] = []
             for c in list {
                 if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
                 for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
@@ -179,12 +179,12 @@ final class PageContext: Sendable {
     }
 
     /// Renders a page: its own fields first (they win), then the parts every page has.
-    func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
+    func render(_ template: String, _ page: TemplateObject, path: String, title: String, current: String? = nil,
                 crisis: Bool = false) throws -> Data {
         try render(template, page, frame: frame(path: path, title: title, current: current ?? path, crisis: crisis))
     }
 
-    func render(_ template: String, _ page: PageObject, frame: PageFrame) throws -> Data {
+    func render(_ template: String, _ page: TemplateObject, frame: PageFrame) throws -> Data {
         var ctx = page
         ctx.fields.reserveCapacity(page.fields.count + 6)
         frame.append(to: &ctx, nav: navByCurrent[frame.current] ?? navNone)
@@ -208,7 +208,7 @@ final class PageContext: Sendable {
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
-    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue { try fixRow(c, showDate: showDate).value }
+    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> TemplateValue { try fixRow(c, showDate: showDate).value }
 
     func fixRow(_ c: FixCompletion, showDate: Bool) throws -> FixRow {
         let facts = index.fixFacts[c.fixId]
@@ -281,7 +281,7 @@ final class PageContext: Sendable {
         }
     }
 
-    func patternModel(_ p: DetectedPattern) -> PageValue { patternRow(p).value }
+    func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }
 
     func patternRow(_ p: DetectedPattern) -> PatternRow {
         let conf: String
@@ -299,8 +299,8 @@ final class PageContext: Sendable {
     }
 
     /// The questions of the days from `first` through `last`, oldest day first.
-    func questions(from first: LocalDay, through last: LocalDay) -> [PageValue] {
-        var out: [PageValue] = []
+    func questions(from first: LocalDay, through last: LocalDay) -> [TemplateValue] {
+        var out: [TemplateValue] = []
         var i = questionsByDay.lowerBound(of: first) { $0.day }
         while i < questionsByDay.count, questionsByDay[i].day <= last {
             out.append(contentsOf: questionsByDay[i].questions)
@@ -332,7 +332,7 @@ final class PageContext: Sendable {
         return c
     }
 
-    func countsModel(_ c: Counts, previous: Counts?) -> PageValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
+    func countsModel(_ c: Counts, previous: Counts?) -> TemplateValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
 
     func countRows(_ c: Counts, previous: Counts?) -> [CountRow] {
         func row(_ label: String, _ a: Int, _ b: Int?) -> CountRow {

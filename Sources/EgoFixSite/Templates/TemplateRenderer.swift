@@ -480,7 +480,7 @@ final class TemplateProgram: @unchecked Sendable {
     }
 }
 
-/// Renders compiled templates with `PageValue` contexts into UTF-8 bytes.
+/// Renders compiled templates with `TemplateValue` contexts into UTF-8 bytes.
 ///
 /// The walk borrows the page's values rather than copying them: the context stack holds pointers
 /// to values inside the page's tree, each taken within the `withUnsafeBufferPointer` of the list
@@ -498,7 +498,7 @@ struct TemplateRenderer: Sendable {
         programs = names.compactMap { name in templates[name].map { TemplateProgram($0, place: { place[$0] }) } }
     }
 
-    func render(_ name: String, _ context: PageValue) throws -> Data {
+    func render(_ name: String, _ context: TemplateValue) throws -> Data {
         guard let i = place[name] else { throw TemplateError.missingTemplate(name: name) }
         var out = ByteText(capacity: 16 * 1024)
         var stack = ContextStack()
@@ -513,15 +513,15 @@ struct TemplateRenderer: Sendable {
     /// The values sections have entered, innermost last (see `TemplateRenderer` for why the
     /// pointers stay valid).
     private struct ContextStack {
-        private(set) var base: UnsafeMutablePointer<UnsafePointer<PageValue>>
+        private(set) var base: UnsafeMutablePointer<UnsafePointer<TemplateValue>>
         private(set) var count = 0
         private var capacity = 32
 
         init() { base = .allocate(capacity: capacity) }
 
-        mutating func push(_ value: UnsafePointer<PageValue>) {
+        mutating func push(_ value: UnsafePointer<TemplateValue>) {
             if count == capacity {
-                let larger = UnsafeMutablePointer<UnsafePointer<PageValue>>.allocate(capacity: capacity * 2)
+                let larger = UnsafeMutablePointer<UnsafePointer<TemplateValue>>.allocate(capacity: capacity * 2)
                 larger.initialize(from: base, count: count)
                 base.deallocate()
                 base = larger
@@ -587,7 +587,7 @@ struct TemplateRenderer: Sendable {
         case .section:
             let (bodyStart, bodyEnd) = (i + 1, op.b)
             try withValue(p, op, stack.base, stack.count) { value in
-                func body(pushing pushed: UnsafePointer<PageValue>?) throws {
+                func body(pushing pushed: UnsafePointer<TemplateValue>?) throws {
                     if let pushed { stack.push(pushed) }
                     defer { if pushed != nil { stack.pop() } }
                     try run(p, bodyStart, bodyEnd, &stack, depth: depth, indentation: indentation, into: &out)
@@ -638,8 +638,8 @@ struct TemplateRenderer: Sendable {
     /// Mustache name resolution, handing `body` the value found: "." is the current item; the
     /// first segment is looked up from the innermost context outwards, later segments only in the
     /// value found.
-    private func withValue(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ stack: UnsafeMutablePointer<UnsafePointer<PageValue>>,
-                           _ count: Int, _ body: (UnsafePointer<PageValue>) throws -> Void) throws {
+    private func withValue(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ stack: UnsafeMutablePointer<UnsafePointer<TemplateValue>>,
+                           _ count: Int, _ body: (UnsafePointer<TemplateValue>) throws -> Void) throws {
         let name = p.names[op.name]
         guard name.count > 0 else {
             guard count > 0 else { throw missingKey(p, op) }
@@ -655,8 +655,8 @@ struct TemplateRenderer: Sendable {
     }
 
     /// Segments `k..<end` of a name, read in `value`.
-    private func rest(_ value: UnsafePointer<PageValue>, _ p: TemplateProgram, _ op: TemplateProgram.Op, _ k: Int, _ end: Int,
-                      _ body: (UnsafePointer<PageValue>) throws -> Void) throws {
+    private func rest(_ value: UnsafePointer<TemplateValue>, _ p: TemplateProgram, _ op: TemplateProgram.Op, _ k: Int, _ end: Int,
+                      _ body: (UnsafePointer<TemplateValue>) throws -> Void) throws {
         guard k < end else { return try body(value) }
         guard try field(p.segments[k], of: value, p, { try rest($0, p, op, k + 1, end, body) }) else { throw missingKey(p, op) }
     }
@@ -664,8 +664,8 @@ struct TemplateRenderer: Sendable {
     /// Hands `body` the first field of the object `value` points to named `segment`; false when
     /// it is not an object or has no such field.
     @inline(__always)
-    private func field(_ segment: TemplateProgram.Segment, of value: UnsafePointer<PageValue>, _ p: TemplateProgram,
-                       _ body: (UnsafePointer<PageValue>) throws -> Void) throws -> Bool {
+    private func field(_ segment: TemplateProgram.Segment, of value: UnsafePointer<TemplateValue>, _ p: TemplateProgram,
+                       _ body: (UnsafePointer<TemplateValue>) throws -> Void) throws -> Bool {
         guard case .object(let o) = value.pointee else { return false }
         return try o.fields.withUnsafeBufferPointer { buf -> Bool in
             guard let base = buf.baseAddress else { return false }
@@ -674,7 +674,7 @@ struct TemplateRenderer: Sendable {
                 let e = raw + k * TemplateRenderer.fieldStride
                 let words = (e.load(as: UInt64.self), e.load(fromByteOffset: 8, as: UInt64.self))
                 if FieldName.same(words, segment.words) ?? (e.assumingMemoryBound(to: String.self).pointee == p.segmentText[segment.key]) {
-                    try body((e + TemplateRenderer.valueOffset).assumingMemoryBound(to: PageValue.self))
+                    try body((e + TemplateRenderer.valueOffset).assumingMemoryBound(to: TemplateValue.self))
                     return true
                 }
             }
@@ -685,9 +685,9 @@ struct TemplateRenderer: Sendable {
     /// The distance between fields, and where a field's value is in it: a pair is laid out as a
     /// struct is, the value after the name at the value's alignment (a test holds this to
     /// `MemoryLayout.offset(of:)`, which is not a constant the compiler can fold).
-    @inline(__always) static var fieldStride: Int { MemoryLayout<PageObject.Field>.stride }
+    @inline(__always) static var fieldStride: Int { MemoryLayout<TemplateObject.Field>.stride }
     @inline(__always) static var valueOffset: Int {
-        let align = MemoryLayout<PageValue>.alignment
+        let align = MemoryLayout<TemplateValue>.alignment
         return (MemoryLayout<String>.size + align - 1) / align * align
     }
 
@@ -696,7 +696,7 @@ struct TemplateRenderer: Sendable {
     }
 
     /// A value of the wrong kind for its tag; `hint` is given the tag's name.
-    private func wrongKind(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ value: UnsafePointer<PageValue>,
+    private func wrongKind(_ p: TemplateProgram, _ op: TemplateProgram.Op, _ value: UnsafePointer<TemplateValue>,
                            hint: (String) -> String) -> TemplateError {
         let name = p.nameText[op.name]
         return .wrongKind(template: p.origin, line: op.line, key: name, found: value.pointee.kindDescription, hint: hint(name))
