@@ -12,7 +12,9 @@ extension PageContext {
     }
 
     var changelogVersions: [ChangelogVersion] {
-        let startDate = data.profile?.createdAt ?? options.now
+        // Without a profile (an empty store), the start of today: pages show the clock only as the
+        // local date (see `SiteClockView`), and so does the feed.
+        let startDate = data.profile?.createdAt ?? index.today.start(in: options.calendar)
         var out = [ChangelogVersion(entry: nil, version: "1.0", start: startDate, end: index.versionSteps.first?.createdAt)]
         for (i, s) in index.versionSteps.enumerated() {
             out.append(ChangelogVersion(entry: s, version: s.version, start: s.createdAt,
@@ -69,7 +71,7 @@ extension PageContext {
             return AtomEntry(id: id, title: "v\(v.version)", path: "changelog/index.html#v-" + v.version.replacingOccurrences(of: ".", with: "-"),
                              updated: v.start, published: v.start, summary: v.entry?.description ?? "First run.", content: note)
         }
-        let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? options.now
+        let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? index.today.start(in: options.calendar)
         return AtomFeed.render(entries: Array(entries), title: "\(options.title): changelog", baseURL: options.baseURL, updated: updated,
                                feedPath: "changelog/feed.xml", pagePath: "changelog/index.html", id: data.profile?.id)
     }

@@ -6,34 +6,28 @@ import Foundation
 ///
 /// The inputs: this egofix executable (its identity on disk, which changes with every build of
 /// egofix and covers the built-in templates, assets and seeds), the data (the demo's years and
-/// seed, or the store file's bytes with its write-ahead log and the clock), the time zone, the title
-/// and base URL, egofix.toml, the content folder, and the workspace's Templates, Assets and Seeds
-/// overrides, byte for byte. A store build on the wall clock never matches: the time is an input.
-enum BuildFingerprint {
-    enum Source {
-        case demo(years: Int, seed: UInt64)
-        case store(path: String, now: Date)
-    }
-
-    static func key(workspace root: String, config: WorkspaceConfig, contentFolder: String, source: Source, zone: String,
-                    title: String, baseURL: String?) -> String {
+/// seed, or the store file's bytes with its write-ahead log and what the pages show of the clock:
+/// `SiteClockView`), the title and base URL, egofix.toml, the content folder, and the workspace's
+/// Templates, Assets and Seeds overrides, byte for byte.
+public enum BuildFingerprint {
+    static func key(_ request: SiteBuildRequest) -> String {
         var h = Digest()
-        h.add("egofix build inputs 1")
+        h.add("egofix build inputs 2")
         h.add(executableIdentity())
-        switch source {
-        case .demo(let years, let seed):
+        switch request.source {
+        case .demo(let years, let seed, _):
             h.add("demo \(years) \(seed) \(DemoSite.endDate) \(DemoSite.zone)")
-        case .store(let path, let now):
-            h.add("store \(now.timeIntervalSinceReferenceDate.bitPattern)")
+        case .store(let path, let clock, _):
+            h.add("store \(clock.text)")
             for suffix in ["", "-wal", "-journal"] { h.addFile(path + suffix) }
         }
-        h.add("zone \(zone)")
-        h.add("title \(title)")
-        h.add("base \(baseURL ?? "-")")
+        h.add("title \(request.title)")
+        h.add("base \(request.baseURL ?? "-")")
         // The folders by plain paths, the way the build reads them (the system resolves them;
         // standardizing them as URLs first only cost time).
+        let root = request.workspace
         h.addFile(root + "/egofix.toml")
-        for folder in [contentFolder, "Templates", "Assets", "Seeds"] {
+        for folder in [request.contentFolder, "Templates", "Assets", "Seeds"] {
             h.add("folder \(folder)")
             h.addFolder(folder.hasPrefix("/") ? folder : root + "/" + folder)
         }
@@ -41,29 +35,29 @@ enum BuildFingerprint {
     }
 
     /// This executable as it is on disk: device, inode, size and modification time.
-    static func executableIdentity() -> String {
+    public static func executableIdentity() -> String {
         var st = stat()
         #if os(Linux)
         let path = "/proc/self/exe"
         #else
         let path = Bundle.main.executablePath ?? CommandLine.arguments[0]
         #endif
-        guard stat(path, &st) == 0 else { return "unknown executable \(EgoFixInfo.version)" }
+        guard stat(path, &st) == 0 else { return "unknown executable" }
         #if os(Linux)
         let mtime = st.st_mtim
         #else
         let mtime = st.st_mtimespec
         #endif
-        return "exe \(EgoFixInfo.version) \(st.st_dev) \(st.st_ino) \(st.st_size) \(mtime.tv_sec).\(mtime.tv_nsec)"
+        return "exe \(st.st_dev) \(st.st_ino) \(st.st_size) \(mtime.tv_sec).\(mtime.tv_nsec)"
     }
 
     /// Where the manifest of the last build into `output` is kept: the user's cache folder
-    /// ($XDG_CACHE_HOME, else ~/.cache), one file per output folder. Nil without a home.
-    static func manifestLocation(for output: String, environment env: EnvironmentVariables) -> String? {
+    /// (`xdgCacheHome`, else `home`/.cache), one file per output folder. Nil without either.
+    public static func manifestLocation(for output: String, xdgCacheHome: String?, home: String?) -> String? {
         let cache: String
-        if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
+        if let xdg = xdgCacheHome, xdg.hasPrefix("/") {
             cache = xdg
-        } else if let home = env["HOME"], home.hasPrefix("/") {
+        } else if let home, home.hasPrefix("/") {
             cache = home + "/.cache"
         } else {
             return nil
