@@ -80,6 +80,11 @@ final class SiteBuildTests: XCTestCase {
             XCTAssertTrue(r.out.contains(": 0 written, "), r.out)
             XCTAssertFalse(r.err.contains("render pages"), "the change check answered: \(r.err)")
         }
+        // A write to the store (a crash logged) is seen, the same day.
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "--note", "Corrected a waiter."]).status, 0)
+        r = try cli.run(["build", "--out", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.out.contains(": 0 written"), r.out)
         // Pinned to the next day (at the same store), the pages change, and so does the answer.
         let tomorrow = ISO8601DateFormatter().string(from: Date().addingTimeInterval(86_400))
         r = try cli.run(["build", "--out", out], at: tomorrow)

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// The inputs: this egofix executable (its identity on disk, which changes with every build of
 /// egofix and covers the built-in templates, assets and seeds), the data (the demo's years and
-/// seed, or the store file's bytes with its write-ahead log and what the pages show of the clock:
-/// `SiteClockView`), the title and base URL, egofix.toml, the content folder, and the workspace's
-/// Templates, Assets and Seeds overrides, byte for byte.
+/// seed, or the store file and its write-ahead log as the file system describes them, with what the
+/// pages show of the clock: `SiteClockView`), the title and base URL, egofix.toml, the content
+/// folder, and the workspace's Templates, Assets and Seeds overrides, byte for byte.
 public enum BuildFingerprint {
     static func key(_ request: SiteBuildRequest) -> String {
         var h = Digest()
@@ -19,7 +19,7 @@ public enum BuildFingerprint {
             h.add("demo \(years) \(seed) \(DemoSite.endDate) \(DemoSite.zone)")
         case .store(let path, let clock, _):
             h.add("store \(clock.text)")
-            for suffix in ["", "-wal", "-journal"] { h.addFile(path + suffix) }
+            for suffix in ["", "-wal", "-journal"] { h.addIdentity(path + suffix) }
         }
         h.add("title \(request.title)")
         h.add("base \(request.baseURL ?? "-")")
@@ -112,6 +112,24 @@ public enum BuildFingerprint {
             }
             add("file")
             data.withUnsafeBytes { add($0) }
+        }
+
+        /// A file as the file system describes it: device, inode, size, modification and change
+        /// times to the nanosecond (every write through SQLite moves them; a file put in its place
+        /// has another inode or change time, which no tool sets), or a marker that it is not there.
+        /// Reading a 10-year store's 3.8 MB instead took a few milliseconds of every build.
+        mutating func addIdentity(_ path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                add("missing")
+                return
+            }
+            #if os(Linux)
+            let (m, c) = (st.st_mtim, st.st_ctim)
+            #else
+            let (m, c) = (st.st_mtimespec, st.st_ctimespec)
+            #endif
+            add("stat \(st.st_dev) \(st.st_ino) \(st.st_size) \(m.tv_sec).\(m.tv_nsec) \(c.tv_sec).\(c.tv_nsec)")
         }
 
         /// Every file under a folder, by relative path, with its bytes; a marker when there is none.
