@@ -33,17 +33,16 @@ struct Build: AsyncParsableCommand {
         do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         let cwdPath = FileManager.default.currentDirectoryPath
         let outputPath = Build.outputPath(out ?? config.output ?? "site", in: cwdPath)
-        let request = SiteBuildRequest(workspace: cwdPath, outputPath: outputPath, contentFolder: config.content ?? "content",
+        var request = SiteBuildRequest(workspace: cwdPath, outputPath: outputPath, contentFolder: config.content ?? "content",
                                        title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,
                                        source: try source(config: config, env: env),
                                        manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
                                                                                        home: env["HOME"]))
-        var pipeline = request
-        pipeline.releaseAtExit = true
+        request.releaseAtExit = true
         // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
-        if isatty(STDERR_FILENO) == 1 { pipeline.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
+        if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
         let result: SiteBuildResult
-        do { result = try await SitePipeline.run(pipeline) } catch let e as SiteBuildFailure { throw CLIError(e.description) }
+        do { result = try await SitePipeline.run(request) } catch let e as SiteBuildFailure { throw CLIError(e.description) }
 
         for line in result.notesNotOnTheSite {
             StandardStreams.error("egofix: warning: " + line + "\n")
