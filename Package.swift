@@ -36,8 +36,7 @@ let package = Package(
                 dependencies: ["EgoFixCore", "EgoFixResources", .product(name: "GRDB", package: "GRDB.swift")],
                 path: "Sources/EgoFixStore", swiftSettings: directMetadata),
         .target(name: "EgoFixSite",
-                dependencies: ["EgoFixCore", "EgoFixResources", "CCmark", "CCairo",
-                               .product(name: "Mustache", package: "swift-mustache")],
+                dependencies: ["EgoFixCore", "EgoFixResources", "CCmark", "CCairo"],
                 path: "Sources/EgoFixSite", swiftSettings: directMetadata),
         .executableTarget(name: "egofix",
                           dependencies: ["EgoFixCore", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
@@ -46,7 +45,9 @@ let package = Package(
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
         .testTarget(name: "EgoFixStoreTests", dependencies: ["EgoFixStore", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixStoreTests"),
         .testTarget(name: "EgoFixCLITests", dependencies: ["egofix"], path: "Tests/EgoFixCLITests"),
-        .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixSiteTests"),
+        .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources",
+                                                           .product(name: "Mustache", package: "swift-mustache")],
+                    path: "Tests/EgoFixSiteTests"),
     ],
     swiftLanguageModes: [.v6]
 )

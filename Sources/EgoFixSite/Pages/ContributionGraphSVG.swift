@@ -1,54 +1,5 @@
 import EgoFixCore
 
-/// One day of the contribution graph, as the page model computed it.
-public struct GraphCell: Sendable, Equatable {
-    public enum Kind: String, Sendable, CaseIterable {
-        case applied, skipped, failed, crash, opened, empty
-
-        /// Words for the kind, for labels, legends and the table.
-        /// `rawValue`, as static text for the SVG writer.
-        var name: StaticString {
-            switch self {
-            case .applied: return "applied"
-            case .skipped: return "skipped"
-            case .failed: return "failed"
-            case .crash: return "crash"
-            case .opened: return "opened"
-            case .empty: return "empty"
-            }
-        }
-
-        public var text: String {
-            switch self {
-            case .applied: return "fix applied"
-            case .skipped: return "fix skipped"
-            case .failed: return "fix failed"
-            case .crash: return "crash logged"
-            case .opened: return "opened, no action"
-            case .empty: return "no activity"
-            }
-        }
-    }
-
-    public var day: LocalDay
-    public var kind: Kind
-    /// Depth of engagement, 0 (a tap) ... 4 (high severity, reflection written, crash with a note).
-    /// Values outside the range are clamped.
-    public var depth: Int
-    /// Shown on hover and in the table ("2026-11-22: FIX #037 applied, reflection written").
-    /// Empty means the day and the kind's words.
-    public var label: String
-
-    public init(day: LocalDay, kind: Kind, depth: Int = 0, label: String = "") {
-        self.day = day
-        self.kind = kind
-        self.depth = min(4, max(0, depth))
-        self.label = label
-    }
-
-    var displayLabel: String { label.isEmpty ? "\(day): \(kind.text)" : label }
-}
-
 /// Colours of the graph: a muted dark-IDE palette. Colour says the kind, shade says the depth
 /// (depth 0 is the faintest, 4 the strongest against the dark background).
 public enum ContributionGraphPalette {
@@ -397,53 +348,5 @@ public enum ContributionGraphSVG {
         s += "<text x=\"\(sx + 2)\" y=\"\(scaleY + 9)\" fill=\"\(ContributionGraphPalette.text)\">more</text>\n"
         s += "</g>\n"
         return (s, max(x, sx + 30))
-    }
-}
-
-/// The graph's accessible alternative: an HTML table, one row per ISO week, one column per weekday,
-/// each cell holding the day's label in words.
-public enum ContributionGraphTable {
-    public static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
-                              title: String = "Contribution graph") -> String {
-        let grid = GraphGrid(cells, from: from, through: through)
-        var out = ByteText(capacity: 1024 + 80 * grid.weeks * 7)
-        out.append("<table class=\"contribution-table\">\n<caption>")
-        out.appendHTMLEscaped(grid.summary(title: title))
-        out.append("</caption>\n<thead><tr><th scope=\"col\">Week</th>")
-        for name in GraphGrid.weekdayNames {
-            out.append("<th scope=\"col\">")
-            out.append(string: name)
-            out.append("</th>")
-        }
-        out.append("</tr></thead>\n<tbody>\n")
-        for week in 0..<grid.weeks {
-            let monday = grid.firstMonday.adding(days: week * 7)
-            out.append("<tr><th scope=\"row\">")
-            out.append(string: monday.isoWeekLabel)
-            out.append("</th>")
-            for row in 0..<7 {
-                if let day = grid.day(week: week, row: row) {
-                    let c = grid.cell(day)
-                    out.append("<td class=\"")
-                    out.append(c.kind.name)
-                    out.append(" d")
-                    out.append(c.depth)
-                    out.append("\">")
-                    out.appendHTMLEscaped(c.displayLabel)
-                    out.append("</td>")
-                } else {
-                    out.append("<td></td>")
-                }
-            }
-            out.append("</tr>\n")
-        }
-        out.append("</tbody>\n</table>\n")
-        return out.string
-    }
-
-    /// The same, for a template (`{{{graphTable}}}`).
-    public static func html(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
-                            title: String = "Contribution graph") -> RawHTML {
-        RawHTML(trusted: render(cells, from: from, through: through, title: title))
     }
 }
