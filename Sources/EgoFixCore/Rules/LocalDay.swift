@@ -103,18 +103,6 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     public static func < (a: LocalDay, b: LocalDay) -> Bool { a.ordinal < b.ordinal }
 
-    /// A day's hash for the standard library's sets and dictionaries, which are keyed by days all
-    /// through the build (the day ledger, the site index, the page models): the ordinal mixed with
-    /// the table's seed by a multiply-xorshift finalizer (a few instructions) rather than through
-    /// `Hasher`'s SipHash (about two hundred). Equal days hash equally; the ordinals are the
-    /// program's own, so there is no adversary for SipHash's flooding resistance to stop.
-    public func _rawHashValue(seed: Int) -> Int {
-        var x = UInt64(bitPattern: Int64(ordinal)) ^ UInt64(bitPattern: Int64(seed)) &* 0x9E37_79B9_7F4A_7C15
-        x = (x ^ (x &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-        x = (x ^ (x &>> 32)) &* 0xD6E8_FEB8_6659_FD93
-        return Int(truncatingIfNeeded: x ^ (x &>> 32))
-    }
-
     /// Many instants to local days in one calendar, the calendar's zone read once: the same days as
     /// `LocalDay(_:calendar:)`, for loops over many records.
     public struct Converter: Sendable {
