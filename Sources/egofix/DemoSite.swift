@@ -12,15 +12,13 @@ enum DemoSite {
     /// DemoHistory). The detectors are not run: the site runs them beside its own setup, and its
     /// stored patterns are that run's (`SiteOptions.patternsAreDetection`).
     static func make(years: Int, seed: UInt64, catalogue: SeedCatalogue,
-                     onShare: @escaping (Fix) -> Void) throws -> (data: SiteData, now: Date, calendar: Calendar) {
+                     onShare: @escaping (Fix) -> Void) throws -> (data: Practice, now: Date, calendar: Calendar) {
         guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = ISO8601.parse(endDate) else { throw CLIError("internal: bad demo end date") }
         let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar,
                                         onShare: onShare, detect: false)
-        return (SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
-                         crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
-                         patterns: demo.patterns, education: catalogue.education), now, calendar)
+        return (demo, now, calendar)
     }
 }
 

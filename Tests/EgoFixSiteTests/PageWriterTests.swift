@@ -60,9 +60,7 @@ final class PageWriterTests: XCTestCase {
         let now = LocalDay(year: 2026, month: 11, day: 22).at(hour: 21, in: calendar)
         let catalogue = try Practice.catalogue()
         let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: 2, seed: 7, calendar: calendar, detect: false)
-        let data = SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
-                            crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
-                            patterns: demo.patterns, education: catalogue.education)
+        let data = demo
         let written = try Practice.build((data, now, calendar), templates: try builtIn())
         let rendered = try Practice.build((data, now, calendar), templates: try byTemplates())
         XCTAssertGreaterThan(written.keys.filter { $0.hasPrefix("weeks/") }.count, 100)

@@ -30,6 +30,13 @@ public struct DetectionContext: Sendable {
         self.seed = seed
     }
 
+    /// A practice's records, read at `now`: the user is the practice's (the nil UUID without a profile).
+    public init(practice: Practice, now: Date, calendar: Calendar, seed: UInt64 = 0) {
+        self.init(userId: practice.profile?.id ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)),
+                  now: now, calendar: calendar, bugs: practice.bugs, fixes: practice.fixes,
+                  completions: practice.completions, crashes: practice.crashes, seed: seed)
+    }
+
     /// The first instant the detectors look at: the start of the first local day of the lookback.
     /// Before it they read only `allTimeEventTypes` (a regression needs a bug's whole story).
     public var windowStart: Date {

@@ -132,19 +132,19 @@ public struct PeriodReports: Sendable {
     let crashes: [Crash]
     let diagnostics: [WeeklyDiagnostic]
 
-    public init(_ input: InsightInput) { self.init(ledger: DayLedger(input)) }
+    public init(_ practice: Practice, calendar: Calendar) { self.init(ledger: DayLedger(practice, calendar: calendar)) }
 
     public init(ledger: DayLedger) {
         self.ledger = ledger
-        bugs = ledger.input.bugIndex()
-        fixes = ledger.input.fixIndex()
-        completions = ledger.input.liveCompletions
-        crashes = ledger.input.liveCrashes
-        diagnostics = ledger.input.liveDiagnostics
+        bugs = ledger.practice.bugIndex()
+        fixes = ledger.practice.fixIndex()
+        completions = ledger.practice.liveCompletions
+        crashes = ledger.practice.liveCrashes
+        diagnostics = ledger.practice.liveDiagnostics
     }
 
     public func summary(for period: ReportPeriod) -> PeriodSummary {
-        let cal = ledger.input.calendar
+        let cal = ledger.calendar
         let days = ledger.days(from: period.start, to: period.end)
         var applied = 0, skipped = 0, failed = 0, unmarked = 0, crashCount = 0, reboots = 0, reflections = 0, active = 0
         for d in days {

@@ -24,7 +24,7 @@ public struct OutcomeService: Sendable {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let day = LocalDay(now, calendar: calendar)
-        let candidates = try await PendingFixRule.candidates(repos, fixes: fixes, today: day, calendar: calendar)
+        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
         if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {

@@ -191,7 +191,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         // The fix `egofix applied` would mark (PendingFixRule).
         let today = LocalDay(now, calendar: calendar)
-        let candidates = try await PendingFixRule.candidates(repos, fixes: fixes, today: today, calendar: calendar)
+        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: today, calendar: calendar)
         let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: today,
                                              dayOf: { LocalDay($0, calendar: calendar) })?.completion
         return StatusSnapshot(
