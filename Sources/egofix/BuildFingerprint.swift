@@ -1,3 +1,4 @@
+import EgoFixConfig
 import EgoFixCore
 import Foundation
 
@@ -59,7 +60,7 @@ enum BuildFingerprint {
 
     /// Where the manifest of the last build into `output` is kept: the user's cache folder
     /// ($XDG_CACHE_HOME, else ~/.cache), one file per output folder. Nil without a home.
-    static func manifestLocation(for output: String, environment env: EnvironmentVariables) -> String? {
+    static func manifestLocation(for output: String, environment env: [String: String]) -> String? {
         let cache: String
         if let xdg = env["XDG_CACHE_HOME"], xdg.hasPrefix("/") {
             cache = xdg

@@ -28,7 +28,7 @@ public enum PatternEngine {
     public static func run(events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic], context: DetectionContext,
                            detectors given: [any PatternDetector]? = nil) -> PatternRun {
         // The built-in list is used as it is typed: converting it to [any PatternDetector] is a
-        // dynamic cast of every element (2 M instructions a run).
+        // dynamic cast of every element (docs/performance.md has the figure).
         let count = given?.count ?? Self.builtIn.count
         let data = DetectionData(events: events, diagnostics: diagnostics, context: context)
         // The detectors are independent and pure: they run on every core, the slowest (the ones that

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EgoFixConfig
 import EgoFixCore
 import EgoFixSite
 import EgoFixStore
@@ -34,7 +35,7 @@ struct Build: AsyncParsableCommand {
     /// The build `request` asks for; `parsed` says whether swift-argument-parser read it (for --stats).
     static func run(_ request: BuildRequest, parsed: Bool) async throws {
         let started = Date()
-        let env = EnvironmentVariables(reading: Session.buildEnvironmentNames)
+        let env = Session.environment()
         let (stats, demo, years, seed) = (request.stats, request.demo, request.years, request.seed)
         // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
@@ -81,7 +82,7 @@ struct Build: AsyncParsableCommand {
             }
         }
         let storePath = demo ? nil : StoreLocation.resolve(flag: request.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                                                           environment: env.dictionary)
+                                                           environment: env)
         if let path = storePath, !FileManager.default.fileExists(atPath: path) {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }

@@ -158,8 +158,8 @@ public struct WorkspaceConfig: Equatable, Sendable {
         return nil
     }
 
-    /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming, which
-    /// goes through NSString here, cost a small config 1 M instructions on every command).
+    /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming goes
+    /// through NSString here, which every command would pay for: see docs/performance.md).
     static func trimmed<S: StringProtocol>(_ s: S) -> String {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
