@@ -246,7 +246,7 @@ final class Life: @unchecked Sendable {
             let reflection = chance(0.3) ? "Day \(n): \(outcome.rawValue), noted at length." : nil
             let when = late ? at(day, 23, 40, cal) : at(day, 20, Int(rng.next() % 60), cal)
             let pending = try await store.transaction { () -> (FixCompletion, Fix)? in
-                PendingFixRule.pending(in: try await PendingFixRule.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
+                PendingFixRule.pending(in: try await PendingFixService.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
                                                                                today: LocalDay(when, calendar: cal), calendar: cal),
                                        fixesById: Dictionary(try await store.repositories.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
                                        today: LocalDay(when, calendar: cal), dayOf: { LocalDay($0, calendar: cal) })

@@ -19,9 +19,6 @@ public enum DemoSite {
         for b in catalogue.bugs { bugs[b.id] = b }
         let demo = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: years, seed: seed, calendar: calendar,
                                         onShare: { fix in if let bug = bugs[fix.bugId] { onShare(fix, bug) } }, detect: false)
-        let data = SiteData(profile: demo.profile, bugs: demo.bugs, fixes: catalogue.fixes, completions: demo.completions,
-                            crashes: demo.crashes, versions: demo.versions, events: demo.events, diagnostics: demo.diagnostics,
-                            patterns: demo.patterns, education: catalogue.education)
-        return SitePractice(data: data, now: now, calendar: calendar, patternsAreDetection: true)
+        return SitePractice(data: demo, now: now, calendar: calendar, patternsAreDetection: true)
     }
 }

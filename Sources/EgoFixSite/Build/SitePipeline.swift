@@ -85,7 +85,7 @@ public final class SitePipeline: @unchecked Sendable {
             throw SiteBuildFailure(description: "--base-url must start with https:// or http://.")
         }
         // The same limits as base_url in egofix.toml: it is copied into every feed entry and card.
-        let max = WorkspaceConfig.maxValueLength["base_url"] ?? 2048
+        let max = ConfigLimits.maxValueLength["base_url"] ?? 2048
         guard b.count <= max, !b.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
             throw SiteBuildFailure(description: "--base-url must be at most \(max) characters, with no control characters.")
         }

@@ -28,7 +28,6 @@ struct SiteIndex: Sendable {
     let versionSteps: [VersionEntry]
     /// Instants of applied completions, sorted.
     let appliedTimes: [Date]
-    let input: InsightInput
     let ledger: DayLedger
     let clock: SiteClock
     /// Non-empty graph cells, by day.
@@ -43,11 +42,9 @@ struct SiteIndex: Sendable {
         clock = SiteClock(calendar: calendar)
         today = LocalDay(now, calendar: calendar)
         // The day ledger and the graph's cells are made on another core while the rest is sorted by day.
-        let ledgerWork = Parallel.Background { () -> (InsightInput, DayLedger, [GraphCell]) in
-            let input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
-                                     versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
-            let ledger = DayLedger(input)
-            return (input, ledger, SiteIndex.graphCells(ledger))
+        let ledgerWork = Parallel.Background { () -> (DayLedger, [GraphCell]) in
+            let ledger = DayLedger(data, calendar: calendar)
+            return (ledger, SiteIndex.graphCells(ledger))
         }
         let toDay = LocalDay.Converter(calendar)
         var bugsById: [UUID: Bug] = [:]
@@ -108,7 +105,7 @@ struct SiteIndex: Sendable {
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
-        (input, ledger, graph) = ledgerWork.wait()
+        (ledger, graph) = ledgerWork.wait()
     }
 
     /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer:

@@ -1,4 +1,5 @@
 import ArgumentParser
+import EgoFixConfig
 import EgoFixCore
 import EgoFixSite
 import EgoFixStore
@@ -26,7 +27,7 @@ struct Build: AsyncParsableCommand {
 
     func run() async throws {
         let started = Date()
-        let env = EnvironmentVariables(reading: Session.buildEnvironmentNames)
+        let env = Session.environment()
         // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
         let config: WorkspaceConfig
@@ -62,7 +63,7 @@ struct Build: AsyncParsableCommand {
     }
 
     /// Where the practice comes from: the demo, or the store (which must exist).
-    private func source(config: WorkspaceConfig, env: EnvironmentVariables) throws -> SiteSource {
+    private func source(config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
         if demo {
             return .demo(years: years, seed: seed, catalogue: {
                 // egofix.toml read again, its time zone checked this time (a store build's session does it).
@@ -71,7 +72,7 @@ struct Build: AsyncParsableCommand {
             })
         }
         let path = StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                                         environment: env.dictionary)
+                                         environment: env)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import EgoFixCore
 import TOMLKit
 
 /// The optional workspace config, `egofix.toml`:
@@ -46,8 +47,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
     /// The longest egofix.toml read (a few short settings), and the longest value of each key:
     /// a 10 MB title would be copied into every page of every build.
     public static let maxFileBytes = 64 * 1024
-    public static let maxValueLength = ["title": 200, "base_url": 2048, "time_zone": 64, "week_start": 16,
-                                        "output": 4096, "content": 4096, "store": 4096]
+    public static let maxValueLength = ConfigLimits.maxValueLength
 
     /// The config in `text`; `checkingTimeZone` false takes `time_zone` without asking ICU whether
     /// it knows the name (for a caller that knows this text passed the check before).
@@ -158,8 +158,8 @@ public struct WorkspaceConfig: Equatable, Sendable {
         return nil
     }
 
-    /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming, which
-    /// goes through NSString here, cost a small config 1 M instructions on every command).
+    /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming goes
+    /// through NSString here, which every command would pay for: see docs/performance.md).
     static func trimmed<S: StringProtocol>(_ s: S) -> String {
         let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }

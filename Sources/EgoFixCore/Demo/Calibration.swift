@@ -50,7 +50,7 @@ public enum Calibration {
                                     calendar: cal, mode: .null)
             let data = sim.run()
             let found = PatternEngine.run(events: data.events, diagnostics: data.diagnostics,
-                                          context: data.detectionContext(calendar: cal, seed: runSeed)).patterns
+                                          context: DetectionContext(practice: data, now: endingAt, calendar: cal, seed: runSeed)).patterns
             if found.contains(where: { $0.severity == .alert }) { alerts += 1 }
             if found.contains(where: { $0.severity >= .insight }) { insights += 1 }
             for p in found {

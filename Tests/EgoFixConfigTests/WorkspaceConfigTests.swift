@@ -1,5 +1,5 @@
 import XCTest
-@testable import EgoFixCore
+@testable import EgoFixConfig
 
 final class WorkspaceConfigTests: XCTestCase {
     func test_config_readsEveryKey() throws {
