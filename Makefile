@@ -1,4 +1,4 @@
-.PHONY: demo test check-site bench seeds install
+.PHONY: demo test check-site bench install
 PREFIX ?= /usr/local
 demo:
 	./scripts/demo.sh
@@ -13,9 +13,3 @@ install:
 	./scripts/deps.sh
 	install -d "$(DESTDIR)$(PREFIX)/bin"
 	install -m 0755 "$$(./scripts/release.sh)" "$(DESTDIR)$(PREFIX)/bin/egofix"
-# Sources/EgoFixCore/Catalogue/CompiledSeeds.swift from Seeds/ (after editing the seeds; the tests say when).
-seeds:
-	swift build --product egofix
-	swift run --skip-build egofix compile-seeds Seeds > Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new \
-		|| { rm -f Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new; exit 1; }
-	mv Sources/EgoFixCore/Catalogue/CompiledSeeds.swift.new Sources/EgoFixCore/Catalogue/CompiledSeeds.swift

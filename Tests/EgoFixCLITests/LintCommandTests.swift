@@ -64,3 +64,33 @@ final class LintCommandTests: XCTestCase {
         XCTAssertTrue(missing.err.contains("is not a folder"), missing.err)
     }
 }
+
+/// A ./Seeds folder overrides the built-in catalogue file by file: better wording reaches the store
+/// at the next command, and a file that is not right is refused with one line per problem, nothing loaded.
+final class SeedsOverrideTests: XCTestCase {
+    func test_seedsOverride_newWordingIsLoaded_andABrokenFileIsRefused() throws {
+        let cli = try CLI()
+        let now = "2026-11-23T08:00:00+01:00"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: now).status, 0)
+        let before = try cli.json(["today"], at: now)
+        let number = try XCTUnwrap((before["fix"] as? [String: Any])?["number"] as? Int, "\(before)")
+        let builtIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Seeds/fixes.json")
+        var fixes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: builtIn)) as? [[String: Any]])
+        let k = try XCTUnwrap(fixes.firstIndex { $0["number"] as? Int == number })
+        let wording = "Let the other person finish the story, including the part you already know."
+        fixes[k]["prompt"] = wording
+        let dir = cli.workdir + "/Seeds"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: fixes).write(to: URL(fileURLWithPath: dir + "/fixes.json"))
+        let after = try XCTUnwrap(try cli.json(["today"], at: now)["fix"] as? [String: Any])
+        XCTAssertEqual(after["number"] as? Int, number)
+        XCTAssertEqual(after["prompt"] as? String, wording, "\(after)")
+
+        try Data("[{".utf8).write(to: URL(fileURLWithPath: dir + "/bugs.json"))
+        let broken = try cli.run(["today"], at: now)
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertTrue(broken.err.contains("bugs.json: -: -: not valid JSON"), broken.err)
+        XCTAssertEqual(broken.out, "")
+    }
+}

@@ -38,7 +38,7 @@ public enum SeedLint {
 
         func entries(_ data: Data?, _ file: String) -> [[String: JSONValue]] {
             guard let data else { issue(file, "-", "-", "file is missing"); return [] }
-            guard let v = JSONBytes.parse(data) ?? (try? JSONDecoder().decode(JSONValue.self, from: data)) else {
+            guard let v = try? JSONDecoder().decode(JSONValue.self, from: data) else {
                 issue(file, "-", "-", "not valid JSON"); return []
             }
             guard case .array(let arr) = v else { issue(file, "-", "-", "top level must be an array"); return [] }
@@ -273,7 +273,7 @@ public enum SeedLint {
             issue("configuration", "a \(type.rawValue) fix needs a configuration object"); return
         }
         let config: InteractionConfiguration
-        do { config = try InteractionConfiguration.decode(type: type, data: value.canonicalData()) } catch {
+        do { config = try InteractionConfiguration.decode(type: type, data: try value.canonicalData()) } catch {
             issue("configuration", "\(error)"); return
         }
         func uniqueIds(_ ids: [String], _ fld: String) {
