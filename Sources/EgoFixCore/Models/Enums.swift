@@ -65,6 +65,7 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case patternViewed
     case patternDismissed
     case fixShared   // forwarded a fix to someone
+    case timerCompleted  // a timed fix's timer ran to the end (`egofix timer`)
 }
 
 public enum EventContext: String, Codable, Sendable, CaseIterable {

@@ -183,7 +183,7 @@ struct Build: AsyncParsableCommand {
                 paths = try builder.build(data: data, content: content,
                                           options: SiteOptions(title: config.title ?? "EgoFix", baseURL: base, now: now, calendar: calendar,
                                                                workspace: cwd, cardSalt: cardSalt,
-                                                               patternsAreDetection: demo),
+                                                               patternsAreDetection: demo, remindAt: config.remindAt ?? .standard),
                                           reuseCard: reuse, stats: &buildStats, into: site, release: .atExit)
                 phase("rendered and written")
                 report = try site.commit()
