@@ -40,7 +40,7 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/egofix"),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
-        .testTarget(name: "EgoFixConfigTests", dependencies: ["EgoFixConfig"], path: "Tests/EgoFixConfigTests"),
+        .testTarget(name: "EgoFixConfigTests", dependencies: ["EgoFixConfig", "EgoFixCore"], path: "Tests/EgoFixConfigTests"),
         .testTarget(name: "EgoFixStoreTests", dependencies: ["EgoFixStore", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixStoreTests"),
         .testTarget(name: "EgoFixCLITests", dependencies: ["egofix"], path: "Tests/EgoFixCLITests"),
         .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources",

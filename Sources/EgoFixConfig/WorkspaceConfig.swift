@@ -11,6 +11,7 @@ import TOMLKit
 ///     output = "site"
 ///     content = "content"
 ///     store = "~/.local/share/egofix/egofix.sqlite"
+///     remind_at = "09:00"          # the day's reminder (`egofix remind`, reminders.ics)
 ///
 /// The file is read by a real TOML parser (TOMLKit, toml++ underneath), so every string form TOML
 /// has works (basic and literal strings, multi-line strings, every escape, combining marks after
@@ -23,6 +24,8 @@ public struct WorkspaceConfig: Equatable, Sendable {
     public var output: String?
     public var content: String?
     public var store: String?
+    /// `remind_at`: when the day's reminder comes (nil: `ReminderTime.standard`, 09:00).
+    public var remindAt: ReminderTime?
 
     public init(title: String? = nil, baseURL: String? = nil, timeZone: String? = nil, weekStart: String? = nil,
                 output: String? = nil, content: String? = nil, store: String? = nil) {
@@ -42,12 +45,12 @@ public struct WorkspaceConfig: Equatable, Sendable {
         public var description: String { "\(file):\(line): \(message)" }
     }
 
-    public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store"]
+    public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store", "remind_at"]
+    public static let maxValueLength = ConfigLimits.maxValueLength
 
     /// The longest egofix.toml read (a few short settings), and the longest value of each key:
     /// a 10 MB title would be copied into every page of every build.
     public static let maxFileBytes = 64 * 1024
-    public static let maxValueLength = ConfigLimits.maxValueLength
 
     /// The config in `text`; `checkingTimeZone` false takes `time_zone` without asking ICU whether
     /// it knows the name (for a caller that knows this text passed the check before).
@@ -121,6 +124,11 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 c.weekStart = value.lowercased()
             case "output": c.output = value
             case "content": c.content = value
+            case "remind_at":
+                guard let t = ReminderTime(value) else {
+                    throw ParseError(file: file, line: n, message: "remind_at must be a time of day as HH:MM, such as \"09:00\"")
+                }
+                c.remindAt = t
             default: c.store = value
             }
         }

@@ -82,7 +82,7 @@ struct DetectionData: Sendable {
             case .fixSkipped: return .skipped
             case .fixFailed: return .failed
             case .fixAssigned, .crashLogged, .crashRebooted, .appOpened, .weeklyCompleted, .patternViewed, .patternDismissed,
-                 .fixShared:
+                 .fixShared, .timerCompleted:
                 return nil
             }
         }

@@ -130,7 +130,7 @@ public struct DayLedger: Sendable {
                 touch(d) { $0.opens += 1; $0.engaged = true }
             case .appOpened:
                 touch(d) { $0.opens += 1; $0.engaged = true }
-            case .patternViewed, .patternDismissed, .fixShared:
+            case .patternViewed, .patternDismissed, .fixShared, .timerCompleted:
                 touch(d) { $0.opens += 1 }
             }
         }

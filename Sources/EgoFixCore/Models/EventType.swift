@@ -12,4 +12,5 @@ public enum EventType: String, Codable, Sendable, CaseIterable {
     case patternViewed
     case patternDismissed
     case fixShared   // forwarded a fix to someone
+    case timerCompleted  // a timed fix's timer ran to the end (`egofix timer`)
 }

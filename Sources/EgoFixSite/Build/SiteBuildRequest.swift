@@ -20,6 +20,8 @@ public struct SiteBuildRequest: Sendable {
     public var progress: (@Sendable (String) -> Void)?
     /// The page context is never freed: for a process that ends right after the build.
     public var releaseAtExit = false
+    /// When the day's reminder comes in reminders.ics (`remind_at` in egofix.toml).
+    public var remindAt: ReminderTime = .standard
 
     public init(workspace: String, outputPath: String, contentFolder: String, title: String, baseURL: String?,
                 source: SiteSource, manifestPath: String?) {

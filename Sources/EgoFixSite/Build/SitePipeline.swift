@@ -152,7 +152,8 @@ public final class SitePipeline: @unchecked Sendable {
         do {
             var stats = SiteBuildStats()
             let options = SiteOptions(title: request.title, baseURL: request.baseURL, now: practice.now, calendar: practice.calendar,
-                                      workspace: workspace, cardSalt: salt, patternsAreDetection: practice.patternsAreDetection)
+                                      workspace: workspace, cardSalt: salt, patternsAreDetection: practice.patternsAreDetection,
+                                      remindAt: request.remindAt)
             result.files = try builder.build(data: practice.data, content: content, options: options, reuseCard: reuse, stats: &stats,
                                              into: site, release: request.releaseAtExit ? .atExit : .inBackground).count
             result.cardsDrawn = stats.cardsDrawn

@@ -221,6 +221,7 @@ extension PageContext {
                                "Regression: a crash, a loud rating or a failed retest. Stable bugs are retested every \(T.retestIntervalDays) days."]),
             ("Weekly diagnostic", ["Open from Sunday \(T.diagnosticOpensSundayHour):00 through Monday, in your time zone.",
                                    "At most \(T.diagnosticMaxBugs) bugs, the least recently asked first. Skipping records nothing."]),
+            ("Reminders", PageContext.reminderRules),
             ("Patterns", ["Avoidance: more than \(Int(Thresholds.avoidanceSkipShare * 100))% of a bug's fixes skipped, at least \(Thresholds.avoidanceMinimumSkips) skips.",
                           "Temporal: more than \(Int(Thresholds.temporalWeekdayShare * 100))% of crashes on one weekday, or more than \(Int(Thresholds.temporalTimeShare * 100))% in one time of day, at least \(Thresholds.temporalWeekdayMinimumCrashes) crashes.",
                           "Context: more than \(Int(Thresholds.contextLoudShare * 100))% of loud ratings in one context, at least \(Thresholds.contextMinimumLoud).",
@@ -259,6 +260,7 @@ extension PageContext {
             }
         }
         out.append(FilePlan(path: "changelog/feed.xml") { Data(try $0.feed().utf8) })
+        out.append(FilePlan(path: "reminders.ics") { $0.remindersCalendar() })
         return out
     }
 

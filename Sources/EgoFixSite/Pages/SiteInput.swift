@@ -109,10 +109,13 @@ public struct SiteOptions: Sendable {
     /// The stored patterns are what the detectors find on this data at `now` (the demo's are: it
     /// stores what they find at its end), so `SiteData.patterns` is not read.
     public var patternsAreDetection: Bool
+    /// When the day's reminder comes (`remind_at`), for reminders.ics.
+    public var remindAt: ReminderTime
 
     public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
-                cardSalt: String = "", patternsAreDetection: Bool = false) {
+                cardSalt: String = "", patternsAreDetection: Bool = false, remindAt: ReminderTime = .standard) {
         self.patternsAreDetection = patternsAreDetection
+        self.remindAt = remindAt
         self.title = title
         self.baseURL = baseURL
         self.now = now

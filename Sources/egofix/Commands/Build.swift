@@ -40,6 +40,7 @@ struct Build: AsyncParsableCommand {
                                        manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
                                                                                        home: env["HOME"]))
         request.releaseAtExit = true
+        request.remindAt = config.remindAt ?? .standard
         // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
         if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
         let result: SiteBuildResult
