@@ -40,6 +40,8 @@ struct Serve: AsyncParsableCommand {
         let builder = Rebuilder(options: options, workspace: workspace, site: site, env: env)
         // The first build: a failure is reported like any other, and the last good site (the
         // cache's, from an earlier serve) is served meanwhile.
+        // Taken before each build: what changes while a build runs is built next.
+        var last = builder.fingerprint()
         let first = await builder.build()
         report(first, first: true)
         if case .failure(let message) = first { live.built(error: message) }
@@ -69,19 +71,17 @@ struct Serve: AsyncParsableCommand {
         if open { Serve.openInBrowser(url) }
         Serve.stopOnSignals()
 
-        var last = builder.fingerprint()
         while true {
             try? await Task.sleep(nanoseconds: 250_000_000)
             let now = builder.fingerprint()
             guard now != last else { continue }
+            last = now
             let result = await builder.build()
             report(result, first: false)
             switch result {
             case .success: live.built(error: nil)
             case .failure(let message): live.built(error: message)
             }
-            // Taken after the build: the build's own reading of the store is not a change.
-            last = builder.fingerprint()
         }
     }
 
@@ -152,7 +152,7 @@ struct Serve: AsyncParsableCommand {
     static func stopOnSignals() {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
                 Serve.say("Stopped.")
                 Foundation.exit(0)

@@ -8,6 +8,8 @@ enum ServedFiles {
         case notFound
         /// A path that tries to leave the folder: `..`, percent-encoded or not, or a symlink out.
         case refused
+        /// A folder asked for without its "/": relative links need it.
+        case addSlash
     }
 
     /// `rawPath` as the request line had it (percent-encoded), resolved inside `root`.
@@ -21,7 +23,11 @@ enum ServedFiles {
         guard let realRoot = realPath(root) else { return .notFound }
         var candidate = root + "/" + segments.joined(separator: "/")
         var isFolder: ObjCBool = false
-        if decoded.hasSuffix("/") || (FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder) && isFolder.boolValue) {
+        if !decoded.hasSuffix("/"), FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), isFolder.boolValue,
+           let real = realPath(candidate), real.hasPrefix(realRoot + "/") {
+            return .addSlash
+        }
+        if decoded.hasSuffix("/") {
             candidate += (candidate.hasSuffix("/") ? "" : "/") + "index.html"
         }
         // Symlinks are followed, then the place they lead must still be inside the folder.

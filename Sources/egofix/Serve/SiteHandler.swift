@@ -21,6 +21,8 @@ struct SiteHandler: HTTPHandler {
         switch ServedFiles.resolve(rawPath: rawPath, root: root) {
         case .file(let path):
             return try send(path, status: .ok, request: request)
+        case .addSlash:
+            return HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: rawPath + "/"]))
         case .refused:
             return HTTPResponse(statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: Data("Outside the site.\n".utf8))
