@@ -207,3 +207,21 @@ final class ServeTests: XCTestCase {
         XCTAssertGreaterThan(pages, 20)
     }
 }
+
+extension ServeTests {
+    func test_serve_badConfigKeepsTheLastGoodSiteAndSaysWhy() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        try "title = \"unclosed\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        XCTAssertNotNil(wait(5) { s.err.text.contains("rebuild failed") ? true : nil }, s.err.text)
+        XCTAssertTrue(s.err.text.contains("egofix.toml"), s.err.text)
+        let page = try fetch(s.url)
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains("the last rebuild failed"), page.body)
+        XCTAssertTrue(page.body.contains("Dashboard"), "the last good dashboard")
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        XCTAssertNotNil(wait(5) { (try? fetch(s.url))?.body.contains("the last rebuild failed") == false ? true : nil })
+    }
+}
