@@ -123,7 +123,7 @@ struct Serve: AsyncParsableCommand {
 
     static func bindMessage(_ error: Error, host: String, port: Int?) -> String {
         let text = "\(error)"
-        if text.contains("in use") || text.contains("EADDRINUSE") || text.contains("98") {
+        if text.contains("in use") || text.contains("EADDRINUSE") {
             return "port \(port ?? 0) on \(host) is in use. Pick another with --port, or leave --port out for a free one."
         }
         return "could not listen on \(host)\(port.map { ":\($0)" } ?? ""): \(text)"
