@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", exact: "2.1.1"),
         // egofix.toml is read by a real TOML parser (toml++ underneath).
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        // `egofix serve`'s HTTP server (async, small: FlyingSocks underneath, no NIO).
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         .systemLibrary(name: "CCmark", path: "Sources/CCmark", pkgConfig: "libcmark",
@@ -37,7 +39,8 @@ let package = Package(
                 path: "Sources/EgoFixSite"),
         .executableTarget(name: "egofix",
                           dependencies: ["EgoFixCore", "EgoFixConfig", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                                         .product(name: "FlyingFox", package: "FlyingFox")],
                           path: "Sources/egofix"),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
         .testTarget(name: "EgoFixConfigTests", dependencies: ["EgoFixConfig", "EgoFixCore"], path: "Tests/EgoFixConfigTests"),

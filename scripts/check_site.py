@@ -253,6 +253,7 @@ class SiteResult:
     graph_problems: list[str] = field(default_factory=list)
     junk_text: list[str] = field(default_factory=list)
     pages_opened: int = 0
+    serve_problems: list[str] = field(default_factory=list)
 
     def failures(self) -> int:
         if self.build_error:
@@ -260,7 +261,7 @@ class SiteResult:
         return (len(self.missing_types) + len(self.meta_problems) + len(self.link_problems)
                 + len(self.feed_problems) + len(self.nu_errors) + len(self.axe_serious) + len(self.overflow)
                 + len(self.external) + len(self.console) + len(self.shot_problems) + len(self.contrast_unmeasured)
-                + len(self.junk_text) + len(self.graph_problems))
+                + len(self.junk_text) + len(self.graph_problems) + len(self.serve_problems))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -600,10 +601,72 @@ def show(title: str, lines: list[str], limit: int = 40) -> None:
         say(f"    ... and {len(lines) - limit} more")
 
 
+def serve_reload_check(binary: Path, tmp: Path, driver) -> list[str]:
+    """`egofix serve`: an open page reloads by itself after a store change, with no CSP complaint.
+    Headless Chromium exits 0 whatever happens, so what the page did is checked, not exit codes."""
+    wd = tmp / "serve-wd"
+    wd.mkdir()
+    env = clean_env() | {"XDG_CACHE_HOME": str(tmp / "serve-cache"), "HOME": str(tmp)}
+    common = ["--store", str(tmp / "serve.sqlite")]
+    for step in (["demo"], ["today"]):
+        r = quiet_run([str(binary), *step, *common], cwd=wd, env=env, stdin=subprocess.DEVNULL)
+        if r.returncode != 0:
+            return [f"`egofix {' '.join(step)}` failed (exit {r.returncode}): {r.stdout.strip()}"]
+    proc = subprocess.Popen([str(binary), "serve", *common], cwd=wd, env=env, stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    problems: list[str] = []
+    try:
+        url = None
+        deadline = time.time() + 60
+        while url is None and time.time() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                break
+            if line.startswith("Serving ") and " at " in line:
+                url = line.rsplit(" at ", 1)[1].strip()
+        if url is None:
+            return ["`egofix serve` printed no address"]
+        driver.get_log("browser")
+        driver.get(url)
+        driver.execute_script("window.__egofixMarker = 1;")
+        time.sleep(1)  # the event stream connects
+        r = quiet_run([str(binary), "applied", "-m", "Let Tom finish.", *common], cwd=wd, env=env, stdin=subprocess.DEVNULL)
+        if r.returncode != 0:
+            return [f"`egofix applied` failed (exit {r.returncode}): {r.stdout.strip()}"]
+        reloaded = False
+        deadline = time.time() + 15
+        while time.time() < deadline and not reloaded:
+            time.sleep(0.3)
+            try:
+                reloaded = driver.execute_script("return window.__egofixMarker === undefined && document.readyState === 'complete';")
+            except Exception:  # noqa: BLE001 (the page is mid-reload)
+                pass
+        if not reloaded:
+            problems.append("the open page did not reload after `egofix applied`")
+        for entry in driver.get_log("browser"):
+            msg = entry.get("message", "")
+            if "Content Security Policy" in msg or "EventSource" in msg:
+                problems.append("console: " + msg[:200])
+    finally:
+        proc.terminate()
+        try:
+            code = proc.wait(timeout=5)
+            if code != 0:
+                problems.append(f"`egofix serve` exited {code} on SIGTERM")
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            problems.append("`egofix serve` did not stop within 5 s of SIGTERM")
+    return problems
+
+
 def report(res: SiteResult) -> None:
     say(f"\n== {res.name} site " + "=" * 60)
     if res.build_error:
         say(f"  FAILED to build: {res.build_error}")
+        return
+    if res.name == "serve":
+        show("egofix serve live reload", res.serve_problems)
+        say(f"  result: {'OK' if res.failures() == 0 else 'FAILED (' + str(res.failures()) + ' problems)'}")
         return
     show("missing page types", res.missing_types)
     show("CSP / referrer meta", res.meta_problems)
@@ -634,7 +697,7 @@ def report(res: SiteResult) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description="Check the built site in a real browser: screenshots, overflow, axe-core, "
                                              "Nu HTML checker, feeds, no external requests.")
-    ap.add_argument("--site", choices=["demo", "first", "all"], default="all")
+    ap.add_argument("--site", choices=["demo", "first", "serve", "all"], default="all")
     ap.add_argument("--all-pages", action="store_true", help="open every HTML page in the browser, not one per type")
     ap.add_argument("--keep", action="store_true", help="keep the built sites (their folder is printed)")
     args = ap.parse_args()
@@ -651,8 +714,15 @@ def main() -> int:
     results: list[SiteResult] = []
     driver = None
     try:
-        names = ["demo", "first"] if args.site == "all" else [args.site]
+        names = ["demo", "first", "serve"] if args.site == "all" else [args.site]
         for name in names:
+            if name == "serve":
+                res = SiteResult("serve")
+                results.append(res)
+                if driver is None:
+                    driver = start_browser()
+                res.serve_problems = serve_reload_check(binary, tmp, driver)
+                continue
             res = SiteResult(name)
             results.append(res)
             out = tmp / name

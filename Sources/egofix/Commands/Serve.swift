@@ -1,0 +1,220 @@
+import ArgumentParser
+import Dispatch
+import EgoFixConfig
+import EgoFixCore
+import EgoFixSite
+import FlyingFox
+import FlyingSocks
+import Foundation
+
+/// `egofix serve`: builds the site into a cache folder, serves it on localhost, and rebuilds it
+/// when the store or the workspace changes; open pages reload by themselves.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the site on localhost while you practise: rebuilt when the store or the workspace changes, pages reload.",
+        discussion: """
+        Builds into a cache folder ($XDG_CACHE_HOME/egofix/serve), not into `output`. Watches the store, egofix.toml, \
+        content/, Templates/, Assets/ and Seeds/. A failed rebuild keeps the last good site and says why, here and on \
+        the pages. GET and HEAD only. Ctrl-C stops it.
+        """)
+
+    @OptionGroup var options: StoreOptions
+    @Option(help: ArgumentHelp("Port. Default: a free one, printed on start.", valueName: "n")) var port: Int?
+    @Option(help: ArgumentHelp("Address to listen on. Anything but loopback shows the private site to that network.", valueName: "host"))
+    var host: String = "127.0.0.1"
+    @Flag(help: "Open the site in the default browser.") var open = false
+
+    func run() async throws {
+        let env = Session.environment()
+        let workspace = FileManager.default.currentDirectoryPath
+        if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
+        let address = try Serve.address(host: host, port: UInt16(port ?? 0))
+        guard let cache = Serve.cacheFolder(workspace: workspace, env: env) else {
+            throw CLIError("no cache folder: set XDG_CACHE_HOME or HOME.")
+        }
+        let site = cache + "/site"
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+
+        let live = LiveReload()
+        let builder = Rebuilder(options: options, workspace: workspace, site: site, env: env)
+        // The first build: a failure is reported like any other, and the last good site (the
+        // cache's, from an earlier serve) is served meanwhile.
+        // Taken before each build: what changes while a build runs is built next.
+        var last = builder.fingerprint()
+        let first = await builder.build()
+        report(first, first: true)
+        if case .failure(let message) = first { live.built(error: message) }
+
+        let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
+                                handler: SiteHandler(root: site, live: live, defaultHost: Serve.hostPort(host, port ?? 0)))
+        let failure = ErrorBox()
+        Task { do { try await server.run() } catch { failure.set(error) } }
+        var bound: Socket.Address?
+        for _ in 0..<500 {
+            if let e = failure.get() { throw CLIError(Serve.bindMessage(e, host: host, port: port)) }
+            if let a = await server.listeningAddress { bound = a; break }
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        guard let bound else { throw CLIError("could not start listening on \(host).") }
+        let actualPort: UInt16
+        switch bound {
+        case .ip4(_, let p), .ip6(_, let p): actualPort = p
+        case .unix: actualPort = 0
+        }
+        let url = "http://\(Serve.hostPort(host, Int(actualPort)))/"
+        if !Serve.isLoopback(host) {
+            StandardStreams.error("egofix: warning: listening on \(host): the private site (reflections, crashes, patterns) is visible to that network.\n")
+        }
+        Serve.say(Terminal.neutralised("Serving \(site) at \(url)"))
+        Serve.say("Watching the store and the workspace. Ctrl-C stops.")
+        if open { Serve.openInBrowser(url) }
+        Serve.stopOnSignals()
+
+        while true {
+            try? await Task.sleep(nanoseconds: 250_000_000)
+            let now = builder.fingerprint()
+            guard now != last else { continue }
+            last = now
+            let result = await builder.build()
+            report(result, first: false)
+            switch result {
+            case .success: live.built(error: nil)
+            case .failure(let message): live.built(error: message)
+            }
+        }
+    }
+
+    private func report(_ result: Rebuilder.Outcome, first: Bool) {
+        switch result {
+        case .success(let r, let ms):
+            Serve.say(Terminal.neutralised("\(first ? "Built" : "Rebuilt") \(r.files) files in \(ms) ms: \(r.written) written, \(r.unchanged) unchanged, \(r.removed) removed."))
+            for line in r.notesNotOnTheSite { StandardStreams.error("egofix: warning: " + line + "\n") }
+        case .failure(let message):
+            StandardStreams.error("egofix: " + Terminal.visible("\(first ? "build" : "rebuild") failed: \(message)") + (message.hasSuffix(".") ? "" : ".") + " Serving the last good site until it is fixed.\n")
+        }
+    }
+
+    // MARK: helpers
+
+    /// A line on standard output at once (a pipe would otherwise hold it).
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func address(host: String, port: UInt16) throws -> any SocketAddress {
+        let h = host == "localhost" ? "127.0.0.1" : host
+        do {
+            if h.contains(":") { return try sockaddr_in6.inet6(ip6: h.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port) }
+            return try sockaddr_in.inet(ip4: h, port: port)
+        } catch {
+            throw CLIError("--host \(host) is not an IP address (127.0.0.1, 0.0.0.0, ::1, or localhost).")
+        }
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
+    }
+
+    static func hostPort(_ host: String, _ port: Int) -> String {
+        let h = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return "\(h):\(port)"
+    }
+
+    static func bindMessage(_ error: Error, host: String, port: Int?) -> String {
+        let text = "\(error)"
+        if text.contains("in use") || text.contains("EADDRINUSE") {
+            return "port \(port ?? 0) on \(host) is in use. Pick another with --port, or leave --port out for a free one."
+        }
+        return "could not listen on \(host)\(port.map { ":\($0)" } ?? ""): \(text)"
+    }
+
+    /// $XDG_CACHE_HOME/egofix/serve/<hash of the workspace>, else ~/.cache/...
+    static func cacheFolder(workspace: String, env: [String: String]) -> String? {
+        let base: String
+        if let x = env["XDG_CACHE_HOME"], x.hasPrefix("/") { base = x } else if let h = env["HOME"], h.hasPrefix("/") { base = h + "/.cache" } else { return nil }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in workspace.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        return base + "/egofix/serve/" + String(format: "%016llx", hash)
+    }
+
+    static func openInBrowser(_ url: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        p.arguments = ["xdg-open", url]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        if (try? p.run()) == nil { StandardStreams.error("egofix: could not open a browser (xdg-open). Open \(url) by hand.\n") }
+    }
+
+    /// Ctrl-C and SIGTERM end the process at once with exit 0: a build cut short leaves the
+    /// previous site whole and its leftovers are cleared by the next build.
+    static func stopOnSignals() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
+            source.setEventHandler {
+                Serve.say("Stopped.")
+                Foundation.exit(0)
+            }
+            source.resume()
+            Signals.keep.append(source)
+        }
+    }
+}
+
+private enum Signals {
+    nonisolated(unsafe) static var keep: [any DispatchSourceSignal] = []
+}
+
+final class ErrorBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var error: Error?
+    func set(_ e: Error) { lock.withLock { error = e } }
+    func get() -> Error? { lock.withLock { error } }
+}
+
+/// One build of the served site: egofix.toml read again, the store's source made afresh (with
+/// the clock as it is now), the pipeline run into the cache folder.
+struct Rebuilder: Sendable {
+    enum Outcome {
+        case success(SiteBuildResult, ms: Int)
+        case failure(String)
+    }
+
+    let options: StoreOptions
+    let workspace: String
+    let site: String
+    let env: [String: String]
+
+    func build() async -> Outcome {
+        let started = Date()
+        do {
+            let config = try Session.loadConfig(folder: workspace)
+            var request = SiteBuildRequest(workspace: workspace, outputPath: site, contentFolder: config.content ?? "content",
+                                           title: config.title ?? "EgoFix", baseURL: config.baseURL,
+                                           source: try Build.storeSource(options: options, config: config, env: env),
+                                           manifestPath: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"],
+                                                                                           home: env["HOME"]))
+            request.remindAt = config.remindAt ?? .standard
+            let result = try await SitePipeline.run(request)
+            return .success(result, ms: Int(Date().timeIntervalSince(started) * 1000))
+        } catch let e as WorkspaceConfig.ParseError {
+            return .failure(e.description)
+        } catch let e as SiteBuildFailure {
+            return .failure(e.description)
+        } catch {
+            return .failure(EgoFix.userFacingMessage(error) ?? "\(error)")
+        }
+    }
+
+    /// The inputs as `InputWatch` sees them, with the local day (a new day is a new dashboard).
+    func fingerprint() -> String {
+        let config = (try? Session.loadConfig(folder: workspace, checkingTimeZone: false)) ?? WorkspaceConfig()
+        let zone = (try? Session.timeZone(config: config, environment: env)) ?? TimeZone(identifier: "UTC") ?? .current
+        let now = (try? Session.clock(options.now, environment: env)) ?? Date()
+        let day = SiteClockView(now: now, calendar: UserCalendar.make(timeZone: zone)).text
+        return InputWatch.fingerprint(store: Build.storePath(options: options, config: config, env: env), workspace: workspace,
+                                      contentFolder: config.content ?? "content", day: day)
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// The served pages' view of the builds: a generation that goes up with every rebuild, the last
+/// rebuild's error (while it lasts), and the pages open in a browser, waiting for a "reload" event.
+final class LiveReload: @unchecked Sendable {
+    static let eventsPath = "/__egofix/events"
+
+    private let lock = NSLock()
+    private var generation = 0
+    private var error: String?
+    private var listeners: [Int: AsyncStream<Data>.Continuation] = [:]
+    private var nextID = 0
+
+    var state: (generation: Int, error: String?) {
+        lock.withLock { (generation, error) }
+    }
+
+    /// After a rebuild (`error` nil) or a failed one: every open page reloads.
+    func built(error: String?) {
+        let (waiting, now): ([AsyncStream<Data>.Continuation], Int) = lock.withLock {
+            generation += 1
+            self.error = error
+            return (Array(listeners.values), generation)
+        }
+        let event = LiveReload.reloadEvent(now)
+        for c in waiting { c.yield(event) }
+    }
+
+    /// An event stream for a page served at generation `since`: a page older than the last build
+    /// is told to reload at once.
+    func subscribe(since: Int?) -> AsyncStream<Data> {
+        let (stream, continuation) = AsyncStream<Data>.makeStream(bufferingPolicy: .bufferingNewest(4))
+        let (id, current): (Int, Int) = lock.withLock {
+            nextID += 1
+            listeners[nextID] = continuation
+            return (nextID, generation)
+        }
+        continuation.onTermination = { [weak self] _ in
+            guard let self else { return }
+            _ = self.lock.withLock { self.listeners.removeValue(forKey: id) }
+        }
+        continuation.yield(Data("retry: 1000\n\n".utf8))
+        if let since, since != current { continuation.yield(LiveReload.reloadEvent(current)) }
+        return stream
+    }
+
+    static func reloadEvent(_ generation: Int) -> Data {
+        Data("event: reload\ndata: \(generation)\n\n".utf8)
+    }
+
+    /// An HTML page as serve sends it: its Content-Security-Policy amended to allow exactly the
+    /// reload script (by `nonce`) and the events endpoint (`eventsURL`), the script before
+    /// `</body>`, and the last rebuild's error as a banner at the top of the body.
+    static func inject(html: String, nonce: String, eventsURL: String, generation: Int, error: String?) -> String {
+        var page = html
+        let marker = "http-equiv=\"Content-Security-Policy\" content=\""
+        if let start = page.range(of: marker), let end = page[start.upperBound...].firstIndex(of: "\"") {
+            page.insert(contentsOf: "; script-src 'nonce-\(nonce)'; connect-src \(eventsURL)", at: end)
+        }
+        if let error, let body = page.range(of: "<body"), let close = page[body.upperBound...].firstIndex(of: ">") {
+            let banner = "\n<aside class=\"serve-error\" role=\"alert\"><p><strong>egofix serve: the last rebuild failed.</strong> "
+                + "This is the last good site. It rebuilds when the error is fixed.</p><pre>\(escape(error))</pre></aside>\n"
+            page.insert(contentsOf: banner, at: page.index(after: close))
+        }
+        let script = "<script nonce=\"\(nonce)\">new EventSource(\"\(eventsPath)?since=\(generation)\")"
+            + ".addEventListener(\"reload\",function(){location.reload()})</script>\n"
+        if let end = page.range(of: "</body>", options: .backwards) {
+            page.insert(contentsOf: script, at: end.lowerBound)
+        } else {
+            page += script
+        }
+        return page
+    }
+
+    static func escape(_ text: String) -> String {
+        var out = ""
+        for u in text.unicodeScalars {
+            switch u {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "&": out += "&amp;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out
+    }
+
+    static func nonce() -> String {
+        var g = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &g) }
+        return Data(bytes).base64EncodedString()
+    }
+}

@@ -1,0 +1,227 @@
+import Foundation
+import XCTest
+
+/// `egofix serve` as a user runs it: a real process on a free port, fetched with curl.
+final class ServeTests: XCTestCase {
+    /// What a process printed so far, read as it comes.
+    final class Output: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ d: Data) { lock.withLock { data.append(d) } }
+        var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
+    }
+
+    struct Served {
+        let process: Process
+        let out: Output
+        let err: Output
+        let url: String
+        let site: String
+    }
+
+    func startServe(_ cli: CLI, extra: [String] = []) throws -> Served {
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["serve", "--store", cli.store] + extra
+        p.environment = ["TZ": cli.zone, "NO_COLOR": "1", "HOME": cli.workdir, "XDG_CACHE_HOME": cli.workdir + "/cache",
+                         "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
+        let out = Output(), err = Output(), o = Pipe(), e = Pipe()
+        o.fileHandleForReading.readabilityHandler = { out.append($0.availableData) }
+        e.fileHandleForReading.readabilityHandler = { err.append($0.availableData) }
+        p.standardOutput = o
+        p.standardError = e
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let line = try XCTUnwrap(wait(30) { out.text.split(separator: "\n").first { $0.hasPrefix("Serving ") }.map(String.init) },
+                                 "no Serving line: \(out.text) \(err.text)")
+        // "Serving <site> at http://127.0.0.1:PORT/"
+        let parts = line.components(separatedBy: " at ")
+        return Served(process: p, out: out, err: err, url: try XCTUnwrap(parts.last),
+                      site: String(try XCTUnwrap(parts.first).dropFirst("Serving ".count)))
+    }
+
+    /// Polls `check` until it answers (or `seconds` pass).
+    func wait<T>(_ seconds: Double, _ check: () throws -> T?) rethrows -> T? {
+        let end = Date().addingTimeInterval(seconds)
+        repeat {
+            if let v = try check() { return v }
+            Thread.sleep(forTimeInterval: 0.1)
+        } while Date() < end
+        return nil
+    }
+
+    struct Fetched {
+        let status: Int
+        let headers: String
+        let body: String
+    }
+
+    func fetch(_ url: String, _ args: [String] = []) throws -> Fetched {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        p.arguments = ["-s", "--path-as-is", "--max-time", "5", "-D", "-", url] + args
+        let o = Pipe()
+        p.standardOutput = o
+        try p.run()
+        let data = o.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        guard let split = text.range(of: "\r\n\r\n") else { return Fetched(status: 0, headers: text, body: "") }
+        let headers = String(text[..<split.lowerBound])
+        let status = Int(headers.split(separator: " ").dropFirst().first ?? "") ?? 0
+        return Fetched(status: status, headers: headers, body: String(text[split.upperBound...]))
+    }
+
+    /// A page without what changes on every response (the nonce) or every build (the generation).
+    func stable(_ page: String) -> String {
+        page.split(separator: "\n").filter { !$0.contains("nonce") }.joined(separator: "\n")
+    }
+
+    func test_serve_rebuildsOnStoreNoteAndTemplateChanges_andKeepsTheLastGoodSiteOnAnError() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        XCTAssertEqual(try cli.run(["today"]).status, 0)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        XCTAssertTrue(s.url.hasPrefix("http://127.0.0.1:"), s.url)
+
+        // The dashboard, with the reload script and a policy that allows exactly it.
+        let first = try fetch(s.url)
+        XCTAssertEqual(first.status, 200)
+        XCTAssertTrue(first.headers.lowercased().contains("content-type: text/html"), first.headers)
+        XCTAssertTrue(first.body.contains("new EventSource(\"/__egofix/events"), first.body)
+        let port = s.url.dropFirst("http://127.0.0.1:".count).dropLast()
+        XCTAssertTrue(first.body.contains("script-src 'nonce-"), first.body)
+        XCTAssertTrue(first.body.contains("; connect-src http://127.0.0.1:\(port)/__egofix/events\""), first.body)
+        let css = try fetch(s.url + "style.css")
+        XCTAssertEqual(css.status, 200)
+        XCTAssertTrue(css.headers.lowercased().contains("content-type: text/css"), css.headers)
+
+        // A fix marked in another terminal: the dashboard changes.
+        XCTAssertEqual(try cli.run(["applied", "-m", "Let Tom finish his sentence."]).status, 0)
+        let changed = wait(5) { (try? fetch(s.url)).flatMap { stable($0.body) != stable(first.body) ? $0 : nil } }
+        XCTAssertNotNil(changed, "the dashboard did not change after `egofix applied`: \(s.out.text) \(s.err.text)")
+
+        // A week note: that week's page shows it.
+        let weeks = try FileManager.default.contentsOfDirectory(atPath: s.site + "/weeks").sorted()
+        let week = try XCTUnwrap(weeks.last { $0.contains("-W") })
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/content/weeks", withIntermediateDirectories: true)
+        try "Noted while serving: the meeting went long.\n".write(toFile: cli.workdir + "/content/weeks/\(week).md", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try fetch(s.url + "weeks/\(week)").status, 301)
+        XCTAssertNotNil(wait(5) { (try? fetch(s.url + "weeks/\(week)/"))?.body.contains("Noted while serving") == true ? true : nil },
+                        "the week note did not appear: \(s.err.text)")
+
+        // A broken template: the last good site is still served, with the error on it and in the terminal.
+        let good = try fetch(s.url)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        try "{{#title}} never closed\n".write(toFile: cli.workdir + "/Templates/dashboard.mustache", atomically: true, encoding: .utf8)
+        XCTAssertNotNil(wait(5) { s.err.text.contains("rebuild failed") ? true : nil }, s.err.text)
+        XCTAssertTrue(s.err.text.contains("dashboard.mustache"), s.err.text)
+        let broken = try fetch(s.url)
+        XCTAssertEqual(broken.status, 200)
+        XCTAssertTrue(broken.body.contains("the last rebuild failed"), broken.body)
+        XCTAssertTrue(broken.body.contains("dashboard.mustache"), broken.body)
+        XCTAssertEqual(stable(broken.body.replacingOccurrences(of: #"<aside class="serve-error"[^\n]*</aside>\n"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\n\n", with: "\n")), stable(good.body.replacingOccurrences(of: "\n\n", with: "\n")))
+        // Fixed: rebuilt, the banner gone.
+        try FileManager.default.removeItem(atPath: cli.workdir + "/Templates/dashboard.mustache")
+        XCTAssertNotNil(wait(5) { (try? fetch(s.url))?.body.contains("the last rebuild failed") == false ? true : nil })
+        XCTAssertTrue(s.out.text.contains("Rebuilt"), s.out.text)
+
+        // Safe by default.
+        for path in ["../../../etc/passwd", "%2e%2e/%2e%2e/etc/passwd", "weeks/%2E%2E/%2e%2e/etc/passwd", "..%2f..%2fetc/passwd"] {
+            let r = try fetch(s.url + path)
+            XCTAssertTrue([403, 404].contains(r.status), "\(path): \(r.status)")
+            XCTAssertFalse(r.body.contains("root:"), path)
+        }
+        try "private".write(toFile: cli.workdir + "/outside.txt", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: s.site + "/leak.txt", withDestinationPath: cli.workdir + "/outside.txt")
+        let leak = try fetch(s.url + "leak.txt")
+        XCTAssertTrue([403, 404].contains(leak.status), "\(leak.status)")
+        XCTAssertFalse(leak.body.contains("private"))
+        let missing = try fetch(s.url + "no-such-page.html")
+        XCTAssertEqual(missing.status, 404)
+        XCTAssertTrue(missing.body.contains("<html"), "the site's 404 page")
+        XCTAssertEqual(try fetch(s.url, ["-X", "POST"]).status, 405)
+        XCTAssertEqual(try fetch(s.url, ["-X", "DELETE"]).status, 405)
+        let head = try fetch(s.url + "style.css", ["-I"])
+        XCTAssertEqual(head.status, 200)
+        let etag = try XCTUnwrap(head.headers.split(separator: "\r\n").first { $0.lowercased().hasPrefix("etag:") }?.dropFirst(5)
+            .trimmingCharacters(in: .whitespaces))
+        XCTAssertEqual(try fetch(s.url + "style.css", ["-H", "If-None-Match: \(etag)"]).status, 304)
+
+        // SIGTERM: gone within a second or two, exit 0.
+        let stopped = Date()
+        s.process.terminate()
+        XCTAssertNotNil(wait(3) { s.process.isRunning ? nil : true })
+        XCTAssertLessThan(Date().timeIntervalSince(stopped), 3)
+        XCTAssertEqual(s.process.terminationStatus, 0)
+        XCTAssertEqual(s.process.terminationReason, .exit)
+    }
+
+    func test_serve_eventsSayReloadAfterAStoreChange() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        XCTAssertEqual(try cli.run(["today"]).status, 0)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = ["-sN", "--max-time", "8", s.url + "__egofix/events?since=0"]
+        let events = Output(), pipe = Pipe()
+        pipe.fileHandleForReading.readabilityHandler = { events.append($0.availableData) }
+        curl.standardOutput = pipe
+        try curl.run()
+        defer { if curl.isRunning { curl.terminate() } }
+        XCTAssertNotNil(wait(5) { events.text.contains("retry:") ? true : nil })
+        XCTAssertFalse(events.text.contains("event: reload"))
+        XCTAssertEqual(try cli.run(["applied", "-m", "Asked a question instead."]).status, 0)
+        XCTAssertNotNil(wait(5) { events.text.contains("event: reload") ? true : nil }, events.text)
+    }
+
+    func test_serve_portInUseSaysSoInOneLine() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let s = try startServe(cli)
+        defer { s.process.terminate() }
+        let port = String(s.url.dropFirst("http://127.0.0.1:".count).dropLast())
+        let r = try cli.run(["serve", "--port", port], env: ["XDG_CACHE_HOME": cli.workdir + "/cache2"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("in use"), r.err)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+    }
+
+    func test_build_outputHasNoReloadScript() throws {
+        let cli = try CLI()
+        let out = cli.workdir + "/site"
+        let r = try cli.run(["build", "--demo", "--out", out])
+        XCTAssertEqual(r.status, 0, r.err)
+        let files = FileManager.default.enumerator(atPath: out)?.allObjects.compactMap { $0 as? String } ?? []
+        var pages = 0
+        for f in files where f.hasSuffix(".html") {
+            pages += 1
+            let text = try String(contentsOfFile: out + "/" + f, encoding: .utf8)
+            XCTAssertFalse(text.contains("__egofix") || text.contains("EventSource") || text.contains("<script"), f)
+        }
+        XCTAssertGreaterThan(pages, 20)
+    }
+}
+
+extension ServeTests {
+    func test_serve_badConfigKeepsTheLastGoodSiteAndSaysWhy() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        try "title = \"unclosed\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        XCTAssertNotNil(wait(5) { s.err.text.contains("rebuild failed") ? true : nil }, s.err.text)
+        XCTAssertTrue(s.err.text.contains("egofix.toml"), s.err.text)
+        let page = try fetch(s.url)
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains("the last rebuild failed"), page.body)
+        XCTAssertTrue(page.body.contains("Dashboard"), "the last good dashboard")
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        XCTAssertNotNil(wait(5) { (try? fetch(s.url))?.body.contains("the last rebuild failed") == false ? true : nil })
+    }
+}
