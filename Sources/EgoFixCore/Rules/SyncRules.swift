@@ -97,13 +97,36 @@ public enum SyncRules {
             }
             w.deletedAt = nil
             if w != winner { changed.append(w) }
-            for o in others where o.deletedAt != o.assignedAt {
+            for o in others {
+                // A loser holds only its own text (notes it carried as an earlier winner go).
                 var lost = o
                 lost.deletedAt = o.assignedAt
-                changed.append(lost)
+                let text = ownText(o.reflection)
+                if !text.isEmpty {
+                    lost.reflection = text
+                } else if o.reflection?.hasPrefix(noteStart) == true {
+                    lost.reflection = nil
+                }
+                if lost != o { changed.append(lost) }
             }
         }
         return changed
+    }
+
+    /// One completion marked on two machines (both versions of the same record): the merge keeps
+    /// the newer version, and the other version's text is kept as a superseded completion of its
+    /// own, with an id derived from that version, so the same-day rule adds it as a note. Nil when
+    /// the losing version holds no text of its own, or the same outcome and text.
+    public static func keptVersion(winner: FixCompletion, loser: FixCompletion) -> FixCompletion? {
+        let text = ownText(loser.reflection)
+        guard loser.outcome != .pending, !text.isEmpty,
+              loser.outcome != winner.outcome || text != ownText(winner.reflection) else { return nil }
+        let id = derivedID(["completion-version", loser.id.uuidString, loser.outcome.rawValue,
+                            String(loser.updatedAt.timeIntervalSinceReferenceDate), loser.syncToken ?? "", text])
+        return FixCompletion(id: id, fixId: loser.fixId, userId: loser.userId, outcome: loser.outcome, reflection: text,
+                             outcomeData: loser.outcomeData, assignedAt: loser.assignedAt, completedAt: loser.completedAt,
+                             createdAt: loser.createdAt, updatedAt: loser.updatedAt, deletedAt: loser.assignedAt,
+                             syncToken: loser.syncToken)
     }
 
     // MARK: - Version entries
@@ -146,7 +169,11 @@ public enum SyncRules {
             guard let first = candidates.first else {
                 let made = VersionRules.entriesAfterApplying(appliedCountBefore: count - 1, userId: userId, at: at,
                                                              id: derivedID(["version", userId.uuidString, name]))
-                changed += made
+                changed += made.map { e in
+                    var e = e
+                    e.syncToken = derivedToken
+                    return e
+                }
                 continue
             }
             if first.deletedAt != nil {
@@ -169,6 +196,9 @@ public enum SyncRules {
         }
         return changed
     }
+
+    /// The syncToken of a record these rules made: every machine makes it alike.
+    public static let derivedToken = "sync"
 
     // MARK: - Streak
 

@@ -70,7 +70,16 @@ struct SyncState {
             touched = []
         }
         waiting += Self.lww(&users, f.users, &touched); take(UserProfile.table)
-        waiting += Self.lww(&completions, f.completions, &touched) { fixTypes[$0.fixId] != nil }; take(FixCompletion.table)
+        var kept: [FixCompletion] = []
+        waiting += Self.lww(&completions, f.completions, &touched, resolvable: { fixTypes[$0.fixId] != nil },
+                            lost: { winner, loser in
+                                if let k = SyncRules.keptVersion(winner: winner, loser: loser) { kept.append(k) }
+                            })
+        for k in kept where completions[k.id] == nil {
+            completions[k.id] = k
+            touched.insert(k.id)
+        }
+        take(FixCompletion.table)
         waiting += Self.lww(&crashes, f.crashes, &touched) { c in c.bugId.map { bugIds.contains($0) } ?? true }; take(Crash.table)
         for r in f.versions { Self.sticky(&versions, r, &touched) { a, b in a.deletedAt = SyncState.earliest(a.deletedAt, b.deletedAt) } }
         take(VersionEntry.table)
@@ -109,7 +118,8 @@ struct SyncState {
 
     /// Last writer wins (`SyncRules.newer`); records failing `resolvable` are not taken and counted.
     private static func lww<R: SyncStamped>(_ local: inout [UUID: R], _ incoming: [R], _ touched: inout Set<UUID>,
-                                            resolvable: (R) -> Bool = { _ in true }) -> Int {
+                                            resolvable: (R) -> Bool = { _ in true },
+                                            lost: (_ winner: R, _ loser: R) -> Void = { _, _ in }) -> Int {
         var waiting = 0
         for r in incoming {
             guard resolvable(r) else {
@@ -121,7 +131,11 @@ struct SyncState {
                 let newer = SyncRules.newer(updatedAt: r.updatedAt, deleted: r.deletedAt != nil, token: r.syncToken,
                                             than: l.updatedAt, deleted: l.deletedAt != nil, token: l.syncToken,
                                             tieBreak: { SyncState.bytes(r, greaterThan: l) })
-                guard newer else { continue }
+                guard newer else {
+                    lost(l, r)
+                    continue
+                }
+                lost(r, l)
             }
             local[r.id] = r
             touched.insert(r.id)
