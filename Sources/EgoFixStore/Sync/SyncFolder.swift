@@ -61,9 +61,11 @@ extension SQLiteStore {
         guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
         return try await transaction {
             try before()
-            var (report, file) = try access.writeNow { db in
+            var (report, merged) = try access.writeNow { db in
                 try self.mergeFolder(db, folder: folder, calendar: calendar, requireEmpty: requireEmpty)
             }
+            // Nothing changed here or in the folder since the last sync: nothing to do.
+            guard var file = merged else { return report }
             // The lifecycle follows from the merged crashes and ratings, as after any command.
             try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
             try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
@@ -94,7 +96,7 @@ extension SQLiteStore {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    private func mergeFolder(_ db: Database, folder: String, calendar: Calendar, requireEmpty: Bool) throws -> (SyncReport, DeviceFile) {
+    private func mergeFolder(_ db: Database, folder: String, calendar: Calendar, requireEmpty: Bool) throws -> (SyncReport, DeviceFile?) {
         let device = try deviceId(db)
         // Records made here since the last sync carry this machine's id from now on.
         for table in SyncState.tables {
@@ -109,13 +111,11 @@ extension SQLiteStore {
             UPDATE bugs SET updatedAt = createdAt WHERE updatedAt != createdAt AND isActive = 0 AND status = 'identified'
                 AND activatedAt IS NULL AND stableSince IS NULL AND lastRetestAt IS NULL AND resolvedAt IS NULL AND regressedAt IS NULL;
             """)
-        var state = try SyncState.load(db)
         let own = DeviceFile.name(device: device)
         var report = SyncReport(deviceId: device, ownFile: Self.join(folder, own), joined: false, merged: [],
                                 unchanged: 0, recordsChanged: 0, wroteOwnFile: false, warnings: [])
-        var profile = state.users.values.filter { $0.deletedAt == nil }
-            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }.first?.id
-        if requireEmpty, profile != nil { throw SyncError.alreadyAPractice(path) }
+        let hasProfile = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM users WHERE deletedAt IS NULL)") ?? false
+        if requireEmpty, hasProfile { throw SyncError.alreadyAPractice(path) }
 
         let names: [String]
         do {
@@ -123,17 +123,39 @@ extension SQLiteStore {
         } catch {
             throw SyncError.notAFolder(folder)
         }
+        // Which files changed since the last sync (size, modification time, inode).
+        var changedFiles: [(name: String, mark: String)] = []
+        var ownSeen = false
         for name in names {
             let full = Self.join(folder, name)
-            func warn(_ problem: DeviceFileProblem) { report.warnings.append("\(full) \(problem); skipped") }
             var st = stat()
             guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                warn(.unreadable("not a regular file"))
+                report.warnings.append("\(full) \(DeviceFileProblem.unreadable("not a regular file")); skipped")
                 continue
             }
             let mark = Self.fingerprint(st)
             if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.seenPrefix + name]) == mark {
                 report.unchanged += 1
+                if name == own { ownSeen = true }
+                continue
+            }
+            changedFiles.append((name, mark))
+        }
+        let local = try Self.localFingerprint(db)
+        if hasProfile, changedFiles.isEmpty, ownSeen,
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.localKey]) == local {
+            return (report, nil)
+        }
+
+        var state = try SyncState.load(db)
+        var profile = state.users.values.filter { $0.deletedAt == nil }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }.first?.id
+        for (name, mark) in changedFiles {
+            let full = Self.join(folder, name)
+            func warn(_ problem: DeviceFileProblem) { report.warnings.append("\(full) \(problem); skipped") }
+            var st = stat()
+            guard lstat(full, &st) == 0 else {
+                warn(.unreadable(String(cString: strerror(errno))))
                 continue
             }
             if Int(st.st_size) > DeviceFileReader.maxBytes {
@@ -204,6 +226,27 @@ extension SQLiteStore {
         }
         var st = stat()
         if lstat(path, &st) == 0 { try setMeta(db, Self.seenPrefix + name, Self.fingerprint(st)) }
+        try setMeta(db, Self.localKey, try Self.localFingerprint(db))
+    }
+
+    static let localKey = "sync.local"
+
+    /// A fingerprint of the practice's records as they stand: per table, the number of rows and the
+    /// sums of their stamps in milliseconds. Every command that changes a record adds a row or moves
+    /// one of its stamps (updatedAt, deletedAt, a pattern's viewedAt or dismissedAt; the others are
+    /// never edited), so an equal fingerprint means nothing to write.
+    static func localFingerprint(_ db: Database) throws -> String {
+        func ms(_ column: String) -> String { "sum(CAST(coalesce(\(column), 0) * 1000 AS INTEGER))" }
+        var parts: [String] = []
+        for (table, columns) in [(Bug.table, ["updatedAt"]), (UserProfile.table, ["updatedAt", "deletedAt"]),
+                                 (FixCompletion.table, ["updatedAt", "deletedAt"]), (Crash.table, ["updatedAt", "deletedAt"]),
+                                 (VersionEntry.table, ["deletedAt"]), (AnalyticsEvent.table, ["deletedAt"]),
+                                 (DetectedPattern.table, ["deletedAt", "viewedAt", "dismissedAt"]),
+                                 (WeeklyDiagnostic.table, ["deletedAt"])] {
+            let sql = "SELECT count(*) || ':' || " + columns.map { "coalesce(\(ms($0)), 0)" }.joined(separator: " || ':' || ") + " FROM \(table)"
+            parts.append(try String.fetchOne(db, sql: sql) ?? "")
+        }
+        return parts.joined(separator: "/")
     }
 }
 
