@@ -130,11 +130,11 @@ enum DeviceFileReader {
 
     /// The header alone: which practice and which machine, and whether this egofix reads it.
     static func header(_ data: Data, name: String) throws -> DeviceFile.Header {
-        guard (try? JSONSerialization.jsonObject(with: data, options: [])) is [String: Any] else {
-            throw DeviceFileProblem.notJSON
-        }
         let h: DeviceFile.Header
-        do { h = try JSONDecoder().decode(DeviceFile.Header.self, from: data) } catch {
+        do { h = try JSONDecoder().decode(DeviceFile.Header.self, from: data) } catch DecodingError.dataCorrupted(let ctx) where ctx.codingPath.isEmpty {
+            // The parser's own complaint: random bytes, a truncated file.
+            throw DeviceFileProblem.notJSON
+        } catch {
             throw DeviceFileProblem.notADeviceFile("its header does not decode")
         }
         guard h.format == DeviceFile.kind else { throw DeviceFileProblem.notADeviceFile("no \"format\": \"\(DeviceFile.kind)\"") }
