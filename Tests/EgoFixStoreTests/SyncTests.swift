@@ -324,6 +324,35 @@ final class SyncTests: XCTestCase {
         XCTAssertTrue(third.wroteOwnFile)
     }
 
+    func test_Sync_readingOnlyNewRecordsMatchesReadingTheWholeFile() async throws {
+        let dir = try TempDir(), shared = try folder(dir)
+        let a = try Machine("a", dir: dir)
+        try await a.start(at: Self.day(0))
+        try await a.crash("a note with \"quotes\", a tab\tand\nlines", at: Self.day(0, 12))
+        try await a.open(at: Self.day(1))
+        try await a.mark(.applied, "Let Tom finish.", at: Self.day(1, 20))
+        let report = try await a.sync(shared, at: Self.day(1, 21))
+        let data = try Data(contentsOf: URL(fileURLWithPath: report.ownFile))
+        let profile = try await a.store.repositories.users.get()
+        let whole = try DeviceFileReader.decode(data, profile: try XCTUnwrap(profile).id)
+        let chunks = try XCTUnwrap(DeviceFileReader.chunks(data), "the encoder's own output is not in the shape the reader cuts")
+        let count = whole.users.count + whole.completions.count + whole.crashes.count + whole.versions.count
+            + whole.events.count + whole.patterns.count + whole.diagnostics.count + whole.bugStates.count
+        XCTAssertEqual(chunks.records.count, count)
+        let all = try DeviceFileReader.decodeNew(data, chunks, known: [], profile: whole.profileId)
+        XCTAssertEqual(try all.encoded(), try whole.encoded())
+        // Known records are not decoded again; only the others are.
+        let known = Set(chunks.records.filter { $0.table != "completions" }.map(\.hash))
+        let fresh = try DeviceFileReader.decodeNew(data, chunks, known: known, profile: whole.profileId)
+        XCTAssertEqual(fresh.completions, whole.completions)
+        XCTAssertTrue(fresh.events.isEmpty && fresh.crashes.isEmpty && fresh.users.isEmpty)
+        XCTAssertEqual(DeviceFileReader.decodeHashes(DeviceFileReader.encodeHashes(chunks.records.map(\.hash))),
+                       Set(chunks.records.map(\.hash)))
+        // Anything not in the encoder's shape is read whole instead.
+        XCTAssertNil(DeviceFileReader.chunks(Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\n    {", with: "\n  {").utf8)))
+        XCTAssertNil(DeviceFileReader.chunks(data.prefix(data.count - 3)))
+    }
+
     // MARK: - Bad input in the folder
 
     func test_Sync_badFilesAreSkippedWithOneWarningEach() async throws {

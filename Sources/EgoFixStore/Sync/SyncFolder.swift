@@ -46,6 +46,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
 extension SQLiteStore {
     static let deviceKey = "sync.device"
     static let seenPrefix = "sync.seen."
+    static let recordsPrefix = "sync.records."
 
     /// `egofix sync DIR`: merges every other machine's file in `folder` into this store, applies
     /// the sync rules (`SyncRules`) and the bug lifecycle, and writes this machine's own file
@@ -167,6 +168,20 @@ extension SQLiteStore {
                 continue
             }
             do {
+                if let profile, let c = DeviceFileReader.chunks(data) {
+                    // The usual case: a file in the encoder's shape, of which only the records that
+                    // are new since it was last merged are decoded.
+                    guard c.format == DeviceFile.kind else { throw DeviceFileProblem.notADeviceFile("no \"format\": \"\(DeviceFile.kind)\"") }
+                    if c.formatVersion > DeviceFile.currentFormat { throw DeviceFileProblem.newerFormat(c.formatVersion) }
+                    guard c.formatVersion >= 1 else { throw DeviceFileProblem.notADeviceFile("no formatVersion") }
+                    if let named = DeviceFile.device(inName: name), named != c.deviceId { throw DeviceFileProblem.misnamed(c.deviceId) }
+                    guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
+                    let known = DeviceFileReader.decodeHashes(
+                        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name]))
+                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile)
+                    try merge(file, name: name, path: full, mark: mark, hashes: c.records.map(\.hash), into: &state, db: db, report: &report)
+                    continue
+                }
                 let header = try DeviceFileReader.header(data, name: name)
                 guard let claimed = header.profileId else { throw DeviceFileProblem.notADeviceFile("no profileId") }
                 if profile == nil {
@@ -177,12 +192,13 @@ extension SQLiteStore {
                     }
                     profile = claimed
                     report.joined = true
-                    try merge(file, name: name, path: full, mark: mark, into: &state, db: db, report: &report)
+                    try merge(file, name: name, path: full, mark: mark, hashes: DeviceFileReader.chunks(data)?.records.map(\.hash),
+                              into: &state, db: db, report: &report)
                     continue
                 }
                 guard claimed == profile else { throw DeviceFileProblem.otherPractice(claimed) }
                 let file = try DeviceFileReader.decode(data, profile: claimed)
-                try merge(file, name: name, path: full, mark: mark, into: &state, db: db, report: &report)
+                try merge(file, name: name, path: full, mark: mark, hashes: nil, into: &state, db: db, report: &report)
             } catch let problem as DeviceFileProblem {
                 warn(problem)
             }
@@ -194,8 +210,8 @@ extension SQLiteStore {
         return (report, state.deviceFile(device: device, profile: profile))
     }
 
-    private func merge(_ file: DeviceFile, name: String, path full: String, mark: String, into state: inout SyncState, db: Database,
-                       report: inout SyncReport) throws {
+    private func merge(_ file: DeviceFile, name: String, path full: String, mark: String, hashes: [UInt64]?,
+                       into state: inout SyncState, db: Database, report: inout SyncReport) throws {
         let waiting = state.merge(file)
         if DeviceFile.device(inName: name) != report.deviceId { report.merged.append(name) }
         if waiting > 0 {
@@ -204,6 +220,12 @@ extension SQLiteStore {
                                    + "merged the rest, the \(waiting == 1 ? "record waits" : "records wait") for an update of egofix or ./Seeds")
         } else {
             try setMeta(db, Self.seenPrefix + name, mark)
+            // The records merged, so that the next read of this file decodes only new ones.
+            if let hashes {
+                try setMeta(db, Self.recordsPrefix + name, DeviceFileReader.encodeHashes(hashes))
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name])
+            }
         }
     }
 
