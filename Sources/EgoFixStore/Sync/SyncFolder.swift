@@ -230,25 +230,34 @@ extension SQLiteStore {
     }
 
     private func writeOwnFile(_ db: Database, file: inout DeviceFile, folder: String, report: inout SyncReport) throws {
+        let name = DeviceFile.name(device: report.deviceId)
+        let local = try Self.localFingerprint(db)
+        // A temporary file a killed sync left behind.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            for n in names where n.hasPrefix("." + name + ".") && n.hasSuffix(".tmp") { unlink(Self.join(folder, n)) }
+        }
+        // The other machines' files changed nothing here, and nothing changed here since this
+        // machine's file was written: that file already holds these records.
+        var seen = stat()
+        if report.recordsChanged == 0, lstat(report.ownFile, &seen) == 0,
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.seenPrefix + name]) == Self.fingerprint(seen),
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.localKey]) == local {
+            return
+        }
         // The bug states as the lifecycle left them.
         file.bugStates = try TableOps.everything(db, Bug.self).map(BugState.init)
         let data: Data
         do { data = try file.encoded() } catch {
             throw StoreError.database(operation: "writing the device file", reason: "a record does not encode as JSON: \(error)")
         }
-        let name = DeviceFile.name(device: report.deviceId)
         let path = report.ownFile
-        // A temporary file a killed sync left behind.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-            for n in names where n.hasPrefix("." + name + ".") && n.hasSuffix(".tmp") { unlink(Self.join(folder, n)) }
-        }
         if FileManager.default.contents(atPath: path) != data {
             try AtomicFile.write(data, to: path, folder: folder)
             report.wroteOwnFile = true
         }
         var st = stat()
         if lstat(path, &st) == 0 { try setMeta(db, Self.seenPrefix + name, Self.fingerprint(st)) }
-        try setMeta(db, Self.localKey, try Self.localFingerprint(db))
+        try setMeta(db, Self.localKey, local)
     }
 
     static let localKey = "sync.local"
