@@ -103,11 +103,13 @@ extension SQLiteStore {
         for table in SyncState.tables {
             try db.execute(sql: "UPDATE \(table) SET syncToken = ? WHERE syncToken IS NULL", arguments: [device.uuidString])
         }
-        // The catalogue comes from each machine's seeds, stamped when that machine loaded them; the
-        // stamps are set back to the catalogue's own date so every machine holds the same bytes.
+        // The catalogue comes from each machine's seeds, stamped when that machine loaded them (and
+        // a retired fix when it retired it); the stamps are set back to the catalogue's own date so
+        // every machine holds the same bytes (whether a fix is retired is all its retiredAt says).
         // A bug the practice touched keeps its stamp: it dates the user's state (see SyncState.merge).
         try db.execute(sql: """
             UPDATE fixes SET updatedAt = createdAt WHERE updatedAt != createdAt;
+            UPDATE fixes SET retiredAt = createdAt WHERE retiredAt IS NOT NULL AND retiredAt != createdAt;
             UPDATE education SET updatedAt = createdAt WHERE updatedAt != createdAt;
             UPDATE bugs SET updatedAt = createdAt WHERE updatedAt != createdAt AND isActive = 0 AND status = 'identified'
                 AND activatedAt IS NULL AND stableSince IS NULL AND lastRetestAt IS NULL AND resolvedAt IS NULL AND regressedAt IS NULL;
