@@ -1,11 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Generic types' metadata is reached through direct accessor calls rather than looked up by mangled
-// name at run time: each first lookup searched every protocol conformance in the (statically linked)
-// executable, about 1 % of a build's instructions and of every command's start.
-let directMetadata: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"])]
-
 let package = Package(
     name: "EgoFix",
     platforms: [.macOS(.v14)],
@@ -30,23 +25,27 @@ let package = Package(
         .executableTarget(name: "EmbedTool", path: "Sources/EmbedTool"),
         .plugin(name: "EmbedResources", capability: .buildTool(), dependencies: ["EmbedTool"], path: "Plugins/EmbedResources"),
         .target(name: "EgoFixResources", path: "Sources/EgoFixResources", plugins: ["EmbedResources"]),
-        .target(name: "EgoFixCore", dependencies: [.product(name: "TOMLKit", package: "TOMLKit")],
-                path: "Sources/EgoFixCore", swiftSettings: directMetadata),
+        // The domain: Swift and Foundation only.
+        .target(name: "EgoFixCore", path: "Sources/EgoFixCore"),
+        // egofix.toml, read with TOMLKit (C++), kept out of Core.
+        .target(name: "EgoFixConfig", dependencies: ["EgoFixCore", .product(name: "TOMLKit", package: "TOMLKit")], path: "Sources/EgoFixConfig"),
         .target(name: "EgoFixStore",
                 dependencies: ["EgoFixCore", "EgoFixResources", .product(name: "GRDB", package: "GRDB.swift")],
-                path: "Sources/EgoFixStore", swiftSettings: directMetadata),
+                path: "Sources/EgoFixStore"),
         .target(name: "EgoFixSite",
-                dependencies: ["EgoFixCore", "EgoFixResources", "CCmark", "CCairo",
-                               .product(name: "Mustache", package: "swift-mustache")],
-                path: "Sources/EgoFixSite", swiftSettings: directMetadata),
+                dependencies: ["EgoFixCore", "EgoFixResources", "CCmark", "CCairo"],
+                path: "Sources/EgoFixSite"),
         .executableTarget(name: "egofix",
-                          dependencies: ["EgoFixCore", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
+                          dependencies: ["EgoFixCore", "EgoFixConfig", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          path: "Sources/egofix", swiftSettings: directMetadata),
+                          path: "Sources/egofix"),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
+        .testTarget(name: "EgoFixConfigTests", dependencies: ["EgoFixConfig", "EgoFixCore"], path: "Tests/EgoFixConfigTests"),
         .testTarget(name: "EgoFixStoreTests", dependencies: ["EgoFixStore", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixStoreTests"),
         .testTarget(name: "EgoFixCLITests", dependencies: ["egofix"], path: "Tests/EgoFixCLITests"),
-        .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixSiteTests"),
+        .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources",
+                                                           .product(name: "Mustache", package: "swift-mustache")],
+                    path: "Tests/EgoFixSiteTests"),
     ],
     swiftLanguageModes: [.v6]
 )

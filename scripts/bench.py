@@ -3,6 +3,10 @@
 
 Usage: scripts/bench.py --bin PATH [--runs N] [--work DIR]
 
+The headline is the user's path: `egofix build` from a store filled by `egofix demo --years N`,
+in the demo/ workspace, into a fresh folder, with the real clock. `build --demo` (which simulates
+the history first) is reported beside it.
+
 Runs from the repository root. Everything is written under --work (default: a fresh folder in
 /dev/shm), so disk timings do not drift; figures are medians of --runs runs after one warm-up, and
 the comparisons (egofix against Hugo, against cp -r, 100 years against 10) are ratios measured in
@@ -81,10 +85,14 @@ def timed_builds(cmd, out, runs, env=None):
     return times, counts
 
 
-def full_builds(binary, years, out, runs):
+def store_build(binary, store, out):
+    """`egofix build` as a user runs it: from a store, in the demo workspace, the real clock."""
+    return [binary, "build", "--store", store, "--out", out]
+
+
+def full_builds(cmd, out, runs):
     """Full builds into a new folder each time (timed on their own), then the same under
     /usr/bin/time for peak memory. Returns (times, rss list, counts of the last)."""
-    cmd = [binary, "build", "--demo", "--years", str(years), "--out", out]
     times, counts = timed_builds(cmd, out, runs)
     return times, peak_rss(cmd, out), counts
 
@@ -174,26 +182,24 @@ def main():
     print(f"egofix benchmarks: {binary} ({link}), commit {commit}\nwork folder {work}; medians of {runs} runs after "
           f"a warm-up; {os.cpu_count()} cores\n", flush=True)
 
-    # 1. Full build of the 10-year demo.
+    # 1. Full build from the 10-year store: `egofix demo --years 10`, then `egofix build`.
+    store10 = os.path.join(work, "store10-build.sqlite")
+    run([binary, "demo", "--years", "10", "--store", store10])
     out10 = os.path.join(work, "site10")
-    t10, rss10, counts10 = full_builds(binary, 10, out10, runs)
+    ecmd = store_build(binary, store10, out10)
+    t10, rss10, counts10 = full_builds(ecmd, out10, runs)
     files10 = counts10[0]
     pages10 = len(glob.glob(os.path.join(out10, "**", "*.html"), recursive=True))
     full = median(t10)
-    print("1. full build, 10-year demo")
+    print("1. full build from the 10-year store (egofix demo --years 10, then egofix build; real clock)")
     report("wall time", ms(full))
     report("files written (HTML pages)", f"{counts10[1]} ({pages10})")
     report("time per file written", f"{full * 1000 / files10:.3f} ms")
     report("peak memory (max RSS)", f"{max(rss10) / 1024:.1f} MB", "(target in 8)")
-    # The same site from a store filled by `egofix demo --years 10`: what `egofix build` does for a
-    # user (reads the store instead of simulating ten years first). Reported beside the figure
-    # above; the targets below are judged on the --demo build.
-    store10 = os.path.join(work, "build-store10.sqlite")
-    run([binary, "demo", "--years", "10", "--store", store10])
-    sout = os.path.join(work, "site10-store")
-    stimes, scounts = timed_builds([binary, "build", "--store", store10, "--out", sout], sout, runs,
-                                   env=dict(os.environ, EGOFIX_NOW=NEXT_MORNING))
-    report("same site from the 10-year store (no simulation)", f"{ms(median(stimes))}, {scounts[0]} files")
+    # Beside it: `build --demo`, which simulates the ten years first and builds from memory.
+    dout = os.path.join(work, "site10-demo")
+    dtimes_demo, dcounts = timed_builds([binary, "build", "--demo", "--years", "10", "--out", dout], dout, runs)
+    report("beside it: build --demo --years 10 (simulated first)", f"{ms(median(dtimes_demo))}, {dcounts[0]} files")
 
     # 2 and 3. Hugo on a fixture with the same page count and text volume, and cp -r of egofix's
     # own output. Each round runs egofix, Hugo and cp back to back, so a ratio compares the three
@@ -209,7 +215,6 @@ def main():
     shutil.copytree(out10, reference)
     if hugo:
         hugo_fixture(site, pages10, text)
-    ecmd = [binary, "build", "--demo", "--years", "10", "--out", out10]
     etimes, htimes, ctimes, hratios, cratios = [], [], [], [], []
     for i in range(runs + 1):
         shutil.rmtree(out10, ignore_errors=True)
@@ -261,11 +266,40 @@ def main():
     report("share of the full build", f"{100 * median(shares):.1f} %", "<= 10 %", median(shares) <= 0.10)
     report("files rewritten (most in any run)", str(max(rewritten)), "0", max(rewritten) == 0)
 
+    # 4b. A rebuild after one day's outcome: `egofix today` and `egofix applied` on a copy of the
+    # store (real clock), then `egofix build` over the site built before them. Only the pages that
+    # show that day should be written.
+    print(f"4b. rebuild after one day's outcome (today + applied, then build; {runs} rounds)")
+    otimes, oshares, owritten = [], [], []
+    day_store = os.path.join(work, "store10-day.sqlite")
+    day_out = os.path.join(work, "site10-day")
+    for i in range(runs + 1):
+        for suffix in ("", "-journal"):
+            if os.path.exists(day_store + suffix):
+                os.remove(day_store + suffix)
+        shutil.copyfile(store10, day_store)
+        shutil.rmtree(day_out, ignore_errors=True)
+        f, _, _ = run(store_build(binary, day_store, day_out), cwd=DEMO)
+        env = dict(os.environ, NO_COLOR="1")
+        run([binary, "today", "--store", day_store], env=env)
+        run([binary, "applied", "--store", day_store], env=env)
+        seconds, stdout, _ = run(store_build(binary, day_store, day_out), cwd=DEMO)
+        _, written, _, _ = built_counts(stdout)
+        if i > 0:
+            otimes.append(seconds)
+            oshares.append(seconds / f)
+            owritten.append(written)
+    report("wall time", ms(median(otimes)))
+    report("files written (most in any run)", str(max(owritten)), "only the pages showing that day")
+    report("share of the full build", f"{100 * median(oshares):.1f} %", "<= 25 %", median(oshares) <= 0.25)
+
     # 5. 100 years against 10, in turn (each round a 10-year and a 100-year build), so the ratio is
     # the median of the rounds' ratios; the same for `egofix demo --store`.
-    print(f"5. 100-year demo against the 10-year one (in turn, {runs} rounds)")
+    print(f"5. 100-year store against the 10-year one (in turn, {runs} rounds)")
+    store100 = os.path.join(work, "store100-build.sqlite")
+    run([binary, "demo", "--years", "100", "--store", store100])
     out100 = os.path.join(work, "site100")
-    cmd100 = [binary, "build", "--demo", "--years", "100", "--out", out100]
+    cmd100 = store_build(binary, store100, out100)
     t100, tens, ratios = [], [], []
     for i in range(runs + 1):
         shutil.rmtree(out10, ignore_errors=True)
@@ -311,12 +345,12 @@ def main():
     shutil.copytree(DEMO, ws)
     card_site = os.path.join(work, "cards")
     shutil.rmtree(card_site, ignore_errors=True)
-    _, _, err = run([binary, "build", "--demo", "--years", "10", "--out", card_site, "--stats"], cwd=ws)
+    _, _, err = run(store_build(binary, store10, card_site) + ["--stats"], cwd=ws)
     first = re.search(r"share cards: (\d+) drawn, (\d+) reused", err)
     os.makedirs(os.path.join(ws, "content", "weeks"), exist_ok=True)
     with open(os.path.join(ws, "content", "weeks", "2026-W40.md"), "a") as f:
         f.write("\nA note added after the first build, so the site changes and its cards do not.\n")
-    _, stdout, err = run([binary, "build", "--demo", "--years", "10", "--out", card_site, "--stats"], cwd=ws)
+    _, stdout, err = run(store_build(binary, store10, card_site) + ["--stats"], cwd=ws)
     second = re.search(r"share cards: (\d+) drawn, (\d+) reused", err)
     counts = built_counts(stdout)
     if first and second:
@@ -328,8 +362,7 @@ def main():
 
     # 7. Cold-process latency of the daily loop on the 10-year store.
     print("7. cold process: egofix today / applied on the 10-year store")
-    base = os.path.join(work, "store10.sqlite")
-    run([binary, "demo", "--years", "10", "--store", base])
+    base = store10
     ttoday, tapplied = [], []
     for i in range(runs + 1):
         store = os.path.join(work, "store-run.sqlite")

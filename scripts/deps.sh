@@ -11,4 +11,10 @@ if [ ${#need[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
+# The independent iCalendar parser the tests read reminders.ics with (scripts/check_ics.py).
+if command -v python3 >/dev/null && ! python3 -c "import icalendar" 2>/dev/null; then
+  echo "deps: installing the icalendar Python package"
+  pip=(python3 -m pip install --quiet --disable-pip-version-check --no-input icalendar)
+  "${pip[@]}" 2>/dev/null || "${pip[@]}" --user --break-system-packages >/dev/null
+fi
 command -v swift >/dev/null || { echo "deps: swift is not on PATH (expected Swift 6.3 at /opt/swift)" >&2; exit 1; }

@@ -1,42 +1,14 @@
 import EgoFixCore
 import Foundation
 
-/// A whole practice to write at once (the demo history): the same checks and the same single
-/// transaction as an import, so a generated history goes through the path a user's file does.
-public struct PracticeRecords: Sendable {
-    public var profile: UserProfile
-    public var bugs: [Bug]
-    public var fixes: [Fix]
-    public var education: [MicroEducation]
-    public var completions: [FixCompletion]
-    public var crashes: [Crash]
-    public var versions: [VersionEntry]
-    public var events: [AnalyticsEvent]
-    public var diagnostics: [WeeklyDiagnostic]
-    public var patterns: [DetectedPattern]
-
-    public init(profile: UserProfile, bugs: [Bug], fixes: [Fix], education: [MicroEducation], completions: [FixCompletion],
-                crashes: [Crash], versions: [VersionEntry], events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic],
-                patterns: [DetectedPattern]) {
-        self.profile = profile
-        self.bugs = bugs
-        self.fixes = fixes
-        self.education = education
-        self.completions = completions
-        self.crashes = crashes
-        self.versions = versions
-        self.events = events
-        self.diagnostics = diagnostics
-        self.patterns = patterns
-    }
-}
-
 extension SQLiteStore {
-    /// Writes a practice into a store that holds no user records yet (refused otherwise).
+    /// Writes a whole practice (the demo history) into a store that holds no user records yet
+    /// (refused otherwise): the same checks and the same single transaction as an import, so a
+    /// generated history goes through the path a user's file does.
     @discardableResult
-    public func loadPractice(_ p: PracticeRecords) throws -> ImportReport {
+    public func loadPractice(_ p: Practice) throws -> ImportReport {
         let snapshot = Snapshot(formatVersion: Snapshot.currentFormat, bugs: p.bugs, fixes: p.fixes, completions: p.completions,
-                                crashes: p.crashes, users: [p.profile], versions: p.versions, events: p.events,
+                                crashes: p.crashes, users: p.profile.map { [$0] } ?? [], versions: p.versions, events: p.events,
                                 patterns: p.patterns, diagnostics: p.diagnostics, education: p.education)
         let data: Data
         do { data = try Snapshot.encoder().encode(snapshot) } catch {

@@ -19,7 +19,7 @@ struct EgoFix: AsyncParsableCommand {
         """,
         version: EgoFixInfo.version,
         subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, CrashCommand.self, Reboot.self,
-                      Diagnostic.self, Status.self, History.self, Patterns.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, SyncCommand.self, Share.self, Build.self, BenchCard.self, CompileSeeds.self, Demo.self, Calibrate.self, Lint.self])
+                      Diagnostic.self, Status.self, History.self, Patterns.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, SyncCommand.self, Share.self, Build.self, BenchCard.self, Demo.self, Calibrate.self, Lint.self, TimerCommand.self, Remind.self])
 }
 
 extension EgoFix {
@@ -28,19 +28,7 @@ extension EgoFix {
     static func main() async {
         reserveHeapsWhole()
         do {
-            // A plain `egofix build` is read without the parser (see `BuildRequest(commandLine:)`).
-            if let request = BuildRequest(commandLine: Array(CommandLine.arguments.dropFirst())) {
-                try await Build.run(request, parsed: false)
-                try StandardStreams.finish()
-                return
-            }
-            // So are `today`, `applied`, `skipped` and `failed` (see `PlainCommandLine`).
-            var command: ParsableCommand
-            if let daily = PlainCommandLine.dailyCommand(Array(CommandLine.arguments.dropFirst())) {
-                command = daily
-            } else {
-                command = try parseAsRoot()
-            }
+            var command = try parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {

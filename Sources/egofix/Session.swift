@@ -1,4 +1,5 @@
 import ArgumentParser
+import EgoFixConfig
 import EgoFixCore
 import EgoFixResources
 import EgoFixStore
@@ -27,11 +28,6 @@ struct Session {
 
     static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
-    /// The variables `egofix build` reads: `EGOFIX_STORE`, `XDG_DATA_HOME` and `HOME` (where the
-    /// store is), `EGOFIX_NOW` (`clock`), `TZ` (`timeZone`), `XDG_CACHE_HOME` and `HOME` (where
-    /// its manifest is).
-    static let buildEnvironmentNames = ["EGOFIX_STORE", "EGOFIX_NOW", "TZ", "HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"]
-
     /// ./egofix.toml, or the defaults; `checkingTimeZone` false leaves its `time_zone` unchecked.
     static func loadConfig(folder: String = FileManager.default.currentDirectoryPath, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
         let path = folder + "/egofix.toml"
@@ -39,7 +35,7 @@ struct Session {
         return try WorkspaceConfig.parse(String(decoding: data, as: UTF8.self), file: path, checkingTimeZone: checkingTimeZone)
     }
 
-    static func clock(_ flag: String?, environment env: EnvironmentVariables) throws -> Date {
+    static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {
@@ -52,7 +48,7 @@ struct Session {
     }
 
     /// The time zone: egofix.toml, else TZ, else the system's.
-    static func timeZone(config: WorkspaceConfig, environment env: EnvironmentVariables) throws -> TimeZone {
+    static func timeZone(config: WorkspaceConfig, environment env: [String: String]) throws -> TimeZone {
         if let id = config.timeZone, let tz = TimeZone(identifier: id) { return tz }
         if var tzName = env["TZ"], !tzName.isEmpty {
             if tzName.hasPrefix(":") { tzName.removeFirst() }
@@ -86,8 +82,8 @@ struct Session {
         let env = environment()
         let config: WorkspaceConfig
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-        let now = try clock(nowFlag, environment: EnvironmentVariables(env))
-        let tz = try timeZone(config: config, environment: EnvironmentVariables(env))
+        let now = try clock(nowFlag, environment: env)
+        let tz = try timeZone(config: config, environment: env)
         let path = StoreLocation.resolve(flag: storeFlag ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
                                          environment: env)
         var openPath = path
@@ -122,12 +118,13 @@ struct Session {
                          education: pick(SeedCatalogue.educationFile))
     }
 
-    /// Loads the catalogue when the store has none or the seeds changed since the last load.
+    /// Loads the catalogue when the store has none or the seeds changed since the last load: only then
+    /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
     func ensureCatalogue() throws {
         let files = Session.seedFiles()
         let fingerprint = String(Session.seedFingerprint([files.bugs, files.fixes, files.education]), radix: 16)
         if try store.meta("catalogue") == fingerprint { return }
-        let catalogue = try files.catalogue()
+        let catalogue = try files.builtInCatalogue()
         _ = try store.loadCatalogue(catalogue)
         try store.setMeta("catalogue", fingerprint)
     }
@@ -251,34 +248,4 @@ enum Prompt {
             Swift.print("  a number from 1 to \(options.count), or enter to skip")
         }
     }
-}
-
-/// Environment variables by name: all of them (from a dictionary) or the few a command reads.
-struct EnvironmentVariables {
-    private var names: [String] = []
-    private var values: [String] = []
-
-    /// The variables named that are set, each read with getenv, kept in a list: ProcessInfo's
-    /// whole environment, the first dictionary of strings the process made, cost a rebuild with
-    /// nothing to do 0.4 M instructions.
-    init(reading list: [String]) {
-        for name in list {
-            if let value = getenv(name) {
-                names.append(name)
-                values.append(String(cString: value))
-            }
-        }
-    }
-
-    init(_ dictionary: [String: String]) {
-        // Order does not matter: the names are only looked up.
-        for (name, value) in dictionary {
-            names.append(name)
-            values.append(value)
-        }
-    }
-
-    subscript(name: String) -> String? { names.firstIndex(of: name).map { values[$0] } }
-
-    var dictionary: [String: String] { Dictionary(zip(names, values)) { a, _ in a } }
 }

@@ -121,7 +121,7 @@ enum FixCard {
         case .timed(let t):
             var out = ["timer: " + duration(t.durationSeconds)]
             if let p = t.prompt { out += Text.wrap(p, indent: "  ") }
-            out.append("  (--timer-done when it ran out)")
+            out.append("  (`egofix timer` runs it; --timer-done if you timed it yourself)")
             return out
         case .multiStep(let m):
             var out: [String] = []

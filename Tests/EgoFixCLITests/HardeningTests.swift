@@ -336,12 +336,12 @@ final class HardeningTests: XCTestCase {
         let catalogue = try Session.seedFilesBuiltIn().builtInCatalogue()
         let counter = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .counter })
         for args in [["--steps", "2"], ["--option", "a"], ["--timer-done"], ["--count", "3", "--steps", "1"]] {
-            let parsed = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied"] + args) as? Applied)
+            let parsed = try XCTUnwrap(EgoFix.parseAsRoot(["applied"] + args) as? Applied)
             XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: counter, parsed.o), "\(args)") { error in
                 XCTAssertTrue("\(error)".contains("does not apply") && "\(error)".contains("--count"), "\(error)")
             }
         }
-        let ok = try XCTUnwrap(PlainCommandLine.dailyCommand(["applied", "--count", "3"]) as? Applied)
+        let ok = try XCTUnwrap(EgoFix.parseAsRoot(["applied", "--count", "3"]) as? Applied)
         XCTAssertEqual(try OutcomeCommand.interactionOutcome(fix: counter, ok.o)?.count, 3)
         let standard = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .standard })
         XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: standard, ok.o))

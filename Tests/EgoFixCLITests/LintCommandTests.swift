@@ -10,10 +10,27 @@ final class LintCommandTests: XCTestCase {
         let cli = try CLI()
         let r = try cli.run(["lint", "--stats"])
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("ok. 5 bugs, 270 fixes, 160 tidbits."), r.out)
-        for section in ["severity", "type", "interaction type", "trigger", "fixes per bug"] {
+        XCTAssertTrue(r.out.contains("ok. 5 bugs, "), r.out)
+        for section in ["totals", "severity", "type", "interaction type", "trigger", "active fixes per bug", "need-to-be-right", "fear-of-ordinary"] {
             XCTAssertTrue(r.out.contains("\n" + section + "\n"), "no \(section) section")
         }
+        // Per bug: active fixes, the daily pool, the retired ones and the tidbits by trigger, as numbers.
+        func count(_ section: String, _ row: String) -> Int? {
+            guard let s = r.out.range(of: "\n" + section + "\n") else { return nil }
+            let lines = r.out[s.upperBound...].split(separator: "\n", omittingEmptySubsequences: false).prefix { !$0.isEmpty }
+            return lines.first { $0.hasPrefix("  " + row + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        for bug in ["need-to-be-right", "need-to-be-liked", "need-to-impress", "need-to-be-busy", "fear-of-ordinary"] {
+            for row in ["active fixes", "daily eligible", "retired", "tidbits", "trigger afterSkipped", "type quickFix"] {
+                XCTAssertNotNil(count(bug, row), "\(bug): no \(row) row in\n\(r.out)")
+            }
+            let active = try XCTUnwrap(count(bug, "active fixes")), daily = try XCTUnwrap(count(bug, "daily eligible"))
+            XCTAssertEqual(daily, count(bug, "type daily"), bug)
+            XCTAssertGreaterThan(active, daily, bug)
+        }
+        let total = try XCTUnwrap(count("totals", "fixes")), active = try XCTUnwrap(count("totals", "active fixes"))
+        XCTAssertEqual(total - active, count("totals", "retired fixes"))
+        XCTAssertTrue(r.out.contains("ok. 5 bugs, \(total) fixes, "), r.out)
     }
 
     /// A folder breaking several rules at once: each error is one line naming file, entry and field.
@@ -45,5 +62,35 @@ final class LintCommandTests: XCTestCase {
         let missing = try cli.run(["lint", cli.workdir + "/nope"])
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.err.contains("is not a folder"), missing.err)
+    }
+}
+
+/// A ./Seeds folder overrides the built-in catalogue file by file: better wording reaches the store
+/// at the next command, and a file that is not right is refused with one line per problem, nothing loaded.
+final class SeedsOverrideTests: XCTestCase {
+    func test_seedsOverride_newWordingIsLoaded_andABrokenFileIsRefused() throws {
+        let cli = try CLI()
+        let now = "2026-11-23T08:00:00+01:00"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: now).status, 0)
+        let before = try cli.json(["today"], at: now)
+        let number = try XCTUnwrap((before["fix"] as? [String: Any])?["number"] as? Int, "\(before)")
+        let builtIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Seeds/fixes.json")
+        var fixes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: builtIn)) as? [[String: Any]])
+        let k = try XCTUnwrap(fixes.firstIndex { $0["number"] as? Int == number })
+        let wording = "Let the other person finish the story, including the part you already know."
+        fixes[k]["prompt"] = wording
+        let dir = cli.workdir + "/Seeds"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: fixes).write(to: URL(fileURLWithPath: dir + "/fixes.json"))
+        let after = try XCTUnwrap(try cli.json(["today"], at: now)["fix"] as? [String: Any])
+        XCTAssertEqual(after["number"] as? Int, number)
+        XCTAssertEqual(after["prompt"] as? String, wording, "\(after)")
+
+        try Data("[{".utf8).write(to: URL(fileURLWithPath: dir + "/bugs.json"))
+        let broken = try cli.run(["today"], at: now)
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertTrue(broken.err.contains("bugs.json: -: -: not valid JSON"), broken.err)
+        XCTAssertEqual(broken.out, "")
     }
 }

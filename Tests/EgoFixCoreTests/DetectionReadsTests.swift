@@ -15,7 +15,7 @@ final class DetectionReadsTests: XCTestCase {
         let d = DemoHistory.generate(catalogue: catalogue, endingAt: end, years: 1, seed: 3, calendar: clock.calendar)
         let morning = clock.at(2026, 11, 23, 8)
         let repos = Repositories.inMemory(clock: { morning })
-        try await repos.users.save(d.profile)
+        try await repos.users.save(XCTUnwrap(d.profile))
         for b in d.bugs { try await repos.bugs.save(b) }
         for f in d.fixes { try await repos.fixes.save(f) }
         for c in d.completions { try await repos.completions.save(c) }

@@ -12,11 +12,17 @@ final class InsightDemoHistoryTests: XCTestCase {
                                  education: XCTUnwrap(BuiltIn.file("Seeds/micro_education.json")))
     }
 
-    func generate(years: Int = 1, seed: UInt64 = 1) throws -> DemoData {
+    func generate(years: Int = 1, seed: UInt64 = 1) throws -> Practice {
         DemoHistory.generate(catalogue: try shipped(), endingAt: end, years: years, seed: seed, calendar: clock.calendar)
     }
 
-    func assertAllSevenFire(_ d: DemoData, line: UInt = #line) {
+    /// The demo's profile (it always makes one; a blank stands in so a missing one fails the checks).
+    func profile(_ d: Practice) -> UserProfile {
+        XCTAssertNotNil(d.profile, "the demo makes a profile")
+        return d.profile ?? UserProfile(currentVersion: "none", createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    func assertAllSevenFire(_ d: Practice, line: UInt = #line) {
         XCTAssertEqual(Set(d.patterns.map(\.patternType)), Set(PatternType.allCases), "\(d.patterns.map(\.title))", line: line)
         XCTAssertEqual(d.patterns.filter { $0.patternType == .temporalCrash }.count, 2, "by weekday and by time of day", line: line)
         for p in d.patterns {
@@ -48,7 +54,7 @@ final class InsightDemoHistoryTests: XCTestCase {
             XCTAssertTrue(d.patterns.contains { $0.title.hasSuffix("crashes about being right happened on a Monday.") }, "seed \(seed)")
             XCTAssertTrue(d.patterns.contains { $0.title == "5 of your 6 crashes about being busy were logged at night, between 00:00 and 06:00." })
             // The latest regression is reported; the planted one is the busy bug's return at 01:30.
-            let data = DetectionData(events: d.events, diagnostics: d.diagnostics, context: d.detectionContext(calendar: clock.calendar))
+            let data = DetectionData(events: d.events, diagnostics: d.diagnostics, context: DetectionContext(practice: d, now: end, calendar: clock.calendar))
             let busy = try XCTUnwrap(d.bugs.first { $0.slug == "need-to-be-busy" })
             let back = RegressionDetector.regressions(of: busy, in: data).findings.last
             XCTAssertEqual(back?.reason, .crash)
@@ -62,7 +68,7 @@ final class InsightDemoHistoryTests: XCTestCase {
     /// and skips completions and crashes the events already cover: the patterns must not change.
     func test_PatternEngine_windowedRead_findsWhatTheWholeHistoryFinds() throws {
         let d = try generate(years: 3, seed: 2)
-        let ctx = d.detectionContext(calendar: clock.calendar)
+        let ctx = DetectionContext(practice: d, now: end, calendar: clock.calendar)
         let whole = PatternEngine.run(events: d.events, diagnostics: d.diagnostics, context: ctx)
         let windowed = d.events.filter { $0.timestamp >= ctx.windowStart || DetectionContext.allTimeEventTypes.contains($0.eventType) }
         XCTAssertLessThan(windowed.count, d.events.count / 3, "three years, half a year of window")
@@ -90,7 +96,7 @@ final class InsightDemoHistoryTests: XCTestCase {
             let lean = d.completions.filter { $0.outcome == .applied || ($0.completedAt ?? $0.assignedAt) >= cutoff }
             if lean.count < d.completions.count { differentInputs += 1 }
             func choice(_ completions: [FixCompletion]) -> DailyAssignment {
-                DailyFixRules.choose(.init(userId: d.profile.id, day: day, bugs: d.bugs, primaryBugId: d.profile.primaryBugId,
+                DailyFixRules.choose(.init(userId: profile(d).id, day: day, bugs: d.bugs, primaryBugId: profile(d).primaryBugId,
                                            fixes: d.fixes, completions: completions, calendar: cal))
             }
             XCTAssertEqual(choice(lean), choice(d.completions), "day \(day)")
@@ -109,14 +115,14 @@ final class InsightDemoHistoryTests: XCTestCase {
         let cal = clock.calendar
         let fixes = Dictionary(uniqueKeysWithValues: d.fixes.map { ($0.id, $0) })
         XCTAssertTrue((d.events.map(\.timestamp) + d.completions.map(\.assignedAt)).allSatisfy { $0 <= end })
-        XCTAssertEqual(LocalDay(d.profile.createdAt, calendar: cal), clock.day(2025, 11, 22))
+        XCTAssertEqual(LocalDay(profile(d).createdAt, calendar: cal), clock.day(2025, 11, 22))
 
         // Versions: one bump per 7 applied fixes; the profile agrees.
         let applied = d.completions.filter { $0.outcome == .applied }
         let bumps = d.versions.filter { $0.changeType == .minorUpdate || $0.changeType == .majorUpdate }
         XCTAssertEqual(bumps.count, applied.count / Thresholds.fixesPerMinorVersion)
-        XCTAssertEqual(d.profile.currentVersion, VersionRules.version(forAppliedCount: applied.count).description)
-        XCTAssertEqual(Changelog.make(d.insightInput(calendar: cal)).currentVersion, d.profile.currentVersion)
+        XCTAssertEqual(profile(d).currentVersion, VersionRules.version(forAppliedCount: applied.count).description)
+        XCTAssertEqual(Changelog.make(d, calendar: cal).currentVersion, profile(d).currentVersion)
 
         // One day's fix per local day; an applied daily fix is never offered again.
         let daily = d.completions.filter { fixes[$0.fixId]?.type != .quickFix }
@@ -145,11 +151,11 @@ final class InsightDemoHistoryTests: XCTestCase {
         XCTAssertTrue(zip(active, active.dropFirst()).contains { $1.days(since: $0) > 10 })
 
         // The streak on the profile is the one the rules give for the days engaged.
-        let ledger = DayLedger(d.insightInput(calendar: cal))
-        XCTAssertEqual(ledger.longestStreak(from: clock.day(2025, 1, 1), to: clock.day(2027, 1, 1)), d.profile.longestStreak)
+        let ledger = DayLedger(d, calendar: cal)
+        XCTAssertEqual(ledger.longestStreak(from: clock.day(2025, 1, 1), to: clock.day(2027, 1, 1)), profile(d).longestStreak)
 
         // Reflections in Markdown, some asking questions.
-        let questions = AskedQuestions.collect(d.insightInput(calendar: cal))
+        let questions = AskedQuestions.collect(d, calendar: cal)
         XCTAssertGreaterThan(questions.count, 3)
         XCTAssertTrue(questions.allSatisfy { $0.text.hasSuffix("?") || $0.text.hasSuffix("?**") })
         XCTAssertTrue(d.completions.contains { $0.reflection?.contains("**") == true || $0.reflection?.contains("\n- ") == true })
@@ -159,16 +165,16 @@ final class InsightDemoHistoryTests: XCTestCase {
 
     func test_DemoHistory_tenYears() throws {
         let d = try generate(years: 10, seed: 5)
-        XCTAssertEqual(LocalDay(d.profile.createdAt, calendar: clock.calendar), clock.day(2016, 11, 22))
+        XCTAssertEqual(LocalDay(profile(d).createdAt, calendar: clock.calendar), clock.day(2016, 11, 22))
         assertAllSevenFire(d)
     }
 
     func test_DemoHistory_hundredYears() throws {
         let d = try generate(years: 100, seed: 1)
-        XCTAssertEqual(LocalDay(d.profile.createdAt, calendar: clock.calendar), clock.day(1926, 11, 22))
+        XCTAssertEqual(LocalDay(profile(d).createdAt, calendar: clock.calendar), clock.day(1926, 11, 22))
         XCTAssertGreaterThan(d.completions.count, 10_000)
         assertAllSevenFire(d)
-        let graph = ContributionGraph.make(d.insightInput(calendar: clock.calendar), from: clock.day(1926, 11, 22), to: clock.day(2026, 11, 22))
+        let graph = ContributionGraph.make(d, calendar: clock.calendar, from: clock.day(1926, 11, 22), to: clock.day(2026, 11, 22))
         XCTAssertEqual(graph.cells.count, LocalDay(year: 2026, month: 11, day: 22).days(since: LocalDay(year: 1926, month: 11, day: 22)) + 1)
     }
 

@@ -50,9 +50,9 @@ struct InsightLog {
         events.append(.make(id: Catalogue.uuid("event-\(events.count)"), userId: user, type: .appOpened, at: t, calendar: cal))
     }
 
-    var input: InsightInput {
-        InsightInput(bugs: [bug, other], fixes: fixes, completions: completions, crashes: crashes, versions: versions,
-                     events: events, diagnostics: diagnostics, calendar: cal)
+    var practice: Practice {
+        Practice(bugs: [bug, other], fixes: fixes, completions: completions, crashes: crashes, versions: versions,
+                 events: events, diagnostics: diagnostics)
     }
 }
 
@@ -70,7 +70,7 @@ final class InsightTests: XCTestCase {
             log.crash(log.bug, at: log.clock.at(2026, 3, 3, 12), note: "Said it anyway.")
             log.open(at: log.clock.at(2026, 3, 3, 13))
             log.crash(nil, at: log.clock.at(farYear, 6, 1, 12))
-            return DayLedger(log.input)
+            return DayLedger(log.practice, calendar: log.cal)
         }
         let close = ledger(farYear: 2030), far = ledger(farYear: 14_000)  // 4.4 M days: past the array's limit
         XCTAssertEqual(far.days.count, 3)
@@ -103,7 +103,7 @@ final class InsightTests: XCTestCase {
         log.mark(.failed, log.fix(log.other, .low, 0), at: c.at(2026, 3, 9, 20))
         log.mark(.skipped, log.fix(log.bug, .low, 5), at: c.at(2026, 3, 10, 10))
         log.mark(.applied, log.fix(log.other, .low, 1), at: c.at(2026, 3, 10, 20))
-        let g = ContributionGraph.make(log.input, from: c.day(2026, 3, 2), to: c.day(2026, 3, 10))
+        let g = ContributionGraph.make(log.practice, calendar: log.cal, from: c.day(2026, 3, 2), to: c.day(2026, 3, 10))
         XCTAssertEqual(g.cells.map(\.color), [.applied, .skipped, .crash, .opened, .empty, .failed, .crash, .failed, .applied])
         XCTAssertEqual(g.cells.map(\.row), [0, 1, 2, 3, 4, 5, 6, 0, 1], "Monday is row 0")
         XCTAssertEqual(g.cells.map(\.column), [0, 0, 0, 0, 0, 0, 0, 1, 1])
@@ -122,7 +122,7 @@ final class InsightTests: XCTestCase {
         log.crash(log.bug, at: c.at(2026, 3, 6, 14))
         log.open(at: c.at(2026, 3, 7, 8))
         log.mark(.skipped, log.fix(log.bug, .high, 1), at: c.at(2026, 3, 8, 20))
-        let g = ContributionGraph.make(log.input, from: c.day(2026, 3, 2), to: c.day(2026, 3, 9))
+        let g = ContributionGraph.make(log.practice, calendar: log.cal, from: c.day(2026, 3, 2), to: c.day(2026, 3, 9))
         XCTAssertEqual(g.cells.map(\.depth), [4, 1, 2, 3, 1, 1, 1, 0],
                        "high + reflection is dark; a low tap-through light; a crash with a note deep; a skipped high fix is not engagement")
     }
@@ -139,7 +139,7 @@ final class InsightTests: XCTestCase {
         log.mark(.pending, log.fix(log.bug, .low, 8), at: c.at(2026, 3, 14, 9))
         XCTAssertEqual(log.versions.map(\.version), ["1.1"])
 
-        let h = HistoryInsight.make(log.input)
+        let h = HistoryInsight.make(log.practice)
         XCTAssertEqual(h.groups.map(\.version), ["1.1", "1.0"], "newest version first")
         let v10 = h.groups[1], v11 = h.groups[0]
         XCTAssertEqual(v10.applied, 7, "the fix that completed 1.0 belongs to 1.0")
@@ -163,7 +163,7 @@ final class InsightTests: XCTestCase {
         for i in 0..<7 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
         log.crash(log.bug, at: c.at(2026, 3, 10, 13))
         for i in 0..<3 { log.mark(.applied, log.fix(log.other, .low, i), at: c.at(2026, 3, 11 + i, 20)) }
-        let cl = Changelog.make(log.input)
+        let cl = Changelog.make(log.practice, calendar: log.cal)
         XCTAssertEqual(cl.entries.map(\.changeType), [.crash, .minorUpdate])
         XCTAssertEqual(cl.entries.map(\.version), ["1.1", "1.1"])
         XCTAssertEqual(cl.releases.first?.fixes.map(\.number), [1, 2, 3, 4, 5, 6, 7])
@@ -201,7 +201,7 @@ final class InsightTests: XCTestCase {
         log.crash(log.bug, at: c.at(2026, 3, 13, 14))
         log.diagnostics.append(WeeklyDiagnostic(id: Catalogue.uuid("d"), userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
                                                 responses: [.init(bugId: log.bug.id, intensity: .quiet)], completedAt: c.at(2026, 3, 15, 19)))
-        let reports = PeriodReports(log.input)
+        let reports = PeriodReports(log.practice, calendar: log.cal)
         let w = reports.summary(for: ReportPeriod.containing(c.day(2026, 3, 11), kind: .week))
         XCTAssertEqual(w.period.label, "2026-W11")
         XCTAssertEqual([w.applied, w.skipped, w.failed, w.crashes], [1, 1, 1, 1])
@@ -300,11 +300,11 @@ final class InsightTests: XCTestCase {
         log.mark(.applied, log.fix(log.bug, .low, 0), at: c.at(2026, 3, 3, 20), reflection: "Did anyone notice? Probably not.")
         log.crash(log.other, at: c.at(2026, 3, 2, 14), note: "Laughed at a joke I didn't get. Why?")
         log.mark(.skipped, log.fix(log.bug, .low, 1), at: c.at(2026, 3, 4, 20), reflection: "No.")
-        let qs = AskedQuestions.collect(log.input)
+        let qs = AskedQuestions.collect(log.practice, calendar: log.cal)
         XCTAssertEqual(qs.map(\.text), ["Why?", "Did anyone notice?"])
         XCTAssertEqual(qs.map(\.source), [.crashNote, .reflection])
         XCTAssertEqual(qs.first?.bugId, log.other.id)
-        XCTAssertEqual(AskedQuestions.collect(log.input, from: c.at(2026, 3, 3)).count, 1)
+        XCTAssertEqual(AskedQuestions.collect(log.practice, calendar: log.cal, from: c.at(2026, 3, 3)).count, 1)
     }
 
     // MARK: Mirror check
@@ -320,7 +320,7 @@ final class InsightTests: XCTestCase {
                                  responses: [.init(bugId: log.bug.id, intensity: .quiet),
                                              .init(bugId: log.other.id, intensity: .loud, primaryContext: .work)],
                                  completedAt: c.at(2026, 3, 15, 19))
-        let lines = MirrorCheck.check(d, input: log.input)
+        let lines = MirrorCheck.check(d, practice: log.practice, calendar: log.cal)
         XCTAssertEqual(lines.map(\.text), [
             "You said quiet. You logged two crashes about it.",
             "You said loud. You logged nothing about it that week, and applied one fix for it. Loud on the inside, quiet in the log.",
@@ -330,8 +330,8 @@ final class InsightTests: XCTestCase {
         let agreeing = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
                                         responses: [.init(bugId: log.bug.id, intensity: .loud, primaryContext: .home)],
                                         completedAt: c.at(2026, 3, 15, 19))
-        XCTAssertEqual(MirrorCheck.check(agreeing, input: log.input).map(\.text), ["You said loud. You logged two crashes about it."])
-        XCTAssertEqual(MirrorCheck.check(agreeing, input: log.input).map(\.agrees), [true])
+        XCTAssertEqual(MirrorCheck.check(agreeing, practice: log.practice, calendar: log.cal).map(\.text), ["You said loud. You logged two crashes about it."])
+        XCTAssertEqual(MirrorCheck.check(agreeing, practice: log.practice, calendar: log.cal).map(\.agrees), [true])
         for l in lines { XCTAssertEqual(CopyRules.violations(l.text), []) }
     }
 
@@ -344,7 +344,7 @@ final class InsightTests: XCTestCase {
         let d = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
                                  responses: [.init(bugId: log.bug.id, intensity: .present), .init(bugId: log.other.id, intensity: .quiet)],
                                  completedAt: c.at(2026, 3, 15, 19))
-        let lines = MirrorCheck.check(d, input: log.input)
+        let lines = MirrorCheck.check(d, practice: log.practice, calendar: log.cal)
         XCTAssertEqual(lines.map(\.text), ["You said present. You logged three crashes about it. Present is a generous word for that.",
                                            "You said quiet. Two fixes for it failed that week."])
         XCTAssertEqual(lines.map(\.agrees), [false, false])

@@ -124,7 +124,9 @@ final class ModelTests: XCTestCase {
     func test_enums_keepTheSpecRawValues() {
         XCTAssertEqual(FixType.allCases.map(\.rawValue), ["daily", "weekly", "quickFix"])
         XCTAssertEqual(InteractionType.allCases.map(\.rawValue), ["standard", "timed", "multiStep", "quiz", "scenario", "counter"])
-        XCTAssertEqual(EventType.allCases.count, 11)
+        // The spec's eleven, then EgoFix's own: timerCompleted (issue 32, `egofix timer`).
+        XCTAssertEqual(EventType.allCases.count, 12)
+        XCTAssertEqual(EventType.allCases.last, .timerCompleted)
         XCTAssertEqual(PatternType.allCases.map(\.rawValue),
                        ["avoidance", "temporalCrash", "contextualSpike", "correlatedBugs", "plateau", "regression", "improvement"])
         XCTAssertEqual(EducationTrigger.allCases.map(\.rawValue),

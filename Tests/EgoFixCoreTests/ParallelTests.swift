@@ -9,13 +9,6 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(Parallel.map(items) { $0 * 3 }, items.map { $0 * 3 })
     }
 
-    /// The cores the work is spread over are the ones Foundation counts for this process (its
-    /// CPUs, its cgroup's quota), read without Foundation.
-    func test_cores_areTheActiveProcessorCount() {
-        XCTAssertEqual(Parallel.cores, ProcessInfo.processInfo.activeProcessorCount)
-        XCTAssertGreaterThanOrEqual(Parallel.cores, 1)
-    }
-
     /// A background value is computed exactly once, by the queue or by the thread that waits for
     /// it when no queue thread has begun it yet; waiting again gives the same value.
     func test_background_computesOnceWhoeverRunsIt() {

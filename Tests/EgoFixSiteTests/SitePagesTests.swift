@@ -246,8 +246,10 @@ final class SitePagesTests: XCTestCase {
     func test_counterFix_countOfOneReadsInTheSingular() throws {
         XCTAssertEqual(Plural.count(1, unit: "times"), "once")
         XCTAssertEqual(Plural.count(2, unit: "times"), "2 times")
-        let expected = ["checks": "1 check", "deletions": "1 deletion", "near misses": "1 near miss", "nos": "1 no",
-                        "people": "1 person", "questions": "1 question", "replies": "1 reply", "tasks": "1 task", "urges": "1 urge"]
+        let expected = ["buzzes": "1 buzz", "checks": "1 check", "deletions": "1 deletion", "drafts": "1 draft", "lookups": "1 lookup",
+                        "messages": "1 message", "near misses": "1 near miss", "nos": "1 no", "people": "1 person",
+                        "questions": "1 question", "reactions": "1 reaction", "replies": "1 reply", "reruns": "1 rerun",
+                        "sentences": "1 sentence", "signs": "1 sign", "tasks": "1 task", "urges": "1 urge"]
         for unit in expected.keys.sorted() { XCTAssertEqual(Plural.count(1, unit: unit), expected[unit], unit) }
         XCTAssertEqual(Plural.count(3, unit: "people"), "3 people")
         var units: [String] = []

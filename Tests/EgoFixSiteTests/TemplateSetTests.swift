@@ -19,21 +19,21 @@ final class TemplateSetTests: XCTestCase {
 
     // MARK: Rendering
 
-    /// The built-in theme is not handed to swift-mustache at every build, so here every built-in
-    /// template must pass its parser; an override still does at load.
+    /// The templates are written in swift-mustache's grammar: every built-in template must pass
+    /// its parser.
     func test_builtInTemplates_allParseWithSwiftMustache() throws {
         let files = BuiltIn.files(under: "Templates").filter { $0.path.hasSuffix(".mustache") }
         XCTAssertGreaterThan(files.count, 10)
         for file in files {
             let text = String(decoding: file.data, as: UTF8.self)
-            XCTAssertNoThrow(try TemplateSet.checkGrammar(text, origin: file.path), file.path)
+            XCTAssertNoThrow(try SwiftMustache.check(text, origin: file.path), file.path)
             // Built-in templates skip this parser at load too; they must pass it, and name the same partials.
             let nodes = try TemplateSyntax.parse(text, label: file.path)
             let compiled = try CompiledTemplate(name: file.path, origin: file.path, text: text)
             XCTAssertEqual(TemplateSyntax.partials(in: nodes).map { "\($0.name) \($0.line)" },
                            compiled.partials.map { "\($0.name) \($0.line)" }, file.path)
         }
-        XCTAssertThrowsError(try TemplateSet.checkGrammar("{{#a}}open", origin: "t.mustache"))
+        XCTAssertThrowsError(try SwiftMustache.check("{{#a}}open", origin: "t.mustache"))
         XCTAssertThrowsError(try TemplateSet(templates: ["t": "{{#a}}{{/b}}"]))
     }
 
@@ -237,8 +237,8 @@ final class TemplateSetTests: XCTestCase {
     /// The renderer reads a field's value in place at a fixed distance from its name, worked out as
     /// a struct's layout would be; it must be where Swift puts it.
     func test_renderer_readsFieldValuesWhereTheyAre() {
-        XCTAssertEqual(TemplateRenderer.valueOffset, MemoryLayout<PageObject.Field>.offset(of: \PageObject.Field.1))
-        XCTAssertEqual(TemplateRenderer.fieldStride, MemoryLayout<(String, PageValue)>.stride)
+        XCTAssertEqual(TemplateRenderer.valueOffset, MemoryLayout<TemplateObject.Field>.offset(of: \TemplateObject.Field.1))
+        XCTAssertEqual(TemplateRenderer.fieldStride, MemoryLayout<(String, TemplateValue)>.stride)
     }
 
     /// A page object finds a field by its name however either String was made: literals, parsed
@@ -252,11 +252,11 @@ final class TemplateSetTests: XCTestCase {
         let built = String(decoding: Array("title".utf8), as: UTF8.self)
         let names = ["title", reserved, slice, built, String("subtitle".dropFirst(3))]
         for name in names {
-            let object: PageObject = ["other": "no", "titles": "no", "title": "yes", "Title": "no"]
+            let object: TemplateObject = ["other": "no", "titles": "no", "title": "yes", "Title": "no"]
             guard case .text(let found)? = object[name] else { return XCTFail("no field for '\(name)'") }
             XCTAssertEqual(found, "yes", name)
         }
-        var object = PageObject()
+        var object = TemplateObject()
         object.append(reserved, "out of line")
         object.append("a name longer than fifteen bytes", "long")
         object.append("café", "accent")

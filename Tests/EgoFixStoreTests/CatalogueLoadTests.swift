@@ -15,24 +15,30 @@ final class CatalogueLoadTests: XCTestCase {
         let store = try open(dir)
         let catalogue = try Fixture.builtInCatalogue()
 
+        let (nf, nt) = (catalogue.fixes.count, catalogue.education.count)
         let first = try store.loadCatalogue(catalogue)
         XCTAssertEqual(first.bugs, .init(inserted: 5))
-        XCTAssertEqual(first.fixes, .init(inserted: 270))
-        XCTAssertEqual(first.education, .init(inserted: 160))
+        XCTAssertEqual(first.fixes, .init(inserted: nf))
+        XCTAssertEqual(first.education, .init(inserted: nt))
 
         clock.advance(60)
         let second = try store.loadCatalogue(catalogue)
         XCTAssertEqual(second.bugs, .init(unchanged: 5))
-        XCTAssertEqual(second.fixes, .init(unchanged: 270))
-        XCTAssertEqual(second.education, .init(unchanged: 160))
-        XCTAssertEqual(second.description, "catalogue: 5 bugs, 270 fixes, 160 tidbits (0 new, 0 updated, 435 unchanged)")
+        XCTAssertEqual(second.fixes, .init(unchanged: nf))
+        XCTAssertEqual(second.education, .init(unchanged: nt))
+        XCTAssertEqual(second.description, "catalogue: 5 bugs, \(nf) fixes, \(nt) tidbits (0 new, 0 updated, \(5 + nf + nt) unchanged)")
 
         let bugs = try await store.repositories.bugs.getAll()
         let fixes = try await store.repositories.fixes.getAll()
         let tidbits = try await store.repositories.education.getAll()
         XCTAssertEqual(bugs.count, 5, "loading twice never duplicates")
-        XCTAssertEqual(fixes.count, 270)
-        XCTAssertEqual(tidbits.count, 160)
+        XCTAssertEqual(fixes.count, nf)
+        XCTAssertEqual(tidbits.count, nt)
+        // Retired fixes load (old records point at them), stamped with the first load's time, not offered.
+        let retired = fixes.filter { $0.retiredAt != nil }
+        XCTAssertEqual(retired.count, catalogue.fixes.filter { $0.retiredAt != nil }.count)
+        XCTAssertFalse(retired.isEmpty)
+        XCTAssertTrue(retired.allSatisfy { $0.retiredAt == Fixture.start && !$0.isOffered })
         XCTAssertEqual(fixes.map(\.number), fixes.map(\.number).sorted(), "fixes come in catalogue order")
         XCTAssertEqual(fixes.first?.updatedAt, Fixture.start, "an unchanged record is not rewritten")
         // Interaction configurations survive the trip into SQLite.
@@ -77,9 +83,9 @@ final class CatalogueLoadTests: XCTestCase {
         catalogue.bugs[0].description = "Sharper description."
         catalogue.education[3].body = "A better tidbit."
         let report = try store.loadCatalogue(catalogue)
-        XCTAssertEqual(report.fixes, .init(updated: 1, unchanged: 269))
+        XCTAssertEqual(report.fixes, .init(updated: 1, unchanged: catalogue.fixes.count - 1))
         XCTAssertEqual(report.bugs, .init(updated: 1, unchanged: 4))
-        XCTAssertEqual(report.education, .init(updated: 1, unchanged: 159))
+        XCTAssertEqual(report.education, .init(updated: 1, unchanged: catalogue.education.count - 1))
 
         let newFix = try await repos.fixes.getById(fix.id)
         XCTAssertEqual(newFix?.prompt, "A sharper prompt.")
@@ -107,7 +113,37 @@ final class CatalogueLoadTests: XCTestCase {
         XCTAssertEqual(profileAfter?.id, profile.id)
 
         let fixes = try await repos.fixes.getAll()
-        XCTAssertEqual(fixes.count, 270, "an update is in place, never a copy")
+        XCTAssertEqual(fixes.count, catalogue.fixes.count, "an update is in place, never a copy")
+    }
+
+    /// A fix the catalogue retires keeps its row (old records point at it): retiredAt is the time of
+    /// the load that first saw it retired, later loads keep that date, and a fix un-retired is offered again.
+    func test_retiringAFix_keepsItsRow_andTheFirstRetirementDate() async throws {
+        let dir = try TempDir()
+        let store = try open(dir)
+        var catalogue = try Fixture.builtInCatalogue()
+        let i = try XCTUnwrap(catalogue.fixes.firstIndex { $0.retiredAt == nil })
+        let id = catalogue.fixes[i].id
+        try store.loadCatalogue(catalogue)
+
+        clock.advance(3600)
+        let retiredAt = clock.now
+        catalogue.fixes[i].retiredAt = Date(timeIntervalSince1970: 0)   // what the seed readers give: the catalogue's timestamp
+        XCTAssertEqual(try store.loadCatalogue(catalogue).fixes.updated, 1)
+        var row = try await store.repositories.fixes.getById(id)
+        XCTAssertEqual(row?.retiredAt, retiredAt)
+        XCTAssertEqual(row?.isOffered, false)
+
+        clock.advance(3600)
+        XCTAssertEqual(try store.loadCatalogue(catalogue).fixes.updated, 0, "still retired: nothing to update")
+        row = try await store.repositories.fixes.getById(id)
+        XCTAssertEqual(row?.retiredAt, retiredAt, "the first retirement date stays")
+
+        catalogue.fixes[i].retiredAt = nil
+        XCTAssertEqual(try store.loadCatalogue(catalogue).fixes.updated, 1)
+        row = try await store.repositories.fixes.getById(id)
+        XCTAssertEqual(row?.retiredAt, nil)
+        XCTAssertEqual(row?.isOffered, true)
     }
 
     func test_softDeletedCatalogueRecord_staysDeletedOnReload() async throws {

@@ -27,9 +27,7 @@ final class ImportFuzzTests: XCTestCase {
         let catalogue = try Fixture.builtInCatalogue()
         let d = DemoHistory.generate(catalogue: catalogue, endingAt: now, years: 1, seed: 3, calendar: Fixture.calendar, detect: false)
         let store = try SQLiteStore(path: ":memory:", clock: { [now] in now })
-        try store.loadPractice(PracticeRecords(profile: d.profile, bugs: d.bugs, fixes: catalogue.fixes, education: catalogue.education,
-                                               completions: d.completions, crashes: d.crashes, versions: d.versions, events: d.events,
-                                               diagnostics: d.diagnostics, patterns: []))
+        try store.loadPractice(d)
         var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: try store.exportJSON()) as? [String: Any])
         func rows(_ table: String) -> [[String: Any]] { object[table] as? [[String: Any]] ?? [] }
         let completions = Array(rows("completions").prefix(40))

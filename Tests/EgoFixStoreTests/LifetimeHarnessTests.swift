@@ -206,6 +206,9 @@ final class Life: @unchecked Sendable {
         if opens {
             let when = late ? at(day, 0, 20, cal) : at(day, 7 + Int(rng.next() % 3), Int(rng.next() % 60), cal)
             let vm: TodayViewModel
+            // The second process acts at the same moment every third day (each clash costs the loser
+            // SQLite's busy wait, so every day would only make the run longer, not the check stronger).
+            let other = n % 3 == 0 ? self.other : nil
             if let other {
                 async let a = open(cal, at: when, on: store)
                 async let b = open(cal, at: when, on: other)
@@ -246,14 +249,14 @@ final class Life: @unchecked Sendable {
             let reflection = chance(0.3) ? "Day \(n): \(outcome.rawValue), noted at length." : nil
             let when = late ? at(day, 23, 40, cal) : at(day, 20, Int(rng.next() % 60), cal)
             let pending = try await store.transaction { () -> (FixCompletion, Fix)? in
-                PendingFixRule.pending(in: try await PendingFixRule.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
+                PendingFixRule.pending(in: try await PendingFixService.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
                                                                                today: LocalDay(when, calendar: cal), calendar: cal),
                                        fixesById: Dictionary(try await store.repositories.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
                                        today: LocalDay(when, calendar: cal), dayOf: { LocalDay($0, calendar: cal) })
             }
             // Only the day's fix here: the quick fixes are this persona's business above.
             if let pending, pending.1.type != .quickFix {
-                if let other {
+                if let other = n % 3 == 0 ? self.other : nil {
                     async let a = markRace(outcome, reflection, cal, when, store)
                     async let b = markRace(outcome == .applied ? .skipped : .applied, reflection.map { $0 + " (other terminal)" }, cal, when, other)
                     let (ra, rb) = try await (a, b)

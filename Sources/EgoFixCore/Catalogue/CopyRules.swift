@@ -1,18 +1,31 @@
 import Foundation
 
-/// The voice as rules a machine can check: no "!", no emoji, no praise, no guilt, no wellness clichés.
-/// The banned phrases live here and nowhere else.
+/// The voice as rules a machine can check: no "!", no emoji, no praise, no guilt, no wellness or
+/// therapy clichés. The banned phrases live here and nowhere else.
 public enum CopyRules {
+    /// Matched case-insensitively from the start of a word to the end of one ("energy" does not
+    /// match "energetic"); a phrase ending in "*" may run on into a longer word ("mindful*"
+    /// matches "mindfulness"). Curly apostrophes count as straight ones.
     public static let bannedPhrases: [String] = [
         // praise
-        "great job", "well done", "proud of you", "amazing", "awesome", "you got this", "you're doing great",
-        "you are doing great", "keep it up", "nailed it", "crushing it", "crush it", "congratulations",
+        "great job", "well done*", "proud of you*", "amazing*", "awesome*", "you got this*", "you're doing great*",
+        "you are doing great*", "keep it up*", "nailed it*", "crushing it*", "crush it", "congratulations*",
         // guilt
-        "you failed", "ashamed", "disappointing", "lost your streak", "you haven't opened", "don't break",
+        "you failed*", "ashamed*", "disappointing*", "lost your streak*", "you haven't opened*", "don't break*",
         // wellness and hustle clichés
-        "journey", "self-care", "mindful", "deep breath", "inner peace", "inner child", "best self",
-        "manifest", "healing", "vibes", "namaste", "gratitude", "be kind to yourself", "love yourself",
-        "positive energy", "empower", "unlock", "level up", "badge", "xp",
+        "journey*", "self-care*", "mindful*", "deep breath*", "inner peace*", "inner child*", "best self*",
+        "manifest*", "healing*", "vibes*", "namaste*", "gratitude*", "be kind to yourself*", "love yourself*",
+        "positive energy*", "empower*", "unlock*", "level up*", "badge*", "xp",
+        // therapy and wellness-app words (issue 35; docs/style.md)
+        "you're allowed", "you are allowed", "it's allowed", "permission", "hold space", "holding space",
+        "let it run", "let it pass", "let the feeling", "sit with it", "sit with that", "sit with the feeling",
+        "sit with the discomfort", "sitting with it", "sitting with the feeling", "honor your", "honor yourself",
+        "honoring your", "validate your", "validate yourself", "feelings are valid", "feeling is valid", "valid feelings",
+        "boundaries", "set a boundary", "energy", "energies", "trauma*", "toxic*", "gentle", "compassion*",
+        "self-compassion*", "nourish*", "safe space", "process your", "process the feeling", "process what happened",
+        "processing your", "carry the feeling", "carrying the feeling", "carrying it", "yours to carry",
+        "theirs to carry", "yours to hold", "theirs to hold", "that's okay", "that is okay", "that's ok",
+        "it's fine", "it is fine", "and that's enough",
     ]
 
     public struct Limits {
@@ -37,22 +50,24 @@ public enum CopyRules {
         if let e = text.unicodeScalars.first(where: isEmoji) {
             out.append("contains an emoji (U+\(String(e.value, radix: 16, uppercase: true)))")
         }
-        let lower = text.lowercased()
-        for phrase in bannedPhrases where containsPhrase(lower, phrase) {
-            out.append("banned phrase '\(phrase)'")
+        let lower = text.lowercased().replacingOccurrences(of: "\u{2019}", with: "'")
+        for entry in bannedPhrases {
+            let stem = entry.hasSuffix("*")
+            let phrase = stem ? String(entry.dropLast()) : entry
+            if containsPhrase(lower, phrase, runsOn: stem) { out.append("banned phrase '\(phrase)'") }
         }
         if let limit, text.count > limit { out.append("\(text.count) characters, over the limit of \(limit)") }
         return out
     }
 
-    static func containsPhrase(_ lower: String, _ phrase: String) -> Bool {
+    /// Whether `phrase` occurs in `lower` starting at a word start and, unless `runsOn`, ending at a word end.
+    static func containsPhrase(_ lower: String, _ phrase: String, runsOn: Bool) -> Bool {
         var search = lower[...]
         while let r = search.range(of: phrase) {
             let before = r.lowerBound == lower.startIndex ? nil : lower[lower.index(before: r.lowerBound)]
             let after = r.upperBound == lower.endIndex ? nil : lower[r.upperBound]
             let isWord: (Character?) -> Bool = { c in c.map { $0.isLetter || $0.isNumber } ?? false }
-            // Whole words for short phrases ("xp" must not match "expect"); prefixes allowed for longer stems ("mindful" in "mindfulness").
-            if !isWord(before) && (phrase.count > 4 || !isWord(after)) { return true }
+            if !isWord(before) && (runsOn || !isWord(after)) { return true }
             search = lower[r.upperBound...]
         }
         return false

@@ -1,7 +1,12 @@
 import Foundation
 
 /// Validates a Seeds folder: schema, references, unique ids and numbers, configurations matching
-/// their interaction type, and the copy rules. Every issue names the file, the entry and the field.
+/// their interaction type, the copy rules, and the house style of docs/style.md that a machine can
+/// check (`HouseStyle`). Every issue names the file, the entry and the field.
+///
+/// A fix marked `"retired": true` keeps, word for word, the text old records showed: it is checked
+/// for schema, references, ids and its configuration's shape, not for copy rules or house style
+/// (both may have grown since it shipped), and takes no part in the cross-entry rules.
 public enum SeedLint {
     public struct Issue: Equatable, Sendable, CustomStringConvertible {
         public let file: String
@@ -33,7 +38,7 @@ public enum SeedLint {
 
         func entries(_ data: Data?, _ file: String) -> [[String: JSONValue]] {
             guard let data else { issue(file, "-", "-", "file is missing"); return [] }
-            guard let v = JSONBytes.parse(data) ?? (try? JSONDecoder().decode(JSONValue.self, from: data)) else {
+            guard let v = try? JSONDecoder().decode(JSONValue.self, from: data) else {
                 issue(file, "-", "-", "not valid JSON"); return []
             }
             guard case .array(let arr) = v else { issue(file, "-", "-", "top level must be an array"); return [] }
@@ -62,9 +67,11 @@ public enum SeedLint {
             else { ids[u.uuidString] = "\(f) \(e)" }
             return u
         }
-        func copy(_ text: String?, _ f: String, _ e: String, _ fld: String, _ limit: Int) {
-            guard let text else { return }
+        /// The copy rules and the house style; neither for a retired fix (`style` false).
+        func copy(_ text: String?, _ f: String, _ e: String, _ fld: String, _ limit: Int, style: Bool = true) {
+            guard let text, style else { return }
             for v in CopyRules.violations(text, limit: limit) { issue(f, e, fld, v) }
+            for v in HouseStyle.spelling(text) + HouseStyle.quotes(text) { issue(f, e, fld, v) }
         }
         func enumValue<T: RawRepresentable>(_ o: [String: JSONValue], _ k: String, _ t: T.Type, _ all: [T], _ f: String, _ e: String) -> T? where T.RawValue == String {
             guard let s = string(o, k, f, e) else { return nil }
@@ -78,11 +85,14 @@ public enum SeedLint {
         let bf = SeedCatalogue.bugsFile
         var bugIds: Set<UUID> = []
         var slugs: Set<String> = []
+        var bugOrder: [String] = []   // bug ids as written, in file order
+        var slugOrder: [String] = []
         for (i, o) in entries(bugs, bf).enumerated() {
             let slug = string(o, "slug", bf, "entry \(i + 1)")
             let e = slug.map { "bug '\($0)'" } ?? "entry \(i + 1)"
-            if let id = checkId(o, bf, e) { bugIds.insert(id) }
+            if let id = checkId(o, bf, e) { bugIds.insert(id); bugOrder.append(id.uuidString) }
             if let slug {
+                slugOrder.append(slug)
                 if slugs.contains(slug) { issue(bf, e, "slug", "duplicate slug") }
                 slugs.insert(slug)
                 if !NameShape.isSlug(slug) {
@@ -99,6 +109,7 @@ public enum SeedLint {
         // fixes.json
         let ff = SeedCatalogue.fixesFile
         var numbers: [Int: String] = [:]
+        var active: [ActiveFix] = []
         for (i, o) in entries(fixes, ff).enumerated() {
             var e = "entry \(i + 1)"
             if case .number(let n)? = o["number"], n == n.rounded(), n >= 1 {
@@ -108,8 +119,16 @@ public enum SeedLint {
             } else {
                 issue(ff, e, "number", "must be a whole number from 1")
             }
+            var retired = false
+            switch o["retired"] {
+            case nil, .null?: break
+            case .bool(let b)?: retired = b
+            default: issue(ff, e, "retired", "must be true or false")
+            }
+            let style = !retired
             _ = checkId(o, ff, e)
-            if let b = string(o, "bugId", ff, e) {
+            let bugId = string(o, "bugId", ff, e)
+            if let b = bugId {
                 if let u = UUID(uuidString: b) {
                     if !bugIds.contains(u) { issue(ff, e, "bugId", "no bug with id \(b) in \(bf)") }
                 } else { issue(ff, e, "bugId", "'\(b)' is not a UUID") }
@@ -117,34 +136,132 @@ public enum SeedLint {
             _ = enumValue(o, "type", FixType.self, FixType.allCases, ff, e)
             _ = enumValue(o, "severity", FixSeverity.self, FixSeverity.allCases, ff, e)
             let it = enumValue(o, "interactionType", InteractionType.self, InteractionType.allCases, ff, e)
-            copy(string(o, "prompt", ff, e), ff, e, "prompt", CopyRules.Limits.prompt)
+            let prompt = string(o, "prompt", ff, e)
+            copy(prompt, ff, e, "prompt", CopyRules.Limits.prompt, style: style)
             if let c = string(o, "inlineComment", ff, e, optional: true) {
-                copy(c, ff, e, "inlineComment", CopyRules.Limits.inlineComment)
+                copy(c, ff, e, "inlineComment", CopyRules.Limits.inlineComment, style: style)
                 if c.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { !$0.hasPrefix("// ") }) {
                     issue(ff, e, "inlineComment", "every line must start with '// '")
                 }
+                if style { for v in HouseStyle.commentShape(c) { issue(ff, e, "inlineComment", v) } }
             }
-            copy(string(o, "validation", ff, e, optional: true), ff, e, "validation", CopyRules.Limits.validation)
-            if let it { lintConfiguration(o["configuration"], it, ff, e, &issues) }
+            let validation = string(o, "validation", ff, e, optional: true)
+            copy(validation, ff, e, "validation", CopyRules.Limits.validation, style: style)
+            if let it { lintConfiguration(o["configuration"], it, ff, e, style: style, &issues) }
+            if style, let bugId, let prompt {
+                active.append(ActiveFix(entry: e, bug: UUID(uuidString: bugId)?.uuidString ?? bugId, interaction: it,
+                                        prompt: prompt, validation: validation))
+            }
         }
+        lintAcrossFixes(active, bugOrder: bugOrder, ff, &issues)
 
         // micro_education.json
         let ef = SeedCatalogue.educationFile
+        var tidbits: [Tidbit] = []
         for (i, o) in entries(education, ef).enumerated() {
             let e = "entry \(i + 1)"
             _ = checkId(o, ef, e)
-            if let s = string(o, "bugSlug", ef, e), !slugs.contains(s) { issue(ef, e, "bugSlug", "no bug '\(s)' in \(bf)") }
+            let slug = string(o, "bugSlug", ef, e)
+            if let s = slug, !slugs.contains(s) { issue(ef, e, "bugSlug", "no bug '\(s)' in \(bf)") }
             _ = enumValue(o, "trigger", EducationTrigger.self, EducationTrigger.allCases, ef, e)
-            copy(string(o, "body", ef, e), ef, e, "body", CopyRules.Limits.tidbit)
+            let body = string(o, "body", ef, e)
+            copy(body, ef, e, "body", CopyRules.Limits.tidbit)
+            if let slug, let body { tidbits.append(Tidbit(entry: e, bug: slug, body: body)) }
         }
+        lintAcrossTidbits(tidbits, bugOrder: slugOrder, ef, &issues)
         return issues
     }
 
-    static func lintConfiguration(_ value: JSONValue?, _ type: InteractionType, _ f: String, _ e: String, _ issues: inout [Issue]) {
+    struct ActiveFix {
+        let entry: String
+        let bug: String
+        let interaction: InteractionType?
+        let prompt: String
+        let validation: String?
+    }
+
+    struct Tidbit {
+        let entry: String
+        let bug: String
+        let body: String
+    }
+
+    /// Across the active fixes: no validation twice; per bug, no opening shared by too many prompts,
+    /// and quiz and scenario prompts that vary their first word.
+    static func lintAcrossFixes(_ fixes: [ActiveFix], bugOrder: [String], _ ff: String, _ issues: inout [Issue]) {
+        var validations: [String: String] = [:]
+        for f in fixes {
+            guard let v = f.validation else { continue }
+            let key = v.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            if let first = validations[key] {
+                issues.append(Issue(file: ff, entry: f.entry, field: "validation", message: "same text as \(first): write one for this fix"))
+            } else { validations[key] = f.entry }
+        }
+        let byBug = Dictionary(grouping: fixes, by: \.bug)
+        for bug in bugOrder {
+            guard let mine = byBug[bug] else { continue }
+            var openings: [String: [String]] = [:]
+            for f in mine {
+                let o = HouseStyle.opening(f.prompt, words: 3)
+                openings[o, default: []].append(f.entry)
+                if openings[o, default: []].count > HouseStyle.sharedOpenings {
+                    issues.append(Issue(file: ff, entry: f.entry, field: "prompt",
+                                        message: "opens with \"\(o)\" like \(openings[o, default: []].dropLast().joined(separator: ", ")); "
+                                            + "at most \(HouseStyle.sharedOpenings) of a bug's prompts may share their first three words"))
+                }
+            }
+            var firstWords: [String: [String]] = [:]
+            for f in mine where f.interaction == .quiz || f.interaction == .scenario {
+                let w = HouseStyle.opening(f.prompt, words: 1)
+                firstWords[w, default: []].append(f.entry)
+                if firstWords[w, default: []].count > HouseStyle.sharedFirstWordInQuizzes {
+                    issues.append(Issue(file: ff, entry: f.entry, field: "prompt",
+                                        message: "opens with \"\(w)\" like the quizzes or scenarios \(firstWords[w, default: []].dropLast().joined(separator: ", ")); "
+                                            + "vary the openings"))
+                }
+            }
+        }
+    }
+
+    /// Across the tidbits: a proper name belongs to one bug, and at most a third of a bug's tidbits
+    /// open with a name.
+    static func lintAcrossTidbits(_ tidbits: [Tidbit], bugOrder: [String], _ ef: String, _ issues: inout [Issue]) {
+        let rank = Dictionary(bugOrder.enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })
+        var known: Set<String> = []
+        for t in tidbits { for run in HouseStyle.names(t.body) { known.formUnion(run) } }
+        let names = tidbits.map { HouseStyle.names($0.body, known: known) }
+        // Each name is owned by the first bug (in bugs.json order) whose tidbits use it.
+        for (k, t) in tidbits.enumerated() {
+            let mine = rank[t.bug] ?? Int.max
+            var reported: Set<String> = []
+            for run in names[k] {
+                for (j, other) in tidbits.enumerated() where other.bug != t.bug && (rank[other.bug] ?? Int.max) < mine {
+                    guard let hit = names[j].first(where: { HouseStyle.sameName($0, run) }) else { continue }
+                    let shown = (hit.count <= run.count ? hit : run).joined(separator: " ")
+                    if reported.insert(shown).inserted {
+                        issues.append(Issue(file: ef, entry: t.entry, field: "body",
+                                            message: "names \(shown), which \(other.bug) tidbits use (\(other.entry)): one bug per name"))
+                    }
+                }
+            }
+        }
+        for bug in bugOrder {
+            let mine = tidbits.filter { $0.bug == bug }
+            let opening = mine.filter { HouseStyle.opensWithName($0.body, known: known) }
+            if !mine.isEmpty, Double(opening.count) > Double(mine.count) * HouseStyle.tidbitsOpeningWithAName {
+                issues.append(Issue(file: ef, entry: "\(bug) tidbits", field: "body",
+                                    message: "\(opening.count) of \(mine.count) open with a name (\(opening.map(\.entry).joined(separator: ", "))); at most a third may"))
+            }
+        }
+    }
+
+    static func lintConfiguration(_ value: JSONValue?, _ type: InteractionType, _ f: String, _ e: String, style: Bool,
+                                  _ issues: inout [Issue]) {
         func issue(_ fld: String, _ m: String) { issues.append(Issue(file: f, entry: e, field: fld, message: m)) }
         func copy(_ s: String?, _ fld: String, _ limit: Int) {
-            guard let s else { return }
+            guard let s, style else { return }
             for v in CopyRules.violations(s, limit: limit) { issue(fld, v) }
+            for v in HouseStyle.spelling(s) + HouseStyle.quotes(s) { issue(fld, v) }
         }
         let present: Bool
         if case .object? = value { present = true } else { present = false }
@@ -156,7 +273,7 @@ public enum SeedLint {
             issue("configuration", "a \(type.rawValue) fix needs a configuration object"); return
         }
         let config: InteractionConfiguration
-        do { config = try InteractionConfiguration.decode(type: type, data: value.canonicalData()) } catch {
+        do { config = try InteractionConfiguration.decode(type: type, data: try value.canonicalData()) } catch {
             issue("configuration", "\(error)"); return
         }
         func uniqueIds(_ ids: [String], _ fld: String) {
@@ -166,6 +283,9 @@ public enum SeedLint {
         case .standard: break
         case .timed(let c):
             if c.durationSeconds > 86_400 { issue("configuration.durationSeconds", "over 24 hours") }
+            if style, c.durationSeconds < HouseStyle.minimumTimerSeconds {
+                issue("configuration.durationSeconds", "\(c.durationSeconds) seconds; a timer runs at least \(HouseStyle.minimumTimerSeconds)")
+            }
             copy(c.prompt, "configuration.prompt", CopyRules.Limits.prompt)
         case .multiStep(let c):
             uniqueIds(c.steps.map(\.id), "configuration.steps")
@@ -187,34 +307,43 @@ public enum SeedLint {
             }
         case .counter(let c):
             copy(c.targetDescription, "configuration.targetDescription", CopyRules.Limits.line)
+            copy(c.unit, "configuration.unit", CopyRules.Limits.line)
         }
     }
 
-    /// Counts for `egofix lint --stats`, in a fixed order.
+    /// Counts for `egofix lint --stats`, in a fixed order. "active" fixes are the ones still offered
+    /// (not retired); "daily eligible" the active daily fixes, the pool the daily rule draws from.
     public static func stats(_ c: SeedCatalogue) -> [(section: String, rows: [(String, Int)])] {
-        let bugs = c.bugs.sorted { $0.slug < $1.slug }
+        let bugs = c.bugs
         let slugById = Dictionary(uniqueKeysWithValues: c.bugs.map { ($0.id, $0.slug) })
+        let active = c.fixes.filter(\.isOffered)
         func count<T>(_ items: [T], _ keys: [String], _ key: (T) -> String) -> [(String, Int)] {
             keys.map { k in (k, items.filter { key($0) == k }.count) }
         }
         var out: [(String, [(String, Int)])] = [
-            ("totals", [("bugs", c.bugs.count), ("fixes", c.fixes.count), ("tidbits", c.education.count),
-                        ("inline comments", c.fixes.filter { $0.inlineComment != nil }.count)]),
-            ("fixes per bug", count(c.fixes, bugs.map(\.slug)) { slugById[$0.bugId] ?? "?" }),
-            ("severity", count(c.fixes, FixSeverity.allCases.map(\.rawValue)) { $0.severity.rawValue }),
-            ("type", count(c.fixes, FixType.allCases.map(\.rawValue)) { $0.type.rawValue }),
-            ("interaction type", count(c.fixes, InteractionType.allCases.map(\.rawValue)) { $0.interactionType.rawValue }),
+            ("totals", [("bugs", c.bugs.count), ("fixes", c.fixes.count), ("active fixes", active.count),
+                        ("retired fixes", c.fixes.count - active.count),
+                        ("daily eligible", active.filter { $0.type == .daily }.count), ("tidbits", c.education.count),
+                        ("inline comments (active)", active.filter { $0.inlineComment != nil }.count)]),
+            ("active fixes per bug", count(active, bugs.map(\.slug)) { slugById[$0.bugId] ?? "?" }),
+            ("severity", count(active, FixSeverity.allCases.map(\.rawValue)) { $0.severity.rawValue }),
+            ("type", count(active, FixType.allCases.map(\.rawValue)) { $0.type.rawValue }),
+            ("interaction type", count(active, InteractionType.allCases.map(\.rawValue)) { $0.interactionType.rawValue }),
             ("tidbits per bug", count(c.education, bugs.map(\.slug)) { $0.bugSlug }),
             ("trigger", count(c.education, EducationTrigger.allCases.map(\.rawValue)) { $0.trigger.rawValue }),
         ]
         for b in bugs {
-            let mine = c.fixes.filter { $0.bugId == b.id }
+            let all = c.fixes.filter { $0.bugId == b.id }
+            let mine = all.filter(\.isOffered)
+            let daily = mine.filter { $0.type == .daily }
             let tid = c.education.filter { $0.bugSlug == b.slug }
-            var rows: [(String, Int)] = []
-            rows += FixSeverity.allCases.map { s in ("severity " + s.rawValue, mine.filter { $0.severity == s }.count) }
+            var rows: [(String, Int)] = [("active fixes", mine.count), ("daily eligible", daily.count),
+                                         ("retired", all.count - mine.count)]
             rows += FixType.allCases.map { t in ("type " + t.rawValue, mine.filter { $0.type == t }.count) }
+            rows += FixSeverity.allCases.map { s in ("daily severity " + s.rawValue, daily.filter { $0.severity == s }.count) }
             rows += InteractionType.allCases.map { t in ("interaction " + t.rawValue, mine.filter { $0.interactionType == t }.count) }
             rows.append(("inline comments", mine.filter { $0.inlineComment != nil }.count))
+            rows.append(("tidbits", tid.count))
             rows += EducationTrigger.allCases.map { t in ("trigger " + t.rawValue, tid.filter { $0.trigger == t }.count) }
             out.append((b.slug, rows))
         }

@@ -82,7 +82,7 @@ struct DetectionData: Sendable {
             case .fixSkipped: return .skipped
             case .fixFailed: return .failed
             case .fixAssigned, .crashLogged, .crashRebooted, .appOpened, .weeklyCompleted, .patternViewed, .patternDismissed,
-                 .fixShared:
+                 .fixShared, .timerCompleted:
                 return nil
             }
         }
@@ -202,107 +202,7 @@ struct DetectionData: Sendable {
     }
 }
 
-/// The copy helpers every detector shares: the user's own words and numbers, plainly.
-public enum PatternCopy {
-    /// A bug title as the object of "about": "Need to be right" → "being right",
-    /// "Need to impress" → "impressing", "Fear of being ordinary" → "being ordinary".
-    public static func topic(_ title: String) -> String {
-        // Title Case words go lower case ("Need To Be Right"); words with inner capitals stay ("LinkedIn").
-        let t = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            .split(separator: " ", omittingEmptySubsequences: true)
-            .map { w -> String in
-                let rest = w.dropFirst()
-                guard w.count > 1, w.first?.isUppercase == true, rest == rest.lowercased() else { return String(w) }
-                return w.lowercased()
-            }
-            .joined(separator: " ")
-        let lower = t.lowercased()
-        if lower.hasPrefix("need to be ") { return "being " + String(t.dropFirst("need to be ".count)) }
-        if lower.hasPrefix("fear of ") { return String(t.dropFirst("fear of ".count)) }
-        if lower.hasPrefix("need to ") {
-            let rest = String(t.dropFirst("need to ".count))
-            let words = rest.split(separator: " ", omittingEmptySubsequences: true)
-            if let first = words.first {
-                let tail = words.dropFirst().joined(separator: " ")
-                let g = gerund(String(first))
-                return tail.isEmpty ? g : g + " " + tail
-            }
-        }
-        return lower.isEmpty ? "an unnamed bug" : "\u{201C}" + t + "\u{201D}"
-    }
-
-    static func gerund(_ verb: String) -> String {
-        let v = verb.lowercased()
-        if v.hasSuffix("ie") { return String(v.dropLast(2)) + "ying" }
-        if v.hasSuffix("e") && !v.hasSuffix("ee") && v.count > 2 { return String(v.dropLast()) + "ing" }
-        return v + "ing"
-    }
-
-    /// "1 crash", "7 crashes".
-    public static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
-        "\(n) " + (n == 1 ? singular : plural)
-    }
-
-    /// "two" for 2; numbers above ten stay digits.
-    public static func word(_ n: Int) -> String {
-        switch n {
-        case 0: return "no"
-        case 1: return "one"
-        case 2: return "two"
-        case 3: return "three"
-        case 4: return "four"
-        case 5: return "five"
-        case 6: return "six"
-        case 7: return "seven"
-        case 8: return "eight"
-        case 9: return "nine"
-        case 10: return "ten"
-        default: return String(n)
-        }
-    }
-
-    /// 1 = Sunday ... 7 = Saturday.
-    public static func weekdayName(_ weekday: Int) -> String {
-        switch LocalDay.mod(weekday - 1, 7) {
-        case 0: return "Sunday"
-        case 1: return "Monday"
-        case 2: return "Tuesday"
-        case 3: return "Wednesday"
-        case 4: return "Thursday"
-        case 5: return "Friday"
-        default: return "Saturday"
-        }
-    }
-
-    /// "12 March", or "12 March 2025" when not in `today`'s year.
-    public static func date(_ day: LocalDay, today: LocalDay) -> String {
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August",
-                      "September", "October", "November", "December"]
-        let c = day.components
-        let base = "\(c.day) " + months[max(0, min(11, c.month - 1))]
-        return c.year == today.year ? base : base + " \(c.year)"
-    }
-
-    /// "57%"
-    public static func percent(_ share: Double) -> String {
-        "\(Int((share * 100).rounded()))%"
-    }
-
-    /// "based on 7 crashes over 26 weeks; could be chance"
-    public static func basis(_ what: String, severity: PatternSeverity?) -> String {
-        guard let severity else { return "based on " + what }
-        return "based on " + what + "; " + PatternStatistics.chanceWords(severity)
-    }
-
-    /// Capitalises the first letter only.
-    public static func sentence(_ s: String) -> String {
-        guard let f = s.first else { return s }
-        return String(f).uppercased() + s.dropFirst()
-    }
-}
-
 /// Detectors that work on shared, pre-normalised data; the engine builds it once for all of them.
 protocol DataDetector: PatternDetector {
     func evaluate(_ data: DetectionData) -> DetectorResult
 }
-

@@ -71,12 +71,11 @@ public enum AskedQuestions {
     }
 
     /// Questions from every reflection and crash note, oldest first; `from` and `to` bound the instant (to exclusive).
-    public static func collect(_ input: InsightInput, from: Date? = nil, to: Date? = nil) -> [AskedQuestion] {
-        let cal = input.calendar
-        let fixes = input.fixIndex()
+    public static func collect(_ practice: Practice, calendar cal: Calendar, from: Date? = nil, to: Date? = nil) -> [AskedQuestion] {
+        let fixes = practice.fixIndex()
         var out: [AskedQuestion] = []
         func inRange(_ t: Date) -> Bool { (from.map { t >= $0 } ?? true) && (to.map { t < $0 } ?? true) }
-        for c in input.liveCompletions {
+        for c in practice.liveCompletions {
             guard let text = c.reflection, !text.isEmpty else { continue }
             let at = c.completedAt ?? c.assignedAt
             guard inRange(at) else { continue }
@@ -85,7 +84,7 @@ public enum AskedQuestions {
                                          recordId: c.id, bugId: fixes[c.fixId]?.bugId))
             }
         }
-        for c in input.liveCrashes {
+        for c in practice.liveCrashes {
             guard let text = c.note, !text.isEmpty, inRange(c.crashedAt) else { continue }
             for q in extract(from: text) {
                 out.append(AskedQuestion(text: q, at: c.crashedAt, day: LocalDay(c.crashedAt, calendar: cal),

@@ -38,11 +38,10 @@ public struct Changelog: Sendable, Equatable {
     /// Only the version bumps, newest first.
     public var releases: [ChangelogEntry] { entries.filter { $0.changeType == .majorUpdate || $0.changeType == .minorUpdate } }
 
-    public static func make(_ input: InsightInput) -> Changelog {
-        let cal = input.calendar
-        let timeline = VersionTimeline(versions: input.versions)
-        let fixes = input.fixIndex(), bugs = input.bugIndex()
-        let applied: [AppliedFixRef] = input.liveCompletions.compactMap { c in
+    public static func make(_ practice: Practice, calendar cal: Calendar) -> Changelog {
+        let timeline = VersionTimeline(versions: practice.versions)
+        let fixes = practice.fixIndex(), bugs = practice.bugIndex()
+        let applied: [AppliedFixRef] = practice.liveCompletions.compactMap { c in
             guard c.outcome == .applied, let fix = fixes[c.fixId] else { return nil }
             let at = c.completedAt ?? c.assignedAt
             return AppliedFixRef(completionId: c.id, fixId: fix.id, label: fix.label, number: fix.number, prompt: fix.prompt,
@@ -62,7 +61,7 @@ public struct Changelog: Sendable, Equatable {
         }
         var stepIndex: [UUID: Int] = [:]
         for (i, s) in timeline.steps.enumerated() { stepIndex[s.entryId] = i }
-        let entries = input.versions.filter { $0.deletedAt == nil }
+        let entries = practice.versions.filter { $0.deletedAt == nil }
             .sorted { a, b in
                 if a.createdAt != b.createdAt { return a.createdAt > b.createdAt }
                 let ra = rank(a.changeType), rb = rank(b.changeType)

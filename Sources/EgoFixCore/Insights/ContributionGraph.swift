@@ -99,8 +99,8 @@ public struct ContributionGraph: Sendable, Equatable {
     /// Number of week columns.
     public let columns: Int
 
-    public static func make(_ input: InsightInput, from: LocalDay, to: LocalDay) -> ContributionGraph {
-        make(DayLedger(input), from: from, to: to)
+    public static func make(_ practice: Practice, calendar: Calendar, from: LocalDay, to: LocalDay) -> ContributionGraph {
+        make(DayLedger(practice, calendar: calendar), from: from, to: to)
     }
 
     public static func make(_ ledger: DayLedger, from: LocalDay, to: LocalDay) -> ContributionGraph {

@@ -30,7 +30,9 @@ public struct DayActivity: Sendable, Equatable {
 /// Every day's activity, computed once in one pass, so week, month, quarter and year summaries and
 /// the contribution graph are range reads. Linear in the size of the history.
 public struct DayLedger: Sendable {
-    public let input: InsightInput
+    /// The records the ledger was made from, and the calendar that decides what a day is.
+    public let practice: Practice
+    public let calendar: Calendar
     /// Days with anything on them, oldest first.
     public let days: [DayActivity]
     let index: [LocalDay: Int]
@@ -46,16 +48,16 @@ public struct DayLedger: Sendable {
     let fixes: [UUID: Fix]
     let bugs: [UUID: Bug]
 
-    public init(_ input: InsightInput) {
-        self.input = input
-        let cal = input.calendar
-        let fixes = input.fixIndex()
+    public init(_ practice: Practice, calendar cal: Calendar) {
+        self.practice = practice
+        self.calendar = cal
+        let fixes = practice.fixIndex()
         self.fixes = fixes
-        bugs = input.bugIndex()
-        let live = input.liveCompletions
+        bugs = practice.bugIndex()
+        let live = practice.liveCompletions
         liveCompletions = live
         completionTimes = live.map { $0.completedAt ?? $0.assignedAt }
-        let crashes = input.liveCrashes
+        let crashes = practice.liveCrashes
         liveCrashes = crashes
         crashTimes = crashes.map(\.crashedAt)
         // Each record's local day first; then the days' activity, kept in slots found by day
@@ -63,11 +65,11 @@ public struct DayLedger: Sendable {
         let toDay = LocalDay.Converter(cal)
         let completionDays = live.map { c in toDay.day(c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt)) }
         let crashDays = crashes.map { toDay.day($0.crashedAt) }
-        let versionReboots = input.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
+        let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
         let rebootDays = versionReboots.map { toDay.day($0.createdAt) }
-        let events = input.liveEvents
+        let events = practice.liveEvents
         let eventDays = events.map { toDay.day($0.timestamp) }
-        let diagnostics = input.liveDiagnostics
+        let diagnostics = practice.liveDiagnostics
         let diagnosticDays = diagnostics.map { toDay.day($0.completedAt) }
         var low = Int.max, high = Int.min
         for list in [completionDays, crashDays, rebootDays, eventDays, diagnosticDays] {
@@ -116,7 +118,7 @@ public struct DayLedger: Sendable {
             }
         }
         for d in rebootDays { touch(d) { $0.reboots += 1 } }
-        let hasVersions = !input.versions.filter { $0.deletedAt == nil }.isEmpty
+        let hasVersions = !practice.versions.filter { $0.deletedAt == nil }.isEmpty
         for (e, d) in zip(events, eventDays) {
             switch e.eventType {
             case .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .fixAssigned:
@@ -128,7 +130,7 @@ public struct DayLedger: Sendable {
                 touch(d) { $0.opens += 1; $0.engaged = true }
             case .appOpened:
                 touch(d) { $0.opens += 1; $0.engaged = true }
-            case .patternViewed, .patternDismissed, .fixShared:
+            case .patternViewed, .patternDismissed, .fixShared, .timerCompleted:
                 touch(d) { $0.opens += 1 }
             }
         }
@@ -147,7 +149,7 @@ public struct DayLedger: Sendable {
             st.append((d.day, state))
         }
         streaks = st
-        timeline = VersionTimeline(versions: input.versions)
+        timeline = VersionTimeline(versions: practice.versions)
     }
 
     /// Whether the text has anything but whitespace and newlines (plain ASCII is read byte by byte).

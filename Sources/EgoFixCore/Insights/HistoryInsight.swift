@@ -43,9 +43,9 @@ public struct HistoryInsight: Sendable, Equatable {
     public let groups: [VersionHistoryGroup]
     public let overall: [BugCompletionRate]
 
-    public static func make(_ input: InsightInput) -> HistoryInsight {
-        let timeline = VersionTimeline(versions: input.versions)
-        let fixes = input.fixIndex(), bugs = input.bugIndex()
+    public static func make(_ practice: Practice) -> HistoryInsight {
+        let timeline = VersionTimeline(versions: practice.versions)
+        let fixes = practice.fixIndex(), bugs = practice.bugIndex()
         let versions = timeline.versions
         var perVersion = [[UUID: BugCompletionRate]](repeating: [:], count: versions.count)
         var overall: [UUID: BugCompletionRate] = [:]
@@ -60,7 +60,7 @@ public struct HistoryInsight: Sendable, Equatable {
             case .pending: r.unmarked += 1
             }
         }
-        for c in input.liveCompletions {
+        for c in practice.liveCompletions {
             guard let bug = fixes[c.fixId]?.bugId, bugs[bug]?.deletedAt == nil else { continue }
             let at = c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt)
             let v = timeline.stepIndex(before: at).map { $0 + 1 } ?? 0

@@ -24,22 +24,21 @@ public struct MirrorLine: Sendable, Equatable {
 ///
 /// The week is the ISO week the diagnostic reviews, in the user's time zone.
 public enum MirrorCheck {
-    public static func check(_ diagnostic: WeeklyDiagnostic, input: InsightInput) -> [MirrorLine] {
-        let cal = input.calendar
+    public static func check(_ diagnostic: WeeklyDiagnostic, practice: Practice, calendar cal: Calendar) -> [MirrorLine] {
         let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
         let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
-        let crashes = input.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
-        let marked = input.liveCompletions.filter { c in
+        let crashes = practice.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
+        let marked = practice.liveCompletions.filter { c in
             guard c.outcome != .pending, let t = c.completedAt else { return false }
             return t >= start && t < end
         }
-        return lines(diagnostic, crashes: crashes, marked: marked, fixes: input.fixIndex(), bugs: input.bugIndex())
+        return lines(diagnostic, crashes: crashes, marked: marked, fixes: practice.fixIndex(), bugs: practice.bugIndex())
     }
 
     /// The same, reading the week from a ledger built once for many weeks: each call costs the
     /// week's records, not the whole history.
     public static func check(_ diagnostic: WeeklyDiagnostic, ledger: DayLedger) -> [MirrorLine] {
-        let cal = ledger.input.calendar
+        let cal = ledger.calendar
         let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
         let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
         let crashes = Array(ledger.liveCrashes[DayLedger.range(ledger.crashTimes, from: start, to: end)])

@@ -45,13 +45,7 @@ public struct Fix: Identifiable, Codable, Sendable, Equatable {
     public var isOffered: Bool { deletedAt == nil && retiredAt == nil }
 
     /// "FIX #037"
-    public var label: String {
-        guard number >= 0 else { return "FIX #" + Fix.pad(number) }
-        var t = ASCIIText()
-        t.append("FIX #")
-        t.append(number, width: 3)
-        return t.string
-    }
+    public var label: String { "FIX #" + Fix.pad(number) }
 
     static func pad(_ n: Int) -> String {
         let s = String(n)

@@ -53,12 +53,6 @@ public enum PendingFixRule {
         return (c, fix)
     }
 
-    /// What the rule looks at in a store: every pending quick fix and everything assigned on `today`.
-    public static func candidates(_ repos: Repositories, fixes: [Fix], today: LocalDay, calendar: Calendar) async throws -> [FixCompletion] {
-        try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
-            + (try await repos.completions.getAssigned(from: today.start(in: calendar), to: today.adding(days: 1).start(in: calendar)))
-    }
-
     /// The earliest assigned; the same instant is settled by id, so the answer never depends on order.
     static func earliest(_ completions: [FixCompletion]) -> FixCompletion? {
         completions.min { a, b in a.assignedAt != b.assignedAt ? a.assignedAt < b.assignedAt : a.id.sortsBefore(b.id) }

@@ -24,7 +24,7 @@ public struct OutcomeService: Sendable {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let day = LocalDay(now, calendar: calendar)
-        let candidates = try await PendingFixRule.candidates(repos, fixes: fixes, today: day, calendar: calendar)
+        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
         if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
@@ -74,95 +74,5 @@ public struct OutcomeService: Sendable {
             }
         }
         return OutcomeResult(completion: completion, fix: fix, versionEntry: entry, tidbit: tidbit, transition: transition)
-    }
-}
-
-public struct LifecycleService: Sendable {
-    public let repos: Repositories
-    public let calendar: Calendar
-
-    public init(repos: Repositories, calendar: Calendar) {
-        self.repos = repos
-        self.calendar = calendar
-    }
-
-    /// Evaluates one bug (or every bug) and saves any transition.
-    @discardableResult
-    public func reconcile(bugId: UUID? = nil, at now: Date) async throws -> BugLifecycle.Transition? {
-        let bugs = try await repos.bugs.getAll().filter { bugId == nil || $0.id == bugId }
-        let crashes = try await repos.crashes.getAll()
-        let diagnostics = try await repos.diagnostics.getAll()
-        let fixes = try await repos.fixes.getAll()
-        var last: BugLifecycle.Transition?
-        for bug in bugs {
-            // Retests: this bug's fixes assigned since its last retest began (none without one).
-            var retests: [FixCompletion] = []
-            if let since = bug.lastRetestAt {
-                let mine = Set(fixes.filter { $0.bugId == bug.id }.map(\.id))
-                retests = try await repos.completions.getAssigned(from: since, to: .distantFuture).filter { mine.contains($0.fixId) }
-            }
-            if let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
-                                             now: now, calendar: calendar) {
-                try await repos.bugs.save(BugLifecycle.apply(t, to: bug, at: now))
-                last = t
-            }
-        }
-        return last
-    }
-}
-
-public struct DiagnosticService: Sendable {
-    public let repos: Repositories
-    public let calendar: Calendar
-
-    public init(repos: Repositories, calendar: Calendar) {
-        self.repos = repos
-        self.calendar = calendar
-    }
-
-    public func isDue(at now: Date) async throws -> Bool {
-        DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll())
-    }
-
-    /// The bugs this week's diagnostic asks about (at most 3, rotating).
-    public func bugsToAsk() async throws -> [Bug] {
-        let user = try await repos.users.get()
-        return DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId,
-                                            completed: try await repos.diagnostics.getAll())
-    }
-
-    /// The Monday of the week a diagnostic completed now reviews: the window's week, else this ISO week.
-    public func weekUnderReview(at now: Date) -> LocalDay {
-        DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) ?? LocalDay(now, calendar: calendar).isoWeekStart
-    }
-
-    /// Records this week's diagnostic: each response rates a different active bug, at most 3 of them
-    /// (`Thresholds.diagnosticMaxBugs`). Anything else is refused with nothing recorded.
-    public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
-        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
-        let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
-        var rated = Set<UUID>()
-        for r in responses {
-            guard let bug = try await repos.bugs.getById(r.bugId) else { throw PracticeError.unknownBug(r.bugId.uuidString) }
-            guard active.contains(where: { $0.id == bug.id }) else {
-                throw PracticeError.diagnosticBugNotActive(slug: bug.slug, active: active.map(\.slug).sorted())
-            }
-            guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
-        }
-        if responses.count > Thresholds.diagnosticMaxBugs {
-            throw PracticeError.diagnosticTooManyBugs(count: responses.count, thisWeek: try await bugsToAsk().map(\.slug))
-        }
-        let week = weekUnderReview(at: now)
-        let start = week.start(in: calendar)
-        if try await repos.diagnostics.getAll().contains(where: { LocalDay($0.weekStarting, calendar: calendar) == week }) {
-            throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
-        }
-        let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)
-        try await repos.diagnostics.save(d)
-        try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
-        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
-        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
-        return d
     }
 }

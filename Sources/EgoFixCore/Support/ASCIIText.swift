@@ -1,6 +1,6 @@
 /// A short string put together on the stack: labels, keys and paths ("2026-W47",
-/// "weeks/2026-W47/index.html", "3 applied, 1 skipped, 0 failed, 2 crashes"). Each part costs a
-/// few stores where an interpolation costs a few hundred instructions, and the String is made
+/// "weeks/2026-W47/index.html", "3 applied, 1 skipped, 0 failed, 2 crashes"). Each part is a few
+/// stores rather than an interpolation's formatting machinery, and the String is made
 /// once at the end (held in its own two words when it is at most 15 bytes, one allocation
 /// otherwise). Text longer than the 64 bytes kept on the stack goes on in an ordinary String.
 public struct ASCIIText {

@@ -1,6 +1,6 @@
 /// The shapes of names egofix checks (a bug's colour and slug, a content file's name), read byte
-/// by byte. They were regular expressions, whose compilation alone cost a build about 11 M
-/// instructions; these also take only ASCII digits where `\d` took any Unicode digit.
+/// by byte. They were regular expressions, whose compilation alone was a noticeable part of a build
+/// (docs/performance.md); these also take only ASCII digits where `\d` took any Unicode digit.
 public enum NameShape {
     /// `#rrggbb`: a hash and six hex digits.
     public static func isHexColor(_ s: String) -> Bool {

@@ -3,38 +3,9 @@ import Foundation
 /// Work spread over the machine's cores, results in input order (so output never depends on
 /// which thread finished first).
 public enum Parallel {
-    /// The cores this process may use: the CPUs online, fewer when its cgroup's CPU quota allows
-    /// fewer (cgroup v2 `cpu.max`, v1 `cpu.cfs_quota_us`), at least one. What
-    /// `ProcessInfo.activeProcessorCount` says, read without Foundation's URLs (its first answer
-    /// cost a rebuild with nothing to do 0.45 M instructions).
-    public static let cores: Int = {
-        var n = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        if let quota = cgroupQuota() { n = min(n, quota) }
-        return max(1, n)
-    }()
-
-    /// The cores a cgroup CPU quota allows (rounded up), nil without one.
-    static func cgroupQuota() -> Int? {
-        func numbers(_ path: String) -> [Int]? {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else { return nil }
-            defer { close(fd) }
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let got = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 64) }
-            guard got > 0 else { return nil }
-            return String(decoding: buffer[..<got], as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" }).map { Int($0) ?? -1 }
-        }
-        let pair: (Int, Int)
-        if let v2 = numbers("/sys/fs/cgroup/cpu.max"), v2.count == 2 {
-            pair = (v2[0], v2[1])  // "max 100000" reads as -1: no quota
-        } else if let quota = numbers("/sys/fs/cgroup/cpu/cpu.cfs_quota_us")?.first, let period = numbers("/sys/fs/cgroup/cpu/cpu.cfs_period_us")?.first {
-            pair = (quota, period)
-        } else {
-            return nil
-        }
-        guard pair.0 > 0, pair.1 > 0 else { return nil }
-        return max(1, (pair.0 + pair.1 - 1) / pair.1)
-    }
+    /// The cores this process may use: Foundation's count of active processors (which on Linux
+    /// also honours a cgroup CPU quota), at least one.
+    public static let cores: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
 
     /// `transform` applied to every element, on up to `cores` threads.
     /// Elements are handed out in order to whichever thread is free, so put the slow ones first.

@@ -12,7 +12,9 @@ extension PageContext {
     }
 
     var changelogVersions: [ChangelogVersion] {
-        let startDate = data.profile?.createdAt ?? options.now
+        // Without a profile (an empty store), the start of today: pages show the clock only as the
+        // local date (see `SiteClockView`), and so does the feed.
+        let startDate = data.profile?.createdAt ?? index.today.start(in: options.calendar)
         var out = [ChangelogVersion(entry: nil, version: "1.0", start: startDate, end: index.versionSteps.first?.createdAt)]
         for (i, s) in index.versionSteps.enumerated() {
             out.append(ChangelogVersion(entry: s, version: s.version, start: s.createdAt,
@@ -35,14 +37,14 @@ extension PageContext {
         let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
-        let versions = try changelogVersions.reversed().map { v -> PageValue in
-            let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> PageValue in
+        let versions = try changelogVersions.reversed().map { v -> TemplateValue in
+            let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> TemplateValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
                         "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
                         "date": .text(index.clock.day(when(c)).description), "prompt": .text(f?.prompt ?? "")]
             }
-            let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> PageValue in
+            let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> TemplateValue in
                 ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
                  "date": .text(index.clock.day(e.createdAt).description), "text": .text(e.description)]
             }
@@ -69,7 +71,7 @@ extension PageContext {
             return AtomEntry(id: id, title: "v\(v.version)", path: "changelog/index.html#v-" + v.version.replacingOccurrences(of: ".", with: "-"),
                              updated: v.start, published: v.start, summary: v.entry?.description ?? "First run.", content: note)
         }
-        let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? options.now
+        let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? index.today.start(in: options.calendar)
         return AtomFeed.render(entries: Array(entries), title: "\(options.title): changelog", baseURL: options.baseURL, updated: updated,
                                feedPath: "changelog/feed.xml", pagePath: "changelog/index.html", id: data.profile?.id)
     }
@@ -93,18 +95,18 @@ extension PageContext {
         }
         let byTime = all.sorted { when($0) < when($1) }.map { c in (c, index.fixFacts[c.fixId]?.bugIndex) }
         let overall = tally(byTime)
-        let byBug = index.bugs.indices.compactMap { i -> PageValue? in
+        let byBug = index.bugs.indices.compactMap { i -> TemplateValue? in
             let bug = index.bugs[i], t = overall[i]
             guard t.assigned > 0 else { return nil }
             return ["slug": .text(bug.slug), "title": .text(bug.title), "assigned": .text(String(t.assigned)), "applied": .text(String(t.applied)),
                     "skipped": .text(String(t.skipped)), "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
         }
         let times = byTime.map { when($0.0) }
-        let byVersion = changelogVersions.reversed().compactMap { v -> PageValue? in
+        let byVersion = changelogVersions.reversed().compactMap { v -> TemplateValue? in
             let range = PageContext.slice(times, from: v.start, to: v.end)
             guard !range.isEmpty else { return nil }
             let counts = tally(byTime[range])
-            let rows = index.bugs.indices.compactMap { i -> PageValue? in
+            let rows = index.bugs.indices.compactMap { i -> TemplateValue? in
                 let bug = index.bugs[i], t = counts[i]
                 guard t.assigned > 0 else { return nil }
                 return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(t.applied)), "skipped": .text(String(t.skipped)),
@@ -113,7 +115,7 @@ extension PageContext {
             let end = v.end.map { index.clock.day($0).description } ?? "now"
             return ["version": .text(v.version), "range": .text("\(index.clock.day(v.start)) to \(end)"), "rows": .list(rows)]
         }
-        let years = Period.all(.year, from: index.first, through: index.last).reversed().map { y -> PageValue in
+        let years = Period.all(.year, from: index.first, through: index.last).reversed().map { y -> TemplateValue in
             let from = max(y.start, index.first.isoWeekStart), through = min(y.end, index.last)
             let cells = index.graphCells(from: from, through: through)
             return ["year": .text(y.title),
@@ -160,20 +162,20 @@ extension PageContext {
         for c in mine {
             if c.outcome == .applied { a += 1 } else if c.outcome == .skipped { s += 1 } else if c.outcome == .failed { f += 1 }
         }
-        let counts: PageValue = [["label": "assigned", "value": .text(String(mine.count)), "delta": .null],
+        let counts: TemplateValue = [["label": "assigned", "value": .text(String(mine.count)), "delta": .null],
                                  ["label": "applied", "value": .text(String(a)), "delta": .null],
                                  ["label": "skipped", "value": .text(String(s)), "delta": .null],
                                  ["label": "failed", "value": .text(String(f)), "delta": .null],
                                  ["label": "crashes", "value": .text(String(crashes.count)), "delta": .null]]
-        let crashModels = try crashes.prefix(60).map { c -> PageValue in
+        let crashModels = try crashes.prefix(60).map { c -> TemplateValue in
             let d = index.clock.day(c.crashedAt)
-            var note: PageValue = .null
+            var note: TemplateValue = .null
             if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
             return ["date": .text("\(d) \(time(c.crashedAt))"),
                     "rebooted": .text(c.rebootedAt.map { index.clock.day($0).description }),
                     "note": note]
         }
-        let page: PageObject = [
+        let page: TemplateObject = [
             "slug": .text(bug.slug), "soul": .html(soul(bug)), "description": .text(bug.description), "lifecycle": .text(life), "counts": counts,
             "fixes": .list(try mine.prefix(60).map { try fixModel($0, showDate: true) }), "crashes": .list(crashModels),
         ]
@@ -184,7 +186,7 @@ extension PageContext {
 
     func patterns() throws -> Data {
         let list = patternRun.patterns.sorted(by: PatternEngine.order).map(patternModel)
-        let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": .text($0.line)] as PageValue }
+        let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": .text($0.line)] as TemplateValue }
         return try render("patterns", ["patterns": .list(list), "waiting": .list(waiting)], path: "patterns/index.html", title: "Patterns")
     }
 
@@ -219,6 +221,7 @@ extension PageContext {
                                "Regression: a crash, a loud rating or a failed retest. Stable bugs are retested every \(T.retestIntervalDays) days."]),
             ("Weekly diagnostic", ["Open from Sunday \(T.diagnosticOpensSundayHour):00 through Monday, in your time zone.",
                                    "At most \(T.diagnosticMaxBugs) bugs, the least recently asked first. Skipping records nothing."]),
+            ("Reminders", PageContext.reminderRules),
             ("Patterns", ["Avoidance: more than \(Int(Thresholds.avoidanceSkipShare * 100))% of a bug's fixes skipped, at least \(Thresholds.avoidanceMinimumSkips) skips.",
                           "Temporal: more than \(Int(Thresholds.temporalWeekdayShare * 100))% of crashes on one weekday, or more than \(Int(Thresholds.temporalTimeShare * 100))% in one time of day, at least \(Thresholds.temporalWeekdayMinimumCrashes) crashes.",
                           "Context: more than \(Int(Thresholds.contextLoudShare * 100))% of loud ratings in one context, at least \(Thresholds.contextMinimumLoud).",
@@ -233,7 +236,7 @@ extension PageContext {
             ("Privacy", ["Everything comes from one local SQLite file. Nothing is sent anywhere.",
                          "Pages outside share/ are private. share/ holds only catalogue text: the fix and its comment, never a streak, version, date, outcome or reflection."]),
         ]
-        let model = sections.map { ["title": .text($0.0), "rules": .list($0.1.map { .text($0) })] as PageValue }
+        let model = sections.map { ["title": .text($0.0), "rules": .list($0.1.map { .text($0) })] as TemplateValue }
         return try render("how", ["sections": .list(model)], path: "how/index.html", title: "How the numbers work")
     }
 
@@ -257,6 +260,7 @@ extension PageContext {
             }
         }
         out.append(FilePlan(path: "changelog/feed.xml") { Data(try $0.feed().utf8) })
+        out.append(FilePlan(path: "reminders.ics") { $0.remindersCalendar() })
         return out
     }
 
@@ -277,7 +281,7 @@ extension PageContext {
                 let base = ctx.options.baseURL.map { $0 + "share/\(card.slug)/" }
                 let prompt = card.prompt
                 let short = prompt.count > 60 ? String(prompt.prefix(57)) + "..." : prompt
-                let page: PageObject = [
+                let page: TemplateObject = [
                     "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
                     "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
                 ]
@@ -286,7 +290,7 @@ extension PageContext {
             out.append(FilePlan(path: "share/\(card.slug)/card.svg") { _ in Data(ShareCardSVG.render(card).utf8) })
         }
         out.append(FilePlan(path: "share/index.html") { ctx in
-            let list: PageObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
+            let list: TemplateObject = ["cards": .list(cards.map { ["slug": .text($0.slug), "label": .text($0.label), "prompt": .text($0.prompt)] })]
             return try ctx.templates.renderBytes("share/index", list)
         })
         return out

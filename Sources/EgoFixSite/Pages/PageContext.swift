@@ -26,11 +26,11 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, oldest first.
     let crisisDays: [LocalDay]
     /// "Questions you asked yourself", per day (oldest first): reflections first, then crash notes.
-    let questionsByDay: [(day: LocalDay, questions: [PageValue])]
+    let questionsByDay: [(day: LocalDay, questions: [TemplateValue])]
     let navItems: [(label: String, href: String)]
     /// The navigation list for each page that is itself in it, and for every other page.
-    let navByCurrent: [String: PageValue]
-    let navNone: PageValue
+    let navByCurrent: [String: TemplateValue]
+    let navNone: TemplateValue
     let footerLine: String
     let currentWeek: Period
     /// The user's id as text (the tidbit seed), made once.
@@ -55,7 +55,7 @@ final class PageContext: Sendable {
         }
         // Crisis language and questions are read on another core as soon as the days' records are
         // sorted, while this one finishes the index and renders the Markdown.
-        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [PageValue])])>?
+        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [TemplateValue])])>?
         let index = SiteIndex(data: data, calendar: options.calendar, now: options.now) { completions, crashes in
             crisisWork = Parallel.Background { PageContext.crisisAndQuestions(completionsByDay: completions, crashesByDay: crashes) }
         }
@@ -119,10 +119,10 @@ final class PageContext: Sendable {
                                          ("how it works", "how/index.html")]
         for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
         navItems = items
-        func nav(_ current: String?) -> PageValue {
+        func nav(_ current: String?) -> TemplateValue {
             .list(items.map { ["label": .text($0.0), "href": .text($0.1), "current": .bool($0.1 == current)] })
         }
-        var byCurrent: [String: PageValue] = [:]
+        var byCurrent: [String: TemplateValue] = [:]
         for (_, href) in items where byCurrent[href] == nil { byCurrent[href] = nav(href) }
         navByCurrent = byCurrent
         navNone = nav(nil)
@@ -149,11 +149,11 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
     /// first, then crash notes), read once; both oldest day first.
     static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]], crashesByDay: [LocalDay: [Crash]])
-        -> ([LocalDay], [(day: LocalDay, questions: [PageValue])]) {
+        -> ([LocalDay], [(day: LocalDay, questions: [TemplateValue])]) {
         var crisis = Set<LocalDay>()
-        var questions: [LocalDay: [PageValue]] = [:]
+        var questions: [LocalDay: [TemplateValue]] = [:]
         for (day, list) in completionsByDay {
-            var qs: [PageValue] = []
+            var qs: [TemplateValue] = []
             for c in list {
                 if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
                 for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
@@ -161,7 +161,7 @@ final class PageContext: Sendable {
             if !qs.isEmpty { questions[day] = qs }
         }
         for (day, list) in crashesByDay {
-            var qs: [PageValue] = []
+            var qs: [TemplateValue] = []
             for c in list {
                 if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
                 for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
@@ -179,12 +179,12 @@ final class PageContext: Sendable {
     }
 
     /// Renders a page: its own fields first (they win), then the parts every page has.
-    func render(_ template: String, _ page: PageObject, path: String, title: String, current: String? = nil,
+    func render(_ template: String, _ page: TemplateObject, path: String, title: String, current: String? = nil,
                 crisis: Bool = false) throws -> Data {
         try render(template, page, frame: frame(path: path, title: title, current: current ?? path, crisis: crisis))
     }
 
-    func render(_ template: String, _ page: PageObject, frame: PageFrame) throws -> Data {
+    func render(_ template: String, _ page: TemplateObject, frame: PageFrame) throws -> Data {
         var ctx = page
         ctx.fields.reserveCapacity(page.fields.count + 6)
         frame.append(to: &ctx, nav: navByCurrent[frame.current] ?? navNone)
@@ -208,7 +208,7 @@ final class PageContext: Sendable {
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
-    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> PageValue { try fixRow(c, showDate: showDate).value }
+    func fixModel(_ c: FixCompletion, showDate: Bool) throws -> TemplateValue { try fixRow(c, showDate: showDate).value }
 
     func fixRow(_ c: FixCompletion, showDate: Bool) throws -> FixRow {
         let facts = index.fixFacts[c.fixId]
@@ -281,7 +281,7 @@ final class PageContext: Sendable {
         }
     }
 
-    func patternModel(_ p: DetectedPattern) -> PageValue { patternRow(p).value }
+    func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }
 
     func patternRow(_ p: DetectedPattern) -> PatternRow {
         let conf: String
@@ -299,8 +299,8 @@ final class PageContext: Sendable {
     }
 
     /// The questions of the days from `first` through `last`, oldest day first.
-    func questions(from first: LocalDay, through last: LocalDay) -> [PageValue] {
-        var out: [PageValue] = []
+    func questions(from first: LocalDay, through last: LocalDay) -> [TemplateValue] {
+        var out: [TemplateValue] = []
         var i = questionsByDay.lowerBound(of: first) { $0.day }
         while i < questionsByDay.count, questionsByDay[i].day <= last {
             out.append(contentsOf: questionsByDay[i].questions)
@@ -332,7 +332,7 @@ final class PageContext: Sendable {
         return c
     }
 
-    func countsModel(_ c: Counts, previous: Counts?) -> PageValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
+    func countsModel(_ c: Counts, previous: Counts?) -> TemplateValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
 
     func countRows(_ c: Counts, previous: Counts?) -> [CountRow] {
         func row(_ label: String, _ a: Int, _ b: Int?) -> CountRow {
@@ -353,83 +353,5 @@ final class PageContext: Sendable {
     func tidbit(trigger: EducationTrigger, seed: String) -> String? {
         guard let candidates = tidbitsByTrigger[trigger] else { return nil }
         return MicroEducationPicker.pick(fromCandidates: candidates, seed: StableHash.fnv1a([userIdText, seed]))?.body
-    }
-}
-
-/// What was marked and crashed per bug, summed day by day, so the rows of any range of days are
-/// two reads a bug instead of a walk over its days.
-struct BugTallies: Sendable {
-    struct Tally: Equatable {
-        var applied = 0, skipped = 0, failed = 0, crashes = 0
-        var isEmpty: Bool { applied + skipped + failed + crashes == 0 }
-    }
-
-    private let first: LocalDay
-    private let days: Int
-    private let bugCount: Int
-    /// Running totals: entry `(d * bugCount + bug) * 4 + kind` sums the days before day offset `d`.
-    private let totals: [Int]
-
-    init(_ index: SiteIndex) {
-        let keys = Array(index.completionsByDay.keys) + Array(index.crashesByDay.keys)
-        let first = keys.min() ?? index.first
-        let days = (keys.max().map { $0.days(since: first) } ?? -1) + 1
-        let bugCount = index.bugs.count
-        var perDay = [Int](repeating: 0, count: max(0, days) * bugCount * 4)
-        for (day, list) in index.completionsByDay {
-            let d = day.days(since: first)
-            for c in list {
-                guard let b = index.fixFacts[c.fixId]?.bugIndex else { continue }
-                let kind = c.outcome == .applied ? 0 : c.outcome == .skipped ? 1 : c.outcome == .failed ? 2 : -1
-                if kind >= 0 { perDay[(d * bugCount + b) * 4 + kind] += 1 }
-            }
-        }
-        for (day, list) in index.crashesByDay {
-            let d = day.days(since: first)
-            for c in list {
-                guard let bugId = c.bugId, let b = index.bugPlace[bugId] else { continue }
-                perDay[(d * bugCount + b) * 4 + 3] += 1
-            }
-        }
-        let width = bugCount * 4
-        var totals = [Int](repeating: 0, count: (max(0, days) + 1) * width)
-        for d in 0..<max(0, days) {
-            for k in 0..<width { totals[(d + 1) * width + k] = totals[d * width + k] + perDay[d * width + k] }
-        }
-        self.first = first
-        self.days = max(0, days)
-        self.bugCount = bugCount
-        self.totals = totals
-    }
-
-    /// The tally of the bug at `bug` (its place in `index.bugs`) over the days from `from` through `through`.
-    func tally(bug: Int, from: LocalDay, through: LocalDay) -> Tally {
-        let lo = min(max(0, from.days(since: first)), days)
-        let hi = min(max(0, through.days(since: first) + 1), days)
-        guard hi > lo else { return Tally() }
-        func sum(_ kind: Int) -> Int { totals[(hi * bugCount + bug) * 4 + kind] - totals[(lo * bugCount + bug) * 4 + kind] }
-        return Tally(applied: sum(0), skipped: sum(1), failed: sum(2), crashes: sum(3))
-    }
-}
-
-/// A counter's count and its unit in agreement, for the site's copy: "once", "1 reply", "2 replies".
-/// (A number and a noun with both forms given: `PatternCopy.count`.)
-enum Plural {
-    /// A counter fix's count in its catalogue unit, which is plural ("times", "replies", "people"):
-    /// 1 is "once" for times, else the unit made singular.
-    static func count(_ n: Int, unit: String) -> String {
-        guard n == 1 else { return "\(n) \(unit)" }
-        if unit == "times" { return "once" }
-        return "1 " + singular(unit)
-    }
-
-    /// The singular of a plural English noun (of the last word of a phrase), for the units the
-    /// catalogue uses and the regular rest: people, replies, near misses, checks.
-    static func singular(_ plural: String) -> String {
-        if plural.hasSuffix("people") { return String(plural.dropLast(6)) + "person" }
-        if plural.hasSuffix("ies") && plural.count > 3 { return String(plural.dropLast(3)) + "y" }
-        for ending in ["sses", "shes", "ches", "xes", "zzes"] where plural.hasSuffix(ending) { return String(plural.dropLast(2)) }
-        if plural.hasSuffix("s") && !plural.hasSuffix("ss") { return String(plural.dropLast()) }
-        return plural
     }
 }

@@ -72,11 +72,11 @@ extension PageContext {
         let pending = PendingFixRule.pending(in: data.completions, fixesById: index.fixesById, today: index.today,
                                              dayOf: index.clock.day)?.completion
         let from = index.today.adding(days: -364)
-        var welcome: PageValue = .null
+        var welcome: TemplateValue = .null
         if let last = user.lastEngagementDate.map({ index.clock.day($0) }), index.today.days(since: last) >= 7 {
             welcome = .text("\(index.today.days(since: last)) days since the last entry. Welcome back. Nothing to make up; today counts as today.")
         }
-        let page: PageObject = [
+        let page: TemplateObject = [
             "welcomeBack": welcome,
             "version": .text(user.currentVersion),
             "toNext": .text("\(VersionRules.fixesToNextVersion(appliedCount: applied)) to v\(VersionRules.version(forAppliedCount: applied).next.version)"),
@@ -94,7 +94,7 @@ extension PageContext {
         return try render("dashboard", page, path: path, title: "Dashboard", crisis: crisis(from: currentWeek.start, through: currentWeek.end))
     }
 
-    func emptyDashboard() -> PageObject {
+    func emptyDashboard() -> TemplateObject {
         let from = index.today.adding(days: -364)
         return ["welcomeBack": "No profile in this store yet. `egofix init` picks a bug and shows the first fix.",
                 "version": "1.0", "toNext": "7 to v1.1", "streak": "day 0", "longest": "0", "applied": "0", "since": "",
@@ -107,10 +107,10 @@ extension PageContext {
     func period(_ p: Period, prev: Period?, next: Period?) throws -> Data {
         if p.kind == .week {
             let week = try weekPage(p, prev: prev, next: next)
-            return templates.writesWeeks ? PageWriter.week(week) : try render("week", week.object, frame: week.head.frame)
+            return try render("week", week.object, frame: week.head.frame)
         }
         let page = periodPage(p, prev: prev, next: next)
-        return templates.writesPeriods ? PageWriter.period(page) : try render("period", page.object, frame: page.head.frame)
+        return try render("period", page.object, frame: page.head.frame)
     }
 
     /// What every report page has; `current` is the navigation entry marked as this page.
@@ -127,7 +127,7 @@ extension PageContext {
             up: p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports"))
     }
 
-    /// A month, quarter or year page's values: what the "period" template is given, or `PageWriter` writes.
+    /// A month, quarter or year page's values: what the "period" template is given.
     func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
         let graphEnd = max(p.start, min(p.end, index.last))
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
@@ -141,7 +141,7 @@ extension PageContext {
             bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 
-    /// A week page's values: what the "week" template is given, or `PageWriter` writes.
+    /// A week page's values: what the "week" template is given.
     func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
         let appliedByEnd = index.appliedCount(before: p.end.adding(days: 1).start(in: options.calendar))
         return WeekPage(
@@ -211,8 +211,8 @@ extension PageContext {
 
     func reports() throws -> Data {
         let years = Period.all(.year, from: index.first, through: index.last).reversed()
-        let groups = years.map { y -> PageValue in
-            var items: [PageValue] = [["href": .text(y.path), "label": .text("The year \(y.title)"), "summary": .text(summary(y))]]
+        let groups = years.map { y -> TemplateValue in
+            var items: [TemplateValue] = [["href": .text(y.path), "label": .text("The year \(y.title)"), "summary": .text(summary(y))]]
             for q in Period.all(.quarter, from: y.start, through: y.end).reversed() where q.start <= index.last && q.end >= index.first {
                 items.append(["href": .text(q.path), "label": .text(q.title), "summary": .text(summary(q))])
                 for m in Period.all(.month, from: q.start, through: q.end).reversed() where m.start <= index.last && m.end >= index.first {

@@ -1,15 +1,6 @@
 import EgoFixCore
 import Foundation
 
-public enum SiteBuildError: Error, CustomStringConvertible {
-    case page(path: String, underlying: String)
-    public var description: String {
-        switch self {
-        case .page(let path, let why): return "building \(path): \(why)"
-        }
-    }
-}
-
 /// Turns the data, the user's Markdown and the templates into the files of the site.
 public struct SiteBuilder: Sendable {
     public let templates: TemplateSet
@@ -144,19 +135,6 @@ public struct SiteBuilder: Sendable {
         stats.notesNotOnTheSite = ctx.notesNotOnTheSite()
         return paths
     }
-}
-
-/// What a build did beyond the files: share cards drawn or reused, and each card's key.
-public struct SiteBuildStats: Sendable {
-    public var cardsDrawn = 0
-    public var cardsReused = 0
-    /// The key of each share card PNG, by path: the same key means the same bytes.
-    public var cardKeys: [String: String] = [:]
-    /// The user's week and version notes that no page shows, one line each naming the file and
-    /// why, in file order: for the build to report (the files stay where they are).
-    public var notesNotOnTheSite: [String] = []
-
-    public init() {}
 }
 
 /// One page to write: its path and how to render it.

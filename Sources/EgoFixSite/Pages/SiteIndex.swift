@@ -1,47 +1,6 @@
 import EgoFixCore
 import Foundation
 
-/// Local dates and wall-clock times of instants in the user's calendar.
-struct SiteClock: Sendable {
-    let calendar: Calendar
-    let days: LocalDay.Converter
-
-    init(calendar: Calendar) {
-        self.calendar = calendar
-        days = LocalDay.Converter(calendar)
-    }
-
-    func day(_ d: Date) -> LocalDay { days.day(d) }
-
-    /// "07:05"
-    func time(_ d: Date) -> String {
-        let m = LocalDay.minuteOfDay(d, calendar: calendar)
-        let h = m / 60, mm = m % 60
-        return String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)],
-                      as: UTF8.self)
-    }
-}
-
-/// A catalogue fix with its bug's slug and title, looked up once per build: a page reads them
-/// with one lookup and no copy of the fix.
-final class FixFacts: Sendable {
-    let fix: Fix
-    let bugSlug: String
-    let bugTitle: String
-    /// Where the fix's bug is in `SiteIndex.bugs`; nil when the bug is not live.
-    let bugIndex: Int?
-
-    /// What a page says for a fix or crash without a (live) bug.
-    static let noBugSlug = "none", noBugTitle = "no bug named"
-
-    init(fix: Fix, bug: Bug?, bugIndex: Int?) {
-        self.fix = fix
-        bugSlug = bug?.slug ?? FixFacts.noBugSlug
-        bugTitle = bug?.title ?? FixFacts.noBugTitle
-        self.bugIndex = bugIndex
-    }
-}
-
 /// Lookups every page needs, computed once per build.
 struct SiteIndex: Sendable {
     let data: SiteData
@@ -69,7 +28,6 @@ struct SiteIndex: Sendable {
     let versionSteps: [VersionEntry]
     /// Instants of applied completions, sorted.
     let appliedTimes: [Date]
-    let input: InsightInput
     let ledger: DayLedger
     let clock: SiteClock
     /// Non-empty graph cells, by day.
@@ -84,11 +42,9 @@ struct SiteIndex: Sendable {
         clock = SiteClock(calendar: calendar)
         today = LocalDay(now, calendar: calendar)
         // The day ledger and the graph's cells are made on another core while the rest is sorted by day.
-        let ledgerWork = Parallel.Background { () -> (InsightInput, DayLedger, [GraphCell]) in
-            let input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
-                                     versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: calendar)
-            let ledger = DayLedger(input)
-            return (input, ledger, SiteIndex.graphCells(ledger))
+        let ledgerWork = Parallel.Background { () -> (DayLedger, [GraphCell]) in
+            let ledger = DayLedger(data, calendar: calendar)
+            return (ledger, SiteIndex.graphCells(ledger))
         }
         let toDay = LocalDay.Converter(calendar)
         var bugsById: [UUID: Bug] = [:]
@@ -149,7 +105,7 @@ struct SiteIndex: Sendable {
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
             .map { $0.completedAt ?? $0.assignedAt }.sorted()
 
-        (input, ledger, graph) = ledgerWork.wait()
+        (ledger, graph) = ledgerWork.wait()
     }
 
     /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer:

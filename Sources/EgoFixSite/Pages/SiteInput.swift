@@ -1,55 +1,10 @@
 import EgoFixCore
 import Foundation
 
-/// Everything the site is built from. The CLI fills it from the store and the workspace;
-/// the site never opens the database.
-public struct SiteData: Sendable {
-    public var profile: UserProfile?
-    public var bugs: [Bug]
-    public var fixes: [Fix]
-    public var completions: [FixCompletion]
-    public var crashes: [Crash]
-    public var versions: [VersionEntry]
-    public var events: [AnalyticsEvent]
-    public var diagnostics: [WeeklyDiagnostic]
-    public var patterns: [DetectedPattern]
-    public var education: [MicroEducation]
-
-    public init(profile: UserProfile?, bugs: [Bug], fixes: [Fix], completions: [FixCompletion], crashes: [Crash],
-                versions: [VersionEntry], events: [AnalyticsEvent], diagnostics: [WeeklyDiagnostic],
-                patterns: [DetectedPattern], education: [MicroEducation]) {
-        self.profile = profile
-        self.bugs = bugs
-        self.fixes = fixes
-        self.completions = completions
-        self.crashes = crashes
-        self.versions = versions
-        self.events = events
-        self.diagnostics = diagnostics
-        self.patterns = patterns
-        self.education = education
-    }
-
-    /// The fixes the live fixShared events name, each once, in the order they were first shared:
-    /// the fixes the site draws share cards for.
-    public var sharedFixIds: [UUID] {
-        var ids: [UUID] = []
-        var seen = Set<UUID>()
-        for e in events where e.deletedAt == nil && e.eventType == .fixShared {
-            if let f = e.fixId, seen.insert(f).inserted { ids.append(f) }
-        }
-        return ids
-    }
-
-    /// Reads every live record from the repositories.
-    public static func load(_ repos: Repositories) async throws -> SiteData {
-        SiteData(profile: try await repos.users.get(), bugs: try await repos.bugs.getAll(), fixes: try await repos.fixes.getAll(),
-                 completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
-                 versions: try await repos.versions.getAll(), events: try await repos.events.getAll(),
-                 diagnostics: try await repos.diagnostics.getAll(), patterns: try await repos.patterns.getAll(),
-                 education: try await repos.education.getAll())
-    }
-}
+/// Everything the site is built from: the practice, which the CLI reads from the store (or the
+/// demo generates); the site never opens the database. The one name the site keeps for Core's
+/// `Practice` (issue 31: one practice type), so the site's sources read as before.
+public typealias SiteData = Practice
 
 /// The user's own Markdown from `content/`: week notes, version notes, free pages.
 public struct SiteContent: Sendable {
@@ -154,10 +109,13 @@ public struct SiteOptions: Sendable {
     /// The stored patterns are what the detectors find on this data at `now` (the demo's are: it
     /// stores what they find at its end), so `SiteData.patterns` is not read.
     public var patternsAreDetection: Bool
+    /// When the day's reminder comes (`remind_at`), for reminders.ics.
+    public var remindAt: ReminderTime
 
     public init(title: String = "EgoFix", baseURL: String? = nil, now: Date, calendar: Calendar, workspace: URL? = nil,
-                cardSalt: String = "", patternsAreDetection: Bool = false) {
+                cardSalt: String = "", patternsAreDetection: Bool = false, remindAt: ReminderTime = .standard) {
         self.patternsAreDetection = patternsAreDetection
+        self.remindAt = remindAt
         self.title = title
         self.baseURL = baseURL
         self.now = now

@@ -209,7 +209,12 @@ enum OutcomeCommand {
                      reflection: String?) async throws -> [String] {
         // What the detectors need from before the outcome is read on another core meanwhile.
         let earlier = Task { try await DetectionReads.earlier(s.repos, now: s.now, calendar: s.calendar) }
-        let interaction = try interactionOutcome(fix: target.1, o)
+        var interaction = try interactionOutcome(fix: target.1, o)
+        // A timer run to the end by `egofix timer` counts as --timer-done.
+        if interaction == nil, case .timed? = try? target.1.configuration(),
+           try await TimerService(repos: s.repos, calendar: s.calendar).completed(target.0, fix: target.1) {
+            interaction = InteractionOutcome(timerCompleted: true)
+        }
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
         do {
             try await vm.mark(outcome, reflection: reflection, interaction: interaction, at: s.now, target: target)

@@ -128,10 +128,10 @@ struct Demo: AsyncParsableCommand {
             throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
         }
         let catalogue = try Session.seedFiles().builtInCatalogue()
-        let d = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar)
-        let report = try s.store.loadPractice(PracticeRecords(
-            profile: d.profile, bugs: d.bugs, fixes: catalogue.fixes, education: catalogue.education, completions: d.completions,
-            crashes: d.crashes, versions: d.versions, events: d.events, diagnostics: d.diagnostics, patterns: []))
+        // The store keeps no patterns from the demo: the detectors run on it when asked.
+        let practice = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar,
+                                            detect: false)
+        let report = try s.store.loadPractice(practice)
         try s.ensureCatalogue()
         s.print(["Demo history written to \(s.storePath): \(report.summary).",
                  s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])
@@ -157,17 +157,15 @@ struct History: AsyncParsableCommand {
         let s = try Session.open(options)
         try s.ensureCatalogue()
         _ = try await s.profile()
-        let data = try await SiteData.load(s.repos)
-        let input = InsightInput(bugs: data.bugs, fixes: data.fixes, completions: data.completions, crashes: data.crashes,
-                                 versions: data.versions, events: data.events, diagnostics: data.diagnostics, calendar: s.calendar)
-        let ledger = DayLedger(input)
+        let data = try await Practice.load(s.repos)
+        let ledger = DayLedger(data, calendar: s.calendar)
         let from = s.today.adding(days: -(days - 1))
         let graph = ContributionGraph.make(ledger, from: from, to: s.today)
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.assignedAt, calendar: s.calendar), default: []].append(c) }
-        let rates = HistoryInsight.make(input).overall
+        let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
         var reruns = Set<UUID>(), appliedBefore = Set<UUID>()
         for c in data.completions.filter({ $0.deletedAt == nil }).sorted(by: { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }) {

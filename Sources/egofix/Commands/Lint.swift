@@ -23,29 +23,24 @@ struct SeedFiles {
 
     func lint() -> [SeedLint.Issue] { SeedLint.lint(bugs: bugs, fixes: fixes, education: education) }
 
-    /// The catalogue, after a lint that found nothing (read from the JSON, not `CompiledSeeds`,
-    /// when `compiled` is false).
-    func catalogue(compiled: Bool = true) throws -> SeedCatalogue {
+    /// The catalogue, after a lint that found nothing.
+    func catalogue() throws -> SeedCatalogue {
         let issues = lint()
         guard issues.isEmpty else { throw SeedLint.Failure(issues: issues) }
-        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data(),
-                                        compiled: compiled)
+        return try SeedCatalogue.decode(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data())
     }
-
-    /// `SeedCatalogue.digest` of the three files.
-    var digest: UInt64 { SeedCatalogue.digest(bugs: bugs ?? Data(), fixes: fixes ?? Data(), education: education ?? Data()) }
 }
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
-        abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules.",
+        abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules, house style.",
         discussion: "With no folder, checks the built-in seeds. Each problem is one line: file: entry: field: what is wrong.")
 
     @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.")
     var dir: String?
 
-    @Flag(help: "Print counts per bug, severity, type, interaction type and trigger.")
+    @Flag(help: "Print counts: active and retired fixes, daily eligible, by type, severity (daily), interaction type, and tidbits by trigger, overall and per bug.")
     var stats = false
 
     func run() throws {
@@ -73,18 +68,5 @@ struct Lint: ParsableCommand {
                 }
             }
         }
-    }
-}
-
-/// `egofix compile-seeds FOLDER`, hidden: prints CompiledSeeds.swift for the seeds in a folder
-/// (`make seeds` writes it into the sources). The seeds are linted and read from their JSON.
-struct CompileSeeds: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "compile-seeds", abstract: "Print the seeds as Swift.",
-                                                    shouldDisplay: false)
-    @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.") var folder: String
-
-    func run() throws {
-        let files = SeedFiles.load(folder: folder)
-        print(try files.catalogue(compiled: false).swiftSource(digest: files.digest), terminator: "")
     }
 }

@@ -1,0 +1,176 @@
+import Foundation
+import EgoFixCore
+import TOMLKit
+
+/// The optional workspace config, `egofix.toml`:
+///
+///     title = "Release notes for a person"
+///     base_url = "https://example.org/egofix/"
+///     time_zone = "Europe/Berlin"
+///     week_start = "monday"        # the only week there is so far: ISO weeks
+///     output = "site"
+///     content = "content"
+///     store = "~/.local/share/egofix/egofix.sqlite"
+///     remind_at = "09:00"          # the day's reminder (`egofix remind`, reminders.ics)
+///
+/// The file is read by a real TOML parser (TOMLKit, toml++ underneath), so every string form TOML
+/// has works (basic and literal strings, multi-line strings, every escape, combining marks after
+/// an escaped quote); egofix then takes only its own keys, all strings, at the top level.
+public struct WorkspaceConfig: Equatable, Sendable {
+    public var title: String?
+    public var baseURL: String?
+    public var timeZone: String?
+    public var weekStart: String?
+    public var output: String?
+    public var content: String?
+    public var store: String?
+    /// `remind_at`: when the day's reminder comes (nil: `ReminderTime.standard`, 09:00).
+    public var remindAt: ReminderTime?
+
+    public init(title: String? = nil, baseURL: String? = nil, timeZone: String? = nil, weekStart: String? = nil,
+                output: String? = nil, content: String? = nil, store: String? = nil) {
+        self.title = title
+        self.baseURL = baseURL
+        self.timeZone = timeZone
+        self.weekStart = weekStart
+        self.output = output
+        self.content = content
+        self.store = store
+    }
+
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        public let file: String
+        public let line: Int
+        public let message: String
+        public var description: String { "\(file):\(line): \(message)" }
+    }
+
+    public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store", "remind_at"]
+    public static let maxValueLength = ConfigLimits.maxValueLength
+
+    /// The longest egofix.toml read (a few short settings), and the longest value of each key:
+    /// a 10 MB title would be copied into every page of every build.
+    public static let maxFileBytes = 64 * 1024
+
+    /// The config in `text`; `checkingTimeZone` false takes `time_zone` without asking ICU whether
+    /// it knows the name (for a caller that knows this text passed the check before).
+    public static func parse(_ text: String, file: String = "egofix.toml", checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
+        guard text.utf8.count <= maxFileBytes else {
+            throw ParseError(file: file, line: 1, message: "the file is \(text.utf8.count) bytes, over the limit of \(maxFileBytes); egofix.toml holds a few short settings")
+        }
+        // Lines end in LF or CRLF (one Character in Swift); only used to name a key's line.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let e as TOMLParseError {
+            let n = max(1, e.source.begin.line)
+            let line = n <= lines.count ? trimmed(lines[n - 1]) : ""
+            if line.hasPrefix("[") {
+                throw ParseError(file: file, line: n, message: "tables are not used in egofix.toml; put every key at the top level")
+            }
+            if let key = key(ofLine: line) {
+                if let first = lineNumber(of: key, in: lines), first < n {
+                    throw ParseError(file: file, line: n, message: "'\(key)' is set twice")
+                }
+                if keys.contains(key) {
+                    throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string (\(e.description))")
+                }
+            }
+            throw ParseError(file: file, line: n, message: "not valid TOML: \(e.description)")
+        } catch {
+            throw ParseError(file: file, line: 1, message: "not valid TOML: \(error)")
+        }
+        var c = WorkspaceConfig()
+        // In the file's order, so the first problem in it is the one named.
+        let found = table.keys.map { (key: $0, line: lineNumber(of: $0, in: lines) ?? 1) }.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
+        for (key, n) in found {
+            guard let node = table[key] else { continue }
+            if node.type == .table {
+                throw ParseError(file: file, line: n, message: "tables are not used in egofix.toml; put every key at the top level")
+            }
+            guard keys.contains(key) else {
+                throw ParseError(file: file, line: n, message: "unknown key '\(Self.visible(key))'; known keys: \(keys.joined(separator: ", "))")
+            }
+            guard node.type == .string, let value = node.string else {
+                throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
+            }
+            if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+                throw ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
+            }
+            if let cap = maxValueLength[key], value.count > cap {
+                throw ParseError(file: file, line: n, message: "'\(key)' is \(value.count) characters long, over the limit of \(cap); shorten it")
+            }
+            switch key {
+            case "title": c.title = value
+            case "base_url":
+                guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
+                    throw ParseError(file: file, line: n, message: "base_url must start with https:// or http://")
+                }
+                c.baseURL = value.hasSuffix("/") ? value : value + "/"
+            case "time_zone":
+                guard !checkingTimeZone || TimeZone(identifier: value) != nil else {
+                    throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin")
+                }
+                c.timeZone = value
+            case "week_start":
+                // Weeks are ISO weeks everywhere (week pages and their names, streak freezes, the
+                // diagnostic's window), so a Sunday start is refused rather than read and ignored.
+                guard value.lowercased() == "monday" else {
+                    throw ParseError(file: file, line: n, message: value.lowercased() == "sunday"
+                        ? "week_start = \"sunday\" is not supported: weeks are ISO weeks, Monday to Sunday, in every report, streak freeze and diagnostic. Leave week_start out or set it to \"monday\""
+                        : "week_start must be \"monday\"")
+                }
+                c.weekStart = value.lowercased()
+            case "output": c.output = value
+            case "content": c.content = value
+            case "remind_at":
+                guard let t = ReminderTime(value) else {
+                    throw ParseError(file: file, line: n, message: "remind_at must be a time of day as HH:MM, such as \"09:00\"")
+                }
+                c.remindAt = t
+            default: c.store = value
+            }
+        }
+        return c
+    }
+
+    /// A key as it may be shown in a message: control characters as `\u{..}`.
+    static func visible(_ s: String) -> String {
+        var out = ""
+        for c in s.unicodeScalars {
+            if c.value < 0x20 || (0x7F...0x9F).contains(c.value) { out += "\\u{" + String(c.value, radix: 16) + "}" } else { out.unicodeScalars.append(c) }
+        }
+        return out
+    }
+
+    /// The top-level key a line sets or opens (`key = ...`, `"key" = ...`, `key.sub = ...`,
+    /// `[key]`, `[[key]]`), trimmed of its quotes; nil for anything else.
+    static func key(ofLine line: String) -> String? {
+        var rest = Substring(line)
+        while rest.first == "[" { rest = rest.dropFirst() }
+        rest = rest.drop(while: { $0 == " " || $0 == "\t" })
+        guard let first = rest.first else { return nil }
+        if first == "\"" || first == "'" {
+            let body = rest.dropFirst()
+            guard let close = body.firstIndex(of: first) else { return nil }
+            return String(body[..<close])
+        }
+        let name = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") }
+        return name.isEmpty ? nil : String(name)
+    }
+
+    /// The number of the first line that sets or opens `key`.
+    static func lineNumber(of key: String, in lines: [String]) -> Int? {
+        for (i, line) in lines.enumerated() where self.key(ofLine: trimmed(line)) == key { return i + 1 }
+        return nil
+    }
+
+    /// `s` without the spaces and tabs around it (TOML's whitespace; Foundation's trimming goes
+    /// through NSString here, which every command would pay for: see docs/performance.md).
+    static func trimmed<S: StringProtocol>(_ s: S) -> String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(s[first...last])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// One user's whole practice: every record a store holds, as plain values. The store loads and
+/// writes it, the demo generates it, the insights and the site read it.
+public struct Practice: Sendable, Equatable {
+    /// Nil before `egofix init` (an empty store).
+    public var profile: UserProfile?
+    public var bugs: [Bug]
+    public var fixes: [Fix]
+    public var completions: [FixCompletion]
+    public var crashes: [Crash]
+    public var versions: [VersionEntry]
+    public var events: [AnalyticsEvent]
+    public var diagnostics: [WeeklyDiagnostic]
+    /// What the detectors found, strongest first.
+    public var patterns: [DetectedPattern]
+    public var education: [MicroEducation]
+
+    public init(profile: UserProfile? = nil, bugs: [Bug] = [], fixes: [Fix] = [], completions: [FixCompletion] = [],
+                crashes: [Crash] = [], versions: [VersionEntry] = [], events: [AnalyticsEvent] = [],
+                diagnostics: [WeeklyDiagnostic] = [], patterns: [DetectedPattern] = [], education: [MicroEducation] = []) {
+        self.profile = profile
+        self.bugs = bugs
+        self.fixes = fixes
+        self.completions = completions
+        self.crashes = crashes
+        self.versions = versions
+        self.events = events
+        self.diagnostics = diagnostics
+        self.patterns = patterns
+        self.education = education
+    }
+
+    /// The fixes the live fixShared events name, each once, in the order they were first shared:
+    /// the fixes the site draws share cards for.
+    public var sharedFixIds: [UUID] {
+        var ids: [UUID] = []
+        var seen = Set<UUID>()
+        for e in events where e.deletedAt == nil && e.eventType == .fixShared {
+            if let f = e.fixId, seen.insert(f).inserted { ids.append(f) }
+        }
+        return ids
+    }
+}

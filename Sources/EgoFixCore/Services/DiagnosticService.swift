@@ -1,0 +1,57 @@
+import Foundation
+
+public struct DiagnosticService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    public func isDue(at now: Date) async throws -> Bool {
+        DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll())
+    }
+
+    /// The bugs this week's diagnostic asks about (at most 3, rotating).
+    public func bugsToAsk() async throws -> [Bug] {
+        let user = try await repos.users.get()
+        return DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId,
+                                            completed: try await repos.diagnostics.getAll())
+    }
+
+    /// The Monday of the week a diagnostic completed now reviews: the window's week, else this ISO week.
+    public func weekUnderReview(at now: Date) -> LocalDay {
+        DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) ?? LocalDay(now, calendar: calendar).isoWeekStart
+    }
+
+    /// Records this week's diagnostic: each response rates a different active bug, at most 3 of them
+    /// (`Thresholds.diagnosticMaxBugs`). Anything else is refused with nothing recorded.
+    public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
+        let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
+        var rated = Set<UUID>()
+        for r in responses {
+            guard let bug = try await repos.bugs.getById(r.bugId) else { throw PracticeError.unknownBug(r.bugId.uuidString) }
+            guard active.contains(where: { $0.id == bug.id }) else {
+                throw PracticeError.diagnosticBugNotActive(slug: bug.slug, active: active.map(\.slug).sorted())
+            }
+            guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
+        }
+        if responses.count > Thresholds.diagnosticMaxBugs {
+            throw PracticeError.diagnosticTooManyBugs(count: responses.count, thisWeek: try await bugsToAsk().map(\.slug))
+        }
+        let week = weekUnderReview(at: now)
+        let start = week.start(in: calendar)
+        if try await repos.diagnostics.getAll().contains(where: { LocalDay($0.weekStarting, calendar: calendar) == week }) {
+            throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
+        }
+        let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)
+        try await repos.diagnostics.save(d)
+        try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
+        return d
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Errors a user can cause through the services. Each says what happened and what to do.
+public enum PracticeError: Error, Equatable, CustomStringConvertible {
+    case noProfile
+    case unknownBug(String)
+    case noPendingFix
+    case alreadyMarked(fix: String, outcome: FixOutcome)
+    case reflectionTooLong(bytes: Int)
+    case nothingToReboot
+    case diagnosticAlreadyDone(week: String)
+    case diagnosticEmpty
+    case diagnosticBugRatedTwice(slug: String)
+    case diagnosticBugNotActive(slug: String, active: [String])
+    case diagnosticTooManyBugs(count: Int, thisWeek: [String])
+
+    public var description: String {
+        switch self {
+        case .noProfile:
+            return "no profile in this store. Run `egofix init` first."
+        case .unknownBug(let slug):
+            return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
+        case .noPendingFix:
+            return "no pending fix to mark. Run `egofix today` to get one."
+        case .alreadyMarked(let fix, let outcome):
+            return "\(fix) is already marked \(outcome.rawValue). An outcome is recorded once."
+        case .reflectionTooLong(let bytes):
+            return "text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes). Shorten it and run the command again."
+        case .nothingToReboot:
+            return "no crash waiting for a reboot. Nothing changed."
+        case .diagnosticAlreadyDone(let week):
+            return "the diagnostic for \(week) is already done. Next one opens Sunday evening."
+        case .diagnosticEmpty:
+            return "a diagnostic needs at least one bug rating. To skip, record nothing."
+        case .diagnosticBugRatedTwice(let slug):
+            return "\(slug) is rated twice. A diagnostic rates each bug once; nothing recorded."
+        case .diagnosticBugNotActive(let slug, let active):
+            let which = active.isEmpty ? "no bug is active" : "active: " + active.joined(separator: ", ")
+            return "\(slug) is not active. The diagnostic asks about active bugs (\(which)); `egofix bug activate SLUG` activates one."
+        case .diagnosticTooManyBugs(let count, let thisWeek):
+            return "\(count) bugs rated; a diagnostic rates at most \(Thresholds.diagnosticMaxBugs) (this week's turn: "
+                + thisWeek.joined(separator: ", ") + "). Nothing recorded."
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// What `egofix status` shows.
+public struct StatusSnapshot: Equatable, Sendable, Codable {
+    public struct BugLine: Equatable, Sendable, Codable {
+        public let slug: String
+        public let title: String
+        public let color: String
+        public let status: BugStatus
+        public let isPrimary: Bool
+        public let activatedAt: Date?
+    }
+
+    public let version: String
+    public let appliedCount: Int
+    public let fixesToNextVersion: Int
+    public let streak: Int
+    public let longestStreak: Int
+    public let streakLine: String
+    public let freezeAvailable: Bool
+    public let activeBugs: [BugLine]
+    public let pendingFix: String?
+    public let pendingFixPrompt: String?
+    public let openCrashes: Int
+    public let diagnosticDue: Bool
+
+    public static func make(repos: Repositories, calendar: Calendar, at now: Date) async throws -> StatusSnapshot {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let streakSvc = StreakService(repos: repos, calendar: calendar)
+        let streak = try await streakSvc.currentStreak(at: now)
+        let applied = try await repos.completions.count(outcome: .applied)
+        let active = DailyFixRules.turnOrder(try await repos.bugs.getActive(), primaryBugId: user.primaryBugId)
+            + (try await repos.bugs.getActive()).filter { $0.status != .active }.sorted { $0.slug < $1.slug }
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
+        // The fix `egofix applied` would mark (PendingFixRule).
+        let today = LocalDay(now, calendar: calendar)
+        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: today, calendar: calendar)
+        let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: today,
+                                             dayOf: { LocalDay($0, calendar: calendar) })?.completion
+        return StatusSnapshot(
+            version: user.currentVersion, appliedCount: applied,
+            fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
+            streak: streak, longestStreak: user.longestStreak, streakLine: StreakRules.line(days: streak),
+            freezeAvailable: try await streakSvc.freezeAvailable(at: now),
+            activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
+                                             isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
+            pendingFix: pending.flatMap { byId[$0.fixId]?.label }, pendingFixPrompt: pending.flatMap { byId[$0.fixId]?.prompt },
+            openCrashes: try await repos.crashes.getUnrebooted().count,
+            diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar).isDue(at: now))
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+public struct StreakService: Sendable {
+    public let repos: Repositories
+    public let calendar: Calendar
+
+    public init(repos: Repositories, calendar: Calendar) {
+        self.repos = repos
+        self.calendar = calendar
+    }
+
+    public func state(of user: UserProfile) -> StreakState {
+        StreakState(current: user.currentStreak, longest: user.longestStreak,
+                    lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) }
+                        ?? user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
+                    freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
+    }
+
+    /// Any engagement (opening a fix, an outcome, a crash, a diagnostic) counts the day.
+    /// Returns the profile as saved. A break is silent: there is nothing to announce.
+    @discardableResult
+    public func recordEngagement(at now: Date) async throws -> UserProfile {
+        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let today = LocalDay(now, calendar: calendar)
+        let s = StreakRules.engage(state(of: user), on: today)
+        if s == state(of: user) { return user }
+        user.currentStreak = s.current
+        user.longestStreak = s.longest
+        user.lastEngagementDate = now
+        user.lastEngagementDay = s.lastEngagedDay?.ordinal
+        user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
+        user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        try await repos.users.save(user)
+        return user
+    }
+
+    /// Brings the profile's stored streak and freeze flag up to `now` (a streak ended by missed
+    /// days reads 0; the freeze flag is this week's), so what `export` and `status` read is not
+    /// stale. Uses no freeze and counts no engagement. Returns the profile as saved.
+    @discardableResult
+    public func settle(at now: Date) async throws -> UserProfile {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let settled = settled(user, at: now)
+        guard settled != user else { return user }
+        try await repos.users.save(settled)
+        return settled
+    }
+
+    /// The profile with its streak and freeze flag as they stand at `now` (nothing saved).
+    public func settled(_ user: UserProfile, at now: Date) -> UserProfile {
+        let today = LocalDay(now, calendar: calendar)
+        let s = state(of: user)
+        var u = user
+        u.currentStreak = StreakRules.current(s, today: today)
+        u.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        return u
+    }
+
+    /// The streak shown today: 0 once a missed day was not covered by a freeze.
+    public func currentStreak(at now: Date) async throws -> Int {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        return StreakRules.current(state(of: user), today: LocalDay(now, calendar: calendar))
+    }
+
+    public func freezeAvailable(at now: Date) async throws -> Bool {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        return StreakRules.freezeAvailable(state(of: user), today: LocalDay(now, calendar: calendar))
+    }
+}

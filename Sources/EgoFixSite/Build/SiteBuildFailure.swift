@@ -1,0 +1,18 @@
+import EgoFixCore
+import Foundation
+
+/// A build that failed for a reason the user can fix: one line saying what and where.
+public struct SiteBuildFailure: Error, CustomStringConvertible {
+    public let description: String
+
+    /// The site's own errors as one line; any other error as it is.
+    static func wrapping(_ error: Error) -> Error {
+        switch error {
+        case let e as SiteBuildError: return SiteBuildFailure(description: e.description)
+        case let e as SiteWriterError: return SiteBuildFailure(description: e.description)
+        case let e as SiteContent.LoadError: return SiteBuildFailure(description: e.description)
+        case let e as TemplateError: return SiteBuildFailure(description: e.description)
+        default: return error
+        }
+    }
+}

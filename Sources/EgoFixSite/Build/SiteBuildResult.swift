@@ -1,0 +1,17 @@
+import EgoFixCore
+import Foundation
+
+/// What a build did: files, and how many were written, kept and removed; share cards; notes no
+/// page shows; the time each step took.
+public struct SiteBuildResult: Sendable {
+    public var files = 0
+    public var written = 0
+    public var unchanged = 0
+    public var removed = 0
+    public var cardsDrawn = 0
+    public var cardsReused = 0
+    /// See `SiteBuildStats.notesNotOnTheSite`.
+    public var notesNotOnTheSite: [String] = []
+    /// Each step run, with its seconds.
+    public var stepTimes: [(step: String, seconds: Double)] = []
+}

@@ -1,0 +1,195 @@
+import EgoFixCore
+import Foundation
+
+/// A site build as a list of named steps, run in order (`SitePipeline.steps`):
+///
+/// 1. check the request: the base URL
+/// 2. check for changes: the same inputs as the last build into this folder, and its files as it
+///    left them: nothing to do, and the build stops here
+/// 3. load templates and content: the theme and the user's Markdown, on another core
+/// 4. load practice: the store's records, or the demo history
+/// 5. draw share cards: the shared fixes' PNGs, on another core at background priority
+/// 6. render pages: every page, the feed, the theme's files and the cards, written into a new
+///    folder as each is made
+/// 7. swap in: the new folder replaces the site
+/// 8. write manifest: what the next build's change check compares against
+///
+/// The command line makes a `SiteBuildRequest`, runs the pipeline and prints its `SiteBuildResult`.
+public final class SitePipeline: @unchecked Sendable {
+    /// A step: its name (for `--stats` and errors) and what it does. It answers false when the
+    /// build is done early (nothing changed).
+    public struct Step: Sendable {
+        public let name: String
+        let run: @Sendable (SitePipeline) async throws -> Bool
+    }
+
+    /// The steps of every build, in order.
+    public static let steps: [Step] = [
+        Step(name: "check the request", run: { try $0.checkRequest() }),
+        Step(name: "check for changes", run: { try $0.checkForChanges() }),
+        Step(name: "load templates and content", run: { $0.loadTheme() }),
+        Step(name: "load practice", run: { try await $0.loadPractice() }),
+        Step(name: "draw share cards", run: { $0.drawShareCards() }),
+        Step(name: "render pages", run: { try $0.renderPages() }),
+        Step(name: "swap in", run: { try $0.swapIn() }),
+        Step(name: "write manifest", run: { $0.writeManifest() }),
+    ]
+
+    /// Runs every step of a build of `request`.
+    public static func run(_ request: SiteBuildRequest) async throws -> SiteBuildResult {
+        let pipeline = SitePipeline(request)
+        var last = Date()
+        for step in steps {
+            let goOn: Bool
+            do { goOn = try await step.run(pipeline) } catch { throw SiteBuildFailure.wrapping(error) }
+            let now = Date()
+            pipeline.result.stepTimes.append((step.name, now.timeIntervalSince(last)))
+            last = now
+            if !goOn { break }
+        }
+        return pipeline.result
+    }
+
+    private var request: SiteBuildRequest
+    private let writer: SiteWriter
+    private var result = SiteBuildResult()
+    private var key = ""
+    private var previous: SiteManifest?
+    private var theme: Parallel.Background<Result<(SiteBuilder, SiteContent), Error>>?
+    private var practice: SitePractice?
+    private var cards: EarlyCards?
+    private var site: SiteBuild?
+    private var cardKeys: [String: String] = [:]
+
+    private init(_ request: SiteBuildRequest) {
+        self.request = request
+        writer = SiteWriter(outputPath: request.outputPath)
+        // What a build killed midway left beside the output (private pages) goes first, whatever
+        // this build goes on to do.
+        writer.removeLeftovers()
+    }
+
+    private var workspace: URL { URL(fileURLWithPath: request.workspace, isDirectory: true) }
+
+    // MARK: the steps
+
+    private func checkRequest() throws -> Bool {
+        request.baseURL = try SitePipeline.baseURL(request.baseURL)
+        return true
+    }
+
+    /// The base URL checked, with a "/" at its end.
+    static func baseURL(_ given: String?) throws -> String? {
+        guard let b = given else { return nil }
+        guard b.hasPrefix("https://") || b.hasPrefix("http://") else {
+            throw SiteBuildFailure(description: "--base-url must start with https:// or http://.")
+        }
+        // The same limits as base_url in egofix.toml: it is copied into every feed entry and card.
+        let max = ConfigLimits.maxValueLength["base_url"] ?? 2048
+        guard b.count <= max, !b.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw SiteBuildFailure(description: "--base-url must be at most \(max) characters, with no control characters.")
+        }
+        return b.hasSuffix("/") ? b : b + "/"
+    }
+
+    private func checkForChanges() throws -> Bool {
+        key = BuildFingerprint.key(request)
+        let listing = request.manifestPath.flatMap { SiteManifest.Listing.read(path: $0) }
+        if let listing, listing.key == key, let count = try writer.unchangedCount(as: listing) {
+            result.files = count
+            result.unchanged = count
+            result.cardsReused = listing.cards.count
+            return false
+        }
+        previous = listing.map(SiteManifest.init)
+        return true
+    }
+
+    private func loadTheme() -> Bool {
+        let (workspace, folder) = (self.workspace, request.contentFolder)
+        theme = Parallel.Background {
+            Result {
+                let content = try SiteContent.load(folder: URL(fileURLWithPath: folder, relativeTo: workspace), label: folder,
+                                                   workspace: workspace)
+                return (try SiteBuilder.load(workspace: workspace), content)
+            }
+        }
+        return true
+    }
+
+    private func loadPractice() async throws -> Bool {
+        // A share card the last build drew, for the same card and the same egofix, is kept.
+        let files = previous?.files ?? [:], keys = previous?.cardKeys ?? [:], root = writer.root
+        let kept: @Sendable (String, String) -> Data? = { path, key in
+            guard keys[path] == key, let stamp = files[path], SiteManifest.stamp(root + "/" + path) == stamp else { return nil }
+            return FileManager.default.contents(atPath: root + "/" + path)
+        }
+        let cards = EarlyCards(salt: BuildFingerprint.executableIdentity(), kept: kept)
+        self.cards = cards
+        switch request.source {
+        case .demo(let years, let seed, let catalogue):
+            // The demo's cards are drawn on the other core as its history shares each fix.
+            practice = try DemoSite.make(years: years, seed: seed, catalogue: try catalogue(), onShare: cards.start)
+        case .store(_, _, let load):
+            practice = try await load()
+        }
+        return true
+    }
+
+    private func drawShareCards() -> Bool {
+        // The rest are drawn while the pages are set up (those the demo started are not again).
+        if let practice { cards?.start(sharedIn: practice.data) }
+        return true
+    }
+
+    private func renderPages() throws -> Bool {
+        guard let practice, let theme else { return false }
+        let (builder, content) = try theme.wait().get()
+        request.progress?("\(practice.data.completions.count) fixes, \(practice.data.crashes.count) crashes read; rendering into \(request.outputPath)")
+        let cards = self.cards, salt = BuildFingerprint.executableIdentity()
+        let reuse: @Sendable (String, String) -> (png: Data, drawn: Bool)? = { path, key in cards?.png(path, key: key) }
+        let site = try writer.begin()
+        do {
+            var stats = SiteBuildStats()
+            let options = SiteOptions(title: request.title, baseURL: request.baseURL, now: practice.now, calendar: practice.calendar,
+                                      workspace: workspace, cardSalt: salt, patternsAreDetection: practice.patternsAreDetection,
+                                      remindAt: request.remindAt)
+            result.files = try builder.build(data: practice.data, content: content, options: options, reuseCard: reuse, stats: &stats,
+                                             into: site, release: request.releaseAtExit ? .atExit : .inBackground).count
+            result.cardsDrawn = stats.cardsDrawn
+            result.cardsReused = stats.cardsReused
+            result.notesNotOnTheSite = stats.notesNotOnTheSite
+            cardKeys = stats.cardKeys
+        } catch {
+            site.abandon()
+            throw error
+        }
+        self.site = site
+        return true
+    }
+
+    private func swapIn() throws -> Bool {
+        guard let site else { return false }
+        let report: SiteWriteReport
+        do { report = try site.commit() } catch {
+            site.abandon()
+            throw error
+        }
+        result.written = report.written.count
+        result.unchanged = report.unchanged.count
+        result.removed = report.removed.count
+        return true
+    }
+
+    private func writeManifest() -> Bool {
+        // A note no page shows is said on every build, the no-change ones too: a build that said
+        // one leaves a manifest whose key the next build cannot match, so it looks again (its
+        // files and share cards are still reused). Best effort: without a manifest the next build
+        // simply does all the work.
+        let manifestKey = result.notesNotOnTheSite.isEmpty ? key : key + " (notes not on the site)"
+        if let path = request.manifestPath, let bytes = site?.manifest(key: manifestKey, cardKeys: cardKeys) {
+            try? SiteManifest.write(bytes, to: URL(fileURLWithPath: path))
+        }
+        return true
+    }
+}

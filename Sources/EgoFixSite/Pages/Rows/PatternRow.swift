@@ -1,0 +1,18 @@
+import EgoFixCore
+import Foundation
+
+/// A detected pattern as a page shows it.
+struct PatternRow: Sendable {
+    let severity: String
+    let severityText: String
+    let type: String
+    let basis: String
+    let confidence: String
+    let title: String
+    let body: String
+
+    var value: TemplateValue {
+        ["severity": .text(severity), "severityText": .text(severityText), "type": .text(type), "basis": .text(basis),
+         "confidence": .text(confidence), "title": .text(title), "body": .text(body)]
+    }
+}

@@ -1,0 +1,28 @@
+import EgoFixResources
+import Foundation
+
+/// The files copied as is into the site: the built-in `Assets/` overridden file by file by the
+/// workspace's `Assets/` folder.
+public struct AssetSet: Sendable {
+    /// Sorted by path.
+    public let files: [OverlayFile]
+
+    /// - Parameters:
+    ///   - builtIn: the embedded defaults (`BuiltIn.files(under: "Assets")`).
+    ///   - folder: the user's `Assets/` folder; ignored when it does not exist.
+    public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
+        files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Assets", folder: folder)
+    }
+
+    /// The built-in assets overridden by `<workspace>/Assets/` when it exists.
+    public static func load(workspace: URL?) throws -> AssetSet {
+        try AssetSet(builtIn: BuiltIn.files(under: "Assets"),
+                     overrides: workspace?.appendingPathComponent("Assets", isDirectory: true))
+    }
+
+    public func file(_ path: String) -> OverlayFile? {
+        files.first { $0.path == path }
+    }
+
+    public var paths: [String] { files.map(\.path) }
+}

@@ -1,0 +1,75 @@
+import EgoFixResources
+import Foundation
+
+/// A file from the built-in set or from the user's folder of the same name, which overrides the
+/// built-in file with the same relative path.
+public struct OverlayFile: Sendable, Equatable {
+    /// Relative path inside the folder, with "/" separators ("partials/header.mustache").
+    public let path: String
+    public let data: Data
+    /// Where it came from, for messages: "Templates/layout.mustache (built-in)" or the user file's path.
+    public let origin: String
+    public let isBuiltIn: Bool
+}
+
+enum Overlay {
+    /// Merges built-in files with the files under `folder` (if it exists), file by file.
+    /// Hidden files and folders (names starting with ".") are ignored. Sorted by path.
+    static func merge(builtIn: [(path: String, data: Data)], builtInFolder: String,
+                      folder: URL?) throws -> [OverlayFile] {
+        var byPath: [String: OverlayFile] = [:]
+        for file in builtIn where !isHidden(file.path) {
+            byPath[file.path] = OverlayFile(path: file.path, data: file.data,
+                                            origin: "\(builtInFolder)/\(file.path) (built-in)", isBuiltIn: true)
+        }
+        if let folder {
+            for file in try readFolder(folder) {
+                byPath[file.path] = file
+            }
+        }
+        return byPath.keys.sorted().compactMap { byPath[$0] }
+    }
+
+    /// Every regular file under `folder` (following symbolic links to files), sorted by path.
+    /// A missing folder is an empty list.
+    static func readFolder(_ folder: URL) throws -> [OverlayFile] {
+        let fm = FileManager.default
+        var isDir: ObjCBool = false
+        guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return [] }
+        guard isDir.boolValue else {
+            throw TemplateError.unreadable(path: folder.path, reason: "it is a file, not a folder")
+        }
+        guard let enumerator = fm.enumerator(atPath: folder.path) else {
+            throw TemplateError.unreadable(path: folder.path, reason: "cannot list the folder")
+        }
+        var paths: [String] = []
+        while let next = enumerator.nextObject() as? String {
+            if isHidden(next) {
+                var d: ObjCBool = false
+                if fm.fileExists(atPath: folder.appendingPathComponent(next).path, isDirectory: &d), d.boolValue {
+                    enumerator.skipDescendants()
+                }
+                continue
+            }
+            var d: ObjCBool = false
+            let full = folder.appendingPathComponent(next).path
+            if fm.fileExists(atPath: full, isDirectory: &d), !d.boolValue {
+                paths.append(next)
+            }
+        }
+        paths.sort()
+        return try paths.map { relative in
+            let url = folder.appendingPathComponent(relative)
+            do {
+                let data = try Data(contentsOf: url)
+                return OverlayFile(path: relative, data: data, origin: url.path, isBuiltIn: false)
+            } catch {
+                throw TemplateError.unreadable(path: url.path, reason: error.localizedDescription)
+            }
+        }
+    }
+
+    static func isHidden(_ relativePath: String) -> Bool {
+        relativePath.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import EgoFixCore
+
+enum ImportValidation {
+    private struct Header: Decodable {
+        var formatVersion: Int
+    }
+
+    /// Decodes the whole file and checks every rule; throws StoreError naming table, index and field.
+    static func decodeAndValidate(_ data: Data, now: Date? = nil) throws -> Snapshot {
+        let decoder = Snapshot.decoder(now: now)
+        // Not JSON at all (truncated, binary, another format)?
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            throw StoreError.importNotJSON(reason: jsonReason(error))
+        }
+        // No text anywhere may hold a control character (NUL, escape sequences, ...).
+        if let problem = controlCharacter(in: object, path: "") {
+            throw StoreError.importInvalid([problem])
+        }
+        let header: Header
+        do { header = try decoder.decode(Header.self, from: data) } catch {
+            throw StoreError.importInvalid([issue(from: error, fallback: "this is not an EgoFix export")])
+        }
+        if header.formatVersion > Snapshot.currentFormat {
+            throw StoreError.importNewerFormat(found: header.formatVersion, supported: Snapshot.currentFormat)
+        }
+        if header.formatVersion < 1 {
+            throw StoreError.importInvalid([ImportIssue(table: "", index: nil, field: "formatVersion",
+                                                        message: "\(header.formatVersion) is not a format version")])
+        }
+        let s: Snapshot
+        do { s = try decoder.decode(Snapshot.self, from: data) } catch {
+            throw StoreError.importInvalid([issue(from: error, fallback: "does not decode")])
+        }
+        let problems = check(s)
+        if !problems.isEmpty { throw StoreError.importInvalid(problems) }
+        return s
+    }
+
+    /// Every rule a decoded file must satisfy, problems in table then record order.
+    static func check(_ s: Snapshot) -> [ImportIssue] {
+        var issues: [ImportIssue] = []
+
+        func unique<R: SQLRecord>(_ records: [R]) -> Set<UUID> {
+            var firstIndex: [UUID: Int] = [:]
+            for (i, r) in records.enumerated() {
+                if let earlier = firstIndex[r.id] {
+                    issues.append(ImportIssue(table: R.table, index: i, field: "id",
+                                              message: "\(r.id.uuidString) appears twice (also at index \(earlier))"))
+                } else {
+                    firstIndex[r.id] = i
+                }
+            }
+            return Set(firstIndex.keys)
+        }
+        func size(_ table: String, _ i: Int, _ field: String, _ text: String?) {
+            guard let text else { return }
+            let bytes = text.utf8.count
+            if bytes > Thresholds.maxMarkdownBytes {
+                issues.append(ImportIssue(table: table, index: i, field: field,
+                                          message: "\(bytes) bytes, over the limit of \(Thresholds.maxMarkdownBytes)"))
+            }
+        }
+
+        let bugIds = unique(s.bugs)
+        let fixIds = unique(s.fixes)
+        for (i, f) in s.fixes.enumerated() where !bugIds.contains(f.bugId) {
+            issues.append(ImportIssue(table: Fix.table, index: i, field: "bugId",
+                                      message: "refers to bug \(f.bugId.uuidString), which is not in the file"))
+        }
+        _ = unique(s.completions)
+        for (i, c) in s.completions.enumerated() {
+            if !fixIds.contains(c.fixId) {
+                issues.append(ImportIssue(table: FixCompletion.table, index: i, field: "fixId",
+                                          message: "refers to fix \(c.fixId.uuidString), which is not in the file"))
+            }
+            size(FixCompletion.table, i, "reflection", c.reflection)
+        }
+        _ = unique(s.crashes)
+        for (i, c) in s.crashes.enumerated() {
+            if let b = c.bugId, !bugIds.contains(b) {
+                issues.append(ImportIssue(table: Crash.table, index: i, field: "bugId",
+                                          message: "refers to bug \(b.uuidString), which is not in the file"))
+            }
+            size(Crash.table, i, "note", c.note)
+        }
+        _ = unique(s.users)
+        var liveProfile: Int?
+        for (i, u) in s.users.enumerated() {
+            if u.deletedAt == nil {
+                if let first = liveProfile {
+                    issues.append(ImportIssue(table: UserProfile.table, index: i, field: "",
+                                              message: "a second profile (the first is at index \(first)); a store holds one"))
+                }
+                liveProfile = liveProfile ?? i
+            }
+            if let b = u.primaryBugId, !bugIds.contains(b) {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "primaryBugId",
+                                          message: "refers to bug \(b.uuidString), which is not in the file"))
+            }
+            if u.currentStreak < 0 {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentStreak", message: "\(u.currentStreak) is below 0"))
+            }
+            if u.longestStreak < 0 {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "longestStreak", message: "\(u.longestStreak) is below 0"))
+            }
+            if Version(canonical: u.currentVersion) == nil {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentVersion",
+                                          message: "\"\(u.currentVersion)\" is not a version like 1.3"))
+            }
+        }
+        _ = unique(s.versions)
+        for (i, v) in s.versions.enumerated() where Version(canonical: v.version) == nil {
+            issues.append(ImportIssue(table: VersionEntry.table, index: i, field: "version",
+                                      message: "\"\(v.version)\" is not a version like 1.3"))
+        }
+        _ = unique(s.events)
+        _ = unique(s.patterns)
+        _ = unique(s.diagnostics)
+        _ = unique(s.education)
+        return issues
+    }
+
+    /// A phrase for what the user has in this store, or nil when it holds no user record
+    /// (soft-deleted ones count: they are the user's too).
+    static func userData(_ db: Database) throws -> String? {
+        var parts: [String] = []
+        for table in Snapshot.userTables {
+            let n = try TableOps.count(db, table: table)
+            if n > 0 { parts.append(Snapshot.phrase(n, table)) }
+        }
+        return parts.isEmpty ? nil : "a practice (" + parts.joined(separator: ", ") + ")"
+    }
+
+    /// The first text in the file (values and keys, in key order) holding a control character
+    /// other than tab, newline and carriage return, as an issue naming where; nil when there is none.
+    static func controlCharacter(in value: Any, path: String) -> ImportIssue? {
+        func bad(_ s: String) -> Unicode.Scalar? {
+            s.unicodeScalars.first { c in
+                (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || (0x7F...0x9F).contains(c.value)
+            }
+        }
+        func issue(_ path: String, _ c: Unicode.Scalar) -> ImportIssue {
+            // "completions[3].reflection" → table "completions", index 3, field "reflection".
+            var table = path, index: Int?, field = ""
+            if let open = path.firstIndex(of: "[") {
+                table = String(path[..<open])
+                let rest = path[path.index(after: open)...]
+                if let close = rest.firstIndex(of: "]") {
+                    index = Int(rest[..<close])
+                    field = String(rest[rest.index(after: close)...].drop(while: { $0 == "." }))
+                }
+            }
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - String(c.value, radix: 16).count)) + String(c.value, radix: 16, uppercase: true)
+            return ImportIssue(table: table, index: index, field: field,
+                               message: "holds the control character \(code); text may hold tabs and line breaks, nothing else of the kind")
+        }
+        switch value {
+        case let s as String:
+            return bad(s).map { issue(path, $0) }
+        case let list as [Any]:
+            for (i, item) in list.enumerated() {
+                if let found = controlCharacter(in: item, path: path + "[\(i)]") { return found }
+            }
+        case let object as [String: Any]:
+            for key in object.keys.sorted() {
+                let inner = path.isEmpty ? key : path + "." + key
+                if let c = bad(key) { return issue(inner, c) }
+                if let child = object[key], let found = controlCharacter(in: child, path: inner) { return found }
+            }
+        default:
+            break
+        }
+        return nil
+    }
+
+    // MARK: - Messages
+
+    static func jsonReason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let debug = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
+        if case .dataCorrupted(let ctx)? = error as? DecodingError { return ctx.debugDescription }
+        return ns.localizedDescription
+    }
+
+    /// An ImportIssue from a DecodingError's coding path: table, record index, field.
+    static func issue(from error: Error, fallback: String) -> ImportIssue {
+        guard let e = error as? DecodingError else {
+            return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
+        }
+        var path: [CodingKey]
+        let message: String
+        switch e {
+        case .keyNotFound(let key, let ctx):
+            path = ctx.codingPath + [key]
+            message = "missing"
+        case .valueNotFound(let type, let ctx):
+            path = ctx.codingPath
+            message = "is null, expected \(type)"
+        case .typeMismatch(let type, let ctx):
+            path = ctx.codingPath
+            message = "has the wrong type, expected \(typeName(type))"
+        case .dataCorrupted(let ctx):
+            path = ctx.codingPath
+            message = ctx.debugDescription
+        @unknown default:
+            return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
+        }
+        var table = ""
+        var index: Int?
+        if let first = path.first, first.intValue == nil, path.count > 1 {
+            table = first.stringValue
+            path.removeFirst()
+            if let i = path.first?.intValue {
+                index = i
+                path.removeFirst()
+            }
+        }
+        var field = ""
+        for key in path {
+            if let i = key.intValue { field += "[\(i)]" } else { field += (field.isEmpty ? "" : ".") + key.stringValue }
+        }
+        return ImportIssue(table: table, index: index, field: field, message: message)
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: return "text"
+        case is Int.Type, is Double.Type: return "a number"
+        case is Bool.Type: return "true or false"
+        default:
+            let n = String(describing: type)
+            if n.hasPrefix("Array") { return "a list" }
+            if n.hasPrefix("Dictionary") { return "an object" }
+            return n
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import ArgumentParser
+import EgoFixCore
+import Foundation
+
+struct Remind: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Print the reminder due now, or nothing. --install runs it from a systemd user timer.",
+        discussion: """
+        Due now: the day's fix from remind_at (egofix.toml, default 09:00) while it is unmarked, the weekly \
+        diagnostic while it is open and not done, "Still running smoothly?" once every active bug is stable. \
+        How often follows one rule, on the site's "how the numbers work" page: daily while a bug is young, \
+        less as bugs stabilise, never about a missed day. Nothing due prints nothing and exits 0.
+        """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Flag(help: "Send it as a desktop notification (notify-send) instead; printed when none can be sent.")
+    var notify = false
+
+    @Flag(help: "Write egofix-remind.service and egofix-remind.timer under $XDG_CONFIG_HOME/systemd/user.")
+    var install = false
+
+    @Option(help: ArgumentHelp("With --install: the time of day. Default: remind_at in egofix.toml, else 09:00.", valueName: "HH:MM"))
+    var at: String?
+
+    @Flag(name: .customLong("print"), help: "With --install: print both units instead of writing them.")
+    var printUnits = false
+
+    @Flag(help: "Remove the two units --install wrote.")
+    var uninstall = false
+
+    func run() async throws {
+        if install && uninstall { throw CLIError("--install and --uninstall undo each other; pass one.") }
+        if !install, at != nil || printUnits { throw CLIError("--at and --print go with --install.") }
+        if notify, install || uninstall { throw CLIError("--notify is what the installed timer runs; leave it out of --install and --uninstall.") }
+        if install { return try installUnits() }
+        if uninstall { return try uninstallUnits() }
+        let s = try Session.open(options)
+        let due = try await s.store.transaction { () -> ReminderCadence.Now in
+            try s.ensureCatalogue()
+            return try await ReminderService(repos: s.repos, calendar: s.calendar).due(at: s.now, remindAt: s.config.remindAt ?? .standard)
+        }
+        let lines = due.lines
+        guard !lines.isEmpty else { return }
+        if notify, DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) { return }
+        s.print(lines)
+    }
+
+    func installUnits() throws {
+        let env = Session.environment()
+        var time = ReminderTime.standard
+        if let at {
+            guard let t = ReminderTime(at) else {
+                throw CLIError("--at '\(Terminal.visible(at))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.")
+            }
+            time = t
+        }
+        // The session checks the store is there and reads egofix.toml (remind_at, time_zone).
+        let s = try Session.open(options)
+        if at == nil, let configured = s.config.remindAt { time = configured }
+        let cwd = FileManager.default.currentDirectoryPath
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? absolute(CommandLine.arguments.first ?? "egofix", in: cwd)
+        let store = (options.store ?? env["EGOFIX_STORE"]).map { _ in absolute(s.storePath, in: cwd) }
+        let workspace = FileManager.default.fileExists(atPath: cwd + "/egofix.toml") ? cwd : nil
+        let named = s.config.timeZone != nil || !(env["TZ"] ?? "").isEmpty
+        for path in [executable, store, workspace].compactMap({ $0 }) where SystemdUnits.unfit(path) {
+            throw CLIError("\(Terminal.visible(path)) holds a control character; a systemd unit cannot name it. Move it, or pass another --store.")
+        }
+        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace)
+        let timer = SystemdUnits.timerText(at: time, timeZone: named ? s.calendar.timeZone.identifier : nil)
+        let folder = SystemdUnits.folder(environment: env)
+        if printUnits {
+            s.print(["# " + folder + "/" + SystemdUnits.service, service, "# " + folder + "/" + SystemdUnits.timer, timer])
+            return
+        }
+        let existed = FileManager.default.fileExists(atPath: folder + "/" + SystemdUnits.timer)
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(service.utf8).write(to: URL(fileURLWithPath: folder + "/" + SystemdUnits.service), options: .atomic)
+            try Data(timer.utf8).write(to: URL(fileURLWithPath: folder + "/" + SystemdUnits.timer), options: .atomic)
+        } catch {
+            throw CLIError("cannot write the units into \(folder) (\(error.localizedDescription)). `--print` shows them to place by hand.")
+        }
+        s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(folder): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00.",
+                 existed ? "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timer)"
+                         : "systemctl --user enable --now \(SystemdUnits.timer)"])
+    }
+
+    func uninstallUnits() throws {
+        let folder = SystemdUnits.folder(environment: Session.environment())
+        let fm = FileManager.default
+        var removed: [String] = []
+        for name in [SystemdUnits.timer, SystemdUnits.service, "timers.target.wants/" + SystemdUnits.timer] {
+            let path = folder + "/" + name
+            // A dangling link (the enabled timer's) is still removed.
+            guard (try? fm.attributesOfItem(atPath: path)) != nil else { continue }
+            do { try fm.removeItem(atPath: path) } catch {
+                throw CLIError("cannot remove \(path) (\(error.localizedDescription)).")
+            }
+            removed.append(name)
+        }
+        guard !removed.isEmpty else {
+            Swift.print("No EgoFix reminder units in \(folder). Nothing removed.")
+            return
+        }
+        Swift.print("Removed \(removed.joined(separator: ", ")) from \(folder).")
+        Swift.print("systemctl --user stop \(SystemdUnits.timer); systemctl --user daemon-reload")
+    }
+
+    func absolute(_ path: String, in cwd: String) -> String {
+        path.hasPrefix("/") ? path : URL(fileURLWithPath: path, relativeTo: URL(fileURLWithPath: cwd, isDirectory: true)).standardizedFileURL.path
+    }
+}

@@ -1,0 +1,61 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixSite
+import EgoFixStore
+import Foundation
+
+struct Share: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share",
+        abstract: "Share a fix: the next build writes its public card to share/. Only the fix's text, never anything about you.")
+
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The fix number (37, #037 or FIX #037). Default: today's fix.", valueName: "fix")) var fix: String?
+    @Flag(help: "Take the fix's card back out: the next build removes it from share/.") var remove = false
+
+    /// The number in "37", "#037", "FIX #037" or "fix 37": digits alone after the optional
+    /// "FIX" and "#", nothing else ("1-2", "0x25" and "-37" are not fix numbers).
+    static func number(_ text: String) -> Int? {
+        var rest = Substring(text.trimmingCharacters(in: .whitespaces))
+        if rest.uppercased().hasPrefix("FIX") { rest = rest.dropFirst(3).drop(while: { $0 == " " }) }
+        if rest.hasPrefix("#") { rest = rest.dropFirst() }
+        guard !rest.isEmpty, rest.count <= 6, rest.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(rest)
+    }
+
+    func run() async throws {
+        let s = try Session.open(options)
+        try s.ensureCatalogue()
+        let user = try await s.profile()
+        let chosen: Fix
+        if let fix {
+            guard let n = Share.number(fix) else {
+                throw CLIError("'\(Terminal.visible(fix))' is not a fix number. Give it as shown on the card: 37, #037 or FIX #037.")
+            }
+            guard let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
+                throw CLIError("no fix '\(fix)' in the catalogue. Give its number, as shown on the card (FIX #037 is 37).")
+            }
+            chosen = f
+        } else {
+            guard !remove else { throw CLIError("--remove needs the fix number: egofix share --remove 37.") }
+            guard let today = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now) else {
+                throw CLIError("no fix today to share. Run `egofix today`, or give a fix number.")
+            }
+            chosen = today.fix
+        }
+        if remove {
+            let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
+            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing changed.") }
+            for e in shares { try await s.repos.events.delete(e.id) }
+            s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
+            return
+        }
+        guard let bug = try await s.repos.bugs.getById(chosen.bugId) else { throw CLIError("\(chosen.label) has no bug in the catalogue.") }
+        let card = try ShareCard(fix: chosen, bug: bug)
+        try await EventRecorder(repos: s.repos, calendar: s.calendar).record(.fixShared, userId: user.id, bugId: bug.id, fixId: chosen.id, at: s.now)
+        var lines = ["EgoFix", ""] + Text.wrap(card.prompt)
+        if let c = card.inlineComment { lines += [""] + Text.wrapComment(c) }
+        lines += ["", s.style.dim("// Shared. `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.")]
+        s.print(lines)
+    }
+}

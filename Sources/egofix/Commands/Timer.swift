@@ -1,0 +1,126 @@
+import ArgumentParser
+import Dispatch
+import EgoFixCore
+import Foundation
+
+struct TimerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "timer",
+        abstract: "Run the pending fix's timer: a countdown, the bell, a desktop notification.",
+        discussion: """
+        On a terminal, a bar with the time left; otherwise a line a minute. Ctrl-C stops it and records \
+        nothing. At the end the timer is recorded as done (the outcome you mark next says so without \
+        --timer-done) and, in a terminal, the outcome is asked for.
+        """)
+
+    @OptionGroup var options: StoreOptions
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many seconds instead of the fix's own duration.", valueName: "n"))
+    var seconds: Int?
+
+    func run() async throws {
+        if let n = seconds, !(1...TimerFace.maxSeconds).contains(n) {
+            throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds).")
+        }
+        let s = try Session.open(options)
+        let (completion, fix) = try await s.store.transaction { () -> (FixCompletion, Fix) in
+            try s.ensureCatalogue()
+            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+        }
+        guard case .timed(let config)? = try? fix.configuration() else {
+            throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; it has no timer. Nothing to run.")
+        }
+        let total = seconds ?? config.durationSeconds
+        var head = ["TIMER // \(fix.label) // \(TimerFace.clock(total))"]
+        if let prompt = config.prompt { head += Text.wrap(prompt).map { s.style.dim($0) } }
+        s.print(head)
+        try StandardStreams.finish()
+
+        // Nothing is held while the timer runs: no transaction, no lock.
+        let started = ContinuousClock.now
+        if let left = await Countdown.run(seconds: total, terminal: isatty(STDOUT_FILENO) == 1) {
+            throw CLIError("timer stopped with \(TimerFace.clock(left)) left. Nothing recorded.", code: 130)
+        }
+        let elapsed = ContinuousClock.now - started
+        let end = s.now.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        Swift.print("\u{7}" + ReminderCopy.timerComplete)
+        try StandardStreams.finish()
+        DesktopNotification.send(title: ReminderCopy.notificationTitle, body: ReminderCopy.timerComplete)
+
+        try await s.store.transaction {
+            // Still the pending fix: marked elsewhere meanwhile, or its day over, it is not recorded.
+            let now = try? await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: end)
+            guard let now, now.0.id == completion.id else {
+                throw CLIError("\(fix.label) is no longer pending (marked elsewhere, or its day is over); the timer is not recorded.")
+            }
+            try await TimerService(repos: s.repos, calendar: s.calendar).recordCompleted(fix, at: end)
+        }
+        guard Prompt.interactive else {
+            s.print([s.style.dim("// Timer recorded. `egofix applied` (or skipped, failed) marks \(fix.label) with the timer done.")])
+            return
+        }
+        // Asked after the store is let go: the answer may take a while.
+        let outcome: FixOutcome
+        let answer = Prompt.ask("Applied, skipped or failed? [a/s/f, enter leaves it open]")
+        if answer == nil { Swift.print("") }
+        switch answer?.lowercased() {
+        case "a", "applied": outcome = .applied
+        case "s", "skipped": outcome = .skipped
+        case "f", "failed": outcome = .failed
+        default:
+            s.print([s.style.dim("// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later.")])
+            return
+        }
+        var o = OutcomeOptions()
+        o.store = options
+        o.message = Prompt.ask("Reflection (optional, one line; enter for none):").flatMap { $0.isEmpty ? nil : $0 }
+        o.timerDone = true
+        try await OutcomeCommand.run(outcome, o)
+    }
+}
+
+/// The countdown itself: the bar on a terminal (redrawn in place with \r), a line a minute
+/// otherwise; Ctrl-C ends it early.
+enum Countdown {
+    /// Set by SIGINT, read by the countdown.
+    final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var raised = false
+        func raise() { lock.lock(); raised = true; lock.unlock() }
+        var isRaised: Bool { lock.lock(); defer { lock.unlock() }; return raised }
+    }
+
+    /// Runs `seconds`; nil when it ran out, else the seconds that were left when Ctrl-C stopped it.
+    static func run(seconds total: Int, terminal: Bool) async -> Int? {
+        let interrupted = Flag()
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { interrupted.raise() }
+        source.resume()
+        defer {
+            source.cancel()
+            signal(SIGINT, SIG_DFL)
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        var shown = -1
+        while true {
+            let left = total - Int((clock.now - start).components.seconds)
+            if interrupted.isRaised {
+                if terminal { Swift.print("") }
+                return max(0, left)
+            }
+            if left != shown {
+                shown = left
+                if terminal {
+                    Swift.print("\r" + TimerFace.bar(remaining: left, total: total), terminator: left <= 0 ? "\n" : "")
+                } else if let line = TimerFace.plainLine(remaining: left, total: total) {
+                    Swift.print(line)
+                }
+                fflush(nil)
+            }
+            if left <= 0 { return nil }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+import XCTest
+
+/// `egofix timer`, `egofix remind` and reminders.ics (issue 32), through the real binary.
+final class ReminderCommandTests: XCTestCase {
+    /// Wednesday 2026-11-25, in Berlin (UTC+1).
+    let wednesdayEarly = "2026-11-25T07:30:00Z"     // 08:30 local, before remind_at
+    let wednesdayMorning = "2026-11-25T08:30:00Z"   // 09:30 local
+    let sundayEvening = "2026-11-29T17:30:00Z"      // 18:30 local
+
+    static var repoRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    func started(timedOnly: Bool = false) throws -> CLI {
+        let cli = try CLI()
+        if timedOnly {
+            // A ./Seeds override whose only daily fixes are timed ones.
+            let data = try Data(contentsOf: Self.repoRoot.appendingPathComponent("Seeds/fixes.json"))
+            let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            let kept = all.filter { $0["interactionType"] as? String == "timed" || $0["type"] as? String == "quickFix" }
+            try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+            try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        }
+        let r = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-24T08:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        return cli
+    }
+
+    // MARK: remind
+
+    func test_remind_weekdayMorningNamesTheUnmarkedFixThenNothingAfterTheOutcome() throws {
+        let cli = try started()
+        let early = try cli.run(["remind"], at: wednesdayEarly)
+        XCTAssertEqual(early.status, 0, early.err)
+        XCTAssertEqual(early.out, "", "before remind_at nothing is due")
+        let due = try cli.run(["remind"], at: wednesdayMorning)
+        XCTAssertEqual(due.status, 0, due.err)
+        let line = due.out.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(line.range(of: #"^Fix #\d{3} is ready\.$"#, options: .regularExpression) != nil, line)
+        // The fix named is the one `today` then shows: remind chose it without assigning it.
+        let today = try cli.run(["today"], at: wednesdayMorning)
+        let number = String(line.dropFirst(4).prefix(4))
+        XCTAssertTrue(today.out.contains("FIX " + number), today.out)
+        XCTAssertEqual(try cli.run(["applied"], at: wednesdayMorning, stdin: "").status, 0)
+        let after = try cli.run(["remind"], at: "2026-11-25T09:00:00Z")
+        XCTAssertEqual(after.status, 0, after.err)
+        XCTAssertEqual(after.out, "", "a marked fix is not reminded")
+        XCTAssertEqual(after.err, "")
+    }
+
+    func test_remind_sundayEveningIsTheDiagnosticAndRemindAtComesFromTheConfig() throws {
+        let cli = try started()
+        let sunday = try cli.run(["remind"], at: sundayEvening)
+        XCTAssertEqual(sunday.status, 0, sunday.err)
+        XCTAssertTrue(sunday.out.contains("Weekly diagnostic open"), sunday.out)
+        for line in sunday.out.split(separator: "\n") {
+            XCTAssertLessThan(line.count, 120)
+            XCTAssertFalse(line.contains("!"))
+        }
+        try Data("remind_at = \"08:00\"\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/egofix.toml"))
+        XCTAssertTrue(try cli.run(["remind"], at: wednesdayEarly).out.contains("is ready."))
+        try Data("remind_at = \"8 am\"\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/egofix.toml"))
+        let bad = try cli.run(["remind"], at: wednesdayEarly)
+        XCTAssertEqual(bad.status, 1)
+        XCTAssertTrue(bad.err.contains("remind_at must be a time of day as HH:MM"), bad.err)
+    }
+
+    func test_remind_notifySendsThroughNotifySendAndPrintsWithoutIt() throws {
+        let cli = try started()
+        let (bin, log) = try fakeNotifySend(cli)
+        let sent = try cli.run(["remind", "--notify"], at: wednesdayMorning, env: ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log])
+        XCTAssertEqual(sent.status, 0, sent.err)
+        XCTAssertEqual(sent.out, "")
+        let args = try String(contentsOfFile: log, encoding: .utf8)
+        XCTAssertTrue(args.contains("EgoFix\n") && args.contains(" is ready."), args)
+        let printed = try cli.run(["remind", "--notify"], at: wednesdayMorning)
+        XCTAssertTrue(printed.out.contains(" is ready."), "no notify-send: printed instead")
+    }
+
+    // MARK: timer
+
+    func fakeNotifySend(_ cli: CLI) throws -> (bin: String, log: String) {
+        let bin = cli.workdir + "/fakebin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let script = "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$NOTIFY_LOG\"\n"
+        _ = FileManager.default.createFile(atPath: bin + "/notify-send", contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        return (bin, cli.workdir + "/notify.log")
+    }
+
+    func test_timer_runsThreeSecondsRingsNotifiesAndRecordsTheTimer() throws {
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let (bin, log) = try fakeNotifySend(cli)
+        let env = ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]
+        let r = try cli.run(["timer", "--seconds", "3"], at: wednesdayMorning, env: env)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("TIMER // FIX #"), r.out)
+        XCTAssertTrue(r.out.contains("\n0:03 left\n"), "a plain line off a terminal: \(r.out)")
+        XCTAssertTrue(r.out.contains("\u{7}Timer complete. How did it go?\n"), "the bell, then the line")
+        XCTAssertTrue(r.out.contains("Timer recorded."))
+        XCTAssertEqual(try String(contentsOfFile: log, encoding: .utf8), "--app-name=EgoFix\nEgoFix\nTimer complete. How did it go?\n")
+        XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"timerCompleted\""))
+        // The outcome marked next records the timer as done without --timer-done.
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-11-25T08:40:00Z", stdin: "").status, 0)
+        let export = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let completions = try XCTUnwrap(export["completions"] as? [[String: Any]])
+        let applied = try XCTUnwrap(completions.first { $0["outcome"] as? String == "applied" })
+        let data = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(applied["outcomeData"] as? String)))
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
+    }
+
+    /// On a terminal (a pseudo-terminal from util-linux's `script`, when there is one): the bar.
+    func test_timer_showsABarOnATerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let command = [CLI.binary.path, "timer", "--seconds", "2", "--store", cli.store, "--now", wednesdayMorning]
+            .map { "'" + $0 + "'" }.joined(separator: " ")
+        let r = try cli.run(["-qec", command, "/dev/null"], env: [:], executable: "/usr/bin/script")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("\r[------------------------------] 0:02 left"), r.out)
+        XCTAssertTrue(r.out.contains("\r[##############################] 0:00 left"), r.out)
+        XCTAssertTrue(r.out.contains("\u{7}Timer complete. How did it go?"), r.out)
+    }
+
+    func test_timer_refusesAFixWithoutATimerAndCtrlCRecordsNothing() throws {
+        let plain = try started()
+        XCTAssertEqual(try plain.run(["today"], at: wednesdayMorning).status, 0)
+        let card = try plain.run(["today", "--json"], at: wednesdayMorning).out
+        if !card.contains("\"interactionType\" : \"timed\"") {
+            let r = try plain.run(["timer"], at: wednesdayMorning)
+            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.out, "")
+            XCTAssertTrue(r.err.hasPrefix("egofix: FIX #") && r.err.contains("it has no timer"), r.err)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1)
+        }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["timer", "--seconds", "60", "--store", cli.store, "--now", wednesdayMorning]
+        p.environment = ["TZ": cli.zone, "NO_COLOR": "1", "HOME": cli.workdir, "PATH": "/usr/bin:/bin"]
+        p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        // Interrupted once the countdown has printed its first line (Ctrl-C is caught by then).
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("left\n") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        XCTAssertTrue(String(decoding: seen, as: UTF8.self).hasPrefix("TIMER // "))
+        Thread.sleep(forTimeInterval: 0.3)
+        kill(p.processIdentifier, SIGINT)
+        let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130)
+        XCTAssertTrue(e.hasPrefix("egofix: timer stopped with ") && e.hasSuffix("left. Nothing recorded.\n"), e)
+        XCTAssertFalse(String(decoding: try cli.export(), as: UTF8.self).contains("timerCompleted"))
+    }
+
+    // MARK: systemd units
+
+    func test_remindInstall_writesUnitsThatVerifyAndUninstallRemovesThem() throws {
+        let cli = try started()
+        let config = cli.workdir + "/config"
+        let env = ["XDG_CONFIG_HOME": config]
+        let printed = try cli.run(["remind", "--install", "--print", "--at", "07:30"], env: env)
+        XCTAssertEqual(printed.status, 0, printed.err)
+        XCTAssertTrue(printed.out.contains("ExecStart=\"\(CLI.binary.resolvingSymlinksInPath().path)\" \"remind\" \"--notify\" \"--store\" \"\(cli.store)\""), printed.out)
+        XCTAssertTrue(printed.out.contains("OnCalendar=*-*-* 07:30:00 Europe/Berlin\nOnCalendar=Sun *-*-* 18:00:00 Europe/Berlin\n"), printed.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/systemd/user"), "--print writes nothing")
+
+        let r = try cli.run(["remind", "--install"], env: env)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out.split(separator: "\n").last, "systemctl --user enable --now egofix-remind.timer")
+        let folder = config + "/systemd/user"
+        let units = [folder + "/egofix-remind.service", folder + "/egofix-remind.timer"]
+        for u in units { XCTAssertTrue(FileManager.default.fileExists(atPath: u), u) }
+        XCTAssertTrue(try String(contentsOfFile: units[1], encoding: .utf8).contains("OnCalendar=*-*-* 09:00:00 Europe/Berlin"))
+
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
+            let runtime = cli.workdir + "/runtime"
+            try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let v = try cli.run(["--user", "verify"] + units, env: ["XDG_RUNTIME_DIR": runtime], executable: "/usr/bin/systemd-analyze")
+            XCTAssertEqual(v.status, 0, v.err)
+            XCTAssertEqual(v.err, "", "systemd-analyze reports no problem, not even one it ignores")
+        }
+
+        let gone = try cli.run(["remind", "--uninstall"], env: env)
+        XCTAssertEqual(gone.status, 0, gone.err)
+        for u in units { XCTAssertFalse(FileManager.default.fileExists(atPath: u), u) }
+        XCTAssertTrue(try cli.run(["remind", "--uninstall"], env: env).out.contains("Nothing removed."))
+        let wrong = try cli.run(["remind", "--install", "--at", "25:00"], env: env)
+        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.err, "egofix: --at '25:00' is not a time of day. Use HH:MM, such as 09:00 or 18:30.\n")
+        XCTAssertEqual(try cli.run(["remind", "--at", "07:00"]).status, 1, "--at goes with --install")
+    }
+
+    // MARK: reminders.ics
+
+    func test_build_writesTheSameRemindersCalendarTwiceOutsideShareLinkedFromTheDashboard() throws {
+        let cli = try started()
+        var bytes: [Data] = []
+        for out in ["a", "b"] {
+            let r = try cli.run(["build", "--out", cli.workdir + "/" + out], at: out == "a" ? wednesdayEarly : "2026-11-25T22:00:00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+            bytes.append(try Data(contentsOf: URL(fileURLWithPath: cli.workdir + "/" + out + "/reminders.ics")))
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/" + out + "/share/reminders.ics"))
+        }
+        XCTAssertEqual(bytes[0], bytes[1], "two builds on the same local day give the same bytes")
+        let text = String(decoding: bytes[0], as: UTF8.self)
+        XCTAssertTrue(text.contains("DTSTAMP:20261124T230000Z"), "the build's local day, not its instant")
+        let dashboard = try String(contentsOfFile: cli.workdir + "/a/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("href=\"reminders.ics\""))
+        let how = try String(contentsOfFile: cli.workdir + "/a/how/index.html", encoding: .utf8)
+        XCTAssertTrue(how.contains("Still running smoothly?"))
+    }
+}
+
+extension CLI {
+    /// Another program (`script`, `systemd-analyze`) run the way `run` runs egofix: in the
+    /// workdir, with the same small environment.
+    func run(_ args: [String], env extra: [String: String], executable: String) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = args
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C"]
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
+        p.currentDirectoryURL = URL(fileURLWithPath: workdir)
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
+    }
+}
