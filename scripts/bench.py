@@ -385,6 +385,46 @@ def main():
     print("8. memory")
     report("peak memory (max RSS), 10-year build", f"{max(rss10) / 1024:.1f} MB", "<= 100 MB", max(rss10) <= 100 * 1024)
 
+    # 9. Sync through a folder (issue 34), on the 10-year store.
+    print("9. egofix sync DIR on the 10-year store (two machines, one folder)")
+    folder = os.path.join(work, "sync-folder")
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    mine, other = os.path.join(work, "sync-a.sqlite"), os.path.join(work, "sync-b.sqlite")
+    for store in (mine, other):
+        for suffix in ("", "-journal"):
+            if os.path.exists(store + suffix):
+                os.remove(store + suffix)
+    shutil.copyfile(base, mine)
+    env = dict(os.environ, EGOFIX_NOW=NEXT_MORNING, NO_COLOR="1", TZ="Europe/Berlin")
+    run([binary, "sync", folder, "--store", mine], env=env)
+    run([binary, "init", "--from", folder, "--store", other], env=env)
+    run([binary, "sync", folder, "--store", mine], env=env)
+    tnone = []
+    for i in range(runs + 1):
+        seconds, out, _ = run([binary, "sync", folder, "--store", mine], env=env)
+        if "(unchanged)" not in out:
+            sys.exit(f"bench: a sync with nothing to do rewrote the device file:\n{out}")
+        if i > 0:
+            tnone.append(seconds)
+    twriter, treader = [], []
+    for i in range(runs + 1):
+        day = f"2026-{11 if i < 7 else 12}-{(23 + i) if i < 7 else (i - 7 + 1):02d}"
+        denv = dict(env, EGOFIX_NOW=f"{day}T08:00:00+01:00")
+        run([binary, "today", "--store", other], env=denv)
+        run([binary, "applied", "-m", f"bench day {i}", "--store", other], env=denv)
+        denv["EGOFIX_NOW"] = f"{day}T21:00:00+01:00"
+        w, _, _ = run([binary, "sync", folder, "--store", other], env=denv)
+        r, out, _ = run([binary, "sync", folder, "--store", mine], env=denv)
+        if "1 other machine's file merged" not in out:
+            sys.exit(f"bench: the one-day sync merged nothing:\n{out}")
+        if i > 0:
+            twriter.append(w)
+            treader.append(r)
+    size = os.path.getsize(glob.glob(os.path.join(folder, "egofix-device-*.json"))[0])
+    report("sync, nothing changed", ms(median(tnone)), f"device file {size / 1e6:.1f} MB")
+    report("sync, one day from the other machine", ms(median(treader)), f"writing it: {ms(median(twriter))}")
+
     missed = [r for r in results if r[3] is False]
     print()
     print(f"{len([r for r in results if r[3]])} targets met, {len(missed)} missed" + (": " + "; ".join(r[0] for r in missed) if missed else "."))

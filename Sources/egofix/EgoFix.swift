@@ -19,7 +19,7 @@ struct EgoFix: AsyncParsableCommand {
         """,
         version: EgoFixInfo.version,
         subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, CrashCommand.self, Reboot.self,
-                      Diagnostic.self, Status.self, History.self, Patterns.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, Share.self, Build.self, Serve.self, BenchCard.self, Demo.self, Calibrate.self, Lint.self, TimerCommand.self, Remind.self])
+                      Diagnostic.self, Status.self, History.self, Patterns.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, SyncCommand.self, Share.self, Build.self, Serve.self, BenchCard.self, Demo.self, Calibrate.self, Lint.self, TimerCommand.self, Remind.self])
 }
 
 extension EgoFix {
@@ -64,6 +64,7 @@ extension EgoFix {
         case let e as FixCompletion.TransitionError: return e.description
         case let e as RepositoryError: return e.description
         case let e as StoreError: return e.description
+        case let e as SyncError: return e.description
         default: return nil
         }
     }

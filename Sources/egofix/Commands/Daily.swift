@@ -7,15 +7,22 @@ struct Init: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "init",
         abstract: "Start: pick your primary bug and see the first fix.",
-        discussion: "With no --bug, asks which one when run in a terminal.")
+        discussion: "With no --bug, asks which one when run in a terminal. With --from DIR, a new store joins the practice another machine keeps in the sync folder DIR instead (see `egofix sync`).")
 
     @OptionGroup var options: StoreOptions
+
+    @Option(help: ArgumentHelp("Join the practice in this sync folder instead of starting one.", valueName: "dir"))
+    var from: String?
 
     @Option(help: ArgumentHelp("The primary bug's slug (see `egofix bugs`).", valueName: "slug"))
     var bug: String?
 
     func run() async throws {
         let s = try Session.open(options, ifMissing: .create)
+        if let from {
+            if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both.") }
+            return try await SyncCommand.sync(s, dir: from, requireEmpty: true)
+        }
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
         try await s.store.transaction {
             try s.ensureCatalogue()

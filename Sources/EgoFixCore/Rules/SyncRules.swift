@@ -1,0 +1,261 @@
+import Foundation
+
+/// The rules `egofix sync` applies after it has merged several machines' records by id. They are
+/// pure functions of the merged records, so every machine that holds the same records computes
+/// the same result, whatever order the machines synced in. docs/sync.md states them in words.
+public enum SyncRules {
+    // MARK: - Which version of a record wins
+
+    /// Two versions of one record (same id): the later `updatedAt` wins; at the same instant a
+    /// deleted version beats a live one, then the greater syncToken (the id of the machine that
+    /// made the record), then the greater canonical encoding (`tieBreak`, bytes compared in order).
+    /// A total order, so the merge is the same in any order.
+    public static func newer(updatedAt a: Date, deleted ad: Bool, token at: String?,
+                             than b: Date, deleted bd: Bool, token bt: String?,
+                             tieBreak: () -> Bool) -> Bool {
+        if a != b { return a > b }
+        if ad != bd { return ad }
+        let (x, y) = (at ?? "", bt ?? "")
+        if x != y { return x > y }
+        return tieBreak()
+    }
+
+    // MARK: - The same day's fix marked on two machines
+
+    /// How a completion that lost the same-day rule is marked: soft-deleted at its own assignedAt.
+    /// (A deletion by a command stamps the clock instead, which is never the assignment instant.)
+    public static func isSuperseded(_ c: FixCompletion) -> Bool {
+        c.deletedAt != nil && c.deletedAt == c.assignedAt
+    }
+
+    /// The start of each note kept from another machine inside the winning reflection.
+    static let noteStart = "*Also written on another machine, marked "
+
+    /// A reflection without the notes this rule appended to it: what its own machine recorded.
+    public static func ownText(_ reflection: String?) -> String {
+        guard let r = reflection else { return "" }
+        if r.hasPrefix(noteStart) { return "" }
+        if let range = r.range(of: "\n\n" + noteStart) { return String(r[..<range.lowerBound]) }
+        return r
+    }
+
+    /// The note that keeps a losing completion's text: who it was, then the text.
+    static func note(for c: FixCompletion, text: String) -> String {
+        noteStart + c.outcome.rawValue + " (note " + String(c.id.uuidString.prefix(8)) + "):*\n\n" + text
+    }
+
+    /// One local day may hold one daily (or weekly) fix. When machines assigned or marked it
+    /// separately, the day's completions (live ones, and those superseded before) are resolved:
+    ///
+    /// - the winner is the marked one over a pending one, then the latest `updatedAt`, then the
+    ///   greater syncToken (machine id), then the greater id;
+    /// - every other one is superseded (soft-deleted at its own assignedAt) and keeps its text;
+    /// - the winner's reflection is its own text followed by each other one's own text as a note,
+    ///   in (updatedAt, id) order, while the whole stays within `Thresholds.maxMarkdownBytes`
+    ///   (a note over that is kept only in its own, superseded record).
+    ///
+    /// Quick fixes are never grouped: each crash queues its own. Returns the completions changed.
+    public static func resolveSameDay(_ completions: [FixCompletion], fixTypes: [UUID: FixType],
+                                      calendar: Calendar) -> [FixCompletion] {
+        var groups: [Int: [FixCompletion]] = [:]
+        for c in completions where c.deletedAt == nil || isSuperseded(c) {
+            guard let type = fixTypes[c.fixId], type != .quickFix else { continue }
+            groups[LocalDay(c.assignedAt, calendar: calendar).ordinal, default: []].append(c)
+        }
+        var changed: [FixCompletion] = []
+        for day in groups.keys.sorted() {
+            guard let members = groups[day], members.count > 1 else { continue }
+            let winner = members.max { a, b in
+                let (am, bm) = (a.outcome != .pending, b.outcome != .pending)
+                if am != bm { return bm }
+                if a.updatedAt != b.updatedAt { return a.updatedAt < b.updatedAt }
+                if (a.syncToken ?? "") != (b.syncToken ?? "") { return (a.syncToken ?? "") < (b.syncToken ?? "") }
+                return a.id.uuidString < b.id.uuidString
+            }
+            guard let winner else { continue }
+            let others = members.filter { $0.id != winner.id }.sorted {
+                $0.updatedAt != $1.updatedAt ? $0.updatedAt < $1.updatedAt : $0.id.uuidString < $1.id.uuidString
+            }
+            var parts: [String] = []
+            let own = ownText(winner.reflection)
+            if !own.isEmpty { parts.append(own) }
+            var bytes = own.utf8.count
+            for o in others {
+                let text = ownText(o.reflection)
+                guard !text.isEmpty else { continue }
+                let n = note(for: o, text: text)
+                let added = n.utf8.count + (parts.isEmpty ? 0 : 2)
+                guard bytes + added <= Thresholds.maxMarkdownBytes else { continue }
+                parts.append(n)
+                bytes += added
+            }
+            var w = winner
+            if !parts.isEmpty {
+                w.reflection = parts.joined(separator: "\n\n")
+            } else if winner.reflection?.hasPrefix(noteStart) == true {
+                w.reflection = nil
+            }
+            w.deletedAt = nil
+            if w != winner { changed.append(w) }
+            for o in others {
+                // A loser holds only its own text (notes it carried as an earlier winner go).
+                var lost = o
+                lost.deletedAt = o.assignedAt
+                let text = ownText(o.reflection)
+                if !text.isEmpty {
+                    lost.reflection = text
+                } else if o.reflection?.hasPrefix(noteStart) == true {
+                    lost.reflection = nil
+                }
+                if lost != o { changed.append(lost) }
+            }
+        }
+        return changed
+    }
+
+    /// One completion marked on two machines (both versions of the same record): the merge keeps
+    /// the newer version, and the other version's text is kept as a superseded completion of its
+    /// own, with an id derived from that version, so the same-day rule adds it as a note. Nil when
+    /// the losing version holds no text of its own, or the same outcome and text.
+    public static func keptVersion(winner: FixCompletion, loser: FixCompletion) -> FixCompletion? {
+        let text = ownText(loser.reflection)
+        guard loser.outcome != .pending, !text.isEmpty,
+              loser.outcome != winner.outcome || text != ownText(winner.reflection) else { return nil }
+        let id = derivedID(["completion-version", loser.id.uuidString, loser.outcome.rawValue,
+                            String(loser.updatedAt.timeIntervalSinceReferenceDate), loser.syncToken ?? "", text])
+        return FixCompletion(id: id, fixId: loser.fixId, userId: loser.userId, outcome: loser.outcome, reflection: text,
+                             outcomeData: loser.outcomeData, assignedAt: loser.assignedAt, completedAt: loser.completedAt,
+                             createdAt: loser.createdAt, updatedAt: loser.updatedAt, deletedAt: loser.assignedAt,
+                             syncToken: loser.syncToken)
+    }
+
+    // MARK: - Version entries
+
+    /// An entry for a version bump that lost to another machine's entry for the same version is
+    /// soft-deleted at its own createdAt.
+    public static func isSuperseded(_ e: VersionEntry) -> Bool {
+        e.deletedAt != nil && e.deletedAt == e.createdAt
+    }
+
+    /// The changelog's version bumps follow from the applied fixes: the 7th applied fix (by
+    /// completedAt, then id) reaches 1.1, and so on. For each version reached, one live entry:
+    /// the earliest (createdAt, then id) among the machines' entries for it, or, when no machine
+    /// made one, a new one with an id derived from the profile and the version, dated when that
+    /// fix was marked. Entries for versions not reached are superseded. Crash and reboot entries
+    /// are left alone. Returns the entries changed or made.
+    public static func resolveVersions(entries: [VersionEntry], applied: [FixCompletion], userId: UUID) -> [VersionEntry] {
+        let marked = applied.filter { $0.outcome == .applied && $0.deletedAt == nil }.sorted {
+            let (a, b) = ($0.completedAt ?? $0.updatedAt, $1.completedAt ?? $1.updatedAt)
+            return a != b ? a < b : $0.id.uuidString < $1.id.uuidString
+        }
+        var reached: [(Version, Int, Date)] = []
+        var k = Thresholds.fixesPerMinorVersion
+        while k <= marked.count {
+            reached.append((VersionRules.version(forAppliedCount: k), k, marked[k - 1].completedAt ?? marked[k - 1].updatedAt))
+            k += Thresholds.fixesPerMinorVersion
+        }
+        var byVersion: [String: [VersionEntry]] = [:]
+        for e in entries where (e.changeType == .minorUpdate || e.changeType == .majorUpdate) && (e.deletedAt == nil || isSuperseded(e)) {
+            byVersion[e.version, default: []].append(e)
+        }
+        var changed: [VersionEntry] = []
+        var kept = Set<String>()
+        for (version, count, at) in reached {
+            let name = version.description
+            kept.insert(name)
+            let candidates = (byVersion[name] ?? []).sorted {
+                $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString
+            }
+            guard let first = candidates.first else {
+                let made = VersionRules.entriesAfterApplying(appliedCountBefore: count - 1, userId: userId, at: at,
+                                                             id: derivedID(["version", userId.uuidString, name]))
+                changed += made.map { e in
+                    var e = e
+                    e.syncToken = derivedToken
+                    return e
+                }
+                continue
+            }
+            if first.deletedAt != nil {
+                var e = first
+                e.deletedAt = nil
+                changed.append(e)
+            }
+            for e in candidates.dropFirst() where e.deletedAt != e.createdAt {
+                var s = e
+                s.deletedAt = e.createdAt
+                changed.append(s)
+            }
+        }
+        for name in byVersion.keys.sorted() where !kept.contains(name) {
+            for e in byVersion[name] ?? [] where e.deletedAt != e.createdAt {
+                var s = e
+                s.deletedAt = e.createdAt
+                changed.append(s)
+            }
+        }
+        return changed
+    }
+
+    /// The syncToken of a record these rules made: every machine makes it alike.
+    public static let derivedToken = "sync"
+
+    // MARK: - Streak
+
+    /// The instants that count a day for the streak, from the merged records: fixes assigned and
+    /// marked, crashes, completed diagnostics, and the events of opening a fix or marking one.
+    public static func engagements(completions: [FixCompletion], crashes: [Crash], diagnostics: [WeeklyDiagnostic],
+                                   events: [AnalyticsEvent]) -> [Date] {
+        var out: [Date] = []
+        for c in completions where c.deletedAt == nil {
+            out.append(c.assignedAt)
+            if let d = c.completedAt { out.append(d) }
+        }
+        for c in crashes where c.deletedAt == nil { out.append(c.crashedAt) }
+        for d in diagnostics where d.deletedAt == nil { out.append(d.completedAt) }
+        let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
+        for e in events where e.deletedAt == nil && counted.contains(e.eventType) { out.append(e.timestamp) }
+        return out.sorted()
+    }
+
+    /// The profile's derived fields (version, streak, freeze) recomputed from the merged records;
+    /// the rest of the profile (primary bug, dates) is left as it is. The longest streak never
+    /// goes down: it is the greater of the replayed one and the one the profile had.
+    public static func derivedProfile(_ user: UserProfile, appliedCount: Int, engagements: [Date],
+                                      calendar: Calendar) -> UserProfile {
+        var u = user
+        u.currentVersion = VersionRules.version(forAppliedCount: appliedCount).description
+        var days = engagements.map { LocalDay($0, calendar: calendar) }
+        if let kept = user.lastEngagementDay { days.append(LocalDay(ordinal: kept)) }
+        let s = StreakRules.replay(days)
+        u.currentStreak = s.current
+        u.longestStreak = max(s.longest, user.longestStreak)
+        u.lastEngagementDay = s.lastEngagedDay?.ordinal
+        u.lastEngagementDate = max(engagements.last, user.lastEngagementDate)
+        u.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
+        u.streakFreezeAvailable = s.lastEngagedDay.map { StreakRules.freezeAvailable(s, today: $0) } ?? true
+        return u
+    }
+
+    /// A UUID that is the same on every machine for the same names (FNV-1a, version 8 layout).
+    public static func derivedID(_ names: [String]) -> UUID {
+        let a = StableHash.fnv1a(["egofix-sync-a"] + names), b = StableHash.fnv1a(["egofix-sync-b"] + names)
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: a >> (56 - 8 * UInt64(i)))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: b >> (56 - 8 * UInt64(i)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
+
+private func max(_ a: Date?, _ b: Date?) -> Date? {
+    switch (a, b) {
+    case let (x?, y?): return Swift.max(x, y)
+    case let (x?, nil): return x
+    case let (nil, y): return y
+    }
+}

@@ -1,0 +1,325 @@
+import Foundation
+import GRDB
+import EgoFixCore
+
+/// What one `egofix sync` did.
+public struct SyncReport: Sendable, Equatable {
+    /// This machine's id (kept in the store, not in the export).
+    public var deviceId: UUID
+    /// The file this machine writes in the folder.
+    public var ownFile: String
+    /// True when this store had no practice and took the folder's.
+    public var joined: Bool
+    /// Other machines' files read and merged, by name.
+    public var merged: [String]
+    /// Files unchanged since the last sync (not read again).
+    public var unchanged: Int
+    /// Records written into this store.
+    public var recordsChanged: Int
+    /// Whether this machine's file was rewritten (false when its bytes were already there).
+    public var wroteOwnFile: Bool
+    /// One line per file skipped or only partly merged: the file's path, then why.
+    public var warnings: [String]
+}
+
+/// Errors that stop a sync; nothing was changed.
+public enum SyncError: Error, Equatable, CustomStringConvertible {
+    case notAFolder(String)
+    case nothingToJoin(String)
+    case alreadyAPractice(String)
+    case cannotWrite(String, String)
+
+    public var description: String {
+        switch self {
+        case .notAFolder(let dir):
+            return "\(dir) is not a folder. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
+        case .nothingToJoin(let dir):
+            return "no practice to join in \(dir): it holds no readable device file. Run `egofix sync \(dir)` on the machine that has the practice first; nothing was changed."
+        case .alreadyAPractice(let path):
+            return "store \(path) already holds a practice. `egofix sync DIR` merges it with the folder; `init --from` is for an empty store."
+        case .cannotWrite(let path, let why):
+            return "cannot write \(path) (\(why)). Check that the folder is writable and has space; the store was not changed."
+        }
+    }
+}
+
+extension SQLiteStore {
+    static let deviceKey = "sync.device"
+    static let seenPrefix = "sync.seen."
+    static let recordsPrefix = "sync.records."
+
+    /// `egofix sync DIR`: merges every other machine's file in `folder` into this store, applies
+    /// the sync rules (`SyncRules`) and the bug lifecycle, and writes this machine's own file
+    /// (temporary name, fsync, rename), all while holding the store's write lock. A store with no
+    /// profile joins the practice of the first readable file. A file that is unreadable, not a
+    /// device file, from a newer format or from another practice is skipped with one warning line.
+    ///
+    /// `requireEmpty` refuses a store that already has a profile (`init --from`). `before` runs
+    /// first inside the same transaction (loading the catalogue).
+    public func sync(folder: String, calendar: Calendar, now: Date, requireEmpty: Bool = false,
+                     before: () throws -> Void = {}) async throws -> SyncReport {
+        var st = stat()
+        guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
+        return try await transaction {
+            try before()
+            var (report, merged) = try access.writeNow { db in
+                try self.mergeFolder(db, folder: folder, calendar: calendar, requireEmpty: requireEmpty)
+            }
+            // Nothing changed here or in the folder since the last sync: nothing to do.
+            guard var file = merged else { return report }
+            // The lifecycle follows from the merged crashes and ratings, as after any command.
+            try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
+            try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
+            return report
+        }
+    }
+
+    private func deviceId(_ db: Database) throws -> UUID {
+        if let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.deviceKey]),
+           let id = UUIDText.parse(text) {
+            return id
+        }
+        let id = UUID()
+        try setMeta(db, Self.deviceKey, id.uuidString)
+        return id
+    }
+
+    private func setMeta(_ db: Database, _ key: String, _ value: String) throws {
+        try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                       arguments: [key, value])
+    }
+
+    private static func fingerprint(_ st: stat) -> String {
+        "\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec):\(st.st_ino)"
+    }
+
+    private static func join(_ folder: String, _ name: String) -> String {
+        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
+    private func mergeFolder(_ db: Database, folder: String, calendar: Calendar, requireEmpty: Bool) throws -> (SyncReport, DeviceFile?) {
+        let device = try deviceId(db)
+        // Records made here since the last sync carry this machine's id from now on.
+        for table in SyncState.tables {
+            try db.execute(sql: "UPDATE \(table) SET syncToken = ? WHERE syncToken IS NULL", arguments: [device.uuidString])
+        }
+        // The catalogue comes from each machine's seeds, stamped when that machine loaded them (and
+        // a retired fix when it retired it); the stamps are set back to the catalogue's own date so
+        // every machine holds the same bytes (whether a fix is retired is all its retiredAt says).
+        // A bug the practice touched keeps its stamp: it dates the user's state (see SyncState.merge).
+        try db.execute(sql: """
+            UPDATE fixes SET updatedAt = createdAt WHERE updatedAt != createdAt;
+            UPDATE fixes SET retiredAt = createdAt WHERE retiredAt IS NOT NULL AND retiredAt != createdAt;
+            UPDATE education SET updatedAt = createdAt WHERE updatedAt != createdAt;
+            UPDATE bugs SET updatedAt = createdAt WHERE updatedAt != createdAt AND isActive = 0 AND status = 'identified'
+                AND activatedAt IS NULL AND stableSince IS NULL AND lastRetestAt IS NULL AND resolvedAt IS NULL AND regressedAt IS NULL;
+            """)
+        let own = DeviceFile.name(device: device)
+        var report = SyncReport(deviceId: device, ownFile: Self.join(folder, own), joined: false, merged: [],
+                                unchanged: 0, recordsChanged: 0, wroteOwnFile: false, warnings: [])
+        let hasProfile = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM users WHERE deletedAt IS NULL)") ?? false
+        if requireEmpty, hasProfile { throw SyncError.alreadyAPractice(path) }
+
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { DeviceFile.device(inName: $0) != nil }.sorted()
+        } catch {
+            throw SyncError.notAFolder(folder)
+        }
+        // Which files changed since the last sync (size, modification time, inode).
+        var changedFiles: [(name: String, mark: String)] = []
+        var ownSeen = false
+        for name in names {
+            let full = Self.join(folder, name)
+            var st = stat()
+            guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                report.warnings.append("\(full) \(DeviceFileProblem.unreadable("not a regular file")); skipped")
+                continue
+            }
+            let mark = Self.fingerprint(st)
+            if try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.seenPrefix + name]) == mark {
+                report.unchanged += 1
+                if name == own { ownSeen = true }
+                continue
+            }
+            changedFiles.append((name, mark))
+        }
+        let local = try Self.localFingerprint(db)
+        if hasProfile, changedFiles.isEmpty, ownSeen,
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.localKey]) == local {
+            return (report, nil)
+        }
+
+        var state = try SyncState.load(db)
+        var profile = state.users.values.filter { $0.deletedAt == nil }
+            .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }.first?.id
+        for (name, mark) in changedFiles {
+            let full = Self.join(folder, name)
+            func warn(_ problem: DeviceFileProblem) { report.warnings.append("\(full) \(problem); skipped") }
+            var st = stat()
+            guard lstat(full, &st) == 0 else {
+                warn(.unreadable(String(cString: strerror(errno))))
+                continue
+            }
+            if Int(st.st_size) > DeviceFileReader.maxBytes {
+                warn(.tooLarge(Int(st.st_size)))
+                continue
+            }
+            guard let data = FileManager.default.contents(atPath: full) else {
+                warn(.unreadable(String(cString: strerror(errno))))
+                continue
+            }
+            do {
+                if let profile, let c = DeviceFileReader.chunks(data) {
+                    // The usual case: a file in the encoder's shape, of which only the records that
+                    // are new since it was last merged are decoded.
+                    guard c.format == DeviceFile.kind else { throw DeviceFileProblem.notADeviceFile("no \"format\": \"\(DeviceFile.kind)\"") }
+                    if c.formatVersion > DeviceFile.currentFormat { throw DeviceFileProblem.newerFormat(c.formatVersion) }
+                    guard c.formatVersion >= 1 else { throw DeviceFileProblem.notADeviceFile("no formatVersion") }
+                    if let named = DeviceFile.device(inName: name), named != c.deviceId { throw DeviceFileProblem.misnamed(c.deviceId) }
+                    guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
+                    let known = DeviceFileReader.decodeHashes(
+                        try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name]))
+                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile)
+                    try merge(file, name: name, path: full, mark: mark, hashes: c.records.map(\.hash), into: &state, db: db, report: &report)
+                    continue
+                }
+                let header = try DeviceFileReader.header(data, name: name)
+                guard let claimed = header.profileId else { throw DeviceFileProblem.notADeviceFile("no profileId") }
+                if profile == nil {
+                    // An empty store joins the practice of the first readable file.
+                    let file = try DeviceFileReader.decode(data, profile: claimed)
+                    guard file.users.contains(where: { $0.id == claimed && $0.deletedAt == nil }) else {
+                        throw DeviceFileProblem.invalid("it holds no live profile to join")
+                    }
+                    profile = claimed
+                    report.joined = true
+                    try merge(file, name: name, path: full, mark: mark, hashes: DeviceFileReader.chunks(data)?.records.map(\.hash),
+                              into: &state, db: db, report: &report)
+                    continue
+                }
+                guard claimed == profile else { throw DeviceFileProblem.otherPractice(claimed) }
+                let file = try DeviceFileReader.decode(data, profile: claimed)
+                try merge(file, name: name, path: full, mark: mark, hashes: nil, into: &state, db: db, report: &report)
+            } catch let problem as DeviceFileProblem {
+                warn(problem)
+            }
+        }
+        guard let profile else { throw SyncError.nothingToJoin(folder) }
+        state.applyRules(profile: profile, calendar: calendar)
+        try state.write(db)
+        report.recordsChanged = state.changedCount
+        return (report, state.deviceFile(device: device, profile: profile))
+    }
+
+    private func merge(_ file: DeviceFile, name: String, path full: String, mark: String, hashes: [UInt64]?,
+                       into state: inout SyncState, db: Database, report: inout SyncReport) throws {
+        let waiting = state.merge(file)
+        if DeviceFile.device(inName: name) != report.deviceId { report.merged.append(name) }
+        if waiting > 0 {
+            // Not marked as seen: read again next time, when the catalogue may have them.
+            report.warnings.append("\(full) has \(waiting) record\(waiting == 1 ? "" : "s") about catalogue entries this egofix does not have; "
+                                   + "merged the rest, the \(waiting == 1 ? "record waits" : "records wait") for an update of egofix or ./Seeds")
+        } else {
+            try setMeta(db, Self.seenPrefix + name, mark)
+            // The records merged, so that the next read of this file decodes only new ones.
+            if let hashes {
+                try setMeta(db, Self.recordsPrefix + name, DeviceFileReader.encodeHashes(hashes))
+            } else {
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name])
+            }
+        }
+    }
+
+    private func writeOwnFile(_ db: Database, file: inout DeviceFile, folder: String, report: inout SyncReport) throws {
+        let name = DeviceFile.name(device: report.deviceId)
+        let local = try Self.localFingerprint(db)
+        // A temporary file a killed sync left behind.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            for n in names where n.hasPrefix("." + name + ".") && n.hasSuffix(".tmp") { unlink(Self.join(folder, n)) }
+        }
+        // The other machines' files changed nothing here, and nothing changed here since this
+        // machine's file was written: that file already holds these records.
+        var seen = stat()
+        if report.recordsChanged == 0, lstat(report.ownFile, &seen) == 0,
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.seenPrefix + name]) == Self.fingerprint(seen),
+           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.localKey]) == local {
+            return
+        }
+        // The bug states as the lifecycle left them.
+        file.bugStates = try TableOps.everything(db, Bug.self).map(BugState.init)
+        let data: Data
+        do { data = try file.encoded() } catch {
+            throw StoreError.database(operation: "writing the device file", reason: "a record does not encode as JSON: \(error)")
+        }
+        let path = report.ownFile
+        if FileManager.default.contents(atPath: path) != data {
+            try AtomicFile.write(data, to: path, folder: folder)
+            report.wroteOwnFile = true
+        }
+        var st = stat()
+        if lstat(path, &st) == 0 { try setMeta(db, Self.seenPrefix + name, Self.fingerprint(st)) }
+        try setMeta(db, Self.localKey, local)
+    }
+
+    static let localKey = "sync.local"
+
+    /// A fingerprint of the practice's records as they stand: per table, the number of rows and the
+    /// sums of their stamps in milliseconds. Every command that changes a record adds a row or moves
+    /// one of its stamps (updatedAt, deletedAt, a pattern's viewedAt or dismissedAt; the others are
+    /// never edited), so an equal fingerprint means nothing to write.
+    static func localFingerprint(_ db: Database) throws -> String {
+        func ms(_ column: String) -> String { "sum(CAST(coalesce(\(column), 0) * 1000 AS INTEGER))" }
+        var parts: [String] = []
+        for (table, columns) in [(Bug.table, ["updatedAt"]), (UserProfile.table, ["updatedAt", "deletedAt"]),
+                                 (FixCompletion.table, ["updatedAt", "deletedAt"]), (Crash.table, ["updatedAt", "deletedAt"]),
+                                 (VersionEntry.table, ["deletedAt"]), (AnalyticsEvent.table, ["deletedAt"]),
+                                 (DetectedPattern.table, ["deletedAt", "viewedAt", "dismissedAt"]),
+                                 (WeeklyDiagnostic.table, ["deletedAt"])] {
+            let sql = "SELECT count(*) || ':' || " + columns.map { "coalesce(\(ms($0)), 0)" }.joined(separator: " || ':' || ") + " FROM \(table)"
+            parts.append(try String.fetchOne(db, sql: sql) ?? "")
+        }
+        return parts.joined(separator: "/")
+    }
+}
+
+/// Temporary name beside the target, written, fsynced, renamed, and the folder fsynced: a reader
+/// (or a file-sync tool) sees the old file or the new one, whole.
+enum AtomicFile {
+    static func write(_ data: Data, to path: String, folder: String) throws {
+        let slash = path.lastIndex(of: "/")
+        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+        let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
+        let tmp = (dir == "/" ? "" : dir) + "/." + name + ".\(getpid()).tmp"
+        func fail(_ code: Int32) -> SyncError { SyncError.cannotWrite(path, String(cString: strerror(code))) }
+        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw fail(errno) }
+        let failure = data.withUnsafeBytes { raw -> Int32 in
+            if let base = raw.baseAddress {
+                var done = 0
+                while done < raw.count {
+                    let n = Foundation.write(fd, base + done, raw.count - done)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { return n < 0 ? errno : EIO }
+                    done += n
+                }
+            }
+            return fsync(fd) == 0 ? 0 : errno
+        }
+        let closed = close(fd) == 0 ? 0 : errno
+        if failure != 0 || closed != 0 {
+            unlink(tmp)
+            throw fail(failure != 0 ? failure : closed)
+        }
+        guard rename(tmp, path) == 0 else {
+            let code = errno
+            unlink(tmp)
+            throw fail(code)
+        }
+        let d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if d >= 0 {
+            _ = fsync(d)
+            close(d)
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import XCTest
+
+/// `egofix sync DIR` and `egofix init --from DIR` through the real binary: two machines are two
+/// stores (two workdirs) sharing one folder.
+final class SyncCommandTests: XCTestCase {
+    func shared(_ cli: CLI) throws -> String {
+        let dir = cli.workdir + "/shared"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func test_sync_cli_joinRecordAndConverge() throws {
+        let a = try CLI(), b = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let first = try a.run(["sync", dir], at: "2026-03-02T08:05:00+01:00")
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(first.out.hasPrefix("Synced with \(dir): no other machine's file changed"), first.out)
+        XCTAssertEqual(first.err, "")
+
+        // --bug and --from together are refused; --from on the empty store joins.
+        XCTAssertNotEqual(try b.run(["init", "--from", dir, "--bug", "need-to-be-right"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        let join = try b.run(["init", "--from", dir], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(join.status, 0, join.err)
+        XCTAssertTrue(join.out.hasPrefix("Joined the practice in \(dir): v1.0"), join.out)
+        // And a second --from on the same store is refused in one line.
+        let again = try b.run(["init", "--from", dir], at: "2026-03-02T09:01:00+01:00")
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.err.hasPrefix("egofix: store ") && again.err.contains("already holds a practice"), again.err)
+        XCTAssertEqual(again.err.filter { $0 == "\n" }.count, 1)
+
+        // The same day on both machines, different outcomes and texts.
+        _ = try a.run(["today"], at: "2026-03-03T08:00:00+01:00")
+        _ = try b.run(["today"], at: "2026-03-03T08:30:00+01:00")
+        XCTAssertEqual(try a.run(["applied", "-m", "Let Tom finish."], at: "2026-03-03T12:00:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["failed", "-m", "Corrected the waiter."], at: "2026-03-03T19:00:00+01:00").status, 0)
+        // Another day on each.
+        _ = try a.run(["crash", "--note", "Explained the offside rule, twice."], at: "2026-03-04T20:00:00+01:00")
+        _ = try b.run(["today"], at: "2026-03-05T08:00:00+01:00")
+        XCTAssertEqual(try b.run(["skipped", "-m", "Not today."], at: "2026-03-05T09:00:00+01:00").status, 0)
+        for _ in 0..<2 {
+            for m in [b, a] {
+                let r = try m.run(["sync", dir], at: "2026-03-05T21:00:00+01:00")
+                XCTAssertEqual(r.status, 0, r.err)
+                XCTAssertEqual(r.err, "")
+            }
+        }
+        let ea = try a.run(["export", "-"], at: "2026-03-05T22:00:00+01:00").out
+        let eb = try b.run(["export", "-"], at: "2026-03-05T22:00:00+01:00").out
+        XCTAssertEqual(ea, eb, "the two machines' exports differ")
+        for text in ["Let Tom finish.", "Corrected the waiter.", "Explained the offside rule, twice.", "Not today."] {
+            XCTAssertTrue(ea.contains(text), "\(text) is missing")
+        }
+        XCTAssertEqual(try a.run(["check"]).status, 0)
+        // The site's history shows one outcome for the day both machines marked.
+        let history = try a.run(["history"], at: "2026-03-05T22:00:00+01:00")
+        XCTAssertEqual(history.status, 0, history.err)
+    }
+
+    func test_sync_cli_badFilesGiveOneWarningLineEach() throws {
+        let a = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:05:00+01:00").status, 0)
+        let before = try a.run(["export", "-"], at: "2026-03-02T09:00:00+01:00").out
+        // Another practice's file.
+        let other = try CLI()
+        let otherDir = try shared(other)
+        XCTAssertEqual(try other.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try other.run(["sync", otherDir], at: "2026-03-02T08:05:00+01:00").status, 0)
+        let otherName = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: otherDir).first { $0.hasPrefix("egofix-device-") })
+        try FileManager.default.copyItem(atPath: otherDir + "/" + otherName, toPath: dir + "/" + otherName)
+        let own = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("egofix-device-") && $0 != otherName })
+        let ownBytes = try XCTUnwrap(FileManager.default.contents(atPath: dir + "/" + own))
+        var rng = SplitMix(seed: 34)
+        let names = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222",
+                     "33333333-3333-4333-8333-333333333333"].map { "egofix-device-\($0).json" }
+        try Data((0..<2048).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).write(to: URL(fileURLWithPath: dir + "/" + names[0]))
+        try ownBytes.prefix(ownBytes.count / 3).write(to: URL(fileURLWithPath: dir + "/" + names[1]))
+        try Data(String(decoding: ownBytes, as: UTF8.self).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 2").utf8)
+            .write(to: URL(fileURLWithPath: dir + "/" + names[2]))
+        let r = try a.run(["sync", dir], at: "2026-03-02T08:10:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.err.split(separator: "\n")
+        XCTAssertEqual(lines.count, 4, r.err)
+        for name in names + [otherName] {
+            let line = lines.first { $0.contains(name) }
+            XCTAssertNotNil(line, "no warning names \(name): \(r.err)")
+            XCTAssertTrue(line?.hasPrefix("egofix: warning: \(dir)/\(name) ") == true, String(line ?? ""))
+            XCTAssertTrue(line?.hasSuffix("; skipped") == true, String(line ?? ""))
+        }
+        XCTAssertEqual(try a.run(["export", "-"], at: "2026-03-02T09:00:00+01:00").out, before)
+        // A folder that is not there is an error in one line.
+        let missing = try a.run(["sync", a.workdir + "/nowhere"], at: "2026-03-02T08:10:00+01:00")
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.err.hasPrefix("egofix: \(a.workdir)/nowhere is not a folder."), missing.err)
+        // So is joining a folder that holds no practice; and no store is left behind.
+        let empty = try CLI()
+        let emptyDir = try shared(empty)
+        let nothing = try empty.run(["sync", emptyDir], at: "2026-03-02T08:10:00+01:00")
+        XCTAssertEqual(nothing.status, 1)
+        XCTAssertTrue(nothing.err.contains("no practice to join"), nothing.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: empty.store))
+    }
+
+    /// SIGKILL at random moments during `egofix sync` on two machines with a year of history:
+    /// after each kill the store passes `egofix check`, and the next syncs converge with every
+    /// acknowledged note present.
+    func test_sync_cli_sigkillDuringSync() throws {
+        let a = try CLI(), b = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["demo", "--years", "1"], at: "2026-11-22T20:00:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-11-22T20:05:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-11-22T20:06:00+01:00").status, 0)
+        // How long a sync with work to do takes here, to spread the kills over it.
+        _ = try a.run(["crash", "--note", "timing"], at: "2026-11-22T20:07:00+01:00")
+        let t0 = Date()
+        XCTAssertEqual(try b.run(["sync", dir], at: "2026-11-22T20:08:00+01:00").status, 0)
+        let span = max(20_000, UInt64(Date().timeIntervalSince(t0) * 1_000_000 * 1.2))
+        var rng = SplitMix(seed: 3434)
+        var notes: [String] = ["timing"]
+        var killed = 0, attempts = 0
+        while killed < 30 && attempts < 200 {
+            attempts += 1
+            let (m, other) = attempts % 2 == 0 ? (a, b) : (b, a)
+            let note = "kill-\(attempts)"
+            let r = try other.run(["crash", "--note", note], at: "2026-11-22T21:00:00+01:00")
+            if r.status == 0 { notes.append(note) }
+            _ = try other.run(["sync", dir], at: "2026-11-22T21:00:00+01:00")
+            let p = Process()
+            p.executableURL = CLI.binary
+            p.arguments = ["sync", dir, "--store", m.store, "--now", "2026-11-22T21:00:00+01:00"]
+            p.environment = ["TZ": m.zone, "NO_COLOR": "1", "HOME": m.workdir, "SWIFT_BACKTRACE": "enable=no"]
+            p.currentDirectoryURL = URL(fileURLWithPath: m.workdir)
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            usleep(UInt32(rng.next() % span))
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                killed += 1
+            }
+            p.waitUntilExit()
+            let check = try m.run(["check"])
+            XCTAssertEqual(check.status, 0, "after kill \(killed): \(check.err)")
+            XCTAssertTrue(check.out.contains("integrity: ok"), check.out)
+        }
+        XCTAssertGreaterThanOrEqual(killed, 30, "at least 30 kills should land mid-sync (\(attempts) attempts)")
+        for _ in 0..<2 {
+            for m in [a, b] {
+                let r = try m.run(["sync", dir], at: "2026-11-22T22:00:00+01:00")
+                XCTAssertEqual(r.status, 0, r.err)
+                XCTAssertEqual(r.err, "", "the folder holds a file the sync cannot read after the kills")
+            }
+        }
+        let ea = try a.run(["export", "-"], at: "2026-11-22T23:00:00+01:00").out
+        let eb = try b.run(["export", "-"], at: "2026-11-22T23:00:00+01:00").out
+        XCTAssertEqual(ea, eb, "the machines did not converge after the kills")
+        for n in notes { XCTAssertTrue(ea.contains("\"\(n)\""), "\(n) is missing") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
+        XCTAssertEqual(leftovers, [], "temporary files left in the folder")
+    }
+}
