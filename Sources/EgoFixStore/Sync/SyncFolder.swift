@@ -254,7 +254,7 @@ extension SQLiteStore {
         }
         let path = report.ownFile
         if FileManager.default.contents(atPath: path) != data {
-            try AtomicFile.write(data, to: path, folder: folder)
+            do throws(AtomicFile.Failure) { try AtomicFile.write(data, to: path) } catch { throw SyncError.cannotWrite(path, error.reason) }
             report.wroteOwnFile = true
         }
         var st = stat()
@@ -280,46 +280,5 @@ extension SQLiteStore {
             parts.append(try String.fetchOne(db, sql: sql) ?? "")
         }
         return parts.joined(separator: "/")
-    }
-}
-
-/// Temporary name beside the target, written, fsynced, renamed, and the folder fsynced: a reader
-/// (or a file-sync tool) sees the old file or the new one, whole.
-enum AtomicFile {
-    static func write(_ data: Data, to path: String, folder: String) throws {
-        let slash = path.lastIndex(of: "/")
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let dir = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let tmp = (dir == "/" ? "" : dir) + "/." + name + ".\(getpid()).tmp"
-        func fail(_ code: Int32) -> SyncError { SyncError.cannotWrite(path, String(cString: strerror(code))) }
-        let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw fail(errno) }
-        let failure = data.withUnsafeBytes { raw -> Int32 in
-            if let base = raw.baseAddress {
-                var done = 0
-                while done < raw.count {
-                    let n = Foundation.write(fd, base + done, raw.count - done)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { return n < 0 ? errno : EIO }
-                    done += n
-                }
-            }
-            return fsync(fd) == 0 ? 0 : errno
-        }
-        let closed = close(fd) == 0 ? 0 : errno
-        if failure != 0 || closed != 0 {
-            unlink(tmp)
-            throw fail(failure != 0 ? failure : closed)
-        }
-        guard rename(tmp, path) == 0 else {
-            let code = errno
-            unlink(tmp)
-            throw fail(code)
-        }
-        let d = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if d >= 0 {
-            _ = fsync(d)
-            close(d)
-        }
     }
 }
