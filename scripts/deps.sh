@@ -2,7 +2,9 @@
 # Installs the Debian packages EgoFix builds against, only when one is missing. Idempotent.
 set -euo pipefail
 need=()
-for p in libcmark-dev libcairo2-dev libsqlite3-dev fonts-dejavu-core pkg-config "$@"; do
+# libcurl4-openssl-dev: FlyingFox (egofix serve) brings in FoundationNetworking, which a binary with
+# the Swift runtime linked in (scripts/release.sh) links against libcurl.
+for p in libcmark-dev libcairo2-dev libsqlite3-dev libcurl4-openssl-dev fonts-dejavu-core pkg-config "$@"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || need+=("$p")
 done
 if [ ${#need[@]} -gt 0 ]; then
