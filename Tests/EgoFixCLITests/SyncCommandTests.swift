@@ -157,7 +157,12 @@ final class SyncCommandTests: XCTestCase {
         }
         let ea = try a.run(["export", "-"], at: "2026-11-22T23:00:00+01:00").out
         let eb = try b.run(["export", "-"], at: "2026-11-22T23:00:00+01:00").out
-        XCTAssertEqual(ea, eb, "the machines did not converge after the kills")
+        if ea != eb {
+            // Kept for a look at what differs (the assertion's message folds both into one line).
+            try? ea.write(toFile: NSTemporaryDirectory() + "egofix-sync-kill-a.json", atomically: true, encoding: .utf8)
+            try? eb.write(toFile: NSTemporaryDirectory() + "egofix-sync-kill-b.json", atomically: true, encoding: .utf8)
+        }
+        XCTAssertEqual(ea, eb, "the machines did not converge after the kills (exports in \(NSTemporaryDirectory())egofix-sync-kill-[ab].json)")
         for n in notes { XCTAssertTrue(ea.contains("\"\(n)\""), "\(n) is missing") }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
         XCTAssertEqual(leftovers, [], "temporary files left in the folder")
