@@ -238,14 +238,10 @@ extension SQLiteStore {
         if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
             for n in names where n.hasPrefix("." + name + ".") && n.hasSuffix(".tmp") { unlink(Self.join(folder, n)) }
         }
-        // The other machines' files changed nothing here, and nothing changed here since this
-        // machine's file was written: that file already holds these records.
-        var seen = stat()
-        if report.recordsChanged == 0, lstat(report.ownFile, &seen) == 0,
-           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.seenPrefix + name]) == Self.fingerprint(seen),
-           try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.localKey]) == local {
-            return
-        }
+        // This machine's file is encoded every time and written only when its bytes changed. (A
+        // shortcut that skipped the encoding when row counts and sums of stamps were unchanged let
+        // a record that changed at an unchanged stamp, such as the profile merged at a tie on the
+        // clock, stay out of the file, and two machines did not converge.)
         // The bug states as the lifecycle left them.
         file.bugStates = try TableOps.everything(db, Bug.self).map(BugState.init)
         let data: Data
