@@ -58,3 +58,26 @@ public enum PendingFixRule {
         completions.min { a, b in a.assignedAt != b.assignedAt ? a.assignedAt < b.assignedAt : a.id.sortsBefore(b.id) }
     }
 }
+
+extension PendingFixRule {
+    /// What a completion's outcome reads as in a history: its outcome, else "expired" for a quick
+    /// fix past its days, "not marked" for a fix whose day is over, "pending" for today's.
+    public static func outcomeText(_ c: FixCompletion, fix: Fix?, today: LocalDay, dayOf: (Date) -> LocalDay) -> String {
+        guard c.outcome == .pending else { return c.outcome.rawValue }
+        if fix?.type == .quickFix, isExpired(c, today: today, dayOf: dayOf) { return "expired" }
+        return dayOf(c.assignedAt) < today ? "not marked" : "pending"
+    }
+
+    /// The completions that are reruns: their fix had been applied by an earlier completion.
+    public static func reruns(in completions: [FixCompletion]) -> Set<UUID> {
+        var appliedBefore = Set<UUID>()
+        var reruns = Set<UUID>()
+        let ordered = completions.filter { $0.deletedAt == nil }
+            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
+        for c in ordered {
+            if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }
+            if c.outcome == .applied { appliedBefore.insert(c.fixId) }
+        }
+        return reruns
+    }
+}

@@ -219,18 +219,12 @@ final class PageContext: Sendable {
         if fix?.type == .quickFix { typeNote = "quick fix" }
         if fix?.type == .weekly { typeNote = "system overhaul" }
         if index.reruns.contains(c.id) { typeNote = (typeNote.map { $0 + ", " } ?? "") + "rerun" }
-        let pendingText: String
-        if fix?.type == .quickFix, PendingFixRule.isExpired(c, today: index.today, dayOf: { index.clock.day($0) }) {
-            pendingText = "expired"
-        } else {
-            pendingText = index.clock.day(c.assignedAt) < index.today ? "not marked" : "pending"
-        }
         return FixRow(
             label: fix?.label ?? "FIX", bugSlug: facts?.bugSlug ?? FixFacts.noBugSlug, bugTitle: facts?.bugTitle ?? FixFacts.noBugTitle,
             severity: fix?.severity.rawValue ?? "-", typeNote: typeNote,
             when: showDate ? index.clock.day(c.assignedAt).description : nil,
             outcome: c.outcome.rawValue,
-            outcomeText: c.outcome != .pending ? c.outcome.rawValue : pendingText,
+            outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.clock.day($0) }),
             prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,
             detail: fix.flatMap { fixDetails[$0.id] }, interaction: interactionText(c, fix: fix), reflection: reflection)
     }

@@ -65,15 +65,7 @@ struct SiteIndex: Sendable {
             if let i = facts[c.fixId]?.bugIndex { byBug[i].append(c) }
         }
         completionsByBug = byBug
-        var appliedBefore = Set<UUID>()
-        var reruns = Set<UUID>()
-        let ordered = data.completions.filter { $0.deletedAt == nil }
-            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
-        for c in ordered {
-            if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }
-            if c.outcome == .applied { appliedBefore.insert(c.fixId) }
-        }
-        self.reruns = reruns
+        self.reruns = PendingFixRule.reruns(in: data.completions)
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.assignedAt), default: []].append(c) }

@@ -167,17 +167,9 @@ struct History: AsyncParsableCommand {
         for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.assignedAt, calendar: s.calendar), default: []].append(c) }
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
-        var reruns = Set<UUID>(), appliedBefore = Set<UUID>()
-        for c in data.completions.filter({ $0.deletedAt == nil }).sorted(by: { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }) {
-            if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }
-            if c.outcome == .applied { appliedBefore.insert(c.fixId) }
-        }
+        let reruns = PendingFixRule.reruns(in: data.completions)
         func outcomeWord(_ c: FixCompletion) -> String {
-            guard c.outcome == .pending else { return c.outcome.rawValue }
-            if fixesById[c.fixId]?.type == .quickFix, PendingFixRule.isExpired(c, today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) }) {
-                return "expired"
-            }
-            return LocalDay(c.assignedAt, calendar: s.calendar) < s.today ? "not marked" : "pending"
+            PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) })
         }
         if json {
             let out = JSONOutput(from: from.description, to: s.today.description, days: graph.cells.map { c in
