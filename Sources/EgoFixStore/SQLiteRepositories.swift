@@ -22,15 +22,16 @@ extension Access {
         try await read { db in try TableOps.get(db, R.self, id) }
     }
 
-    /// Upsert, stamping updatedAt from the clock; `check` runs first in the same transaction.
+    /// Upsert, stamping updatedAt from the clock (`SyncRules.editStamp`: after the stored stamp);
+    /// `check` runs first in the same transaction.
     func save<R: SQLRecord>(_ record: R, check: (@Sendable (Database, R) throws -> Void)? = nil) async throws {
-        var r = record
-        r.touch(clock())
-        let stamped = r
+        let now = clock()
         let cache = self.cache
         try await write { db in
-            try check?(db, stamped)
-            try cache.writing(db, table: R.table) { try TableOps.upsert(db, stamped) }
+            var r = record
+            r.stampEdit(previous: r.editedAt == nil ? nil : try TableOps.anyRow(db, R.self, r.id), now: now)
+            try check?(db, r)
+            try cache.writing(db, table: R.table) { try TableOps.upsert(db, r) }
         }
     }
 

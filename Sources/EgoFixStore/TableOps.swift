@@ -58,13 +58,14 @@ enum TableOps {
     }
 
     /// Soft delete exactly as the in-memory table does: deletedAt and (where the record has it) updatedAt
-    /// become now, even when the row was deleted before; an unknown id throws `RepositoryError.notFound`.
+    /// become now (updatedAt after the stored stamp, `SyncRules.editStamp`), even when the row was deleted before; an unknown id throws `RepositoryError.notFound`.
     static func softDelete<R: SQLRecord>(_ db: Database, _ type: R.Type, _ id: UUID, now: Date) throws {
         guard var r = try anyRow(db, R.self, id) else {
             throw RepositoryError.notFound(String(describing: R.self), id)
         }
+        let previous = r
         r.deletedAt = now
-        r.touch(now)
+        r.stampEdit(previous: previous, now: now)
         try upsert(db, r)
     }
 

@@ -82,6 +82,34 @@ final class RepositoryContractTests: XCTestCase {
         }
     }
 
+    /// With the clock pinned (`--now`) or behind a stamp merged from another machine, an edit is
+    /// stamped one millisecond after the stored stamp, so it is newer than every version seen.
+    func test_save_atAClockThatHasNotPassedTheStoredStamp_stampsJustAfterIt() async throws {
+        try await onEachBackend { backend in
+            let w = try await World.make(backend)
+            var c = FixCompletion(fixId: w.fixes[0].id, userId: w.user.id, assignedAt: w.clock.now)
+            try await w.repos.completions.save(c)
+            let got1 = try await w.repos.completions.getById(c.id)
+            let first = try XCTUnwrap(got1?.updatedAt)
+            XCTAssertEqual(first, w.clock.now, "\(backend)")
+            try c.mark(.applied, at: w.clock.now)
+            try await w.repos.completions.save(c)
+            let got2 = try await w.repos.completions.getById(c.id)
+            let second = try XCTUnwrap(got2?.updatedAt)
+            XCTAssertEqual(second, first.addingTimeInterval(0.001), "\(backend): same instant, so just after")
+            try await w.repos.completions.delete(c.id)
+            let deleted = try await w.repos.completions.getAll()
+            XCTAssertTrue(deleted.isEmpty, "\(backend)")
+            w.clock.advance(60)
+            var b = w.bugs[0]
+            b.title = "Renamed"
+            try await w.repos.bugs.save(b)
+            let got3 = try await w.repos.bugs.getById(b.id)
+            let later = try XCTUnwrap(got3?.updatedAt)
+            XCTAssertEqual(later, w.clock.now, "\(backend): a clock past the stored stamp is the stamp")
+        }
+    }
+
     func test_BugRepo_getActive_filtersDeleted() async throws {
         try await onEachBackend { backend in
             let w = try await World.make(backend, bugs: ["need-to-be-right", "need-to-be-liked", "need-to-impress"])

@@ -303,6 +303,40 @@ final class SyncTests: XCTestCase {
         return try JSONSerialization.data(withJSONObject: doc, options: [.sortedKeys])
     }
 
+    /// Both machines edit the profile with the clock pinned at one instant. a merges b's version
+    /// and keeps its own (the tie goes to the greater bytes), then edits again into bytes smaller
+    /// than b's. b's file has not changed, so a does not read it again; the second edit must
+    /// still win on both machines. (The CLI's kill test met this: two machines kept different
+    /// lastTidbitId for good.)
+    func test_Sync_anEditAtATieOnTheClockWinsOverVersionsAlreadySeen() async throws {
+        let dir = try TempDir(), shared = try folder(dir)
+        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
+        try await a.start(at: Self.day(0))
+        try await a.sync(shared, at: Self.day(0, 10))
+        try await b.sync(shared, at: Self.day(0, 11))
+        let t = Self.day(1, 21)
+        func setTidbit(_ m: Machine, _ id: String) async throws {
+            m.clock.now = t
+            try await m.store.transaction {
+                guard var u = try await m.store.repositories.users.get() else { return XCTFail("no profile on \(m.name)") }
+                u.lastTidbitId = UUID(uuidString: id)
+                try await m.store.repositories.users.save(u)
+            }
+        }
+        try await setTidbit(b, "CCCCCCCC-CCCC-4CCC-8CCC-CCCCCCCCCCCC")
+        try await b.sync(shared, at: t)
+        try await setTidbit(a, "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF")
+        try await a.sync(shared, at: t)
+        let kept = try await a.store.repositories.users.get()
+        XCTAssertEqual(kept?.lastTidbitId?.uuidString, "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF", "a keeps its own version at the tie")
+        try await setTidbit(a, "00000000-0000-4000-8000-000000000000")
+        let second = try await a.store.repositories.users.get()
+        XCTAssertGreaterThan(try XCTUnwrap(second?.updatedAt), t, "an edit at a pinned clock is stamped after the stored stamp")
+        _ = try await converge([a, b], shared, at: t)
+        let ub = try await b.store.repositories.users.get()
+        XCTAssertEqual(ub?.lastTidbitId?.uuidString, "00000000-0000-4000-8000-000000000000", "a's last edit wins on b")
+    }
+
     func test_Sync_deletionsPropagate() async throws {
         let dir = try TempDir(), shared = try folder(dir)
         let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)

@@ -4,47 +4,67 @@ import Foundation
 public protocol StoredRecord: Identifiable, Sendable where ID == UUID {
     var deletedAt: Date? { get set }
     var orderDate: Date { get }
+    /// The instant of the last edit (`updatedAt`); nil for records that are never edited.
+    var editedAt: Date? { get }
     mutating func touch(_ now: Date)
+}
+
+extension StoredRecord {
+    /// Stamps an edit of this record, whose stored version (if any) is `previous`: the clock, or
+    /// just after the previous stamp when the clock has not passed it (`SyncRules.editStamp`).
+    public mutating func stampEdit(previous: Self?, now: Date) {
+        touch(SyncRules.editStamp(previous: previous?.editedAt, now: now))
+    }
 }
 
 extension Fix: StoredRecord {
     public var orderDate: Date { Date(timeIntervalSince1970: TimeInterval(number)) }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 extension Bug: StoredRecord {
     public var orderDate: Date { createdAt }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 extension FixCompletion: StoredRecord {
     public var orderDate: Date { assignedAt }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 extension Crash: StoredRecord {
     public var orderDate: Date { crashedAt }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 extension UserProfile: StoredRecord {
     public var orderDate: Date { createdAt }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 extension VersionEntry: StoredRecord {
     public var orderDate: Date { createdAt }
+    public var editedAt: Date? { nil }
     public mutating func touch(_ now: Date) {}
 }
 extension AnalyticsEvent: StoredRecord {
     public var orderDate: Date { timestamp }
+    public var editedAt: Date? { nil }
     public mutating func touch(_ now: Date) {}
 }
 extension DetectedPattern: StoredRecord {
     public var orderDate: Date { detectedAt }
+    public var editedAt: Date? { nil }
     public mutating func touch(_ now: Date) {}
 }
 extension WeeklyDiagnostic: StoredRecord {
     public var orderDate: Date { weekStarting }
+    public var editedAt: Date? { nil }
     public mutating func touch(_ now: Date) {}
 }
 extension MicroEducation: StoredRecord {
     public var orderDate: Date { createdAt }
+    public var editedAt: Date? { updatedAt }
     public mutating func touch(_ now: Date) { updatedAt = now }
 }
 
@@ -70,15 +90,16 @@ public actor InMemoryTable<R: StoredRecord> {
 
     public func save(_ record: R) {
         var r = record
-        r.touch(clock())
+        r.stampEdit(previous: rows[r.id], now: clock())
         rows[r.id] = r
     }
 
     public func delete(_ id: UUID) throws {
         guard var r = rows[id] else { throw RepositoryError.notFound(String(describing: R.self), id) }
         let now = clock()
+        let previous = r
         r.deletedAt = now
-        r.touch(now)
+        r.stampEdit(previous: previous, now: now)
         rows[id] = r
     }
 

@@ -6,6 +6,18 @@ import Foundation
 public enum SyncRules {
     // MARK: - Which version of a record wins
 
+    /// The `updatedAt` an edit stamps: the clock, unless the record's stored stamp is not before
+    /// it (a clock pinned with `--now`, two edits within one tick, or a version merged from a
+    /// machine whose clock runs ahead); then one millisecond after the stored stamp. An edit is
+    /// therefore newer than every version of the record this machine has seen, so `newer` lets
+    /// it win over them on every machine; without this, an edit at a tie on the clock could lose
+    /// to a version this machine had already merged and will not read again, and two machines
+    /// would keep different records.
+    public static func editStamp(previous: Date?, now: Date) -> Date {
+        guard let p = previous, p >= now else { return now }
+        return p.addingTimeInterval(0.001)
+    }
+
     /// Two versions of one record (same id): the later `updatedAt` wins; at the same instant a
     /// deleted version beats a live one, then the greater syncToken (the id of the machine that
     /// made the record), then the greater canonical encoding (`tieBreak`, bytes compared in order).
