@@ -8,8 +8,9 @@ check-site:
 	./scripts/check_site.sh
 bench:
 	./scripts/bench.sh
-# egofix into $(PREFIX)/bin: the same release binary as make demo and make bench.
+# egofix into $(PREFIX)/bin: the same release binary as make demo and make bench, and beside it
+# egofix-serve, the program `egofix serve` hands over to.
 install:
 	./scripts/deps.sh
 	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 0755 "$$(./scripts/release.sh)" "$(DESTDIR)$(PREFIX)/bin/egofix"
+	bin="$$(./scripts/release.sh)" && install -m 0755 "$$bin" "$$bin-serve" "$(DESTDIR)$(PREFIX)/bin/"

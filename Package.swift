@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "egofix", targets: ["egofix"]),
+        .executable(name: "egofix-serve", targets: ["egofix-serve"]),
         .library(name: "EgoFixCore", targets: ["EgoFixCore"]),
     ],
     dependencies: [
@@ -37,15 +38,23 @@ let package = Package(
         .target(name: "EgoFixSite",
                 dependencies: ["EgoFixCore", "EgoFixResources", "CCmark", "CCairo"],
                 path: "Sources/EgoFixSite"),
-        .executableTarget(name: "egofix",
-                          dependencies: ["EgoFixCore", "EgoFixConfig", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
+        // Every command, as a library: `egofix` is its one-line main.
+        .target(name: "EgoFixCLI",
+                dependencies: ["EgoFixCore", "EgoFixConfig", "EgoFixStore", "EgoFixSite", "EgoFixResources", "CMalloc",
+                               .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                path: "Sources/EgoFixCLI"),
+        .executableTarget(name: "egofix", dependencies: ["EgoFixCLI"], path: "Sources/egofix"),
+        // `egofix serve` hands over to this program: FlyingFox brings Foundation's networking and
+        // libcurl with it, which no other command should load at its start.
+        .executableTarget(name: "egofix-serve",
+                          dependencies: ["EgoFixCLI", "EgoFixCore", "EgoFixConfig", "EgoFixSite",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "FlyingFox", package: "FlyingFox")],
-                          path: "Sources/egofix"),
+                          path: "Sources/egofix-serve"),
         .testTarget(name: "EgoFixCoreTests", dependencies: ["EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixCoreTests"),
         .testTarget(name: "EgoFixConfigTests", dependencies: ["EgoFixConfig", "EgoFixCore"], path: "Tests/EgoFixConfigTests"),
         .testTarget(name: "EgoFixStoreTests", dependencies: ["EgoFixStore", "EgoFixCore", "EgoFixResources"], path: "Tests/EgoFixStoreTests"),
-        .testTarget(name: "EgoFixCLITests", dependencies: ["egofix"], path: "Tests/EgoFixCLITests"),
+        .testTarget(name: "EgoFixCLITests", dependencies: ["EgoFixCLI", "egofix", "egofix-serve"], path: "Tests/EgoFixCLITests"),
         .testTarget(name: "EgoFixSiteTests", dependencies: ["EgoFixSite", "EgoFixCore", "EgoFixResources",
                                                            .product(name: "Mustache", package: "swift-mustache")],
                     path: "Tests/EgoFixSiteTests"),

@@ -183,7 +183,8 @@ def egofix_binary() -> Path:
         return b
     scratch = ROOT / os.environ.get("EGOFIX_SCRATCH", ".build-check")
     started = time.time()
-    r = quiet_run(["swift", "build", "--scratch-path", str(scratch), "--product", "egofix"], cwd=ROOT)
+    # Every product: `egofix serve` hands over to egofix-serve, built beside egofix.
+    r = quiet_run(["swift", "build", "--scratch-path", str(scratch)], cwd=ROOT)
     if r.returncode != 0:
         errors = [line for line in r.stdout.splitlines() if "error" in line] or r.stdout.splitlines()[-20:]
         sys.exit("check-site: swift build failed:\n" + "\n".join(errors))

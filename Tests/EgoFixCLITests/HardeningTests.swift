@@ -1,5 +1,5 @@
 import XCTest
-@testable import egofix
+@testable import EgoFixCLI
 
 /// Issue 30: bad input and faults, tried as an attacker would. Each case ends in one line on
 /// standard error, a non-zero exit, and nothing changed.

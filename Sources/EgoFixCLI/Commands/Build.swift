@@ -72,29 +72,7 @@ struct Build: AsyncParsableCommand {
                 return try Session.seedFilesBuiltIn().builtInCatalogue()
             })
         }
-        return try Build.storeSource(options: options, config: config, env: env)
-    }
-
-    /// The store as a build's source (`egofix build`, and each of `egofix serve`'s builds).
-    static func storeSource(options: StoreOptions, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
-        let path = storePath(options: options, config: config, env: env)
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
-        }
-        let clock = SiteClockView(now: try Session.clock(options.now, environment: env),
-                                  calendar: UserCalendar.make(timeZone: try Session.timeZone(config: config, environment: env)))
-        let (store, now) = (options.store, options.now)
-        return .store(path: path, clock: clock, load: {
-            let s = try Session.open(store: store, now: now)
-            try s.ensureCatalogue()
-            return SitePractice(data: try await SiteData.load(s.repos), now: s.now, calendar: s.calendar)
-        })
-    }
-
-    /// The store file a build reads: --store, else $EGOFIX_STORE, else `store` in egofix.toml, else the default.
-    static func storePath(options: StoreOptions, config: WorkspaceConfig, env: [String: String]) -> String {
-        StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                              environment: env)
+        return try StoreBuildSource.source(options: options, config: config, env: env)
     }
 
     /// The output folder's path as given when it is plain (as most are), else as Foundation

@@ -1,36 +1,32 @@
 import ArgumentParser
 import Dispatch
 import EgoFixConfig
+import EgoFixCLI
 import EgoFixCore
 import EgoFixSite
 import FlyingFox
 import FlyingSocks
 import Foundation
 
-/// `egofix serve`: builds the site into a cache folder, serves it on localhost, and rebuilds it
-/// when the store or the workspace changes; open pages reload by themselves.
-struct Serve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "serve",
-        abstract: "Serve the site on localhost while you practise: rebuilt when the store or the workspace changes, pages reload.",
-        discussion: """
-        Builds into a cache folder ($XDG_CACHE_HOME/egofix/serve), not into `output`. Watches the store, egofix.toml, \
-        content/, Templates/, Assets/ and Seeds/. A failed rebuild keeps the last good site and says why, here and on \
-        the pages. GET and HEAD only. Ctrl-C stops it.
-        """)
+/// `egofix serve` (the program egofix hands over to): builds the site into a cache folder, serves
+/// it on localhost, and rebuilds it when the store or the workspace changes; open pages reload by
+/// themselves.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "egofix serve", abstract: ServeOptions.abstract,
+                                                    discussion: ServeOptions.discussion, version: EgoFixInfo.version)
 
-    @OptionGroup var options: StoreOptions
-    @Option(help: ArgumentHelp("Port. Default: a free one, printed on start.", valueName: "n")) var port: Int?
-    @Option(help: ArgumentHelp("Address to listen on. Anything but loopback shows the private site to that network.", valueName: "host"))
-    var host: String = "127.0.0.1"
-    @Flag(help: "Open the site in the default browser.") var open = false
+    @OptionGroup var serve: ServeOptions
+    var options: StoreOptions { serve.store }
+    var port: Int? { serve.port }
+    var host: String { serve.host }
+    var open: Bool { serve.open }
 
     func run() async throws {
         let env = Session.environment()
         let workspace = FileManager.default.currentDirectoryPath
         if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
-        let address = try Serve.address(host: host, port: UInt16(port ?? 0))
-        guard let cache = Serve.cacheFolder(workspace: workspace, env: env) else {
+        let address = try ServeCommand.address(host: host, port: UInt16(port ?? 0))
+        guard let cache = ServeCommand.cacheFolder(workspace: workspace, env: env) else {
             throw CLIError("no cache folder: set XDG_CACHE_HOME or HOME.")
         }
         let site = cache + "/site"
@@ -47,12 +43,12 @@ struct Serve: AsyncParsableCommand {
         if case .failure(let message) = first { live.built(error: message) }
 
         let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
-                                handler: SiteHandler(root: site, live: live, defaultHost: Serve.hostPort(host, port ?? 0)))
+                                handler: SiteHandler(root: site, live: live, defaultHost: ServeCommand.hostPort(host, port ?? 0)))
         let failure = ErrorBox()
         Task { do { try await server.run() } catch { failure.set(error) } }
         var bound: Socket.Address?
         for _ in 0..<500 {
-            if let e = failure.get() { throw CLIError(Serve.bindMessage(e, host: host, port: port)) }
+            if let e = failure.get() { throw CLIError(ServeCommand.bindMessage(e, host: host, port: port)) }
             if let a = await server.listeningAddress { bound = a; break }
             try await Task.sleep(nanoseconds: 10_000_000)
         }
@@ -62,14 +58,14 @@ struct Serve: AsyncParsableCommand {
         case .ip4(_, let p), .ip6(_, let p): actualPort = p
         case .unix: actualPort = 0
         }
-        let url = "http://\(Serve.hostPort(host, Int(actualPort)))/"
-        if !Serve.isLoopback(host) {
+        let url = "http://\(ServeCommand.hostPort(host, Int(actualPort)))/"
+        if !ServeCommand.isLoopback(host) {
             StandardStreams.error("egofix: warning: listening on \(host): the private site (reflections, crashes, patterns) is visible to that network.\n")
         }
-        Serve.say(Terminal.neutralised("Serving \(site) at \(url)"))
-        Serve.say("Watching the store and the workspace. Ctrl-C stops.")
-        if open { Serve.openInBrowser(url) }
-        Serve.stopOnSignals()
+        ServeCommand.say(Terminal.neutralised("Serving \(site) at \(url)"))
+        ServeCommand.say("Watching the store and the workspace. Ctrl-C stops.")
+        if open { ServeCommand.openInBrowser(url) }
+        ServeCommand.stopOnSignals()
 
         while true {
             try? await Task.sleep(nanoseconds: 250_000_000)
@@ -88,7 +84,7 @@ struct Serve: AsyncParsableCommand {
     private func report(_ result: Rebuilder.Outcome, first: Bool) {
         switch result {
         case .success(let r, let ms):
-            Serve.say(Terminal.neutralised("\(first ? "Built" : "Rebuilt") \(r.files) files in \(ms) ms: \(r.written) written, \(r.unchanged) unchanged, \(r.removed) removed."))
+            ServeCommand.say(Terminal.neutralised("\(first ? "Built" : "Rebuilt") \(r.files) files in \(ms) ms: \(r.written) written, \(r.unchanged) unchanged, \(r.removed) removed."))
             for line in r.notesNotOnTheSite { StandardStreams.error("egofix: warning: " + line + "\n") }
         case .failure(let message):
             StandardStreams.error("egofix: " + Terminal.visible("\(first ? "build" : "rebuild") failed: \(message)") + (message.hasSuffix(".") ? "" : ".") + " Serving the last good site until it is fixed.\n")
@@ -154,7 +150,7 @@ struct Serve: AsyncParsableCommand {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                Serve.say("Stopped.")
+                ServeCommand.say("Stopped.")
                 Foundation.exit(0)
             }
             source.resume()
@@ -193,7 +189,7 @@ struct Rebuilder: Sendable {
             let config = try Session.loadConfig(folder: workspace)
             var request = SiteBuildRequest(workspace: workspace, outputPath: site, contentFolder: config.content ?? "content",
                                            title: config.title ?? "EgoFix", baseURL: config.baseURL,
-                                           source: try Build.storeSource(options: options, config: config, env: env),
+                                           source: try StoreBuildSource.source(options: options, config: config, env: env),
                                            manifestPath: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"],
                                                                                            home: env["HOME"]))
             request.remindAt = config.remindAt ?? .standard
@@ -214,7 +210,7 @@ struct Rebuilder: Sendable {
         let zone = (try? Session.timeZone(config: config, environment: env)) ?? TimeZone(identifier: "UTC") ?? .current
         let now = (try? Session.clock(options.now, environment: env)) ?? Date()
         let day = SiteClockView(now: now, calendar: UserCalendar.make(timeZone: zone)).text
-        return InputWatch.fingerprint(store: Build.storePath(options: options, config: config, env: env), workspace: workspace,
+        return InputWatch.fingerprint(store: StoreBuildSource.path(options: options, config: config, env: env), workspace: workspace,
                                       contentFolder: config.content ?? "content", day: day)
     }
 }

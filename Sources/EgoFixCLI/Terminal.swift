@@ -187,10 +187,10 @@ enum ISO8601 {
 
 /// Text on its way to a terminal: a stored string (a version, a title, a note) may hold control
 /// characters, and written raw they would drive the terminal (set its title, clear the screen).
-enum Terminal {
+package enum Terminal {
     /// `text` with every control character but newline and tab shown as `\u{..}` instead. With
     /// `keepingStyle`, the colour sequences egofix itself writes (ESC [ digits and ';' m) are kept.
-    static func neutralised(_ text: String, keepingStyle: Bool = false) -> String {
+    package static func neutralised(_ text: String, keepingStyle: Bool = false) -> String {
         guard text.unicodeScalars.contains(where: { isControl($0) && $0 != "\n" && $0 != "\t" }) else { return text }
         let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
@@ -218,7 +218,7 @@ enum Terminal {
 
     /// `text` on one line with every control character (newlines too) shown as `\u{..}`: for a
     /// value quoted in an error message.
-    static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         guard text.unicodeScalars.contains(where: isControl) else { return text }
         var out = ""
         for c in text.unicodeScalars {

@@ -6,16 +6,18 @@ import EgoFixStore
 import Foundation
 
 /// Options every command that touches the store takes.
-struct StoreOptions: ParsableArguments {
+package struct StoreOptions: ParsableArguments {
+    package init() {}
+
     @Option(name: .long, help: ArgumentHelp("The store file.", discussion: "Default: $EGOFIX_STORE, then `store` in egofix.toml, then $XDG_DATA_HOME/egofix/egofix.sqlite.", valueName: "path"))
-    var store: String?
+    package var store: String?
 
     @Option(name: .long, help: ArgumentHelp("Pin the clock (ISO 8601, e.g. 2026-11-22T09:00:00Z). Default: $EGOFIX_NOW, else now.", valueName: "instant"))
-    var now: String?
+    package var now: String?
 }
 
 /// Everything a command needs: the store, the clock, the user's calendar, the terminal style.
-struct Session {
+package struct Session {
     let store: SQLiteStore
     let repos: Repositories
     let now: Date
@@ -26,16 +28,16 @@ struct Session {
     /// Whether this session made the store's file (`MissingStore.create` with nothing there).
     var createdStore = false
 
-    static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
+    package static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     /// ./egofix.toml, or the defaults; `checkingTimeZone` false leaves its `time_zone` unchecked.
-    static func loadConfig(folder: String = FileManager.default.currentDirectoryPath, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
+    package static func loadConfig(folder: String = FileManager.default.currentDirectoryPath, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
         let path = folder + "/egofix.toml"
         guard let data = FileManager.default.contents(atPath: path) else { return WorkspaceConfig() }
         return try WorkspaceConfig.parse(String(decoding: data, as: UTF8.self), file: path, checkingTimeZone: checkingTimeZone)
     }
 
-    static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
+    package static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {
@@ -48,7 +50,7 @@ struct Session {
     }
 
     /// The time zone: egofix.toml, else TZ, else the system's.
-    static func timeZone(config: WorkspaceConfig, environment env: [String: String]) throws -> TimeZone {
+    package static func timeZone(config: WorkspaceConfig, environment env: [String: String]) throws -> TimeZone {
         if let id = config.timeZone, let tz = TimeZone(identifier: id) { return tz }
         if var tzName = env["TZ"], !tzName.isEmpty {
             if tzName.hasPrefix(":") { tzName.removeFirst() }

@@ -6,7 +6,7 @@ import Foundation
 /// file) is remembered by the stream, and `finish()` reports it when the command ends, so output
 /// that did not arrive is an error exit rather than a silent 0. Swift 6 does not let Swift name C's
 /// `stdout` (shared mutable state), so the streams are flushed together with `fflush(nil)`.
-enum StandardStreams {
+package enum StandardStreams {
     /// Writes `data` to standard output after whatever `print` buffered, all of it, or throws.
     static func write(_ data: Data) throws {
         try finish()
@@ -37,7 +37,7 @@ enum StandardStreams {
 
     /// Writes `text` to standard error, unbuffered. A failure there has nowhere to be reported, so
     /// it is ignored (never a crash).
-    static func error(_ text: String) {
+    package static func error(_ text: String) {
         var text = text
         text.withUTF8 { b in
             guard let base = b.baseAddress else { return }

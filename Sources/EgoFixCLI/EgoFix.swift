@@ -7,9 +7,11 @@ import Foundation
 import CMalloc
 #endif
 
-@main
-struct EgoFix: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The command line's root; `egofix` (Sources/egofix) runs it, `egofix-serve` runs the server.
+public struct EgoFix: AsyncParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "egofix",
         abstract: "Ego patterns as bugs in legacy code. A daily fix, a weekly diagnostic, a static site.",
         discussion: """
@@ -25,10 +27,13 @@ struct EgoFix: AsyncParsableCommand {
 extension EgoFix {
     /// Errors a user can cause end in one line on standard error and exit code 1;
     /// usage errors get ArgumentParser's message and help hint.
-    static func main() async {
+    public static func runCommandLine() async { await runCommandLine(of: EgoFix.self) }
+
+    /// The command line of `root`, run as `runCommandLine` describes (the server's program uses it too).
+    package static func runCommandLine<Root: ParsableCommand>(of root: Root.Type) async {
         reserveHeapsWhole()
         do {
-            var command = try parseAsRoot()
+            var command = try root.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
             } else {
@@ -41,7 +46,7 @@ extension EgoFix {
                 StandardStreams.error("egofix: " + Terminal.visible(line) + "\n")
                 Foundation.exit(error is CLIError ? (error as? CLIError)?.code ?? 1 : 1)
             }
-            exit(withError: error)
+            root.exit(withError: error)
         }
     }
 
@@ -56,7 +61,7 @@ extension EgoFix {
         #endif
     }
 
-    static func userFacingMessage(_ error: Error) -> String? {
+    package static func userFacingMessage(_ error: Error) -> String? {
         switch error {
         case let e as CLIError: return e.message
         case let e as PracticeError: return e.description
@@ -70,6 +75,6 @@ extension EgoFix {
     }
 }
 
-enum EgoFixInfo {
-    static let version = "0.1.0"
+package enum EgoFixInfo {
+    package static let version = "0.1.0"
 }

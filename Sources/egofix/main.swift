@@ -1,0 +1,3 @@
+import EgoFixCLI
+
+await EgoFix.runCommandLine()
