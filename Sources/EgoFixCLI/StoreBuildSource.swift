@@ -18,7 +18,7 @@ package enum StoreBuildSource {
         return .store(path: path, clock: clock, load: {
             let s = try Session.open(store: store, now: now)
             try s.ensureCatalogue()
-            return SitePractice(data: try await SiteData.load(s.repos), now: s.now, calendar: s.calendar)
+            return SitePractice(data: try await Practice.load(s.repos), now: s.now, calendar: s.calendar)
         })
     }
 

@@ -12,11 +12,11 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_buildsEveryPageType() async throws {
-        let p = try await Practice.make(reflections: ["Kept my mouth shut in standup. Why does *that* feel like losing?"], crashNotes: ["Argued about tabs."])
+        let p = try await PracticeFixture.make(reflections: ["Kept my mouth shut in standup. Why does *that* feel like losing?"], crashNotes: ["Argued about tabs."])
         let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "A **week** note.")],
                                   versions: [.init(name: "1.1", source: "content/versions/1.1.md", markdown: "First bump.")],
                                   pages: [.init(name: "about", source: "content/pages/about.md", markdown: "# About\n\nHello.")])
-        let files = try Practice.build(p, content: content)
+        let files = try PracticeFixture.build(p, content: content)
         for path in ["index.html", "weeks/2026-W10/index.html", "weeks/2026-W12/index.html", "months/2026-03/index.html",
                      "quarters/2026-Q1/index.html", "years/2026/index.html", "reports/index.html", "changelog/index.html",
                      "changelog/feed.xml", "history/index.html", "bugs/need-to-be-right/index.html", "patterns/index.html",
@@ -30,9 +30,9 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_weekPage_showsEachDaysFixWithRenderedReflection() async throws {
-        let p = try await Practice.make(reflections: ["Let Tom finish. *Why* was that hard?"], crashNotes: ["Corrected a waiter."])
+        let p = try await PracticeFixture.make(reflections: ["Let Tom finish. *Why* was that hard?"], crashNotes: ["Corrected a waiter."])
         let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "Note with **bold**.")])
-        let week = HTMLDocument(try text(try Practice.build(p, content: content), "weeks/2026-W10/index.html"))
+        let week = HTMLDocument(try text(try PracticeFixture.build(p, content: content), "weeks/2026-W10/index.html"))
         let articles = week.elements.filter { $0.name == "article" && $0.classes.contains("fix") }
         XCTAssertGreaterThanOrEqual(articles.count, 7, "a fix per day, plus quick fixes")
         XCTAssertTrue(week.all("em").count >= 1, "the reflection's Markdown is rendered")
@@ -48,8 +48,8 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_changelog_newestFirstWithFeed() async throws {
-        let p = try await Practice.make(reflections: [], crashNotes: [])
-        let files = try Practice.build(p)
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [])
+        let files = try PracticeFixture.build(p)
         let doc = HTMLDocument(try text(files, "changelog/index.html"))
         let versions = doc.all("h2").compactMap { $0.attr("id") }
         XCTAssertGreaterThanOrEqual(versions.count, 2)
@@ -63,7 +63,7 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_everyPrivatePageHasCSPNoReferrerAndNoindex() async throws {
-        let files = try Practice.build(try await Practice.make(reflections: ["x"], crashNotes: []))
+        let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: ["x"], crashNotes: []))
         for (path, data) in files where path.hasSuffix(".html") {
             let doc = HTMLDocument(String(decoding: data, as: UTF8.self))
             let metas = doc.all("meta")
@@ -84,7 +84,7 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_graphHasTableAlternativeAndLegend() async throws {
-        let files = try Practice.build(try await Practice.make(reflections: ["x"], crashNotes: ["y"]))
+        let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: ["x"], crashNotes: ["y"]))
         let doc = HTMLDocument(try text(files, "history/index.html"))
         XCTAssertTrue(doc.all("svg").contains { $0.attr("role") == "img" && $0.attr("aria-label") != nil })
         XCTAssertGreaterThanOrEqual(doc.all("table").count, 2)
@@ -92,8 +92,8 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_firstDay_hasNoEmptyBoxesOrNaN() async throws {
-        let p = try await Practice.make(reflections: ["One day in."], crashNotes: [], days: 1)
-        let files = try Practice.build(p)
+        let p = try await PracticeFixture.make(reflections: ["One day in."], crashNotes: [], days: 1)
+        let files = try PracticeFixture.build(p)
         for (path, data) in files where path.hasSuffix(".html") {
             let s = String(decoding: data, as: UTF8.self)
             XCTAssertFalse(s.contains("NaN"), path)
@@ -105,8 +105,8 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_isDeterministic_acrossRuns() async throws {
-        let p = try await Practice.make(reflections: ["Same."], crashNotes: ["Same crash."])
-        let a = try Practice.build(p), b = try Practice.build(p)
+        let p = try await PracticeFixture.make(reflections: ["Same."], crashNotes: ["Same crash."])
+        let a = try PracticeFixture.build(p), b = try PracticeFixture.build(p)
         XCTAssertEqual(a.keys.sorted(), b.keys.sorted())
         for k in a.keys { XCTAssertEqual(a[k], b[k], k) }
     }
@@ -114,8 +114,8 @@ final class SitePagesTests: XCTestCase {
     /// Written into a folder as each page renders, the site is byte for byte the one built in memory,
     /// share cards included, and a failing page leaves nothing behind.
     func test_site_writtenAsItRendersMatchesTheBuiltFiles() async throws {
-        let p = try await Practice.make(reflections: ["Written."], crashNotes: ["A note."])
-        let expected = try Practice.build(p)
+        let p = try await PracticeFixture.make(reflections: ["Written."], crashNotes: ["A note."])
+        let expected = try PracticeFixture.build(p)
         let dir = try TempDir()
         let site = dir.url.appendingPathComponent("site")
         let builder = try SiteBuilder(templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
@@ -142,7 +142,7 @@ final class SitePagesTests: XCTestCase {
 
     /// The period pages' bug rows come from running totals; they must say what a walk over the days says.
     func test_site_bugRowsMatchAWalkOverTheDays() async throws {
-        let p = try await Practice.make(reflections: ["Kept quiet."], crashNotes: ["Argued about tabs."])
+        let p = try await PracticeFixture.make(reflections: ["Kept quiet."], crashNotes: ["Argued about tabs."])
         let options = SiteOptions(title: "EgoFix", baseURL: "https://example.org/me/", now: p.now, calendar: p.calendar)
         let ctx = try PageContext(data: p.data, content: SiteContent(), options: options,
                                   templates: TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil))
@@ -173,20 +173,20 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_site_markdownOverTheCapNamesTheSource() async throws {
-        let p = try await Practice.make(reflections: [], crashNotes: [], days: 2)
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
         let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)
         let content = SiteContent(pages: [.init(name: "huge", source: "content/pages/huge.md", markdown: big)])
-        XCTAssertThrowsError(try Practice.build(p, content: content)) { e in
+        XCTAssertThrowsError(try PracticeFixture.build(p, content: content)) { e in
             XCTAssertTrue("\(e)".contains("content/pages/huge.md"), "\(e)")
         }
     }
 
     func test_site_crisisLanguageShowsHelpFirst() async throws {
-        let p = try await Practice.make(reflections: ["Some days I want to die a little when I lose an argument."], crashNotes: [], days: 3)
-        let week = HTMLDocument(try text(try Practice.build(p), "weeks/2026-W10/index.html"))
+        let p = try await PracticeFixture.make(reflections: ["Some days I want to die a little when I lose an argument."], crashNotes: [], days: 3)
+        let week = HTMLDocument(try text(try PracticeFixture.build(p), "weeks/2026-W10/index.html"))
         let firstHeading = week.all("h2").first?.attr("id")
         XCTAssertEqual(firstHeading, "help-title")
-        let other = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
+        let other = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
         XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
     }
 
@@ -203,8 +203,8 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_changelogFeed_entryLinksKeepTheirFragment() async throws {
-        let p = try await Practice.make(reflections: [], crashNotes: [])
-        let xml = try text(try Practice.build(p), "changelog/feed.xml")
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [])
+        let xml = try text(try PracticeFixture.build(p), "changelog/feed.xml")
         let entries = feedEntries(xml)
         XCTAssertGreaterThanOrEqual(entries.count, 2)
         XCTAssertEqual(entries.last?.link, "https://example.org/me/changelog/index.html#v-1-0")
@@ -222,21 +222,21 @@ final class SitePagesTests: XCTestCase {
     }
 
     func test_changelogFeed_firstVersionHasItsOwnStableEntryID() async throws {
-        let p = try await Practice.make(reflections: ["One day in."], crashNotes: [], days: 1)
-        let xml = try text(try Practice.build(p), "changelog/feed.xml")
+        let p = try await PracticeFixture.make(reflections: ["One day in."], crashNotes: [], days: 1)
+        let xml = try text(try PracticeFixture.build(p), "changelog/feed.xml")
         let feedID = try XCTUnwrap(xml.components(separatedBy: "<entry>").first?.components(separatedBy: "<id>").dropFirst().first?
             .components(separatedBy: "</id>").first)
         let entries = feedEntries(xml)
         XCTAssertEqual(entries.count, 1, "a new workspace has v1.0 only")
         XCTAssertTrue(entries[0].id.hasPrefix("urn:uuid:"), entries[0].id)
         XCTAssertNotEqual(entries[0].id, feedID, "an entry's id is not the feed's id")
-        XCTAssertEqual(feedEntries(try text(try Practice.build(p), "changelog/feed.xml"))[0].id, entries[0].id, "the same on the next build")
-        let many = feedEntries(try text(try Practice.build(try await Practice.make(reflections: [], crashNotes: [])), "changelog/feed.xml"))
+        XCTAssertEqual(feedEntries(try text(try PracticeFixture.build(p), "changelog/feed.xml"))[0].id, entries[0].id, "the same on the next build")
+        let many = feedEntries(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [])), "changelog/feed.xml"))
         XCTAssertEqual(Set(many.map(\.id)).count, many.count, "entry ids differ from each other")
     }
 
     func test_howPage_saysOneFreezePerWeekInAgreement() async throws {
-        let how = HTMLDocument(try text(try Practice.build(try await Practice.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
+        let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
         XCTAssertTrue(how.texts.contains("1 freeze per week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))
         XCTAssertFalse(how.texts.contains { $0.contains("There are 1 ") })
     }
@@ -253,7 +253,7 @@ final class SitePagesTests: XCTestCase {
         for unit in expected.keys.sorted() { XCTAssertEqual(Plural.count(1, unit: unit), expected[unit], unit) }
         XCTAssertEqual(Plural.count(3, unit: "people"), "3 people")
         var units: [String] = []
-        for fix in try Practice.catalogue().fixes {
+        for fix in try PracticeFixture.catalogue().fixes {
             if case .counter(let c)? = try? fix.configuration(), let unit = c.unit { units.append(unit) }
         }
         XCTAssertFalse(units.isEmpty)

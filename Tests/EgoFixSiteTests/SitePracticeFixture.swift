@@ -5,7 +5,7 @@ import Foundation
 
 /// A three-week practice recorded through the real services on in-memory repositories,
 /// with the built-in catalogue, so the site is built from data the tool would really hold.
-enum Practice {
+enum PracticeFixture {
     final class Clock: @unchecked Sendable {
         private let lock = NSLock()
         private var t: Date
@@ -25,7 +25,7 @@ enum Practice {
     /// - reflections: used in turn for each day's outcome.
     /// - crashNotes: used in turn for a crash every fourth day.
     static func make(reflections: [String], crashNotes: [String], zone: String = "Europe/Berlin", days: Int = 21)
-        async throws -> (data: SiteData, now: Date, calendar: Calendar) {
+        async throws -> (data: Practice, now: Date, calendar: Calendar) {
         let cal = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 0) ?? .current)
         let start = LocalDay(year: 2026, month: 3, day: 2)
         let clock = Clock(start.at(hour: 8, in: cal))
@@ -69,10 +69,10 @@ enum Practice {
         if let user = try await repos.users.get(), let fix = try await repos.fixes.getAll().first(where: { $0.number == 37 }) {
             try await EventRecorder(repos: repos, calendar: cal).record(.fixShared, userId: user.id, fixId: fix.id, at: clock.now)
         }
-        return (try await SiteData.load(repos), clock.now, cal)
+        return (try await Practice.load(repos), clock.now, cal)
     }
 
-    static func build(_ p: (data: SiteData, now: Date, calendar: Calendar), content: SiteContent = SiteContent(),
+    static func build(_ p: (data: Practice, now: Date, calendar: Calendar), content: SiteContent = SiteContent(),
                       title: String = "EgoFix", templates: TemplateSet? = nil) throws -> [String: Data] {
         let builder = try SiteBuilder(templates: templates ?? TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: nil),
                                       assets: AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: nil))

@@ -9,13 +9,13 @@ final class SiteSafetyTests: XCTestCase {
     /// A unique marker in every personal field; none reaches share/.
     func test_privacy_personalMarkersNeverReachShare() async throws {
         let marker = "ZQX" + "PRIVATE" + "7731"
-        var p = try await Practice.make(reflections: ["reflection \(marker)-R"], crashNotes: ["note \(marker)-C"])
+        var p = try await PracticeFixture.make(reflections: ["reflection \(marker)-R"], crashNotes: ["note \(marker)-C"])
         // Diagnostic answers are choices, not text; mark the user's id-bearing records too.
         p.data.profile?.syncToken = marker + "-T"
         let content = SiteContent(weeks: [.init(name: "2026-W10", source: "w", markdown: "week \(marker)-W")],
                                   versions: [.init(name: "1.1", source: "v", markdown: "version \(marker)-V")],
                                   pages: [.init(name: "about", source: "p", markdown: "page \(marker)-P")])
-        let files = try Practice.build(p, content: content, title: "Title \(marker)-S")
+        let files = try PracticeFixture.build(p, content: content, title: "Title \(marker)-S")
         // The markers do show on private pages (so the test can fail).
         XCTAssertTrue(files.contains { !$0.key.hasPrefix("share/") && String(decoding: $0.value, as: UTF8.self).contains(marker + "-R") })
         let share = files.filter { $0.key.hasPrefix("share/") }
@@ -43,11 +43,11 @@ final class SiteSafetyTests: XCTestCase {
     ]
 
     func test_hostileInput_isInertOnEveryPage() async throws {
-        let p = try await Practice.make(reflections: SiteSafetyTests.hostile, crashNotes: SiteSafetyTests.hostile)
+        let p = try await PracticeFixture.make(reflections: SiteSafetyTests.hostile, crashNotes: SiteSafetyTests.hostile)
         let content = SiteContent(weeks: [.init(name: "2026-W10", source: "w", markdown: SiteSafetyTests.hostile.joined(separator: "\n\n"))],
                                   versions: [.init(name: "1.1", source: "v", markdown: SiteSafetyTests.hostile.joined(separator: "\n\n"))],
                                   pages: [.init(name: "about", source: "p", markdown: SiteSafetyTests.hostile.joined(separator: "\n\n"))])
-        let files = try Practice.build(p, content: content, title: "<script>alert('t')</script>")
+        let files = try PracticeFixture.build(p, content: content, title: "<script>alert('t')</script>")
         var checkedPages = 0
         for (path, data) in files where path.hasSuffix(".html") {
             let doc = HTMLDocument(String(decoding: data, as: UTF8.self))

@@ -3,13 +3,13 @@ import Foundation
 
 /// A practice to build a site from: its records, the clock and the calendar.
 public struct SitePractice: Sendable {
-    public var data: SiteData
+    public var data: Practice
     public var now: Date
     public var calendar: Calendar
     /// See `SiteOptions.patternsAreDetection`.
     public var patternsAreDetection: Bool
 
-    public init(data: SiteData, now: Date, calendar: Calendar, patternsAreDetection: Bool = false) {
+    public init(data: Practice, now: Date, calendar: Calendar, patternsAreDetection: Bool = false) {
         self.data = data
         self.now = now
         self.calendar = calendar

@@ -6,7 +6,7 @@ import Foundation
 /// pages render on several threads at once.
 final class PageContext: Sendable {
     let index: SiteIndex
-    let data: SiteData
+    let data: Practice
     let content: SiteContent
     let options: SiteOptions
     let templates: TemplateSet
@@ -41,7 +41,7 @@ final class PageContext: Sendable {
     /// (none without a primary bug).
     let tidbitsByTrigger: [EducationTrigger: [MicroEducation]]
 
-    init(data: SiteData, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
+    init(data: Practice, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
         self.data = data
         self.content = content
         self.options = options

@@ -17,13 +17,13 @@ public struct SiteBuilder: Sendable {
     }
 
     /// Every file of the site, sorted by path.
-    public func build(data: SiteData, content: SiteContent, options: SiteOptions) throws -> [(path: String, data: Data)] {
+    public func build(data: Practice, content: SiteContent, options: SiteOptions) throws -> [(path: String, data: Data)] {
         var stats = SiteBuildStats()
         return try build(data: data, content: content, options: options, reuseCard: { _, _ in nil }, stats: &stats)
     }
 
     /// Every file of the site, sorted by path (see the other `build` for `reuseCard` and `stats`).
-    public func build(data: SiteData, content: SiteContent, options: SiteOptions,
+    public func build(data: Practice, content: SiteContent, options: SiteOptions,
                       reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                       stats: inout SiteBuildStats) throws -> [(path: String, data: Data)] {
         final class Collected: @unchecked Sendable {
@@ -51,7 +51,7 @@ public struct SiteBuilder: Sendable {
     ///
     /// `release` says what becomes of the build's page context (its indexes and page values) once
     /// the pages are done.
-    public func build(data: SiteData, content: SiteContent, options: SiteOptions,
+    public func build(data: Practice, content: SiteContent, options: SiteOptions,
                       reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                       stats: inout SiteBuildStats, into site: SiteBuild, release: ContextRelease = .inBackground) throws -> [String] {
         try build(data: data, content: content, options: options, reuseCard: reuseCard, stats: &stats,
@@ -67,7 +67,7 @@ public struct SiteBuilder: Sendable {
         case atExit
     }
 
-    private func build(data: SiteData, content: SiteContent, options: SiteOptions,
+    private func build(data: Practice, content: SiteContent, options: SiteOptions,
                        reuseCard: @escaping @Sendable (_ path: String, _ key: String) -> (png: Data, drawn: Bool)?,
                        stats: inout SiteBuildStats, reserve: ([String]) throws -> Void,
                        emit: @escaping @Sendable (String, Data) throws -> Void,

@@ -3,7 +3,7 @@ import Foundation
 
 /// Lookups every page needs, computed once per build.
 struct SiteIndex: Sendable {
-    let data: SiteData
+    let data: Practice
     let calendar: Calendar
     let today: LocalDay
     let bugsById: [UUID: Bug]
@@ -35,7 +35,7 @@ struct SiteIndex: Sendable {
 
     /// `daysSorted` hears the completions and crashes by day as soon as they are known, before
     /// the index waits for its day ledger (so other work on them can start).
-    init(data: SiteData, calendar: Calendar, now: Date,
+    init(data: Practice, calendar: Calendar, now: Date,
          daysSorted: (_ completions: [LocalDay: [FixCompletion]], _ crashes: [LocalDay: [Crash]]) -> Void) {
         self.data = data
         self.calendar = calendar

@@ -1,11 +1,6 @@
 import EgoFixCore
 import Foundation
 
-/// Everything the site is built from: the practice, which the CLI reads from the store (or the
-/// demo generates); the site never opens the database. The one name the site keeps for Core's
-/// `Practice` (issue 31: one practice type), so the site's sources read as before.
-public typealias SiteData = Practice
-
 /// The user's own Markdown from `content/`: week notes, version notes, free pages.
 public struct SiteContent: Sendable {
     public struct Document: Sendable {
@@ -107,7 +102,7 @@ public struct SiteOptions: Sendable {
     /// egofix build is drawn again.
     public var cardSalt: String
     /// The stored patterns are what the detectors find on this data at `now` (the demo's are: it
-    /// stores what they find at its end), so `SiteData.patterns` is not read.
+    /// stores what they find at its end), so `Practice.patterns` is not read.
     public var patternsAreDetection: Bool
     /// When the day's reminder comes (`remind_at`), for reminders.ics.
     public var remindAt: ReminderTime

@@ -55,7 +55,7 @@ final class EarlyCards: @unchecked Sendable {
     }
 
     /// The cards of the data's shared fixes (the cards the site will have).
-    func start(sharedIn data: SiteData) {
+    func start(sharedIn data: Practice) {
         var fixes: [UUID: Fix] = [:], bugs: [UUID: Bug] = [:]
         for f in data.fixes { fixes[f.id] = f }
         for b in data.bugs { bugs[b.id] = b }
