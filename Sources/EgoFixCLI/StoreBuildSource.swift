@@ -15,10 +15,10 @@ package enum StoreBuildSource {
         let clock = SiteClockView(now: try Session.clock(options.now, environment: env),
                                   calendar: UserCalendar.make(timeZone: try Session.timeZone(config: config, environment: env)))
         let (store, now) = (options.store, options.now)
-        return .store(path: path, clock: clock, load: {
+        return .store(path: path, clock: clock, load: { onShared in
             let s = try Session.open(store: store, now: now)
             try s.ensureCatalogue()
-            return SitePractice(data: try await Practice.load(s.repos), now: s.now, calendar: s.calendar)
+            return SitePractice(data: try await Practice.load(s.repos, onShared: onShared), now: s.now, calendar: s.calendar)
         })
     }
 

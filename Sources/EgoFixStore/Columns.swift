@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import EgoFixCore
 
 // How values sit in SQLite:
@@ -70,6 +71,20 @@ struct RowReader {
     }
 
     func uuidOpt(_ col: String) throws -> UUID? {
+        // The usual case, a UUID's text as `uuidString` writes it, is parsed from SQLite's bytes
+        // in place (no String is made for it); anything else goes the long way, for its error.
+        if let columns, let statement, let i = columns.firstIndex(of: col) {
+            let index = CInt(i)
+            switch sqlite3_column_type(statement, index) {
+            case SQLITE_NULL: return nil
+            case SQLITE_TEXT:
+                if let text = sqlite3_column_text(statement, index),
+                   let u = UUIDText.parse(UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(statement, index)))) {
+                    return u
+                }
+            default: break
+            }
+        }
         guard let s = try stringOpt(col) else { return nil }
         guard let u = UUIDText.parse(s) ?? UUID(uuidString: s) else { throw fail(col, "not a UUID: \(s)") }
         return u

@@ -33,7 +33,10 @@ public struct Practice: Sendable, Equatable {
 
     /// The fixes the live fixShared events name, each once, in the order they were first shared:
     /// the fixes the site draws share cards for.
-    public var sharedFixIds: [UUID] {
+    public var sharedFixIds: [UUID] { Practice.sharedFixIds(in: events) }
+
+    /// `sharedFixIds` of these events.
+    public static func sharedFixIds(in events: [AnalyticsEvent]) -> [UUID] {
         var ids: [UUID] = []
         var seen = Set<UUID>()
         for e in events where e.deletedAt == nil && e.eventType == .fixShared {

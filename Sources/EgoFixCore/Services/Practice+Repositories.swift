@@ -2,11 +2,24 @@ import Foundation
 
 extension Practice {
     /// Every record the repositories hold (the site and the history read the whole practice).
-    public static func load(_ repos: Repositories) async throws -> Practice {
-        Practice(profile: try await repos.users.get(), bugs: try await repos.bugs.getAll(), fixes: try await repos.fixes.getAll(),
-                 completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
-                 versions: try await repos.versions.getAll(), events: try await repos.events.getAll(),
-                 diagnostics: try await repos.diagnostics.getAll(), patterns: try await repos.patterns.getAll(),
-                 education: try await repos.education.getAll())
+    /// `onShared` is called with each shared fix and its bug as soon as the catalogue and the
+    /// events are read, before the rest: the site starts drawing their share cards on another core
+    /// while the practice loads.
+    public static func load(_ repos: Repositories, onShared: ((Fix, Bug) -> Void)? = nil) async throws -> Practice {
+        let profile = try await repos.users.get()
+        let bugs = try await repos.bugs.getAll(), fixes = try await repos.fixes.getAll()
+        let events = try await repos.events.getAll()
+        if let onShared {
+            var fixById: [UUID: Fix] = [:], bugById: [UUID: Bug] = [:]
+            for f in fixes { fixById[f.id] = f }
+            for b in bugs { bugById[b.id] = b }
+            for id in sharedFixIds(in: events) {
+                if let fix = fixById[id], let bug = bugById[fix.bugId] { onShared(fix, bug) }
+            }
+        }
+        return Practice(profile: profile, bugs: bugs, fixes: fixes, completions: try await repos.completions.getAll(),
+                        crashes: try await repos.crashes.getAll(), versions: try await repos.versions.getAll(), events: events,
+                        diagnostics: try await repos.diagnostics.getAll(), patterns: try await repos.patterns.getAll(),
+                        education: try await repos.education.getAll())
     }
 }

@@ -131,7 +131,8 @@ public final class SitePipeline: @unchecked Sendable {
             // The demo's cards are drawn on the other core as its history shares each fix.
             practice = try DemoSite.make(years: years, seed: seed, catalogue: try catalogue(), onShare: cards.start)
         case .store(_, _, let load):
-            practice = try await load()
+            // The store's cards are drawn on the other core while the rest of the practice loads.
+            practice = try await load(cards.start)
         }
         return true
     }
