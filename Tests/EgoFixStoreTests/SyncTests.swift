@@ -337,6 +337,31 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(ub?.lastTidbitId?.uuidString, "00000000-0000-4000-8000-000000000000", "a's last edit wins on b")
     }
 
+    /// A sync with nothing new in the folder stops early when the store's fingerprint (row counts
+    /// and sums of stamps) is unchanged. An edit that adds no row, at a clock pinned to the
+    /// instant of the previous edit, still moves a stamp, so the sync writes it out.
+    func test_Sync_anEditAtThePinnedClockIsNotSkippedByTheNoChangeCheck() async throws {
+        let dir = try TempDir(), shared = try folder(dir)
+        let a = try Machine("a", dir: dir)
+        try await a.start(at: Self.day(0))
+        let t = Self.day(1, 21)
+        func setTidbit(_ id: String) async throws {
+            a.clock.now = t
+            try await a.store.transaction {
+                guard var u = try await a.store.repositories.users.get() else { return XCTFail("no profile") }
+                u.lastTidbitId = UUID(uuidString: id)
+                try await a.store.repositories.users.save(u)
+            }
+        }
+        try await setTidbit("11111111-1111-4111-8111-111111111111")
+        try await a.sync(shared, at: t)
+        try await setTidbit("22222222-2222-4222-8222-222222222222")
+        let r = try await a.sync(shared, at: t)
+        XCTAssertTrue(r.wroteOwnFile, "the second edit did not reach the folder")
+        let file = try String(contentsOfFile: r.ownFile, encoding: .utf8)
+        XCTAssertTrue(file.contains("22222222-2222-4222-8222-222222222222"), "the device file holds the first edit only")
+    }
+
     func test_Sync_deletionsPropagate() async throws {
         let dir = try TempDir(), shared = try folder(dir)
         let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
