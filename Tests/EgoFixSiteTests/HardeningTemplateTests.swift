@@ -34,7 +34,8 @@ final class HardeningTemplateTests: XCTestCase {
         var shapes: [String: TemplateSyntax.Shape] = [:]
         for file in BuiltIn.files(under: "Templates") where file.path.hasSuffix(".mustache") {
             let name = String(file.path.dropLast(".mustache".count))
-            shapes[name] = TemplateSyntax.shape(of: try TemplateSyntax.parse(String(decoding: file.data, as: UTF8.self), label: name))
+            let template = try CompiledTemplate(name: name, origin: file.path, text: String(decoding: file.data, as: UTF8.self))
+            shapes[name] = TemplateSyntax.shape(of: template.tokens)
         }
         XCTAssertFalse(shapes.isEmpty)
         XCTAssertNoThrow(try TemplateSyntax.checkRenderDepth(shapes, origins: [:], maxPartialDepth: TemplateSet.maxPartialDepth))

@@ -3,7 +3,7 @@ import Foundation
 /// A template compiled once at load and rendered straight into bytes.
 ///
 /// The layout rules are swift-mustache's, ported token for token from its parser (version 2.1.1,
-/// `Template+Parser.swift`) for the subset `TemplateSyntax` accepts: text, `{{name}}`,
+/// `Template+Parser.swift`, by `TemplateParser`) for the subset `TemplateSyntax` describes: text, `{{name}}`,
 /// `{{{name}}}` / `{{& name}}`, sections, inverted sections, partials and comments, with the
 /// same standalone-line rules (a section, comment or partial tag alone on its line takes the line
 /// with it) and the same partial indentation. Output is byte for byte what swift-mustache

@@ -4,15 +4,19 @@ import Foundation
 private enum LayoutSets {
     static let untilSet = ASCIISet("\n{")  // "\r\n" too: it is one Character whose ASCII value is "\n"
     static let blank = ASCIISet(" \t")
-    static let nameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-    static let partialNameChars = ASCIISet("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*/")
 }
 
-/// swift-mustache's parser, for the tags EgoFix templates use (see `CompiledTemplate`).
+/// The one reader of EgoFix templates: swift-mustache's parser (its layout rules, see
+/// `CompiledTemplate`) for the tags EgoFix templates use, strict about everything else. A tag
+/// outside that subset (set delimiters, pragmas, inheritance, dynamic partials, transforms), a
+/// name that is not a key, a section closed wrongly or never, and nesting deeper than
+/// `TemplateSyntax.maxSectionDepth` are errors naming the file and the tag's line.
 struct TemplateParser<Unit: LayoutUnit> {
     let chars: [Unit]
     let label: String
     var pos = 0
+    /// Sections open around the current position.
+    var depth = 0
     /// Line of each position: 1 + the newlines before it (as `TemplateSyntax` counts them).
     let lineAt: [Int]
 
@@ -60,8 +64,8 @@ struct TemplateParser<Unit: LayoutUnit> {
     }
 
 
-    /// Text up to the next "{{" (consumed) or line end (not consumed).
-    mutating func readUntilDelimiterOrNewline() throws -> [Unit] {
+    /// Text up to the next "{{" (consumed) or line end (not consumed), and whether a "{{" ended it.
+    mutating func readUntilDelimiterOrNewline() throws -> (text: [Unit], delimiter: Bool) {
         let until = LayoutSets.untilSet
         var total: [Unit] = []
         while !reachedEnd {
@@ -71,32 +75,63 @@ struct TemplateParser<Unit: LayoutUnit> {
             if currentIsNewline {
                 break
             } else if current == UInt8(ascii: "{") {
-                if try read("{{") { break }
+                if pos + 1 < chars.count, try read("{{") { return (total, true) }
                 total.append(Unit(ascii: UInt8(ascii: "{")))
                 pos += 1
             }
         }
-        return total
+        return (total, false)
     }
 
-    mutating func parseName(_ set: ASCIISet = LayoutSets.nameChars) throws -> String {
-        skipWhitespace()
-        let text = Unit.string(read(whileIn: set))
-        skipWhitespace()
-        guard try read("}}") else { throw error("unfinished name") }
-        return text
+    /// An error about the tag that opens on `line`.
+    func error(_ message: String, line: Int) -> TemplateError {
+        .syntax(template: label, line: line, message: message)
     }
 
-    mutating func skipComment() throws {
-        let close = Unit(ascii: UInt8(ascii: "}"))
-        while pos + 1 < chars.count {
-            if chars[pos] == close && chars[pos + 1] == close {
-                pos += 2
-                return
+    /// A tag's content up to `end` (consumed), trimmed.
+    mutating func readContent(end: StaticString, tagLine: Int) throws -> String {
+        let n = end.utf8CodeUnitCount
+        let e = end.utf8Start
+        var i = pos
+        while i + n <= chars.count {
+            var k = 0
+            while k < n && chars[i + k].asciiValue == e[k] { k += 1 }
+            if k == n {
+                let content = Unit.string(Array(chars[pos..<i]))
+                pos = i + n
+                return content.trimmingWhitespace()
             }
-            pos += 1
+            i += 1
         }
-        throw error("unclosed comment")
+        throw error("tag opened here is never closed with '\(end)'", line: tagLine)
+    }
+
+    /// A variable's or a section's name, up to `end`: a key (`TemplateSyntax.isValidName`).
+    mutating func readName(end: StaticString, tagLine: Int) throws -> String {
+        let name = try readContent(end: end, tagLine: tagLine)
+        guard TemplateSyntax.isValidName(name) else {
+            if name.isEmpty { throw error("empty tag '{{\(end)'", line: tagLine) }
+            if name.contains("(") && !name.contains(where: \.isNewline) && name.count <= 60 {
+                throw error("'\(name)': transforms are not supported in EgoFix templates; "
+                            + "give the page model the value it needs", line: tagLine)
+            }
+            throw error("'\(TemplateSyntax.quoted(name))' is not a valid key: use letters, digits, '_' and '-', "
+                        + "separated by '.'", line: tagLine)
+        }
+        return name
+    }
+
+    /// A partial's name (`TemplateSyntax.isValidPartialName`).
+    mutating func readPartialName(tagLine: Int) throws -> String {
+        let name = try readContent(end: "}}", tagLine: tagLine)
+        if name.hasPrefix("*") {
+            throw error("dynamic partials ('{{>*') are not supported in EgoFix templates", line: tagLine)
+        }
+        guard TemplateSyntax.isValidPartialName(name) else {
+            throw error("'\(TemplateSyntax.quoted(name))' is not a valid partial name: use letters, digits, '_', '-' "
+                        + "and '/' for folders", line: tagLine)
+        }
+        return name
     }
 
     /// `hasLineFinished`: only blanks up to a line end (consumed) or the end of the text.
@@ -118,14 +153,16 @@ struct TemplateParser<Unit: LayoutUnit> {
         name == "." ? [] : name.split(separator: ".").map(String.init)
     }
 
-    mutating func parse(section: String?, newLine startNewLine: Bool) throws -> [CompiledTemplate.Token] {
+    /// The tokens up to the close of `section` (the name and line of the tag that opened it), or
+    /// to the end of the text.
+    mutating func parse(section: (name: String, line: Int)?, newLine startNewLine: Bool) throws -> [CompiledTemplate.Token] {
         var tokens: [CompiledTemplate.Token] = []
         var newLine = startNewLine
         var whiteSpaceBefore: [Unit] = []
         func text(_ c: [Unit]) { tokens.append(.text(Unit.bytes(c))) }
         while !reachedEnd {
             if newLine { whiteSpaceBefore = read(whileIn: LayoutSets.blank) }
-            let body = try readUntilDelimiterOrNewline()
+            let (body, delimiter) = try readUntilDelimiterOrNewline()
             if currentIsNewline {
                 text(whiteSpaceBefore + body + [chars[pos]])
                 newLine = true
@@ -137,26 +174,39 @@ struct TemplateParser<Unit: LayoutUnit> {
                 whiteSpaceBefore = []
                 newLine = false
             }
-            if reachedEnd { break }
             let line = lineAt[max(0, pos - 2)]
+            if reachedEnd {
+                if delimiter { throw error("unclosed tag '{{' at the end of the file", line: line) }
+                break
+            }
             var setNewLine = false
             switch current {
             case UInt8(ascii: "#"), UInt8(ascii: "^"):
                 let inverted = current == UInt8(ascii: "^")
                 pos += 1
-                let name = try parseName()
+                let name = try readName(end: "}}", tagLine: line)
+                guard depth < TemplateSyntax.maxSectionDepth else {
+                    throw error("sections are nested more than \(TemplateSyntax.maxSectionDepth) deep here; "
+                                + "flatten the template (move inner parts into the page model or a partial)", line: line)
+                }
                 if isStandalone(newLine) {
                     setNewLine = true
                 } else if !whiteSpaceBefore.isEmpty {
                     text(whiteSpaceBefore)
                     whiteSpaceBefore = []
                 }
-                let inner = try parse(section: name, newLine: setNewLine ? newLine : false)
+                depth += 1
+                let inner = try parse(section: (name, line), newLine: setNewLine ? newLine : false)
+                depth -= 1
                 tokens.append(.section(.init(name: name, path: Self.path(name), line: line, inverted: inverted, body: inner)))
             case UInt8(ascii: "/"):
                 pos += 1
-                let name = try parseName()
-                guard name == section else { throw error("section close name incorrect") }
+                let name = try readName(end: "}}", tagLine: line)
+                guard let section else { throw error("'{{/\(name)}}' closes a section that was never opened", line: line) }
+                guard name == section.name else {
+                    throw error("'{{/\(name)}}' closes '{{#\(section.name)}}' opened on line \(section.line); "
+                                + "close it with '{{/\(section.name)}}'", line: line)
+                }
                 if isStandalone(newLine) {
                     // the line goes with the tag
                 } else if !whiteSpaceBefore.isEmpty {
@@ -166,7 +216,7 @@ struct TemplateParser<Unit: LayoutUnit> {
                 return tokens
             case UInt8(ascii: "!"):
                 pos += 1
-                try skipComment()
+                _ = try readContent(end: "}}", tagLine: line)
                 setNewLine = isStandalone(newLine)
             case UInt8(ascii: "{"):
                 if !whiteSpaceBefore.isEmpty {
@@ -174,8 +224,7 @@ struct TemplateParser<Unit: LayoutUnit> {
                     whiteSpaceBefore = []
                 }
                 pos += 1
-                let name = try parseName()
-                guard try read("}") else { throw error("unfinished name") }
+                let name = try readName(end: "}}}", tagLine: line)
                 tokens.append(.raw(.init(name: name, path: Self.path(name), line: line)))
             case UInt8(ascii: "&"):
                 if !whiteSpaceBefore.isEmpty {
@@ -183,12 +232,11 @@ struct TemplateParser<Unit: LayoutUnit> {
                     whiteSpaceBefore = []
                 }
                 pos += 1
-                let name = try parseName()
+                let name = try readName(end: "}}", tagLine: line)
                 tokens.append(.raw(.init(name: name, path: Self.path(name), line: line)))
             case UInt8(ascii: ">"):
                 pos += 1
-                skipWhitespace()
-                let name = try parseName(LayoutSets.partialNameChars)
+                let name = try readPartialName(tagLine: line)
                 if !whiteSpaceBefore.isEmpty { text(whiteSpaceBefore) }
                 if isStandalone(newLine) {
                     setNewLine = true
@@ -197,19 +245,27 @@ struct TemplateParser<Unit: LayoutUnit> {
                     tokens.append(.partial(.init(name: name, line: line)))
                 }
                 whiteSpaceBefore = []
-            case UInt8(ascii: "="), UInt8(ascii: "%"), UInt8(ascii: "<"), UInt8(ascii: "$"):
-                throw error("unsupported tag")
+            case UInt8(ascii: "="):
+                throw error("set-delimiter tags ('{{=') are not supported in EgoFix templates", line: line)
+            case UInt8(ascii: "%"):
+                throw error("pragmas ('{{%') are not supported in EgoFix templates", line: line)
+            case UInt8(ascii: "<"), UInt8(ascii: "$"):
+                throw error("template inheritance ('{{\(current == UInt8(ascii: "<") ? "<" : "$")') is not supported in EgoFix templates; "
+                            + "use partials", line: line)
             default:
                 if !whiteSpaceBefore.isEmpty {
                     text(whiteSpaceBefore)
                     whiteSpaceBefore = []
                 }
-                let name = try parseName()
+                let name = try readName(end: "}}", tagLine: line)
                 tokens.append(.variable(.init(name: name, path: Self.path(name), line: line)))
             }
             newLine = setNewLine
         }
-        guard section == nil else { throw error("expected section end") }
+        if let section {
+            throw error("section '{{#\(section.name)}}' opened on line \(section.line) is never closed; add '{{/\(section.name)}}'",
+                        line: section.line)
+        }
         return tokens
     }
 }

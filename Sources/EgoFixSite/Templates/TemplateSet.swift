@@ -11,10 +11,10 @@ import Foundation
 /// by a combining mark through. Raw output (`{{{name}}}` or `{{& name}}`) is only accepted for
 /// `RawHTML` values: rendered Markdown and generated SVG.
 ///
-/// Each template is read at load time by a small strict reader (`TemplateSyntax`, for the errors
-/// that name a file and line) and compiled once into `CompiledTemplate`, which renders with
-/// swift-mustache's layout rules straight into bytes and checks the context in the same walk. The
-/// templates are written in swift-mustache's grammar; the tests hold the built-in theme and the
+/// Each template is read once at load by `TemplateParser` (strict, its errors naming a file and a
+/// line) into a `CompiledTemplate`, which renders with swift-mustache's layout rules straight into
+/// bytes and checks the context in the same walk. The templates are written in swift-mustache's
+/// grammar (`TemplateSyntax` says which part of it); the tests hold the built-in theme and the
 /// renderer to swift-mustache.
 public struct TemplateSet: Sendable {
     /// Deepest chain of partials including partials.
@@ -62,8 +62,6 @@ public struct TemplateSet: Sendable {
         })
     }
 
-    /// Built-in templates are not given to `TemplateSyntax` again at every load: a test holds them
-    /// to it, and they cannot change after the build. Overrides go through it, for its errors.
     private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)]) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
@@ -73,16 +71,13 @@ public struct TemplateSet: Sendable {
         var shapes: [String: TemplateSyntax.Shape] = [:]
         var origins: [String: String] = [:]
         for source in sources {
-            var partials: [(name: String, line: Int)]?
-            if overridden {
-                let nodes = try TemplateSyntax.parse(source.text, label: source.origin)
-                shapes[source.name] = TemplateSyntax.shape(of: nodes)
-                origins[source.name] = source.origin
-                if !source.builtIn { partials = TemplateSyntax.partials(in: nodes) }
-            }
             let template = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
+            if overridden {
+                shapes[source.name] = TemplateSyntax.shape(of: template.tokens)
+                origins[source.name] = source.origin
+            }
             compiled[source.name] = template
-            entries[source.name] = Entry(name: source.name, origin: source.origin, partials: partials ?? template.partials)
+            entries[source.name] = Entry(name: source.name, origin: source.origin, partials: template.partials)
         }
         if overridden { try TemplateSyntax.checkRenderDepth(shapes, origins: origins, maxPartialDepth: TemplateSet.maxPartialDepth) }
         // Every partial must exist, whether or not a render reaches it.
