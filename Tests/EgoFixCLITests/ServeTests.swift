@@ -192,6 +192,36 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
     }
 
+    /// `egofix serve` hands over to `egofix-serve` beside it; an egofix installed without it says
+    /// so in one line and exits 1, and every other command works as before.
+    func test_serve_withoutTheServerProgramBesideItSaysSo() throws {
+        let cli = try CLI()
+        let lone = cli.workdir + "/bin"
+        try FileManager.default.createDirectory(atPath: lone, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: CLI.binary.path, toPath: lone + "/egofix")
+        func run(_ args: [String]) throws -> (status: Int32, err: String) {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: lone + "/egofix")
+            p.arguments = args + ["--store", cli.store]
+            p.environment = ["TZ": cli.zone, "NO_COLOR": "1", "HOME": cli.workdir, "PATH": "/usr/bin:/bin", "LANG": "C",
+                             "SWIFT_BACKTRACE": "enable=no"]
+            p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
+            let e = Pipe()
+            p.standardError = e
+            p.standardOutput = FileHandle.nullDevice
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            let err = String(decoding: e.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            p.waitUntilExit()
+            return (p.terminationStatus, err)
+        }
+        XCTAssertEqual(try run(["demo"]).status, 0)
+        let r = try run(["serve"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains(lone + "/egofix-serve") && r.err.contains("make install"), r.err)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+    }
+
     func test_build_outputHasNoReloadScript() throws {
         let cli = try CLI()
         let out = cli.workdir + "/site"
