@@ -39,7 +39,7 @@ struct Serve: ParsableCommand {
         let argv = ([path] + rest).map { strdup($0) } + [nil]
         execv(path, argv)
         let why = String(cString: strerror(errno))
-        throw CLIError("cannot run \(path) (\(why)). egofix serve is that program: `make install` puts it beside egofix, `swift build` beside the debug egofix.")
+        throw CLIError("cannot run \(path) (\(why)). It is the program behind `egofix serve`: `make install` puts it beside egofix; `swift build` builds it beside the debug egofix.")
     }
 
     /// `egofix-serve` in the folder of the running egofix (links resolved).
