@@ -69,6 +69,16 @@ final class Machine {
         return true
     }
 
+    /// An edit of the profile that adds no row: the last tidbit shown (as a rest day's `today` makes).
+    func setLastTidbit(_ id: String, at now: Date) async throws {
+        clock.now = now
+        try await store.transaction {
+            guard var u = try await store.repositories.users.get() else { return XCTFail("no profile on \(name)") }
+            u.lastTidbitId = UUID(uuidString: id)
+            try await store.repositories.users.save(u)
+        }
+    }
+
     func crash(_ note: String, at now: Date) async throws {
         clock.now = now
         let cal = calendar
@@ -315,21 +325,13 @@ final class SyncTests: XCTestCase {
         try await a.sync(shared, at: Self.day(0, 10))
         try await b.sync(shared, at: Self.day(0, 11))
         let t = Self.day(1, 21)
-        func setTidbit(_ m: Machine, _ id: String) async throws {
-            m.clock.now = t
-            try await m.store.transaction {
-                guard var u = try await m.store.repositories.users.get() else { return XCTFail("no profile on \(m.name)") }
-                u.lastTidbitId = UUID(uuidString: id)
-                try await m.store.repositories.users.save(u)
-            }
-        }
-        try await setTidbit(b, "CCCCCCCC-CCCC-4CCC-8CCC-CCCCCCCCCCCC")
+        try await b.setLastTidbit("CCCCCCCC-CCCC-4CCC-8CCC-CCCCCCCCCCCC", at: t)
         try await b.sync(shared, at: t)
-        try await setTidbit(a, "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF")
+        try await a.setLastTidbit("FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF", at: t)
         try await a.sync(shared, at: t)
         let kept = try await a.store.repositories.users.get()
         XCTAssertEqual(kept?.lastTidbitId?.uuidString, "FFFFFFFF-FFFF-4FFF-8FFF-FFFFFFFFFFFF", "a keeps its own version at the tie")
-        try await setTidbit(a, "00000000-0000-4000-8000-000000000000")
+        try await a.setLastTidbit("00000000-0000-4000-8000-000000000000", at: t)
         let second = try await a.store.repositories.users.get()
         XCTAssertGreaterThan(try XCTUnwrap(second?.updatedAt), t, "an edit at a pinned clock is stamped after the stored stamp")
         _ = try await converge([a, b], shared, at: t)
@@ -345,17 +347,9 @@ final class SyncTests: XCTestCase {
         let a = try Machine("a", dir: dir)
         try await a.start(at: Self.day(0))
         let t = Self.day(1, 21)
-        func setTidbit(_ id: String) async throws {
-            a.clock.now = t
-            try await a.store.transaction {
-                guard var u = try await a.store.repositories.users.get() else { return XCTFail("no profile") }
-                u.lastTidbitId = UUID(uuidString: id)
-                try await a.store.repositories.users.save(u)
-            }
-        }
-        try await setTidbit("11111111-1111-4111-8111-111111111111")
+        try await a.setLastTidbit("11111111-1111-4111-8111-111111111111", at: t)
         try await a.sync(shared, at: t)
-        try await setTidbit("22222222-2222-4222-8222-222222222222")
+        try await a.setLastTidbit("22222222-2222-4222-8222-222222222222", at: t)
         let r = try await a.sync(shared, at: t)
         XCTAssertTrue(r.wroteOwnFile, "the second edit did not reach the folder")
         let file = try String(contentsOfFile: r.ownFile, encoding: .utf8)
