@@ -263,7 +263,8 @@ extension SQLiteStore {
     /// A fingerprint of the practice's records as they stand: per table, the number of rows and the
     /// sums of their stamps in milliseconds. Every command that changes a record adds a row or moves
     /// one of its stamps (updatedAt, deletedAt, a pattern's viewedAt or dismissedAt; the others are
-    /// never edited), so an equal fingerprint means nothing to write.
+    /// never edited), so an equal fingerprint means nothing to write. An edit moves updatedAt even
+    /// with the clock pinned to the previous edit's instant (`SyncRules.editStamp`).
     static func localFingerprint(_ db: Database) throws -> String {
         func ms(_ column: String) -> String { "sum(CAST(coalesce(\(column), 0) * 1000 AS INTEGER))" }
         var parts: [String] = []
