@@ -192,6 +192,20 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
     }
 
+    /// IPv6 loopback: `--host ::1` serves at http://[::1]:PORT/, with no warning (it is loopback).
+    func test_serve_onIPv6Loopback() throws {
+        let interfaces = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
+        guard interfaces.contains("00000000000000000000000000000001") else { throw XCTSkip("this machine has no IPv6 loopback") }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let s = try startServe(cli, extra: ["--host", "::1"])
+        defer { s.process.terminate() }
+        XCTAssertTrue(s.url.hasPrefix("http://[::1]:"), s.url)
+        let page = try fetch(s.url, ["-g"])
+        XCTAssertEqual(page.status, 200, page.headers)
+        XCTAssertFalse(s.err.text.contains("warning"), s.err.text)
+    }
+
     /// `egofix serve` hands over to `egofix-serve` beside it; an egofix installed without it says
     /// so in one line and exits 1, and every other command works as before.
     func test_serve_withoutTheServerProgramBesideItSaysSo() throws {
