@@ -40,7 +40,11 @@ struct ServeCommand: AsyncParsableCommand {
         var last = builder.fingerprint()
         let first = await builder.build()
         report(first, first: true)
-        if case .failure(let message) = first { live.built(error: message) }
+        switch first {
+        case .failure(let message): live.built(error: message)
+        case .busy: last = ""  // another serve of this workspace was building: build at the first look
+        case .success: break
+        }
 
         let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
                                 handler: SiteHandler(root: site, live: live, defaultHost: ServeCommand.hostPort(host, port ?? 0)))
@@ -71,13 +75,14 @@ struct ServeCommand: AsyncParsableCommand {
             try? await Task.sleep(nanoseconds: 250_000_000)
             let now = builder.fingerprint()
             guard now != last else { continue }
-            last = now
             let result = await builder.build()
             report(result, first: false)
             switch result {
             case .success: live.built(error: nil)
             case .failure(let message): live.built(error: message)
+            case .busy: continue  // another serve of this workspace is building into the folder: again at the next look
             }
+            last = now
         }
     }
 
@@ -88,6 +93,8 @@ struct ServeCommand: AsyncParsableCommand {
             for line in r.notesNotOnTheSite { StandardStreams.error("egofix: warning: " + line + "\n") }
         case .failure(let message):
             StandardStreams.error("egofix: " + Terminal.visible("\(first ? "build" : "rebuild") failed: \(message)") + (message.hasSuffix(".") ? "" : ".") + " Serving the last good site until it is fixed.\n")
+        case .busy:
+            break
         }
     }
 
@@ -176,6 +183,8 @@ struct Rebuilder: Sendable {
     enum Outcome {
         case success(SiteBuildResult, ms: Int)
         case failure(String)
+        /// Another build (a second serve of the workspace) was writing into the folder.
+        case busy
     }
 
     let options: StoreOptions
@@ -198,7 +207,7 @@ struct Rebuilder: Sendable {
         } catch let e as WorkspaceConfig.ParseError {
             return .failure(e.description)
         } catch let e as SiteBuildFailure {
-            return .failure(e.description)
+            return e.isBusy ? .busy : .failure(e.description)
         } catch {
             return .failure(EgoFix.userFacingMessage(error) ?? "\(error)")
         }

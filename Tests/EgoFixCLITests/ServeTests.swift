@@ -192,6 +192,28 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
     }
 
+    /// Two serves of one workspace share its cache folder. While another build writes into it
+    /// (here: its lock held for 1.5 s, as a second serve's rebuild holds it), a change is built
+    /// once that build is done; it is not called a failed rebuild.
+    func test_serve_waitsForAnotherBuildInItsFolderInsteadOfFailing() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        XCTAssertEqual(try cli.run(["today"]).status, 0)
+        let s = try startServe(cli)
+        defer { s.process.terminate() }
+        let before = try fetch(s.url)
+        let holder = Process()
+        holder.executableURL = URL(fileURLWithPath: "/usr/bin/flock")
+        holder.arguments = [(s.site as NSString).deletingLastPathComponent, "sleep", "1.5"]
+        try holder.run()
+        Thread.sleep(forTimeInterval: 0.2)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Two tabs, one practice."]).status, 0)
+        let changed = wait(8) { (try? fetch(s.url)).flatMap { stable($0.body) != stable(before.body) ? $0 : nil } }
+        holder.waitUntilExit()
+        XCTAssertNotNil(changed, "the dashboard did not follow `egofix applied` once the other build was done: \(s.out.text) \(s.err.text)")
+        XCTAssertFalse(s.err.text.contains("failed"), s.err.text)
+    }
+
     /// IPv6 loopback: `--host ::1` serves at http://[::1]:PORT/, with no warning (it is loopback).
     func test_serve_onIPv6Loopback() throws {
         let interfaces = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""
