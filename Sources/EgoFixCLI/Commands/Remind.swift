@@ -60,7 +60,7 @@ struct Remind: AsyncParsableCommand {
         let s = try Session.open(options)
         if at == nil, let configured = s.config.remindAt { time = configured }
         let cwd = FileManager.default.currentDirectoryPath
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        let executable = RunningExecutable.path()
             ?? absolute(CommandLine.arguments.first ?? "egofix", in: cwd)
         let store = (options.store ?? env["EGOFIX_STORE"]).map { _ in absolute(s.storePath, in: cwd) }
         let workspace = FileManager.default.fileExists(atPath: cwd + "/egofix.toml") ? cwd : nil

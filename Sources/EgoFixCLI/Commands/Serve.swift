@@ -1,8 +1,5 @@
 import ArgumentParser
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// `egofix serve`'s arguments: read here (for help and usage errors) and again by the server.
 package struct ServeOptions: ParsableArguments {
@@ -44,11 +41,7 @@ struct Serve: ParsableCommand {
 
     /// `egofix-serve` in the folder of the running egofix (links resolved).
     static func serverPath() -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard n > 0 else { return nil }
-        let exe = String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = exe.lastIndex(of: "/") else { return nil }
+        guard let exe = RunningExecutable.path(), let slash = exe.lastIndex(of: "/") else { return nil }
         return String(exe[..<slash]) + "/egofix-serve"
     }
 }

@@ -35,6 +35,17 @@ public struct Practice: Sendable, Equatable {
     /// the fixes the site draws share cards for.
     public var sharedFixIds: [UUID] { Practice.sharedFixIds(in: events) }
 
+    /// The shared fixes with their bugs, in `sharedFixIds` order (those the catalogue still has).
+    public static func sharedFixes(events: [AnalyticsEvent], fixes: [Fix], bugs: [Bug]) -> [(fix: Fix, bug: Bug)] {
+        var fixById: [UUID: Fix] = [:], bugById: [UUID: Bug] = [:]
+        for f in fixes { fixById[f.id] = f }
+        for b in bugs { bugById[b.id] = b }
+        return sharedFixIds(in: events).compactMap { id in
+            guard let fix = fixById[id], let bug = bugById[fix.bugId] else { return nil }
+            return (fix, bug)
+        }
+    }
+
     /// `sharedFixIds` of these events.
     public static func sharedFixIds(in events: [AnalyticsEvent]) -> [UUID] {
         var ids: [UUID] = []

@@ -10,12 +10,7 @@ extension Practice {
         let bugs = try await repos.bugs.getAll(), fixes = try await repos.fixes.getAll()
         let events = try await repos.events.getAll()
         if let onShared {
-            var fixById: [UUID: Fix] = [:], bugById: [UUID: Bug] = [:]
-            for f in fixes { fixById[f.id] = f }
-            for b in bugs { bugById[b.id] = b }
-            for id in sharedFixIds(in: events) {
-                if let fix = fixById[id], let bug = bugById[fix.bugId] { onShared(fix, bug) }
-            }
+            for shared in sharedFixes(events: events, fixes: fixes, bugs: bugs) { onShared(shared.fix, shared.bug) }
         }
         return Practice(profile: profile, bugs: bugs, fixes: fixes, completions: try await repos.completions.getAll(),
                         crashes: try await repos.crashes.getAll(), versions: try await repos.versions.getAll(), events: events,

@@ -138,7 +138,8 @@ public final class SitePipeline: @unchecked Sendable {
     }
 
     private func drawShareCards() -> Bool {
-        // The rest are drawn while the pages are set up (those the demo started are not again).
+        // Both sources start their cards while the practice loads; this makes sure every card the
+        // site will have is started, whatever the source reported (a card started is not again).
         if let practice { cards?.start(sharedIn: practice.data) }
         return true
     }

@@ -56,12 +56,7 @@ final class EarlyCards: @unchecked Sendable {
 
     /// The cards of the data's shared fixes (the cards the site will have).
     func start(sharedIn data: Practice) {
-        var fixes: [UUID: Fix] = [:], bugs: [UUID: Bug] = [:]
-        for f in data.fixes { fixes[f.id] = f }
-        for b in data.bugs { bugs[b.id] = b }
-        for id in data.sharedFixIds {
-            if let fix = fixes[id], let bug = bugs[fix.bugId] { start(fix, bug: bug) }
-        }
+        for shared in Practice.sharedFixes(events: data.events, fixes: data.fixes, bugs: data.bugs) { start(shared.fix, bug: shared.bug) }
     }
 
     /// True for the one thread that gets to make the card's PNG.
