@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// Exact ISO 8601 instants for the export file.
@@ -20,7 +21,8 @@ enum Instant {
         let unix = w + referenceOffset
         let days = floorDiv(unix, 86_400)
         let secs = unix - days * 86_400
-        let (y, m, d) = civil(fromDays: days)
+        let c = LocalDay.civilFromDays(Int(days))
+        let (y, m, d) = (Int64(c.year), Int64(c.month), Int64(c.day))
         guard (1...9999).contains(y) else { return nil }
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
             + pad(secs / 3600, 2) + ":" + pad(secs % 3600 / 60, 2) + ":" + pad(secs % 60, 2)
@@ -105,27 +107,9 @@ enum Instant {
         }
     }
 
-    /// Days since 1970-01-01 for a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    private static func days(fromYear y0: Int64, month m: Int64, day d: Int64) -> Int64 {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = floorDiv(y, 400)
-        let yoe = y - era * 400
-        let mp = (m + 9) % 12
-        let doy = (153 * mp + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+    /// Days since 1970-01-01 for a proleptic Gregorian date.
+    private static func days(fromYear y: Int64, month m: Int64, day d: Int64) -> Int64 {
+        Int64(LocalDay.daysFromCivil(Int(y), Int(m), Int(d)))
     }
 
-    /// The proleptic Gregorian date of a day count since 1970-01-01 (civil_from_days).
-    private static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = floorDiv(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
-    }
 }

@@ -227,8 +227,10 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
     static func mod(_ a: Int, _ n: Int) -> Int { ((a % n) + n) % n }
 
-    // Howard Hinnant's civil-date algorithms (proleptic Gregorian).
-    static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+    // Howard Hinnant's civil-date algorithms (proleptic Gregorian), for every reader and writer of
+    // dates in the project (local days, instants in the export and in --now, the feed).
+    /// Days since 1970-01-01 of a proleptic Gregorian date (days_from_civil).
+    public static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
         let y = m <= 2 ? y0 - 1 : y0
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -238,7 +240,8 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         return era * 146_097 + doe - 719_468
     }
 
-    static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
+    /// The proleptic Gregorian date of a day count since 1970-01-01 (civil_from_days).
+    public static func civilFromDays(_ z0: Int) -> (year: Int, month: Int, day: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097

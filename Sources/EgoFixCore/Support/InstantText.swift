@@ -46,7 +46,7 @@ public enum InstantText {
         default:
             return nil
         }
-        let unix = daysSince1970(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
+        let unix = LocalDay.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
         return Date(timeIntervalSince1970: Double(unix) + fraction)
     }
 
@@ -83,14 +83,4 @@ public enum InstantText {
         }
     }
 
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-    static func daysSince1970(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-        let y = m <= 2 ? y0 - 1 : y0
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (m + 9) % 12
-        let doy = (153 * mp + 2) / 5 + d - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
 }

@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// Atom 1.0 (RFC 4287). Links are absolute when a base URL is set and relative to the feed
@@ -69,27 +70,14 @@ public enum AtomFeed {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let rest = Int(seconds - Int64(days) * 86_400)
-        let c = civil(days)
-        guard (0...9999).contains(c.y) else {
-            return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.y, c.m, c.d, rest / 3600, rest / 60 % 60, rest % 60)
+        let c = LocalDay.civilFromDays(days)
+        guard (0...9999).contains(c.year) else {
+            return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", c.year, c.month, c.day, rest / 3600, rest / 60 % 60, rest % 60)
         }
         func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
-        let year = String(c.y)
-        return String(repeating: "0", count: 4 - year.count) + year + "-" + two(c.m) + "-" + two(c.d) + "T" + two(rest / 3600) + ":"
+        let year = String(c.year)
+        return String(repeating: "0", count: 4 - year.count) + year + "-" + two(c.month) + "-" + two(c.day) + "T" + two(rest / 3600) + ":"
             + two(rest / 60 % 60) + ":" + two(rest % 60) + "Z"
-    }
-
-    /// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func civil(_ z0: Int) -> (y: Int, m: Int, d: Int) {
-        let z = z0 + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let d = doy - (153 * mp + 2) / 5 + 1
-        let m = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
     }
 
     /// An http(s) base URL ending in "/", or nil.
