@@ -1,3 +1,4 @@
+import EgoFixSite
 import Foundation
 
 /// The served pages' view of the builds: a generation that goes up with every rebuild, the last
@@ -59,7 +60,7 @@ final class LiveReload: @unchecked Sendable {
         }
         if let error, let body = page.range(of: "<body"), let close = page[body.upperBound...].firstIndex(of: ">") {
             let banner = "\n<aside class=\"serve-error\" role=\"alert\"><p><strong>egofix serve: the last rebuild failed.</strong> "
-                + "This is the last good site. It rebuilds when the error is fixed.</p><pre>\(escape(error))</pre></aside>\n"
+                + "This is the last good site. It rebuilds when the error is fixed.</p><pre>\(HTMLEscape.escape(error))</pre></aside>\n"
             page.insert(contentsOf: banner, at: page.index(after: close))
         }
         let script = "<script nonce=\"\(nonce)\">new EventSource(\"\(eventsPath)?since=\(generation)\")"
@@ -70,21 +71,6 @@ final class LiveReload: @unchecked Sendable {
             page += script
         }
         return page
-    }
-
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for u in text.unicodeScalars {
-            switch u {
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "&": out += "&amp;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(u)
-            }
-        }
-        return out
     }
 
     static func nonce() -> String {
