@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// Standard output and standard error, every write checked.
@@ -10,17 +11,7 @@ package enum StandardStreams {
     /// Writes `data` to standard output after whatever `print` buffered, all of it, or throws.
     static func write(_ data: Data) throws {
         try finish()
-        let failure = data.withUnsafeBytes { raw -> Int32 in
-            guard let base = raw.baseAddress else { return 0 }
-            var done = 0
-            while done < raw.count {
-                let n = Foundation.write(STDOUT_FILENO, base + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return n < 0 ? errno : EIO }
-                done += n
-            }
-            return 0
-        }
+        let failure = WholeWrite.write(data, to: STDOUT_FILENO)
         if failure != 0 { throw CLIError(message(failure)) }
     }
 
@@ -39,15 +30,6 @@ package enum StandardStreams {
     /// it is ignored (never a crash).
     package static func error(_ text: String) {
         var text = text
-        text.withUTF8 { b in
-            guard let base = b.baseAddress else { return }
-            var done = 0
-            while done < b.count {
-                let n = Foundation.write(STDERR_FILENO, base + done, b.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return }
-                done += n
-            }
-        }
+        _ = text.withUTF8 { WholeWrite.write(UnsafeRawBufferPointer($0), to: STDERR_FILENO) }
     }
 }

@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// Writing a whole file so that a reader (or a file-sync tool) sees the old file or the new one,
@@ -51,19 +52,9 @@ public enum AtomicFile {
         unlink(tmp)
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .system(errno) }
-        let failure = data.withUnsafeBytes { raw -> Int32 in
-            if let base = raw.baseAddress {
-                var done = 0
-                while done < raw.count {
-                    let n = Foundation.write(fd, base + done, raw.count - done)
-                    if n < 0 && errno == EINTR { continue }
-                    guard n > 0 else { return n < 0 ? errno : EIO }
-                    done += n
-                }
-            }
-            if fchmod(fd, mode) != 0 { return errno }
-            return fsync(fd) == 0 ? 0 : errno
-        }
+        var failure = WholeWrite.write(data, to: fd)
+        if failure == 0 && fchmod(fd, mode) != 0 { failure = errno }
+        if failure == 0 && fsync(fd) != 0 { failure = errno }
         let closed = close(fd) == 0 ? 0 : errno
         if failure != 0 || closed != 0 {
             unlink(tmp)

@@ -360,20 +360,7 @@ public final class SiteBuild: @unchecked Sendable {
     static func writeFile(_ path: String, _ data: Data, mode: mode_t = 0o666) throws -> SiteManifest.Stamp? {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw SiteWriterError.io(path: path, reason: String(cString: strerror(errno))) }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, base + done, raw.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    failure = n < 0 ? errno : EIO
-                    return
-                }
-                done += n
-            }
-        }
+        var failure = WholeWrite.write(data, to: fd)
         var st = stat()
         let stamped = failure == 0 && fstat(fd, &st) == 0
         if close(fd) != 0 && failure == 0 { failure = errno }
