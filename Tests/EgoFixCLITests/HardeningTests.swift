@@ -299,6 +299,41 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
     }
 
+    func test_Hardening_templateAndAssetLinksOutsideWorkspaceAreRefused() throws {
+        let cli = try onboarded()
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        let secret = try CLI.temporaryDirectory() + "/id_key"
+        _ = FileManager.default.createFile(atPath: secret, contents: Data("PRIVATE KEY".utf8))
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: cli.workdir + "/Assets", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: cli.workdir + "/Templates/partials", withIntermediateDirectories: true)
+        // An asset is copied into the site as it is: a link to a key would publish the key.
+        XCTAssertEqual(symlink(secret, cli.workdir + "/Assets/key.txt"), 0)
+        var r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "Assets/key.txt: a symbolic link to")
+        XCTAssertFalse(fm.fileExists(atPath: out + "/key.txt"))
+        XCTAssertEqual(fm.contents(atPath: out + "/index.html"), index)
+        try fm.removeItem(atPath: cli.workdir + "/Assets/key.txt")
+        // A template is rendered into every page that uses it.
+        XCTAssertEqual(symlink(secret, cli.workdir + "/Templates/partials/leak.mustache"), 0)
+        r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "Templates/partials/leak.mustache: a symbolic link to")
+        try fm.removeItem(atPath: cli.workdir + "/Templates/partials/leak.mustache")
+        // A FIFO is refused, not waited on (the change check does not read it either).
+        XCTAssertEqual(mkfifo(cli.workdir + "/Assets/pipe.css", 0o600), 0)
+        r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "Assets/pipe.css: not a regular file")
+        try fm.removeItem(atPath: cli.workdir + "/Assets/pipe.css")
+        // A link inside the workspace is an override like any other.
+        _ = fm.createFile(atPath: cli.workdir + "/notes.txt", contents: Data("plain".utf8))
+        XCTAssertEqual(symlink("../notes.txt", cli.workdir + "/Assets/notes.txt"), 0)
+        r = try cli.run(["build", "--out", out], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(fm.contents(atPath: out + "/notes.txt"), Data("plain".utf8))
+    }
+
     // MARK: - 12. A build killed midway
 
     func test_Hardening_leftoverBuildFolderIsRemovedByTheNextBuild() throws {

@@ -104,8 +104,14 @@ public enum BuildFingerprint {
             s.withUTF8 { add(UnsafeRawBufferPointer($0)) }
         }
 
-        /// A file's bytes, or a marker that it is not there.
+        /// A file's bytes, or a marker that it is not there or not a regular file (a FIFO would
+        /// stall the read; the build's own load then refuses it, naming it).
         mutating func addFile(_ path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+                add("not a file")
+                return
+            }
             guard let data = FileManager.default.contents(atPath: path) else {
                 add("missing")
                 return

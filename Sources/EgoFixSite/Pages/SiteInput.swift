@@ -50,15 +50,7 @@ public struct SiteContent: Sendable {
     /// A file (or a folder on its way) may be a symbolic link only to somewhere inside `workspace`
     /// or the content folder: a link to /etc/shadow is refused, not published.
     public static func load(folder: URL, label: String = "content", workspace: URL? = nil) throws -> SiteContent {
-        func real(_ path: String) -> String? {
-            guard let r = realpath(path, nil) else { return nil }
-            defer { free(r) }
-            return String(cString: r)
-        }
-        let roots = [workspace?.path, folder.path].compactMap { $0.flatMap(real) }
-        func inside(_ path: String) -> Bool {
-            roots.contains { root in path == root || path.hasPrefix(root == "/" ? "/" : root + "/") }
-        }
+        let published = PublishedFileCheck(folders: [workspace?.path, folder.path])
         func docs(_ sub: String, check: (String) -> Bool, want: String,
                   exists: (_ name: String, _ source: String) throws -> Void = { _, _ in }) throws -> [Document] {
             let dir = folder.appendingPathComponent(sub)
@@ -69,10 +61,13 @@ public struct SiteContent: Sendable {
                 guard check(name) else { throw LoadError.badName(source, want) }
                 try exists(name, source)
                 let path = dir.appendingPathComponent(file).path
-                guard let target = real(path) else { throw LoadError.unreadable(source) }
-                guard inside(target) else { throw LoadError.linkOutside(source, target: target) }
-                var st = stat()
-                guard stat(target, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { throw LoadError.notAFile(source) }
+                let target: String
+                switch published.check(path) {
+                case .success(let t): target = t
+                case .failure(.unreadable): throw LoadError.unreadable(source)
+                case .failure(.linkOutside(let t)): throw LoadError.linkOutside(source, target: t)
+                case .failure(.notAFile): throw LoadError.notAFile(source)
+                }
                 guard let data = FileManager.default.contents(atPath: target),
                       let text = String(data: data, encoding: .utf8) else { throw LoadError.unreadable(source) }
                 return Document(name: name, source: source, markdown: text)

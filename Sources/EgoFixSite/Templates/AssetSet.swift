@@ -11,7 +11,7 @@ public struct AssetSet: Sendable {
     ///   - builtIn: the embedded defaults (`BuiltIn.files(under: "Assets")`).
     ///   - folder: the user's `Assets/` folder; ignored when it does not exist.
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
-        files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Assets", folder: folder)
+        files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Assets", folder: folder, workspace: folder?.deletingLastPathComponent())
     }
 
     /// The built-in assets overridden by `<workspace>/Assets/` when it exists.

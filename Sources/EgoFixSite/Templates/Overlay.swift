@@ -15,24 +15,26 @@ public struct OverlayFile: Sendable, Equatable {
 enum Overlay {
     /// Merges built-in files with the files under `folder` (if it exists), file by file.
     /// Hidden files and folders (names starting with ".") are ignored. Sorted by path.
+    /// A file under `folder` may be a symbolic link only to somewhere inside `workspace` or
+    /// `folder` itself, and must be a regular file: the files are published (assets as they are).
     static func merge(builtIn: [(path: String, data: Data)], builtInFolder: String,
-                      folder: URL?) throws -> [OverlayFile] {
+                      folder: URL?, workspace: URL?) throws -> [OverlayFile] {
         var byPath: [String: OverlayFile] = [:]
         for file in builtIn where !isHidden(file.path) {
             byPath[file.path] = OverlayFile(path: file.path, data: file.data,
                                             origin: "\(builtInFolder)/\(file.path) (built-in)", isBuiltIn: true)
         }
         if let folder {
-            for file in try readFolder(folder) {
+            for file in try readFolder(folder, workspace: workspace) {
                 byPath[file.path] = file
             }
         }
         return byPath.keys.sorted().compactMap { byPath[$0] }
     }
 
-    /// Every regular file under `folder` (following symbolic links to files), sorted by path.
-    /// A missing folder is an empty list.
-    static func readFolder(_ folder: URL) throws -> [OverlayFile] {
+    /// Every file under `folder` (following symbolic links to files inside `workspace` or
+    /// `folder`), sorted by path. A missing folder is an empty list.
+    static func readFolder(_ folder: URL, workspace: URL?) throws -> [OverlayFile] {
         let fm = FileManager.default
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return [] }
@@ -58,10 +60,20 @@ enum Overlay {
             }
         }
         paths.sort()
+        let published = PublishedFileCheck(folders: [workspace?.path, folder.path])
         return try paths.map { relative in
             let url = folder.appendingPathComponent(relative)
+            let target: String
+            switch published.check(url.path) {
+            case .success(let t): target = t
+            case .failure(.unreadable): throw TemplateError.unreadable(path: url.path, reason: "it cannot be resolved")
+            case .failure(.linkOutside(let t)):
+                throw TemplateError.refused(path: url.path, reason: "a symbolic link to \(t), outside the workspace; it would be published. Copy the file in, or remove the link")
+            case .failure(.notAFile):
+                throw TemplateError.refused(path: url.path, reason: "not a regular file; overrides are files, read and published as they are")
+            }
             do {
-                let data = try Data(contentsOf: url)
+                let data = try Data(contentsOf: URL(fileURLWithPath: target))
                 return OverlayFile(path: relative, data: data, origin: url.path, isBuiltIn: false)
             } catch {
                 throw TemplateError.unreadable(path: url.path, reason: error.localizedDescription)

@@ -17,6 +17,9 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
     case unsupportedValue(path: String, type: String)
     /// A template or asset file could not be read.
     case unreadable(path: String, reason: String)
+    /// A template or asset override that may not be published: a link out of the workspace, or
+    /// not a regular file.
+    case refused(path: String, reason: String)
 
     /// One line, whatever a template held: control characters (a line break inside a quoted tag)
     /// are shown as `\u{..}`.
@@ -52,6 +55,8 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
                 + "Convert it to text first."
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
+        case .refused(let path, let reason):
+            return "\(path): \(reason)"
         }
     }
 }

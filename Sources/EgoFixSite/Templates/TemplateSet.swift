@@ -43,7 +43,7 @@ public struct TemplateSet: Sendable {
     ///   - folder: the user's templates folder; ignored when it does not exist.
     /// Files not ending in ".mustache" are ignored.
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
-        let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder)
+        let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder, workspace: folder?.deletingLastPathComponent())
         var sources: [(name: String, origin: String, text: String, builtIn: Bool)] = []
         for file in files where file.path.hasSuffix(".mustache") {
             guard var text = String(data: file.data, encoding: .utf8) else {
