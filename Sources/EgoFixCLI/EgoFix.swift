@@ -46,6 +46,17 @@ extension EgoFix {
                 StandardStreams.error("egofix: " + Terminal.visible(line) + "\n")
                 Foundation.exit(error is CLIError ? (error as? CLIError)?.code ?? 1 : 1)
             }
+            // Help and --version go to standard output like any other output: checked, so help
+            // that did not arrive (a full disk) is an error, not a silent 0.
+            if root.exitCode(for: error) == .success {
+                do {
+                    try StandardStreams.write(Data((root.fullMessage(for: error) + "\n").utf8))
+                } catch {
+                    StandardStreams.error("egofix: " + (userFacingMessage(error) ?? "\(error)") + "\n")
+                    Foundation.exit(1)
+                }
+                Foundation.exit(0)
+            }
             root.exit(withError: error)
         }
     }

@@ -34,11 +34,16 @@ final class HardeningTests: XCTestCase {
         let cli = try onboarded()
         guard let full = FileHandle(forWritingAtPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }
         let before = try cli.export()
-        for args in [["export", "-"], ["status"], ["history", "--json"], ["status", "--json"]] {
+        for args in [["export", "-"], ["status"], ["history", "--json"], ["status", "--json"], ["--help"], ["build", "--help"], ["--version"]] {
             let r = try cli.run(args, at: morning, stdout: full)
             assertOneLineRefusal(r, mentions: "cannot write to standard output")
         }
         XCTAssertEqual(try cli.export(), before)
+        // Help and the version still reach a working standard output, whole, with exit 0.
+        let help = try cli.run(["build", "--help"])
+        XCTAssertEqual(help.status, 0, help.err)
+        XCTAssertTrue(help.out.hasPrefix("OVERVIEW: Build the static site") && help.out.contains("--base-url <url>"), help.out)
+        XCTAssertEqual(try cli.run(["--version"]).out, "0.1.0\n")
     }
 
     // MARK: - 3. Export over something that is not a file
