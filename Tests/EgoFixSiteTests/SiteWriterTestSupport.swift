@@ -26,7 +26,7 @@ extension XCTestCase {
 
     func tree(_ url: URL) -> [String: String] {
         var out: [String: String] = [:]
-        for path in SiteBuild.filesUnder(url) {
+        for path in FolderTree.files(url) {
             out[path] = (try? String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)) ?? "?"
         }
         return out

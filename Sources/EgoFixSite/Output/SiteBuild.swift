@@ -231,7 +231,7 @@ public final class SiteBuild: @unchecked Sendable {
         committed = true
         // The previous site is now in the build folder. It goes at once, on every core, and what
         // it held that this build does not is what the build removed from the site.
-        let previous = SiteBuild.removeTreeListingFiles(writer.buildFolder.path)
+        let previous = FolderTree.removeListingFiles(writer.buildFolder.path)
         previousRemoved = true
         let removed = previous.filter { files[$0] == nil && $0 != SiteWriter.markerName }
         return SiteWriteReport(written: PathOrder.sorted(written), unchanged: PathOrder.sorted(unchanged), removed: removed)
@@ -283,7 +283,7 @@ public final class SiteBuild: @unchecked Sendable {
     }
 
     private func cleanUp() {
-        if !previousRemoved { SiteBuild.removeTree(writer.buildFolder.path) }
+        if !previousRemoved { FolderTree.remove(writer.buildFolder.path) }
         lock.release()
     }
 
@@ -389,139 +389,4 @@ public final class SiteBuild: @unchecked Sendable {
             try fm.setAttributes([.modificationDate: date], ofItemAtPath: target)
         }
     }
-
-    /// Relative paths of the regular files under a folder (none if it does not exist), sorted.
-    static func filesUnder(_ folder: URL) -> [String] {
-        var out: [String] = []
-        func walk(_ dir: String, _ prefix: String) {
-            guard let d = opendir(dir) else { return }
-            defer { closedir(d) }
-            while let entry = readdir(d) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                let path = dir + "/" + name
-                var type = entry.pointee.d_type
-                if type == UInt8(DT_UNKNOWN) {
-                    var st = stat()
-                    guard lstat(path, &st) == 0 else { continue }
-                    switch st.st_mode & S_IFMT {
-                    case S_IFDIR: type = UInt8(DT_DIR)
-                    case S_IFREG: type = UInt8(DT_REG)
-                    default: type = UInt8(DT_UNKNOWN)
-                    }
-                }
-                if type == UInt8(DT_DIR) {
-                    walk(path, prefix + name + "/")
-                } else if type == UInt8(DT_REG) {
-                    out.append(prefix + name)
-                } else if type == UInt8(DT_LNK) {
-                    // As FileManager reported them: a link to a regular file counts as a file.
-                    var st = stat()
-                    if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { out.append(prefix + name) }
-                }
-            }
-        }
-        walk(folder.path, "")
-        return PathOrder.sorted(out)
-    }
-
-    /// Removes a folder and everything in it (no links followed), its second-level folders on
-    /// every core, and returns the relative paths of the files it held (a link to anything but a
-    /// folder counts as a file, as `filesUnder` counts them), sorted. Nothing there: none.
-    static func removeTreeListingFiles(_ path: String) -> [String] {
-        var files: [String] = []
-        var subtrees: [(full: String, relative: String)] = []
-        var topFolders: [String] = []
-        for top in entries(of: path) {
-            let full = path + "/" + top.name
-            guard top.isFolder else {
-                if countsAsFile(full, top.type) { files.append(top.name) }
-                unlink(full)
-                continue
-            }
-            topFolders.append(full)
-            for child in entries(of: full) {
-                let childPath = full + "/" + child.name, relative = top.name + "/" + child.name
-                if child.isFolder {
-                    subtrees.append((childPath, relative))
-                } else {
-                    if countsAsFile(childPath, child.type) { files.append(relative) }
-                    unlink(childPath)
-                }
-            }
-        }
-        let listed = Parallel.map(subtrees) { subtree -> [String] in
-            var found: [String] = []
-            func remove(_ folder: String, _ prefix: String) {
-                for entry in entries(of: folder) {
-                    let full = folder + "/" + entry.name
-                    if entry.isFolder {
-                        remove(full, prefix + entry.name + "/")
-                    } else {
-                        if countsAsFile(full, entry.type) { found.append(prefix + entry.name) }
-                        unlink(full)
-                    }
-                }
-                rmdir(folder)
-            }
-            remove(subtree.full, subtree.relative + "/")
-            return found
-        }
-        for folder in topFolders { rmdir(folder) }
-        rmdir(path)
-        return PathOrder.sorted(files + listed.flatMap { $0 })
-    }
-
-    /// The entries of a folder (not "." or ".."), each with its type (looked up when the folder
-    /// does not say) and whether it is a folder (a link to one is not). None when it cannot be read.
-    private static func entries(of folder: String) -> [(name: String, type: UInt8, isFolder: Bool)] {
-        guard let d = opendir(folder) else { return [] }
-        defer { closedir(d) }
-        var out: [(name: String, type: UInt8, isFolder: Bool)] = []
-        while let entry = readdir(d) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name == "." || name == ".." { continue }
-            var type = entry.pointee.d_type
-            if type == UInt8(DT_UNKNOWN) {
-                var st = stat()
-                if lstat(folder + "/" + name, &st) == 0 {
-                    switch st.st_mode & S_IFMT {
-                    case S_IFDIR: type = UInt8(DT_DIR)
-                    case S_IFREG: type = UInt8(DT_REG)
-                    case S_IFLNK: type = UInt8(DT_LNK)
-                    default: break
-                    }
-                }
-            }
-            out.append((name, type, type == UInt8(DT_DIR)))
-        }
-        return out
-    }
-
-    /// Whether an entry of this type counts as a file of the site: a regular file, or a link to
-    /// anything but a folder.
-    private static func countsAsFile(_ path: String, _ type: UInt8) -> Bool {
-        if type == UInt8(DT_REG) { return true }
-        guard type == UInt8(DT_LNK) else { return false }
-        var st = stat()
-        return stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFDIR
-    }
-
-    /// Removes a folder and everything in it (no links followed); a file or link at `path` is
-    /// removed itself.
-    static func removeTree(_ path: String) {
-        var st = stat()
-        guard lstat(path, &st) == 0 else { return }
-        guard (st.st_mode & S_IFMT) == S_IFDIR else {
-            unlink(path)
-            return
-        }
-        _ = removeTreeListingFiles(path)
-    }
 }
-
-// MARK: - What the last build left

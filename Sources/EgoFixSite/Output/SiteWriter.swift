@@ -92,7 +92,7 @@ public final class SiteWriter: Sendable {
         guard let lock = try? FolderLock(parent, output: output) else { return }
         defer { lock.release() }
         try? recoverInterruptedSwap()
-        SiteBuild.removeTree(buildFolder.path)
+        FolderTree.remove(buildFolder.path)
     }
 
     var parent: URL { output.deletingLastPathComponent() }
