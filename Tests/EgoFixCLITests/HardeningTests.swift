@@ -284,13 +284,18 @@ final class HardeningTests: XCTestCase {
 
     // MARK: - 11. Symbolic links in content/
 
-    func test_Hardening_contentLinkOutsideWorkspaceIsRefused() throws {
-        let cli = try onboarded()
+    /// A site built once, its dashboard's bytes, and a file outside the workspace holding `text`.
+    func builtSiteAndOutsideFile(_ cli: CLI, named name: String, holding text: String) throws -> (out: String, index: Data?, outside: String) {
         let out = cli.workdir + "/site"
         XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
-        let index = FileManager.default.contents(atPath: out + "/index.html")
-        let secret = try CLI.temporaryDirectory() + "/secret.txt"
-        _ = FileManager.default.createFile(atPath: secret, contents: Data("root:hunter2".utf8))
+        let outside = try CLI.temporaryDirectory() + "/" + name
+        _ = FileManager.default.createFile(atPath: outside, contents: Data(text.utf8))
+        return (out, FileManager.default.contents(atPath: out + "/index.html"), outside)
+    }
+
+    func test_Hardening_contentLinkOutsideWorkspaceIsRefused() throws {
+        let cli = try onboarded()
+        let (out, index, secret) = try builtSiteAndOutsideFile(cli, named: "secret.txt", holding: "root:hunter2")
         try FileManager.default.createDirectory(atPath: cli.workdir + "/content/pages", withIntermediateDirectories: true)
         XCTAssertEqual(symlink(secret, cli.workdir + "/content/pages/leak.md"), 0)
         let r = try cli.run(["build", "--out", out], at: morning)
@@ -306,11 +311,7 @@ final class HardeningTests: XCTestCase {
 
     func test_Hardening_templateAndAssetLinksOutsideWorkspaceAreRefused() throws {
         let cli = try onboarded()
-        let out = cli.workdir + "/site"
-        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
-        let index = FileManager.default.contents(atPath: out + "/index.html")
-        let secret = try CLI.temporaryDirectory() + "/id_key"
-        _ = FileManager.default.createFile(atPath: secret, contents: Data("PRIVATE KEY".utf8))
+        let (out, index, secret) = try builtSiteAndOutsideFile(cli, named: "id_key", holding: "PRIVATE KEY")
         let fm = FileManager.default
         try fm.createDirectory(atPath: cli.workdir + "/Assets", withIntermediateDirectories: true)
         try fm.createDirectory(atPath: cli.workdir + "/Templates/partials", withIntermediateDirectories: true)

@@ -13,17 +13,7 @@ enum FolderTree {
     /// files, and links to anything but a folder.
     static func files(_ folder: URL) -> [String] {
         var out: [String] = []
-        func walk(_ dir: String, _ prefix: String) {
-            for entry in entries(of: dir) {
-                let path = dir + "/" + entry.name
-                if entry.isFolder {
-                    walk(path, prefix + entry.name + "/")
-                } else if countsAsFile(path, entry.type) {
-                    out.append(prefix + entry.name)
-                }
-            }
-        }
-        walk(folder.path, "")
+        walk(folder.path, "", removing: false, into: &out)
         return PathOrder.sorted(out)
     }
 
@@ -54,24 +44,27 @@ enum FolderTree {
         }
         let listed = Parallel.map(subtrees) { subtree -> [String] in
             var found: [String] = []
-            func remove(_ folder: String, _ prefix: String) {
-                for entry in entries(of: folder) {
-                    let full = folder + "/" + entry.name
-                    if entry.isFolder {
-                        remove(full, prefix + entry.name + "/")
-                    } else {
-                        if countsAsFile(full, entry.type) { found.append(prefix + entry.name) }
-                        unlink(full)
-                    }
-                }
-                rmdir(folder)
-            }
-            remove(subtree.full, subtree.relative + "/")
+            walk(subtree.full, subtree.relative + "/", removing: true, into: &found)
             return found
         }
         for folder in topFolders { rmdir(folder) }
         rmdir(path)
         return PathOrder.sorted(files + listed.flatMap { $0 })
+    }
+
+    /// The files under `folder` (their paths after `prefix`) into `found`; with `removing`, each
+    /// entry is removed once listed, and the folder after them.
+    private static func walk(_ folder: String, _ prefix: String, removing: Bool, into found: inout [String]) {
+        for entry in entries(of: folder) {
+            let full = folder + "/" + entry.name
+            if entry.isFolder {
+                walk(full, prefix + entry.name + "/", removing: removing, into: &found)
+            } else {
+                if countsAsFile(full, entry.type) { found.append(prefix + entry.name) }
+                if removing { unlink(full) }
+            }
+        }
+        if removing { rmdir(folder) }
     }
 
     /// The entries of a folder (not "." or ".."), each with its type (looked up when the folder
