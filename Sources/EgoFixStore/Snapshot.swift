@@ -128,11 +128,8 @@ struct Snapshot: Codable, Sendable {
 
     static let instantExample = "2026-03-02T08:00:00.000Z"
 
-    /// Tables of the shipped catalogue, whose records are stamped when it was loaded (1970-01-01).
-    static let catalogueTables: Set<String> = [Bug.table, Fix.table, MicroEducation.table]
-
-    /// The decoder of export files. With `now`, every instant must lie between 2000-01-01 (the
-    /// catalogue's own createdAt and updatedAt: 1970-01-01) and a day after `now`.
+    /// The decoder of export files. With `now`, every instant must lie between 1900-01-01 and a
+    /// day after `now` (`InstantText.recordProblem`).
     static func decoder(now: Date? = nil) -> JSONDecoder {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
@@ -144,10 +141,7 @@ struct Snapshot: Codable, Sendable {
             }
             if let now {
                 let path = decoder.codingPath
-                let stamp = ["createdAt", "updatedAt"].contains(path.last?.stringValue ?? "")
-                let floor = stamp && catalogueTables.contains(path.first?.stringValue ?? "")
-                    ? Date(timeIntervalSince1970: 0) : InstantText.earliest
-                if let problem = InstantText.recordProblem(date, now: now, floor: floor) {
+                if let problem = InstantText.recordProblem(date, now: now) {
                     throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(s) \(problem)"))
                 }
             }

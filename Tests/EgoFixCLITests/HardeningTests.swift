@@ -85,7 +85,7 @@ final class HardeningTests: XCTestCase {
         // An import with year 1, or from next year, is refused, naming the record and the field.
         let source = try onboarded()
         XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)
-        for (instant, problem) in [("0001-01-01T00:00:00.000Z", "before 2000-01-01"), ("2027-03-02T08:00:00.000Z", "more than a day after the clock")] {
+        for (instant, problem) in [("0001-01-01T00:00:00.000Z", "before 1900-01-01"), ("2027-03-02T08:00:00.000Z", "more than a day after the clock")] {
             let target = try CLI()
             let path = try write(source, to: target) { object in
                 var rows = object["completions"] as? [[String: Any]] ?? []
@@ -97,6 +97,22 @@ final class HardeningTests: XCTestCase {
             XCTAssertTrue(r.err.contains(problem), r.err)
             XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
         }
+    }
+
+    func test_Hardening_demoStartingBefore2000ExportsAndImportsAgain() throws {
+        // Three years ending in 2001 start in 1998: records before 2000 are a practice's too.
+        let source = try CLI()
+        XCTAssertEqual(try source.run(["demo", "--years", "3"], at: "2001-06-01T09:00:00Z").status, 0)
+        let export = try source.export()
+        XCTAssertTrue(String(decoding: export, as: UTF8.self).contains("\"1998-"), "the demo does not reach back before 2000")
+        let target = try CLI()
+        let path = target.workdir + "/old.json"
+        _ = FileManager.default.createFile(atPath: path, contents: export)
+        let r = try target.run(["import", path], at: "2001-06-01T10:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(try target.export(), export)
+        // The longest demo still starts after 1900 with the earliest clock there is.
+        assertOneLineRefusal(try CLI().run(["demo", "--years", "101"], at: morning), mentions: "--years must be between 1 and 100")
     }
 
     // MARK: - 5. Imports that make no sense

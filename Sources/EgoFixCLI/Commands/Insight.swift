@@ -120,7 +120,7 @@ struct Demo: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
 
     func run() async throws {
-        guard (1...200).contains(years) else { throw CLIError("--years must be between 1 and 200.") }
+        guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
         var opts = options
         if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
         let s = try Session.open(opts, ifMissing: .create)

@@ -50,8 +50,12 @@ public enum InstantText {
         return Date(timeIntervalSince1970: Double(unix) + fraction)
     }
 
-    /// The earliest instant EgoFix accepts from outside: nothing of a practice predates 2000.
+    /// The earliest clock EgoFix accepts from outside (`--now`, EGOFIX_NOW): nothing of a practice
+    /// predates 2000.
     public static let earliest = Date(timeIntervalSince1970: 946_684_800)  // 2000-01-01T00:00:00Z
+    /// The earliest instant a record may carry (import, sync): the demo's longest history, 100
+    /// years before a clock of 2000 or later, and the shipped catalogue's stamps (1970) lie after it.
+    public static let earliestRecord = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01T00:00:00Z
     /// The latest clock a user may pin (`--now`, EGOFIX_NOW).
     public static let latestClock = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01T00:00:00Z
     /// How far after the clock a recorded instant may lie (a day: time zones and clock skew).
@@ -64,11 +68,10 @@ public enum InstantText {
         return nil
     }
 
-    /// Why an instant recorded by a practice is refused (before 2000, or more than a day after
-    /// `now`), or nil when it is in range. `floor` lowers the earliest allowed instant (the
-    /// shipped catalogue's records are stamped 1970-01-01).
-    public static func recordProblem(_ date: Date, now: Date, floor: Date = earliest) -> String? {
-        if date < floor { return "is before \(floor == earliest ? "2000-01-01" : "1970-01-01"), earlier than any practice" }
+    /// Why an instant recorded by a practice is refused (before 1900, or more than a day after
+    /// `now`), or nil when it is in range.
+    public static func recordProblem(_ date: Date, now: Date) -> String? {
+        if date < earliestRecord { return "is before 1900-01-01, earlier than any practice" }
         if date > now.addingTimeInterval(futureSlack) { return "is more than a day after the clock" }
         return nil
     }
