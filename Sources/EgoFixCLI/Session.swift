@@ -33,6 +33,15 @@ package struct Session {
     /// ./egofix.toml, or the defaults; `checkingTimeZone` false leaves its `time_zone` unchecked.
     package static func loadConfig(folder: String = FileManager.default.currentDirectoryPath, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
         let path = folder + "/egofix.toml"
+        // Looked at before it is read: a FIFO would stall every command, a huge file fill memory.
+        var st = stat()
+        guard stat(path, &st) == 0 else { return WorkspaceConfig() }
+        guard (st.st_mode & S_IFMT) == S_IFREG else {
+            throw WorkspaceConfig.ParseError(file: path, line: 1, message: "not a regular file; egofix.toml is a text file of a few settings")
+        }
+        guard Int(st.st_size) <= WorkspaceConfig.maxFileBytes else {
+            throw WorkspaceConfig.ParseError(file: path, line: 1, message: "the file is \(st.st_size) bytes, over the limit of \(WorkspaceConfig.maxFileBytes); egofix.toml holds a few short settings")
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return WorkspaceConfig() }
         return try WorkspaceConfig.parse(String(decoding: data, as: UTF8.self), file: path, checkingTimeZone: checkingTimeZone)
     }

@@ -43,6 +43,9 @@ public struct WorkspaceConfig: Equatable, Sendable {
         public let line: Int
         public let message: String
         public var description: String { "\(file):\(line): \(message)" }
+        public init(file: String, line: Int, message: String) {
+            (self.file, self.line, self.message) = (file, line, message)
+        }
     }
 
     public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store", "remind_at"]

@@ -440,6 +440,12 @@ final class HardeningTests: XCTestCase {
         assertOneLineRefusal(try cli.run(["build", "--out", out], at: morning), mentions: "egofix.toml:1: the file is")
         XCTAssertLessThan(Date().timeIntervalSince(started), 10)
         try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        // A FIFO in its place is refused, not waited on, by every command that reads it.
+        XCTAssertEqual(mkfifo(cli.workdir + "/egofix.toml", 0o600), 0)
+        for args in [["build", "--out", out], ["status"]] {
+            assertOneLineRefusal(try cli.run(args, at: morning), mentions: "egofix.toml:1: not a regular file")
+        }
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
         let longURL = "https://example.org/" + String(repeating: "a", count: 5000)
         assertOneLineRefusal(try cli.run(["build", "--out", out, "--base-url", longURL], at: morning), mentions: "--base-url must be at most")
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
