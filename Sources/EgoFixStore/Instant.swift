@@ -32,22 +32,7 @@ enum Instant {
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; nil for anything else.
     static func parse(_ text: String) -> Date? {
         let u = Array(text.utf8)
-        guard u.count >= 20, u.last == UInt8(ascii: "Z") else { return nil }
-        func num(_ a: Int, _ n: Int) -> Int64? {
-            var v: Int64 = 0
-            for i in a..<(a + n) {
-                let c = u[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int64(c - 48)
-            }
-            return v
-        }
-        guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
-              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              let y = num(0, 4), let mo = num(5, 2), let d = num(8, 2),
-              let h = num(11, 2), let mi = num(14, 2), let s = num(17, 2),
-              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
-        else { return nil }
+        guard u.count >= 20, u.last == UInt8(ascii: "Z"), let whole = InstantText.wholeSeconds(u) else { return nil }
         var frac = 0.0
         if u.count > 20 {
             guard u[19] == UInt8(ascii: "."), u.count > 21 else { return nil }
@@ -57,9 +42,8 @@ enum Instant {
         } else if u.count != 20 {
             return nil
         }
-        let unix = days(fromYear: y, month: mo, day: d) * 86_400 + h * 3600 + mi * 60 + s
         // whole + frac is exact when the text came from `format`.
-        return Date(timeIntervalSinceReferenceDate: Double(unix - referenceOffset) + frac)
+        return Date(timeIntervalSinceReferenceDate: Double(Int64(whole) - referenceOffset) + frac)
     }
 
     // MARK: - Helpers
@@ -96,20 +80,4 @@ enum Instant {
         while digits.count < 3 { digits += "0" }
         return digits
     }
-
-    private static func isLeap(_ y: Int64) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
-
-    private static func daysIn(month m: Int64, year y: Int64) -> Int64 {
-        switch m {
-        case 2: return isLeap(y) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 for a proleptic Gregorian date.
-    private static func days(fromYear y: Int64, month m: Int64, day d: Int64) -> Int64 {
-        Int64(LocalDay.daysFromCivil(Int(y), Int(m), Int(d)))
-    }
-
 }

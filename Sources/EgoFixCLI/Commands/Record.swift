@@ -300,24 +300,32 @@ struct BugCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bug", abstract: "Activate or deactivate a bug.",
                                                     subcommands: [Activate.self, Deactivate.self])
 
+    /// The bug `slug` read, changed by `decide` (which saves what it changes and says what it did)
+    /// and the line printed: one transaction.
+    static func change(_ options: StoreOptions, slug: String,
+                       _ decide: @escaping @Sendable (Session, Bug) async throws -> String) async throws {
+        let s = try Session.open(options)
+        let out = try await s.store.transaction { () -> String in
+            try s.ensureCatalogue()
+            _ = try await s.profile()
+            return try await decide(s, try await s.bug(slug: slug))
+        }
+        s.print([out])
+    }
+
     struct Activate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(commandName: "activate", abstract: "Start getting fixes for a bug.")
         @OptionGroup var options: StoreOptions
         @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
 
         func run() async throws {
-            let s = try Session.open(options)
-            let out = try await s.store.transaction { () -> String in
-                try s.ensureCatalogue()
-                _ = try await s.profile()
-                let b = try await s.bug(slug: slug)
+            try await BugCommand.change(options, slug: slug) { s, b in
                 if b.isActive { return "\(b.title) is already active (\(b.status.rawValue)). Nothing changed." }
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation tomorrow."
                     + (again ? s.style.dim(" // Activated again: severity starts low again.") : "")
             }
-            s.print([out])
         }
     }
 
@@ -327,16 +335,11 @@ struct BugCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
 
         func run() async throws {
-            let s = try Session.open(options)
-            let out = try await s.store.transaction { () -> String in
-                try s.ensureCatalogue()
-                _ = try await s.profile()
-                let b = try await s.bug(slug: slug)
+            try await BugCommand.change(options, slug: slug) { s, b in
                 if !b.isActive { return "\(b.title) is not active. Nothing changed." }
                 try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
                 return b.title + " deactivated. The history stays; the fixes stop."
             }
-            s.print([out])
         }
     }
 }

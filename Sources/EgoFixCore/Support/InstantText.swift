@@ -7,7 +7,7 @@ public enum InstantText {
     /// must be in range, and nothing may follow the offset. Nil for anything else.
     public static func parse(_ text: String) -> Date? {
         let u = Array(text.utf8)
-        guard u.count >= 20, u.count <= 40 else { return nil }
+        guard u.count >= 20, u.count <= 40, let whole = wholeSeconds(u) else { return nil }
         func digits(_ a: Int, _ n: Int) -> Int? {
             guard a + n <= u.count else { return nil }
             var v = 0
@@ -18,12 +18,6 @@ public enum InstantText {
             }
             return v
         }
-        guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
-              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              let y = digits(0, 4), let mo = digits(5, 2), let d = digits(8, 2),
-              let h = digits(11, 2), let mi = digits(14, 2), let s = digits(17, 2),
-              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
-        else { return nil }
         var i = 19
         var fraction = 0.0
         if u[i] == UInt8(ascii: ".") {
@@ -46,8 +40,30 @@ public enum InstantText {
         default:
             return nil
         }
-        let unix = LocalDay.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s - offset
-        return Date(timeIntervalSince1970: Double(unix) + fraction)
+        return Date(timeIntervalSince1970: Double(whole - offset) + fraction)
+    }
+
+    /// The `YYYY-MM-DDTHH:MM:SS` at the start of `u`, checked (the day exists in its month, the
+    /// hour, minute and second are in range), as seconds since 1970-01-01 read as UTC; nil for
+    /// anything else. What follows it is the caller's to read (a fraction, an offset, "Z").
+    public static func wholeSeconds(_ u: [UInt8]) -> Int? {
+        guard u.count >= 19 else { return nil }
+        func digits(_ a: Int, _ n: Int) -> Int? {
+            var v = 0
+            for i in a..<(a + n) {
+                let c = u[i]
+                guard c >= 48, c <= 57 else { return nil }
+                v = v * 10 + Int(c - 48)
+            }
+            return v
+        }
+        guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
+              u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
+              let y = digits(0, 4), let mo = digits(5, 2), let d = digits(8, 2),
+              let h = digits(11, 2), let mi = digits(14, 2), let s = digits(17, 2),
+              (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
+        else { return nil }
+        return LocalDay.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
     }
 
     /// The earliest clock EgoFix accepts from outside (`--now`, EGOFIX_NOW): nothing of a practice

@@ -4,6 +4,13 @@ import Foundation
 /// followed by a combining mark (U+0301) through, because the pair is one Character.
 public enum HTMLEscape {
     public static func escape(_ s: String) -> String {
+        // Control characters other than tab, newline and carriage return are dropped.
+        escapeScalars(s, apostrophe: "&#39;") { u in (u.value < 0x20 && u != "\t" && u != "\n" && u != "\r") || u.value == 0x7f }
+    }
+
+    /// `s` a Unicode scalar at a time: & < > and " as entities, ' as `apostrophe`, and the
+    /// scalars `removed` picks left out (XML's escaping is this with its own two).
+    static func escapeScalars(_ s: String, apostrophe: String, removed: (Unicode.Scalar) -> Bool) -> String {
         var out = String.UnicodeScalarView()
         out.reserveCapacity(s.unicodeScalars.count)
         for u in s.unicodeScalars {
@@ -12,11 +19,9 @@ public enum HTMLEscape {
             case "<": out.append(contentsOf: "&lt;".unicodeScalars)
             case ">": out.append(contentsOf: "&gt;".unicodeScalars)
             case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&#39;".unicodeScalars)
+            case "'": out.append(contentsOf: apostrophe.unicodeScalars)
             default:
-                // Control characters other than tab, newline and carriage return are dropped.
-                if u.value < 0x20 && u != "\t" && u != "\n" && u != "\r" { continue }
-                if u.value == 0x7f { continue }
+                if removed(u) { continue }
                 out.append(u)
             }
         }

@@ -51,21 +51,7 @@ public enum XMLEscape {
 
     /// `escape`, a Unicode scalar at a time.
     static func escapeScalars(_ s: String) -> String {
-        var out = String.UnicodeScalarView()
-        out.reserveCapacity(s.unicodeScalars.count)
-        for u in s.unicodeScalars {
-            switch u {
-            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
-            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
-            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
-            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
-            case "'": out.append(contentsOf: "&apos;".unicodeScalars)
-            default:
-                if isRemoved(u) { continue }
-                out.append(u)
-            }
-        }
-        return String(out)
+        HTMLEscape.escapeScalars(s, apostrophe: "&apos;", removed: isRemoved)
     }
 
     /// The text with removed characters dropped and nothing escaped (for measuring and drawing).
