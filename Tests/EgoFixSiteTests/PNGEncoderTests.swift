@@ -83,7 +83,7 @@ final class PNGEncoderTests: XCTestCase {
     func test_encodedPixelsDecodeToThePixelsGiven() throws {
         // Flat rows, repeated rows, noise, black, and runs of every length around the 258 limit.
         let w = 331, h = 83
-        var rng = SplitMix64Local(seed: 3)
+        var rng = SplitMix64(seed: 3)
         var pixels = [UInt32](repeating: 0x1e1f22, count: w * h)
         for y in 0..<h {
             switch y % 7 {
@@ -129,17 +129,5 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertEqual(decoded.height, 630)
         // The background colour in the top-left corner.
         XCTAssertEqual(Array(decoded.rgb[0..<3]), [0x1e, 0x1f, 0x22].map(UInt8.init))
-    }
-}
-
-private struct SplitMix64Local {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import EgoFixCore
 import EgoFixResources
 import XCTest
 @testable import EgoFixSite
@@ -5,29 +6,16 @@ import XCTest
 /// Issue 30: the template reader and renderer, fed random and mutated templates (fixed seed,
 /// bounded run). No input crashes or hangs them, and every refusal is one line naming the file.
 final class TemplateFuzzTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    }
-
     static let pieces = ["{{", "}}", "{{{", "}}}", "{{#a}}", "{{/a}}", "{{^a}}", "{{#list}}", "{{/list}}", "{{.}}", "{{a}}", "{{a.b}}",
                          "{{{html}}}", "{{&html}}", "{{> p}}", "{{>p}}", "{{> q}}", "{{> ../x}}", "{{!c}}", "{{=<% %>=}}", "{{%PRAGMA}}",
                          "{{<a}}", "{{$a}}", "{{a(b)}}", "{{ }}", "{{#}}", "{{/}}", "\n", "\r\n", " ", "\t", "text", "<p>", "\u{301}",
                          "\"", "&", "{", "}", "é", "🐛", "\u{0}", "\u{1B}", "{{#b}}", "{{/b}}", "{{^b}}", "{{missing}}"]
 
-    func randomTemplate(_ r: inout Random) -> String {
+    func randomTemplate(_ r: inout SplitMix64) -> String {
         (0..<r.below(40)).map { _ in r.pick(Self.pieces) }.joined()
     }
 
-    func mutated(_ text: String, _ r: inout Random) -> String {
+    func mutated(_ text: String, _ r: inout SplitMix64) -> String {
         var scalars = Array(text.unicodeScalars)
         for _ in 0..<(1 + r.below(6)) where !scalars.isEmpty {
             let i = r.below(scalars.count)
@@ -47,7 +35,7 @@ final class TemplateFuzzTests: XCTestCase {
         let builtIn = BuiltIn.files(under: "Templates").filter { $0.path.hasSuffix(".mustache") }.map { String(decoding: $0.data, as: UTF8.self) }
         XCTAssertFalse(builtIn.isEmpty)
         let context: [String: Any] = ["a": ["b": "x"], "list": ["one", "two"], "html": RawHTML(trusted: "<b>x</b>"), "b": true]
-        var r = Random(state: 30)
+        var r = SplitMix64(seed: 30)
         let started = Date()
         var (runs, refused) = (0, 0)
         while runs < 20_000 && Date().timeIntervalSince(started) < 3 {

@@ -2,21 +2,6 @@ import XCTest
 import EgoFixCore
 @testable import EgoFixStore
 
-/// A seeded random number generator (SplitMix64): the same run every time.
-struct FuzzRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-}
-
 /// Issue 30: the import reader, fed random and mutated files (fixed seed, bounded run). No input
 /// crashes or hangs it, and every refusal is one line.
 final class ImportFuzzTests: XCTestCase {
@@ -50,7 +35,7 @@ final class ImportFuzzTests: XCTestCase {
         [Any](), [String: Any](), [1, 2], ["a": 1],
     ] }
 
-    func mutate(_ object: [String: Any], _ r: inout FuzzRandom) -> Data {
+    func mutate(_ object: [String: Any], _ r: inout SplitMix64) -> Data {
         var o = object
         let tables = o.keys.filter { o[$0] is [[String: Any]] }.sorted()
         for _ in 0..<(1 + r.below(4)) {
@@ -97,7 +82,7 @@ final class ImportFuzzTests: XCTestCase {
         let base = try baseExport()
         // The base itself is accepted.
         XCTAssertNoThrow(try ImportValidation.decodeAndValidate(try JSONSerialization.data(withJSONObject: base), now: now))
-        var r = FuzzRandom(state: 30)
+        var r = SplitMix64(seed: 30)
         let started = Date()
         var (runs, refused) = (0, 0)
         while runs < 400 && Date().timeIntervalSince(started) < 3 {
@@ -129,7 +114,7 @@ final class ImportFuzzTests: XCTestCase {
 
 extension Array {
     /// A random leading part of the array, in a random order.
-    func shuffledPrefix(_ r: inout FuzzRandom) -> [Element] {
+    func shuffledPrefix(_ r: inout SplitMix64) -> [Element] {
         var a = self
         for i in stride(from: a.count - 1, to: 0, by: -1) { a.swapAt(i, r.below(i + 1)) }
         return Array(a.prefix(1 + r.below(Swift.max(1, a.count))))

@@ -10,11 +10,14 @@ final class Machine {
     let clock: TestClock
     let store: SQLiteStore
     let calendar: Calendar
+    /// The folder of its store, kept while the machine is.
+    let dir: TempDir
     /// Every text this machine's commands acknowledged (reflections and crash notes).
     var written: [String] = []
 
     init(_ name: String, dir: TempDir, calendar: Calendar = Fixture.calendar) throws {
         self.name = name
+        self.dir = dir
         clock = TestClock(Fixture.start)
         let c = clock
         store = try SQLiteStore(path: dir.file(name + ".sqlite"), clock: { c.now })
@@ -131,6 +134,17 @@ final class SyncTests: XCTestCase {
         return f
     }
 
+    /// Two machines and their shared folder (in a temporary folder the machines keep): a started
+    /// on day 0 and synced at 10:00, b filled from the folder at 11:00.
+    func twoMachinesInSync() async throws -> (shared: String, a: Machine, b: Machine) {
+        let dir = try TempDir(), shared = try folder(dir)
+        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
+        try await a.start(at: Self.day(0))
+        try await a.sync(shared, at: Self.day(0, 10))
+        try await b.sync(shared, at: Self.day(0, 11))
+        return (shared, a, b)
+    }
+
     /// Every machine syncs in turn, twice over; then all exports must be byte-identical, and a
     /// third round must change nothing anywhere.
     func converge(_ machines: [Machine], _ shared: String, at now: Date, file: StaticString = #filePath, line: UInt = #line) async throws -> Data {
@@ -205,11 +219,7 @@ final class SyncTests: XCTestCase {
     }
 
     func test_Sync_twoMachinesRecordingOnDifferentDays() async throws {
-        let dir = try TempDir(), shared = try folder(dir)
-        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
-        try await a.start(at: Self.day(0))
-        try await a.sync(shared, at: Self.day(0, 10))
-        try await b.sync(shared, at: Self.day(0, 11))
+        let (shared, a, b) = try await twoMachinesInSync()
         for n in 1...16 {
             let m = n % 2 == 0 ? a : b
             try await m.open(at: Self.day(n))
@@ -227,11 +237,7 @@ final class SyncTests: XCTestCase {
     }
 
     func test_Sync_sameDayDifferentOutcomesOneWinsBothTextsKept() async throws {
-        let dir = try TempDir(), shared = try folder(dir)
-        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
-        try await a.start(at: Self.day(0))
-        try await a.sync(shared, at: Self.day(0, 10))
-        try await b.sync(shared, at: Self.day(0, 11))
+        let (shared, a, b) = try await twoMachinesInSync()
         // Day 1: both machines open and mark the day's fix without syncing in between.
         try await a.open(at: Self.day(1, 8))
         try await b.open(at: Self.day(1, 9))
@@ -251,11 +257,7 @@ final class SyncTests: XCTestCase {
     }
 
     func test_Sync_sameDayMarkedBeatsPending() async throws {
-        let dir = try TempDir(), shared = try folder(dir)
-        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
-        try await a.start(at: Self.day(0))
-        try await a.sync(shared, at: Self.day(0, 10))
-        try await b.sync(shared, at: Self.day(0, 11))
+        let (shared, a, b) = try await twoMachinesInSync()
         try await a.open(at: Self.day(1, 8))
         try await a.mark(.failed, "Argued about the map.", at: Self.day(1, 9))
         try await b.open(at: Self.day(1, 19))
@@ -319,11 +321,7 @@ final class SyncTests: XCTestCase {
     /// still win on both machines. (The CLI's kill test met this: two machines kept different
     /// lastTidbitId for good.)
     func test_Sync_anEditAtATieOnTheClockWinsOverVersionsAlreadySeen() async throws {
-        let dir = try TempDir(), shared = try folder(dir)
-        let a = try Machine("a", dir: dir), b = try Machine("b", dir: dir)
-        try await a.start(at: Self.day(0))
-        try await a.sync(shared, at: Self.day(0, 10))
-        try await b.sync(shared, at: Self.day(0, 11))
+        let (shared, a, b) = try await twoMachinesInSync()
         let t = Self.day(1, 21)
         try await b.setLastTidbit("CCCCCCCC-CCCC-4CCC-8CCC-CCCCCCCCCCCC", at: t)
         try await b.sync(shared, at: t)

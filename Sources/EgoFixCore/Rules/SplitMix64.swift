@@ -20,4 +20,13 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 
     /// A double in [0, 1).
     public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+
+    /// A number in 0 ..< n (0 when n is 1 or less), as the fuzz tests draw them.
+    public mutating func below(_ n: Int) -> Int { n <= 1 ? 0 : Int(next() % UInt64(n)) }
+
+    /// One of `items` (which must not be empty).
+    public mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+
+    /// True `percent` times in a hundred.
+    public mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }
