@@ -8,16 +8,6 @@ public enum InstantText {
     public static func parse(_ text: String) -> Date? {
         let u = Array(text.utf8)
         guard u.count >= 20, u.count <= 40, let whole = wholeSeconds(u) else { return nil }
-        func digits(_ a: Int, _ n: Int) -> Int? {
-            guard a + n <= u.count else { return nil }
-            var v = 0
-            for i in a..<(a + n) {
-                let c = u[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
         var i = 19
         var fraction = 0.0
         if u[i] == UInt8(ascii: ".") {
@@ -35,7 +25,7 @@ public enum InstantText {
             guard i + 1 == u.count else { return nil }
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard i + 6 == u.count, u[i + 3] == UInt8(ascii: ":"),
-                  let oh = digits(i + 1, 2), let om = digits(i + 4, 2), oh <= 14, om < 60 else { return nil }
+                  let oh = digits(u, i + 1, 2), let om = digits(u, i + 4, 2), oh <= 14, om < 60 else { return nil }
             offset = (oh * 3600 + om * 60) * (u[i] == UInt8(ascii: "-") ? -1 : 1)
         default:
             return nil
@@ -48,19 +38,10 @@ public enum InstantText {
     /// anything else. What follows it is the caller's to read (a fraction, an offset, "Z").
     public static func wholeSeconds(_ u: [UInt8]) -> Int? {
         guard u.count >= 19 else { return nil }
-        func digits(_ a: Int, _ n: Int) -> Int? {
-            var v = 0
-            for i in a..<(a + n) {
-                let c = u[i]
-                guard c >= 48, c <= 57 else { return nil }
-                v = v * 10 + Int(c - 48)
-            }
-            return v
-        }
         guard u[4] == UInt8(ascii: "-"), u[7] == UInt8(ascii: "-"), u[10] == UInt8(ascii: "T"),
               u[13] == UInt8(ascii: ":"), u[16] == UInt8(ascii: ":"),
-              let y = digits(0, 4), let mo = digits(5, 2), let d = digits(8, 2),
-              let h = digits(11, 2), let mi = digits(14, 2), let s = digits(17, 2),
+              let y = digits(u, 0, 4), let mo = digits(u, 5, 2), let d = digits(u, 8, 2),
+              let h = digits(u, 11, 2), let mi = digits(u, 14, 2), let s = digits(u, 17, 2),
               (1...12).contains(mo), d >= 1, d <= daysIn(month: mo, year: y), h < 24, mi < 60, s < 60
         else { return nil }
         return LocalDay.daysFromCivil(y, mo, d) * 86_400 + h * 3600 + mi * 60 + s
@@ -90,6 +71,19 @@ public enum InstantText {
         if date < earliestRecord { return "is before 1900-01-01, earlier than any practice" }
         if date > now.addingTimeInterval(futureSlack) { return "is more than a day after the clock" }
         return nil
+    }
+
+    /// The number written by the `n` ASCII digits of `u` from `a`; nil if any is not a digit or
+    /// they run past the end.
+    static func digits(_ u: [UInt8], _ a: Int, _ n: Int) -> Int? {
+        guard a + n <= u.count else { return nil }
+        var v = 0
+        for i in a..<(a + n) {
+            let c = u[i]
+            guard c >= 48, c <= 57 else { return nil }
+            v = v * 10 + Int(c - 48)
+        }
+        return v
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
