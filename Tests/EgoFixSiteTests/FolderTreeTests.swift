@@ -3,7 +3,7 @@ import EgoFixCore
 import XCTest
 
 /// The writer removes the previous site with `FolderTree.removeListingFiles` (on every core) and
-/// reports what it held. On random trees: the list is what `FolderTree.files` saw, the tree is
+/// reports what it held. On random trees: the list is what a reader of the folder saw, the tree is
 /// gone, and nothing a link in it points to is touched, inside or outside it.
 final class FolderTreeTests: XCTestCase {
     func test_removeListingFiles_listsWhatFilesSawRemovesAllAndFollowsNoLink() throws {
@@ -39,7 +39,7 @@ final class FolderTreeTests: XCTestCase {
                     _ = FileManager.default.createFile(atPath: url.path, contents: Data(path.utf8))
                 }
             }
-            let seen = FolderTree.files(root)
+            let seen = siteFiles(root)
             XCTAssertEqual(FolderTree.removeListingFiles(root.path), seen, "round \(round)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: root.path), "round \(round): the tree is still there")
             XCTAssertEqual(FileManager.default.contents(atPath: keptFile.path), Data("mine".utf8), "round \(round)")

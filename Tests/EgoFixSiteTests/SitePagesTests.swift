@@ -137,7 +137,7 @@ final class SitePagesTests: XCTestCase {
         XCTAssertThrowsError(try builder.build(data: p.data, content: big, options: options, reuseCard: { _, _ in nil },
                                                stats: &stats, into: failing)) { XCTAssertTrue("\($0)".contains("content/pages/huge.md")) }
         failing.abandon()
-        XCTAssertEqual(FolderTree.files(site).filter { $0 != SiteWriter.markerName }, paths)
+        XCTAssertEqual(siteFiles(site).filter { $0 != SiteWriter.markerName }, paths)
     }
 
     /// The period pages' bug rows come from running totals; they must say what a walk over the days says.

@@ -24,9 +24,27 @@ extension XCTestCase {
         pairs.map { ($0.0, Data($0.1.utf8)) }
     }
 
+    /// The files under a folder as a reader of the site sees them, sorted: regular files and links
+    /// to anything but a folder (read independently of the writer's own walk, through FileManager).
+    func siteFiles(_ url: URL) -> [String] {
+        guard let listing = FileManager.default.enumerator(atPath: url.path) else { return [] }
+        var out: [String] = []
+        while let relative = listing.nextObject() as? String {
+            let path = url.path + "/" + relative
+            var st = stat()
+            guard lstat(path, &st) == 0 else { continue }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG: out.append(relative)
+            case S_IFLNK: if stat(path, &st) == 0, (st.st_mode & S_IFMT) != S_IFDIR { out.append(relative) }
+            default: break
+            }
+        }
+        return PathOrder.sorted(out)
+    }
+
     func tree(_ url: URL) -> [String: String] {
         var out: [String: String] = [:]
-        for path in FolderTree.files(url) {
+        for path in siteFiles(url) {
             out[path] = (try? String(contentsOf: url.appendingPathComponent(path), encoding: .utf8)) ?? "?"
         }
         return out

@@ -6,20 +6,12 @@ import Glibc
 import Darwin
 #endif
 
-/// A folder tree on disk as the site writer reads and removes it: its files, and its removal
-/// (no links followed).
+/// A folder tree on disk as the site writer removes it: the previous site after the swap, or
+/// what an interrupted build left (no links followed).
 enum FolderTree {
-    /// Relative paths of the files under a folder (none if it does not exist), sorted: regular
-    /// files, and links to anything but a folder.
-    static func files(_ folder: URL) -> [String] {
-        var out: [String] = []
-        walk(folder.path, "", removing: false, into: &out)
-        return PathOrder.sorted(out)
-    }
-
     /// Removes a folder and everything in it (no links followed), its second-level folders on
     /// every core, and returns the relative paths of the files it held (a link to anything but a
-    /// folder counts as a file, as `files` counts them), sorted. Nothing there: none.
+    /// folder counts as a file), sorted. Nothing there: none.
     static func removeListingFiles(_ path: String) -> [String] {
         var files: [String] = []
         var subtrees: [(full: String, relative: String)] = []
@@ -44,7 +36,7 @@ enum FolderTree {
         }
         let listed = Parallel.map(subtrees) { subtree -> [String] in
             var found: [String] = []
-            walk(subtree.full, subtree.relative + "/", removing: true, into: &found)
+            removeListing(subtree.full, subtree.relative + "/", into: &found)
             return found
         }
         for folder in topFolders { rmdir(folder) }
@@ -52,19 +44,19 @@ enum FolderTree {
         return PathOrder.sorted(files + listed.flatMap { $0 })
     }
 
-    /// The files under `folder` (their paths after `prefix`) into `found`; with `removing`, each
-    /// entry is removed once listed, and the folder after them.
-    private static func walk(_ folder: String, _ prefix: String, removing: Bool, into found: inout [String]) {
+    /// The files under `folder` (their paths after `prefix`) into `found`, each entry removed once
+    /// listed, and the folder after them.
+    private static func removeListing(_ folder: String, _ prefix: String, into found: inout [String]) {
         for entry in entries(of: folder) {
             let full = folder + "/" + entry.name
             if entry.isFolder {
-                walk(full, prefix + entry.name + "/", removing: removing, into: &found)
+                removeListing(full, prefix + entry.name + "/", into: &found)
             } else {
                 if countsAsFile(full, entry.type) { found.append(prefix + entry.name) }
-                if removing { unlink(full) }
+                unlink(full)
             }
         }
-        if removing { rmdir(folder) }
+        rmdir(folder)
     }
 
     /// The entries of a folder (not "." or ".."), each with its type (looked up when the folder
