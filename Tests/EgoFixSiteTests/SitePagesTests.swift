@@ -172,6 +172,49 @@ final class SitePagesTests: XCTestCase {
         XCTAssertGreaterThan(nonEmpty, 10, "the ranges cover days with fixes and crashes")
     }
 
+    /// A fix given on Sunday evening and marked on Monday morning is Monday's: the week it is
+    /// listed in is the week that counts it, and no week lists what it does not count.
+    func test_site_weekListAndCountsAgreeWhenAFixIsMarkedTheNextDay() async throws {
+        var p = try await PracticeFixture.make(reflections: [], crashNotes: [])
+        let sunday = LocalDay(year: 2026, month: 3, day: 15)
+        let i = try XCTUnwrap(p.data.completions.firstIndex { LocalDay($0.assignedAt, calendar: p.calendar) == sunday && $0.outcome != .pending })
+        p.data.completions[i].completedAt = sunday.adding(days: 1).at(hour: 8, in: p.calendar)
+        let files = try PracticeFixture.build(p)
+        func number(_ label: String, in page: String) -> Int {
+            guard let r = page.range(of: "<span class=\"label\">\(label)</span><span class=\"value\">") else { return 0 }
+            return Int(page[r.upperBound...].prefix { $0.isNumber }) ?? 0
+        }
+        var weeks = 0
+        for path in files.keys.sorted() where path.hasPrefix("weeks/2026-W") {
+            let page = try text(files, path)
+            let days = page.components(separatedBy: "<h2>Days</h2>").dropFirst().first ?? ""
+            for outcome in ["applied", "skipped", "failed"] {
+                XCTAssertEqual(days.components(separatedBy: "<span class=\"outcome \(outcome)\">").count - 1, number(outcome, in: page),
+                               "\(path): \(outcome) listed and counted")
+            }
+            weeks += 1
+        }
+        XCTAssertGreaterThanOrEqual(weeks, 3)
+        let w12 = try text(files, "weeks/2026-W12/index.html")
+        let label = try XCTUnwrap(p.data.fixes.first { $0.id == p.data.completions[i].fixId }?.label)
+        XCTAssertTrue(w12.contains("<span class=\"label\">\(label)</span>"), "listed on Monday, in week 12")
+        XCTAssertFalse(try text(files, "weeks/2026-W11/index.html").contains("<span class=\"label\">\(label)</span>"), "not in week 11")
+    }
+
+    /// A week's "Why" never says "No fix today." over a week of fixes: without a diagnostic, only a
+    /// week in which no fix was given draws a rest-day tidbit, and a week of fixes has none.
+    func test_site_weekWhy_speaksOnlyOfWhatTheWeekHeld() async throws {
+        var p = try await PracticeFixture.make(reflections: [], crashNotes: [])
+        p.data.diagnostics = []
+        p.now = p.now.addingTimeInterval(14 * 86_400)
+        let files = try PracticeFixture.build(p)
+        for week in ["2026-W10", "2026-W11", "2026-W12"] {
+            XCTAssertFalse(try text(files, "weeks/\(week)/index.html").contains("<h2>Why</h2>"), "\(week) had fixes and no diagnostic")
+        }
+        let rest = try text(files, "weeks/2026-W14/index.html")
+        XCTAssertTrue(rest.contains("<h2>Why</h2>"), "a week with no fix given keeps its rest-day tidbit")
+    }
+
     func test_site_markdownOverTheCapNamesTheSource() async throws {
         let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
         let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)

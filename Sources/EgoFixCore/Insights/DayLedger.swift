@@ -56,14 +56,14 @@ public struct DayLedger: Sendable {
         bugs = practice.bugIndex()
         let live = practice.liveCompletions
         liveCompletions = live
-        completionTimes = live.map { $0.completedAt ?? $0.assignedAt }
+        completionTimes = live.map(\.dayInstant)
         let crashes = practice.liveCrashes
         liveCrashes = crashes
         crashTimes = crashes.map(\.crashedAt)
         // Each record's local day first; then the days' activity, kept in slots found by day
         // ordinal (an array over the days' span, so no day is hashed), is filled in.
         let toDay = LocalDay.Converter(cal)
-        let completionDays = live.map { c in toDay.day(c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt)) }
+        let completionDays = live.map { toDay.day($0.dayInstant) }
         let crashDays = crashes.map { toDay.day($0.crashedAt) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
         let rebootDays = versionReboots.map { toDay.day($0.createdAt) }

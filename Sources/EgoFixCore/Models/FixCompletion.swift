@@ -32,6 +32,11 @@ public struct FixCompletion: Identifiable, Codable, Sendable, Equatable {
         self.syncToken = syncToken
     }
 
+    /// The instant whose local day the completion belongs to, everywhere a day is shown or counted:
+    /// when it was marked, or, while pending, when it was given (a fix given on Sunday evening and
+    /// marked on Monday morning is Monday's).
+    public var dayInstant: Date { outcome == .pending ? assignedAt : (completedAt ?? assignedAt) }
+
     public enum TransitionError: Error, Equatable, CustomStringConvertible {
         case alreadyMarked(FixOutcome)
         case notAnOutcome

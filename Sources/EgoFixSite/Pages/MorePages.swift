@@ -31,9 +31,8 @@ extension PageContext {
 
     func changelog() throws -> Data {
         let path = "changelog/index.html"
-        func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
-        let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: when, id: { $0.id })
-        let appliedTimes = applied.map(when)
+        let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: \.dayInstant, id: { $0.id })
+        let appliedTimes = applied.map(\.dayInstant)
         let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
@@ -42,7 +41,7 @@ extension PageContext {
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
                         "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
-                        "date": .text(index.clock.day(when(c)).description), "prompt": .text(f?.prompt ?? "")]
+                        "date": .text(index.clock.day(c.dayInstant).description), "prompt": .text(f?.prompt ?? "")]
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> TemplateValue in
                 ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
@@ -80,7 +79,6 @@ extension PageContext {
 
     func history() throws -> Data {
         let path = "history/index.html"
-        func when(_ c: FixCompletion) -> Date { c.completedAt ?? c.assignedAt }
         let all = data.completions.filter { $0.deletedAt == nil }
         func rate(_ a: Int, _ total: Int) -> String { total == 0 ? "-" : "\(Int((Double(a) * 100 / Double(total)).rounded()))%" }
         struct Tally { var assigned = 0, applied = 0, skipped = 0, failed = 0 }
@@ -93,7 +91,7 @@ extension PageContext {
             }
             return out
         }
-        let byTime = all.sorted { when($0) < when($1) }.map { c in (c, index.fixFacts[c.fixId]?.bugIndex) }
+        let byTime = all.sorted { $0.dayInstant != $1.dayInstant ? $0.dayInstant < $1.dayInstant : $0.id.sortsBefore($1.id) }.map { c in (c, index.fixFacts[c.fixId]?.bugIndex) }
         let overall = tally(byTime)
         let byBug = index.bugs.indices.compactMap { i -> TemplateValue? in
             let bug = index.bugs[i], t = overall[i]
@@ -101,7 +99,7 @@ extension PageContext {
             return ["slug": .text(bug.slug), "title": .text(bug.title), "assigned": .text(String(t.assigned)), "applied": .text(String(t.applied)),
                     "skipped": .text(String(t.skipped)), "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
         }
-        let times = byTime.map { when($0.0) }
+        let times = byTime.map { $0.0.dayInstant }
         let byVersion = changelogVersions.reversed().compactMap { v -> TemplateValue? in
             let range = PageContext.slice(times, from: v.start, to: v.end)
             guard !range.isEmpty else { return nil }
@@ -150,7 +148,7 @@ extension PageContext {
         let bug = index.bugs[place]
         let path = "bugs/\(bug.slug)/index.html"
         let mine = index.completionsByBug[place]
-            .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt > $1.assignedAt : $1.id.sortsBefore($0.id) }
+            .sorted { $0.dayInstant != $1.dayInstant ? $0.dayInstant > $1.dayInstant : $1.id.sortsBefore($0.id) }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
             .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }
         var life = "Status: \(bug.status.rawValue)" + (bug.isActive ? "" : ", not active")

@@ -150,7 +150,15 @@ extension PageContext {
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
             pattern: weekPattern(p).map(patternRow),
-            tidbit: tidbit(trigger: index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : .restDay, seed: p.key))
+            tidbit: weekTidbitTrigger(p).flatMap { tidbit(trigger: $0, seed: p.key) })
+    }
+
+    /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; the rest
+    /// days' ("No fix today.") only in a week in which no fix was given; else none, since every
+    /// other tidbit speaks of one day's outcome.
+    func weekTidbitTrigger(_ p: Period) -> EducationTrigger? {
+        if index.diagnosticsByWeek[p.start] != nil { return .duringDiagnostic }
+        return p.days.contains { index.completionsByDay[$0] != nil } ? nil : .restDay
     }
 
     func dayRow(_ d: LocalDay) throws -> DayRow {

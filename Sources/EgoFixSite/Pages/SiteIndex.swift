@@ -68,7 +68,9 @@ struct SiteIndex: Sendable {
         self.reruns = PendingFixRule.reruns(in: data.completions)
 
         var comp: [LocalDay: [FixCompletion]] = [:]
-        for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.assignedAt), default: []].append(c) }
+        // A completion is listed on the day it counts on (the ledger's day), so a period's list and
+        // its counts hold the same fixes; within the day, in the order they were given.
+        for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.dayInstant), default: []].append(c) }
         for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
@@ -95,7 +97,7 @@ struct SiteIndex: Sendable {
         versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
                                           at: { $0.createdAt }, id: { $0.id })
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
-            .map { $0.completedAt ?? $0.assignedAt }.sorted()
+            .map(\.dayInstant).sorted()
 
         (ledger, graph) = ledgerWork.wait()
     }
