@@ -316,7 +316,10 @@ def static_checks(res: SiteResult) -> None:
             if u.scheme:
                 res.link_problems.append(f"{rel}: <{tag} {attr}> has an unexpected scheme: {url}")
                 continue
-            target = (root / rel).parent / urllib.parse.unquote(u.path)
+            # A path from "/" (the 404 page's, which a server sends at any depth) starts at the
+            # site's root, as served.
+            path = urllib.parse.unquote(u.path)
+            target = root / path.lstrip("/") if path.startswith("/") else (root / rel).parent / path
             if target.is_dir():
                 target = target / "index.html"
             if not target.resolve().is_relative_to(root.resolve()):

@@ -140,9 +140,14 @@ final class ServeTests: XCTestCase {
         let leak = try fetch(s.url + "leak.txt")
         XCTAssertTrue([403, 404].contains(leak.status), "\(leak.status)")
         XCTAssertFalse(leak.body.contains("private"))
-        let missing = try fetch(s.url + "no-such-page.html")
+        let missing = try fetch(s.url + "weeks/2099-W01/")
         XCTAssertEqual(missing.status, 404)
         XCTAssertTrue(missing.body.contains("<html"), "the site's 404 page")
+        // Sent at any depth, its stylesheet and links still reach the site.
+        for href in ["/style.css", "/index.html"] {
+            XCTAssertTrue(missing.body.contains("href=\"\(href)\""), href)
+            XCTAssertEqual(try fetch(s.url + String(href.dropFirst())).status, 200, href)
+        }
         XCTAssertEqual(try fetch(s.url, ["-X", "POST"]).status, 405)
         XCTAssertEqual(try fetch(s.url, ["-X", "DELETE"]).status, 405)
         let head = try fetch(s.url + "style.css", ["-I"])

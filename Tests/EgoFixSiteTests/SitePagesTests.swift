@@ -215,6 +215,21 @@ final class SitePagesTests: XCTestCase {
         XCTAssertTrue(rest.contains("<h2>Why</h2>"), "a week with no fix given keeps its rest-day tidbit")
     }
 
+    /// A server sends the 404 page for a missing address at any depth: its links start at the
+    /// site's root (the base URL's path), never beside the page.
+    func test_site_notFoundPageLinksFromTheSitesRoot() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 3)
+        let page = HTMLDocument(try text(try PracticeFixture.build(p), "404.html"))
+        let links = page.elements.filter { $0.name == "a" || $0.name == "link" }.compactMap { $0.attr("href") }.filter { !$0.hasPrefix("#") }
+        XCTAssertFalse(links.isEmpty)
+        for href in links { XCTAssertTrue(href.hasPrefix("/me/"), href) }
+        XCTAssertTrue(links.contains("/me/style.css"))
+        XCTAssertEqual(PageContext.serverRoot(baseURL: nil), "/")
+        XCTAssertEqual(PageContext.serverRoot(baseURL: "https://example.org/"), "/")
+        XCTAssertEqual(PageContext.serverRoot(baseURL: "https://example.org"), "/")
+        XCTAssertEqual(PageContext.serverRoot(baseURL: "http://localhost:8080/a/b/"), "/a/b/")
+    }
+
     func test_site_markdownOverTheCapNamesTheSource() async throws {
         let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
         let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)

@@ -178,6 +178,24 @@ final class PageContext: Sendable {
         String(repeating: "../", count: max(0, path.utf8.split(separator: UInt8(ascii: "/")).count - 1))
     }
 
+    /// The 404 page: a server sends it for any missing address, at any depth, so its links start
+    /// at the site's root (the base URL's path, else "/") instead of beside the page.
+    func notFoundPage() throws -> Data {
+        let f = frame(path: "404.html", title: "Not found", current: "404.html", crisis: false)
+        return try render("notfound", [:], frame: PageFrame(siteTitle: f.siteTitle, pageTitle: f.pageTitle,
+                                                            root: PageContext.serverRoot(baseURL: options.baseURL), nav: f.nav,
+                                                            current: f.current, footer: f.footer, crisis: false))
+    }
+
+    /// The path a server puts the site at: the base URL's ("https://example.org/me/" is "/me/"), else "/".
+    static func serverRoot(baseURL: String?) -> String {
+        guard let base = baseURL, let scheme = base.range(of: "://") else { return "/" }
+        let afterHost = base[scheme.upperBound...]
+        guard let slash = afterHost.firstIndex(of: "/") else { return "/" }
+        let path = afterHost[slash...].prefix { $0 != "?" && $0 != "#" }
+        return path.hasSuffix("/") ? String(path) : path + "/"
+    }
+
     /// Renders a page: its own fields first (they win), then the parts every page has.
     func render(_ template: String, _ page: TemplateObject, path: String, title: String, current: String? = nil,
                 crisis: Bool = false) throws -> Data {

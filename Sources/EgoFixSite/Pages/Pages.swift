@@ -30,7 +30,7 @@ extension PageContext {
             PagePlan(path: "history/index.html") { try $0.history() },
             PagePlan(path: "patterns/index.html") { try $0.patterns() },
             PagePlan(path: "how/index.html") { try $0.how() },
-            PagePlan(path: "404.html") { try $0.render("notfound", [:], path: "404.html", title: "Not found") },
+            PagePlan(path: "404.html") { try $0.notFoundPage() },
         ]
         for kind in [Period.Kind.week, .month, .quarter, .year] {
             let all = Period.all(kind, from: index.first, through: index.last)
