@@ -241,9 +241,16 @@ final class SitePagesTests: XCTestCase {
 
     func test_site_crisisLanguageShowsHelpFirst() async throws {
         let p = try await PracticeFixture.make(reflections: ["Some days I want to die a little when I lose an argument."], crashNotes: [], days: 3)
-        let week = HTMLDocument(try text(try PracticeFixture.build(p), "weeks/2026-W10/index.html"))
+        let files = try PracticeFixture.build(p)
+        let week = HTMLDocument(try text(files, "weeks/2026-W10/index.html"))
         let firstHeading = week.all("h2").first?.attr("id")
         XCTAssertEqual(firstHeading, "help-title")
+        // Every page that shows the text, whatever kind of page it is, has the help block first.
+        let showing = files.keys.sorted().filter { $0.hasSuffix(".html") && String(decoding: files[$0] ?? Data(), as: UTF8.self).contains("Some days I want to die") }
+        XCTAssertTrue(showing.contains { $0.hasPrefix("bugs/") }, "\(showing)")
+        for path in showing {
+            XCTAssertEqual(HTMLDocument(try text(files, path)).all("h2").first?.attr("id"), "help-title", path)
+        }
         let other = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: ["Fine."], crashNotes: [], days: 3)), "weeks/2026-W10/index.html"))
         XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
     }

@@ -177,7 +177,10 @@ extension PageContext {
             "slug": .text(bug.slug), "soul": .html(soul(bug)), "description": .text(bug.description), "lifecycle": .text(life), "counts": counts,
             "fixes": .list(try mine.prefix(60).map { try fixModel($0, showDate: true) }), "crashes": .list(crashModels),
         ]
-        return try render("bug", page, path: path, title: bug.title)
+        // The help block goes first on this page too when a reflection or note it shows reads like a crisis.
+        let crisis = mine.prefix(60).contains { $0.reflection.map(CrisisLanguage.detect) == true }
+            || crashes.prefix(60).contains { $0.note.map(CrisisLanguage.detect) == true }
+        return try render("bug", page, path: path, title: bug.title, crisis: crisis)
     }
 
     // MARK: patterns
