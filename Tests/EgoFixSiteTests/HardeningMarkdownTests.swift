@@ -1,15 +1,16 @@
 import XCTest
 @testable import EgoFixSite
 
-/// Issue 30, case 13: the Atom feed carries no image from another site (feed readers apply no CSP).
+/// Issue 30, case 13: the Atom feed carries no image from another site (feed readers apply no CSP),
+/// and neither do the pages.
 final class HardeningMarkdownTests: XCTestCase {
     func test_Hardening_feedMarkdownDropsRemoteImages() throws {
         let source = "Shipped. ![tracking pixel](https://evil.example/p.png) ![also](//evil.example/q.png) ![kept](img/local.png)"
-        let feed = try Markdown.html(source, name: "content/versions/1.1.md", remoteImages: false).html
+        // The same rendering serves the feed and the pages: no request leaves the site from either.
+        let feed = try Markdown.html(source, name: "content/versions/1.1.md").html
         XCTAssertFalse(feed.contains("evil.example"), feed)
         XCTAssertTrue(feed.contains("tracking pixel") && feed.contains("also"), "the alt text stays: \(feed)")
         XCTAssertTrue(feed.contains("<img src=\"img/local.png\""), feed)
-        // The pages keep them (their CSP decides).
-        XCTAssertTrue(try Markdown.html(source, name: "x").html.contains("evil.example"))
+        XCTAssertFalse(try Markdown.html(source, name: "content/pages/about.md", headingsFrom: 1).html.contains("evil.example"))
     }
 }

@@ -54,7 +54,7 @@ final class MarkdownTests: XCTestCase {
     }
 
     func test_render_basicMarkdown() throws {
-        XCTAssertEqual(try html("# Week\n\nNoticed *twice*."), "<h1>Week</h1>\n<p>Noticed <em>twice</em>.</p>\n")
+        XCTAssertEqual(try html("# Week\n\nNoticed *twice*."), "<h3>Week</h3>\n<p>Noticed <em>twice</em>.</p>\n")
     }
 
     func test_render_dropsRawHTMLBlocksAndInline() throws {
@@ -154,5 +154,16 @@ final class MarkdownTests: XCTestCase {
         XCTAssertFalse(Markdown.isAllowed(url: "\u{1}java\nscript:x", schemes: ["http"]))
         XCTAssertFalse(Markdown.isAllowed(url: "HTTPX://x", schemes: ["http"]))
         XCTAssertTrue(Markdown.isAllowed(url: "HTTPS://x", schemes: ["https"]))
+    }
+
+    /// The user's "#" heading inside a page (a reflection, a note) comes below the page's own h1
+    /// and h2 sections; a free page of its own keeps its levels.
+    func test_markdown_headingsSitBelowThePagesOwn() throws {
+        let source = "# Mine\n\n## Sub\n\n###### Deep\n\ntext"
+        let inside = try Markdown.html(source, name: "reflection").html
+        XCTAssertTrue(inside.contains("<h3>Mine</h3>") && inside.contains("<h4>Sub</h4>") && inside.contains("<h6>Deep</h6>"), inside)
+        XCTAssertFalse(inside.contains("<h1") || inside.contains("<h2"), inside)
+        let own = try Markdown.html(source, name: "content/pages/about.md", headingsFrom: 1).html
+        XCTAssertTrue(own.contains("<h1>Mine</h1>") && own.contains("<h2>Sub</h2>"), own)
     }
 }

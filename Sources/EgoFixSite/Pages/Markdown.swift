@@ -39,10 +39,16 @@ public enum Markdown {
         try html(source, name: name).html
     }
 
-    /// The same, wrapped for raw output in a template (`{{{body}}}`). Without `remoteImages`, an
-    /// image from another site is replaced by its alt text: a feed reader applies no CSP, so the
-    /// feed would make the reader fetch it (and tell that site who reads the feed).
-    public static func html(_ source: String, name: String, remoteImages: Bool = true) throws -> RawHTML {
+    /// The same, wrapped for raw output in a template (`{{{body}}}`).
+    ///
+    /// An image from another site is replaced by its alt text: no request leaves the site (a page's
+    /// CSP would block it and show a broken image; a feed reader applies no CSP, so the feed would
+    /// make the reader fetch it and tell that site who reads the feed).
+    ///
+    /// - Parameter headingsFrom: the level a "#" heading becomes (each deeper one follows, h6 at
+    ///   most): 3 for text set inside a page that has its own h1 and h2 sections, 1 for a page of
+    ///   its own.
+    public static func html(_ source: String, name: String, headingsFrom: Int32 = 3) throws -> RawHTML {
         let bytes = source.utf8.count
         guard bytes <= maxBytes else {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
@@ -56,7 +62,8 @@ public enum Markdown {
         defer { cmark_node_free(document) }
 
         try sanitizeDestinations(document, name: name)
-        if !remoteImages { try dropRemoteImages(document, name: name) }
+        try dropRemoteImages(document, name: name)
+        if headingsFrom > 1 { try shiftHeadings(document, by: headingsFrom - 1, name: name) }
 
         guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
         defer { freeCmarkString(html) }
@@ -90,6 +97,20 @@ public enum Markdown {
             let url = String(cString: raw)
             if !isAllowed(url: url, schemes: allowed) {
                 guard cmark_node_set_url(node, "") == 1 else { throw Error.renderFailed(name: name) }
+            }
+        }
+    }
+
+    /// Moves every heading `shift` levels deeper, h6 at most.
+    private static func shiftHeadings(_ document: OpaquePointer, by shift: Int32, name: String) throws {
+        guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
+        defer { cmark_iter_free(iterator) }
+        while true {
+            let event = cmark_iter_next(iterator)
+            if event == CMARK_EVENT_DONE { break }
+            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING else { continue }
+            guard cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + shift)) == 1 else {
+                throw Error.renderFailed(name: name)
             }
         }
     }

@@ -63,7 +63,7 @@ extension PageContext {
     func feed() throws -> String {
         let entries = try changelogVersions.reversed().prefix(50).map { v -> AtomEntry in
             // No image from another site: a feed reader applies no CSP.
-            let note = try versionNotes[v.version].map { try Markdown.html($0.markdown, name: $0.source, remoteImages: false) }
+            let note = try versionNotes[v.version].map { try Markdown.html($0.markdown, name: $0.source) }
             // The first version has no version entry of its own: its id is named after the profile
             // (the feed's id) and the version, so it differs from the feed's and stays the same.
             let id = v.entry?.id ?? NameUUID.v5(name: "egofix:changelog:\(data.profile?.id.uuidString.lowercased() ?? "-"):v\(v.version)")

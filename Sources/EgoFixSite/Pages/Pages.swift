@@ -45,9 +45,11 @@ extension PageContext {
         for doc in content.pages {
             let path = "pages/\(doc.name)/index.html"
             plans.append(PagePlan(path: path) { ctx in
-                let body = try ctx.markdown(doc.markdown, name: doc.source)
-                let title = doc.markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) } ?? doc.name
-                return try ctx.render("page", ["body": .html(body)], path: path, title: title)
+                // A page of its own: its "# " line is its h1 and its title; without one, the file's
+                // name is both.
+                let body = try Markdown.html(doc.markdown, name: doc.source, headingsFrom: 1)
+                let heading = doc.markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
+                return try ctx.render("page", ["body": .html(body), "ownHeading": .bool(heading != nil)], path: path, title: heading ?? doc.name)
             })
         }
         return plans
