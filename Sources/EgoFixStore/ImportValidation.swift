@@ -41,6 +41,28 @@ enum ImportValidation {
         return s
     }
 
+    /// The longest streak a record may claim: more days than lie between the earliest record and the
+    /// clock's last year.
+    static let maxStreak = 100_000
+    /// The local days a profile's day fields may name: from the earliest record's year to well past
+    /// the clock's last, so a day added or a span taken never overflows.
+    static let dayOrdinals = LocalDay(year: 1900, month: 1, day: 1).ordinal...LocalDay(year: 2200, month: 12, day: 31).ordinal
+
+    /// The profile's counters and day fields out of range, as (field, why): the same rule for an
+    /// import and for a device file merged by sync.
+    static func profileRangeProblems(_ u: UserProfile) -> [(field: String, message: String)] {
+        var out: [(field: String, message: String)] = []
+        for (field, value) in [("currentStreak", u.currentStreak), ("longestStreak", u.longestStreak)] where !(0...maxStreak).contains(value) {
+            out.append((field, "\(value) is not between 0 and \(maxStreak)"))
+        }
+        for (field, value) in [("lastEngagementDay", u.lastEngagementDay), ("freezeUsedWeekStart", u.freezeUsedWeekStart)] {
+            if let value, !dayOrdinals.contains(value) {
+                out.append((field, "\(value) is not a day from 1900 to 2200"))
+            }
+        }
+        return out
+    }
+
     /// Every rule a decoded file must satisfy, problems in table then record order.
     static func check(_ s: Snapshot) -> [ImportIssue] {
         var issues: [ImportIssue] = []
@@ -102,11 +124,8 @@ enum ImportValidation {
                 issues.append(ImportIssue(table: UserProfile.table, index: i, field: "primaryBugId",
                                           message: "refers to bug \(b.uuidString), which is not in the file"))
             }
-            if u.currentStreak < 0 {
-                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentStreak", message: "\(u.currentStreak) is below 0"))
-            }
-            if u.longestStreak < 0 {
-                issues.append(ImportIssue(table: UserProfile.table, index: i, field: "longestStreak", message: "\(u.longestStreak) is below 0"))
+            for p in profileRangeProblems(u) {
+                issues.append(ImportIssue(table: UserProfile.table, index: i, field: p.field, message: p.message))
             }
             if Version(canonical: u.currentVersion) == nil {
                 issues.append(ImportIssue(table: UserProfile.table, index: i, field: "currentVersion",

@@ -320,6 +320,13 @@ final class ExportImportTests: XCTestCase {
             rows[0].removeValue(forKey: "currentVersion")
             o["users"] = rows
         }, "users[0].currentVersion: missing")
+        // Counters and days whose arithmetic would overflow (a streak one longer, a day added).
+        refused(try mutate(data) { setField(&$0, "users", 0, "currentStreak", Int.max) },
+                "users[0].currentStreak: \(Int.max) is not between 0 and 100000")
+        refused(try mutate(data) { setField(&$0, "users", 0, "lastEngagementDay", Int.min) },
+                "users[0].lastEngagementDay: \(Int.min) is not a day from 1900 to 2200")
+        refused(try mutate(data) { setField(&$0, "users", 0, "freezeUsedWeekStart", 10_000_000) },
+                "users[0].freezeUsedWeekStart: 10000000 is not a day")
         refused(try mutate(data) { $0.removeValue(forKey: "events") }, "events: missing")
         refused(Data("[1, 2]".utf8), "")
         refused(Data("{}".utf8), "formatVersion: missing")

@@ -394,16 +394,16 @@ final class SyncTests: XCTestCase {
         let report = try await a.sync(shared, at: Self.day(1, 21))
         let data = try Data(contentsOf: URL(fileURLWithPath: report.ownFile))
         let profile = try await a.store.repositories.users.get()
-        let whole = try DeviceFileReader.decode(data, profile: try XCTUnwrap(profile).id)
+        let whole = try DeviceFileReader.decode(data, profile: try XCTUnwrap(profile).id, now: Self.day(1, 21))
         let chunks = try XCTUnwrap(DeviceFileReader.chunks(data), "the encoder's own output is not in the shape the reader cuts")
         let count = whole.users.count + whole.completions.count + whole.crashes.count + whole.versions.count
             + whole.events.count + whole.patterns.count + whole.diagnostics.count + whole.bugStates.count
         XCTAssertEqual(chunks.records.count, count)
-        let all = try DeviceFileReader.decodeNew(data, chunks, known: [], profile: whole.profileId)
+        let all = try DeviceFileReader.decodeNew(data, chunks, known: [], profile: whole.profileId, now: Self.day(1, 21))
         XCTAssertEqual(try all.encoded(), try whole.encoded())
         // Known records are not decoded again; only the others are.
         let known = Set(chunks.records.filter { $0.table != "completions" }.map(\.hash))
-        let fresh = try DeviceFileReader.decodeNew(data, chunks, known: known, profile: whole.profileId)
+        let fresh = try DeviceFileReader.decodeNew(data, chunks, known: known, profile: whole.profileId, now: Self.day(1, 21))
         XCTAssertEqual(fresh.completions, whole.completions)
         XCTAssertTrue(fresh.events.isEmpty && fresh.crashes.isEmpty && fresh.users.isEmpty)
         XCTAssertEqual(DeviceFileReader.decodeHashes(DeviceFileReader.encodeHashes(chunks.records.map(\.hash))),
@@ -450,6 +450,31 @@ final class SyncTests: XCTestCase {
         }
         XCTAssertEqual(r.recordsChanged, 0)
         XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing in the store changed because of the bad files")
+    }
+
+    /// A device file is held to an import's rules: a profile counter or day far out of range (which
+    /// would overflow the streak's arithmetic) or an instant more than a day after the clock makes
+    /// the file skipped whole, with one warning, and sync goes on working.
+    func test_Sync_aFileOutsideImportsBoundsIsSkippedWithOneWarning() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        let own = try await b.sync(shared, at: Self.day(0, 12)).ownFile
+        let good = try String(contentsOfFile: own, encoding: .utf8)
+        let before = try a.export(at: Self.day(1))
+        for (pattern, bad) in [(#""currentStreak" : \d+"#, #""currentStreak" : 9223372036854775807"#),
+                               (#""lastEngagementDay" : \d+"#, #""lastEngagementDay" : -9223372036854775808"#),
+                               (#""assignedAt" : "[^"]+""#, #""assignedAt" : "2099-01-01T00:00:00Z""#)] {
+            let mangled = good.replacingOccurrences(of: pattern, with: bad, options: .regularExpression)
+            XCTAssertNotEqual(mangled, good, pattern)
+            try mangled.write(toFile: own, atomically: true, encoding: .utf8)
+            let r = try await a.sync(shared, at: Self.day(0, 13))
+            XCTAssertEqual(r.warnings.count, 1, r.warnings.joined(separator: "\n"))
+            XCTAssertTrue(r.warnings.first?.contains("breaks a rule") == true, r.warnings.first ?? "")
+            XCTAssertEqual(r.recordsChanged, 0, bad)
+        }
+        XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing merged from the bad files")
+        try good.write(toFile: own, atomically: true, encoding: .utf8)
+        let clean = try await a.sync(shared, at: Self.day(0, 14))
+        XCTAssertEqual(clean.warnings, [])
     }
 
     // MARK: - Property: random operations on three machines

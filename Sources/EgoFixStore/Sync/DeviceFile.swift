@@ -147,9 +147,10 @@ enum DeviceFileReader {
 
     /// The whole file, decoded and checked: every record belongs to the file's profile, text
     /// holds no control character and stays within the Markdown cap, ids are unique per table.
-    static func decode(_ data: Data, profile: UUID) throws -> DeviceFile {
+    /// Instants are held to an import's bounds at `now`.
+    static func decode(_ data: Data, profile: UUID, now: Date) throws -> DeviceFile {
         let f: DeviceFile
-        do { f = try Snapshot.decoder().decode(DeviceFile.self, from: data) } catch {
+        do { f = try Snapshot.decoder(now: now).decode(DeviceFile.self, from: data) } catch {
             let issue = ImportValidation.issue(from: error, fallback: "does not decode")
             throw DeviceFileProblem.invalid(issue.description)
         }
@@ -179,6 +180,9 @@ enum DeviceFileReader {
             }
         }
         for u in f.users where u.id != profile { throw DeviceFileProblem.otherPractice(u.id) }
+        for u in f.users {
+            if let p = ImportValidation.profileRangeProblems(u).first { throw DeviceFileProblem.invalid("users.\(p.field): \(p.message)") }
+        }
         try unique("users", f.users)
         try unique("completions", f.completions)
         try unique("crashes", f.crashes)
@@ -301,12 +305,12 @@ enum DeviceFileReader {
 
     /// The records of `chunks` whose hashes are not in `known`, decoded into a device file of
     /// their own (header from the file), and checked like a whole file.
-    static func decodeNew(_ data: Data, _ c: Chunks, known: Set<UInt64>, profile: UUID) throws -> DeviceFile {
+    static func decodeNew(_ data: Data, _ c: Chunks, known: Set<UInt64>, profile: UUID, now: Date) throws -> DeviceFile {
         guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
         var f = DeviceFile(format: c.format, formatVersion: c.formatVersion, deviceId: c.deviceId, profileId: c.profileId,
                            users: [], completions: [], crashes: [], versions: [], events: [], patterns: [], diagnostics: [],
                            bugStates: [])
-        let decoder = Snapshot.decoder()
+        let decoder = Snapshot.decoder(now: now)
         func one<T: Decodable>(_ type: T.Type, _ r: Range<Int>, _ table: String) throws -> T {
             do { return try decoder.decode(T.self, from: data.subdata(in: r)) } catch {
                 let issue = ImportValidation.issue(from: error, fallback: "does not decode")

@@ -63,7 +63,7 @@ extension SQLiteStore {
         return try await transaction {
             try before()
             var (report, merged) = try access.writeNow { db in
-                try self.mergeFolder(db, folder: folder, calendar: calendar, requireEmpty: requireEmpty)
+                try self.mergeFolder(db, folder: folder, calendar: calendar, now: now, requireEmpty: requireEmpty)
             }
             // Nothing changed here or in the folder since the last sync: nothing to do.
             guard var file = merged else { return report }
@@ -97,7 +97,7 @@ extension SQLiteStore {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    private func mergeFolder(_ db: Database, folder: String, calendar: Calendar, requireEmpty: Bool) throws -> (SyncReport, DeviceFile?) {
+    private func mergeFolder(_ db: Database, folder: String, calendar: Calendar, now: Date, requireEmpty: Bool) throws -> (SyncReport, DeviceFile?) {
         let device = try deviceId(db)
         // Records made here since the last sync carry this machine's id from now on.
         for table in SyncState.tables {
@@ -180,7 +180,7 @@ extension SQLiteStore {
                     guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
                     let known = DeviceFileReader.decodeHashes(
                         try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name]))
-                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile)
+                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile, now: now)
                     try merge(file, name: name, path: full, mark: mark, hashes: c.records.map(\.hash), into: &state, db: db, report: &report)
                     continue
                 }
@@ -188,7 +188,7 @@ extension SQLiteStore {
                 guard let claimed = header.profileId else { throw DeviceFileProblem.notADeviceFile("no profileId") }
                 if profile == nil {
                     // An empty store joins the practice of the first readable file.
-                    let file = try DeviceFileReader.decode(data, profile: claimed)
+                    let file = try DeviceFileReader.decode(data, profile: claimed, now: now)
                     guard file.users.contains(where: { $0.id == claimed && $0.deletedAt == nil }) else {
                         throw DeviceFileProblem.invalid("it holds no live profile to join")
                     }
@@ -199,7 +199,7 @@ extension SQLiteStore {
                     continue
                 }
                 guard claimed == profile else { throw DeviceFileProblem.otherPractice(claimed) }
-                let file = try DeviceFileReader.decode(data, profile: claimed)
+                let file = try DeviceFileReader.decode(data, profile: claimed, now: now)
                 try merge(file, name: name, path: full, mark: mark, hashes: nil, into: &state, db: db, report: &report)
             } catch let problem as DeviceFileProblem {
                 warn(problem)
