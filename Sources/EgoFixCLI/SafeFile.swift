@@ -17,4 +17,19 @@ enum SafeFile {
             throw CLIError("cannot write \(path) (\(String(cString: strerror(code)))). Check that its folder exists, is writable and has space. Nothing was written.")
         }
     }
+
+    /// Whether writing `path` would replace the store at `store` or one of SQLite's files beside it
+    /// (its journal, its write-ahead log and index): the same file, through any link or spelling.
+    static func isStore(_ path: String, store: String) -> Bool {
+        func real(_ p: String) -> String? {
+            if let r = realpath(p, nil) { defer { free(r) }; return String(cString: r) }
+            // Not there yet: its folder's real path and its name.
+            let url = URL(fileURLWithPath: p)
+            guard let r = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
+            defer { free(r) }
+            return String(cString: r) + "/" + url.lastPathComponent
+        }
+        guard let target = real(path), let base = real(store) else { return false }
+        return ["", "-journal", "-wal", "-shm"].contains { target == base + $0 }
+    }
 }

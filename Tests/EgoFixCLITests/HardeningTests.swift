@@ -46,6 +46,31 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["--version"]).out, "0.1.0\n")
     }
 
+    /// An export over the store itself (by its name, through a link, or its write-ahead log) is
+    /// refused; the store keeps working.
+    func test_Hardening_exportOverTheStoreIsRefused() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(symlink(cli.store, cli.workdir + "/alias.sqlite"), 0)
+        for target in [cli.store, cli.workdir + "/alias.sqlite", cli.workdir + "/./store.sqlite", cli.store + "-wal"] {
+            try assertRefused(cli, ["export", target], at: morning, mentions: "it is the store itself")
+        }
+        XCTAssertEqual(try cli.run(["status"], at: morning).status, 0)
+    }
+
+    /// A build into the folder that holds the store would replace the store with the site: refused.
+    func test_Hardening_buildIntoTheStoresFolderIsRefused() throws {
+        let cli = try onboarded()
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: morning).status, 0)
+        let inside = site + "/practice.sqlite"
+        XCTAssertEqual(try cli.run(["export", cli.workdir + "/e.json"], at: morning).status, 0)
+        XCTAssertEqual(try cli.run(["import", cli.workdir + "/e.json", "--store", inside], at: morning).status, 0)
+        let r = try cli.run(["build", "--store", inside, "--out", site], at: morning)
+        assertOneLineRefusal(r, mentions: "is inside the output folder")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: inside), "the store is still there")
+        XCTAssertEqual(try cli.run(["status", "--store", inside], at: morning).status, 0)
+    }
+
     // MARK: - 3. Export over something that is not a file
 
     func test_Hardening_exportRefusesFIFOAndDevice() throws {

@@ -351,6 +351,9 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        if file != "-", SafeFile.isStore(file, store: s.storePath) {
+            throw CLIError("refused to write \(file): it is the store itself. Give another path for the export. Nothing was written.")
+        }
         // The profile's streak and freeze as they stand at the clock, so the file does not carry a
         // streak that has since ended (the store is not written).
         let streak = StreakService(repos: s.repos, calendar: s.calendar)
