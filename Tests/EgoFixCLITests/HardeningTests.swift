@@ -348,6 +348,14 @@ final class HardeningTests: XCTestCase {
         _ = FileManager.default.createFile(atPath: cli.workdir + "/about.md", contents: Data("# About\n\nNotes.".utf8))
         XCTAssertEqual(symlink("../../about.md", cli.workdir + "/content/pages/about.md"), 0)
         XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        // The content folder itself a link out of the workspace: its files lead out, refused alike.
+        let elsewhere = try CLI.temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: elsewhere + "/pages", withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: elsewhere + "/pages/leak.md", contents: Data("SECRET".utf8))
+        try FileManager.default.removeItem(atPath: cli.workdir + "/content")
+        XCTAssertEqual(symlink(elsewhere, cli.workdir + "/content"), 0)
+        assertOneLineRefusal(try cli.run(["build", "--out", out], at: morning), mentions: "content/pages/leak.md: a symbolic link to")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/pages/leak/index.html"))
     }
 
     func test_Hardening_templateAndAssetLinksOutsideWorkspaceAreRefused() throws {

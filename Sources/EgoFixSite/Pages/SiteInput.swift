@@ -50,7 +50,11 @@ public struct SiteContent: Sendable {
     /// A file (or a folder on its way) may be a symbolic link only to somewhere inside `workspace`
     /// or the content folder: a link to /etc/shadow is refused, not published.
     public static func load(folder: URL, label: String = "content", workspace: URL? = nil) throws -> SiteContent {
-        let published = PublishedFileCheck(folders: [workspace?.path, folder.path])
+        // Files may come from the workspace, and from the content folder when it was named outside
+        // the workspace on purpose (`content = "/elsewhere"`). A content folder inside the
+        // workspace by its name that is a link out of it adds nothing: its files lead out and are refused.
+        let named = folder.standardizedFileURL.path, inside = workspace.map { named.hasPrefix($0.standardizedFileURL.path + "/") } ?? false
+        let published = PublishedFileCheck(folders: [workspace?.path] + (inside ? [] : [folder.path]))
         func docs(_ sub: String, check: (String) -> Bool, want: String,
                   exists: (_ name: String, _ source: String) throws -> Void = { _, _ in }) throws -> [Document] {
             let dir = folder.appendingPathComponent(sub)
