@@ -141,6 +141,13 @@ enum ImportValidation {
         _ = unique(s.patterns)
         _ = unique(s.diagnostics)
         _ = unique(s.education)
+        // A practice's records need the profile they belong to (without one, every command would
+        // ask for `egofix init` over them); a file of the catalogue alone needs none.
+        let records = s.completions.count + s.crashes.count + s.versions.count + s.events.count + s.patterns.count + s.diagnostics.count
+        if liveProfile == nil, records > 0 {
+            issues.append(ImportIssue(table: UserProfile.table, index: nil, field: "",
+                                      message: "no live profile, but \(records) records of a practice; an export holds the profile they belong to"))
+        }
         return issues
     }
 

@@ -57,6 +57,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["status"], at: morning).status, 0)
     }
 
+    /// A store path that is a link to nothing is refused: SQLite would make the target readable by everyone.
+    func test_Hardening_storeThroughADanglingLinkIsRefused() throws {
+        let cli = try CLI()
+        let link = cli.workdir + "/link.sqlite", target = cli.workdir + "/target.sqlite"
+        XCTAssertEqual(symlink(target, link), 0)
+        for args in [["init", "--bug", "need-to-impress"], ["demo", "--years", "1"]] {
+            let r = try cli.run(args + ["--store", link], at: morning)
+            assertOneLineRefusal(r, mentions: "is a symbolic link to")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target))
+        }
+        // Made by hand, the target is the user's choice: it is used with its own permissions.
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress", "--store", target], at: morning).status, 0)
+        XCTAssertEqual(try cli.run(["status", "--store", link], at: morning).status, 0)
+    }
+
     /// A build into the folder that holds the store would replace the store with the site: refused.
     func test_Hardening_buildIntoTheStoresFolderIsRefused() throws {
         let cli = try onboarded()
