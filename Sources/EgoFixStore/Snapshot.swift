@@ -205,18 +205,25 @@ extension SQLiteStore {
             throw StoreError.importWouldOverwrite(path: path, what: existing)
         }
 
-        if let backupPath { try backup(to: backupPath) }
-
         do {
-            try queue.write { db in
-                if !replace, let what = try ImportValidation.userData(db) {
-                    // Another process wrote a practice since the check above.
-                    throw StoreError.importWouldOverwrite(path: self.path, what: what)
+            // The backup is taken inside the transaction that replaces the tables, holding the write
+            // lock: a record another process commits meanwhile is either in the backup or refused
+            // the lock until the import is done, never lost between the two.
+            try queue.writeWithoutTransaction { db in
+                try db.inTransaction(.immediate) {
+                    if !replace, let what = try ImportValidation.userData(db) {
+                        // Another process wrote a practice since the check above.
+                        throw StoreError.importWouldOverwrite(path: self.path, what: what)
+                    }
+                    if let backupPath { try self.backup(to: backupPath) }
+                    for table in Snapshot.tables { try db.execute(sql: "DELETE FROM \(table)") }
+                    try db.execute(sql: "DELETE FROM meta")
+                    try snapshot.insert(db)
+                    return .commit
                 }
-                for table in Snapshot.tables { try db.execute(sql: "DELETE FROM \(table)") }
-                try db.execute(sql: "DELETE FROM meta")
-                try snapshot.insert(db)
             }
+        } catch let error as StoreError {
+            throw error
         } catch {
             throw SQLiteStore.map(error, path: path, operation: "importing")
         }
@@ -225,6 +232,10 @@ extension SQLiteStore {
 
     /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup),
     /// with the store's own mode (0600 for a store egofix made): a backup holds the same reflections.
+    ///
+    /// The copy is read through a connection of its own, so it may be taken while this store's
+    /// connection holds the write lock (as an import does): it is then exactly the committed
+    /// store that the holder of the lock is about to change.
     public func backup(to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
@@ -244,9 +255,13 @@ extension SQLiteStore {
             }
             _ = fchmod(fd, mode)
             close(fd)
+            var readOnly = SQLiteStore.configuration()
+            readOnly.readonly = true
+            let source = try DatabaseQueue(path: path, configuration: readOnly)
             let target = try DatabaseQueue(path: destination, configuration: SQLiteStore.configuration())
-            try queue.backup(to: target)
+            try source.backup(to: target)
             try target.close()
+            try source.close()
         } catch let error as StoreError {
             throw error
         } catch {

@@ -72,6 +72,35 @@ final class DurabilityTests: XCTestCase {
         let export = String(decoding: try cli.export(), as: UTF8.self)
         for w in 0..<2 { for i in 0..<40 { XCTAssertTrue(export.contains("\"w\(w)-n\(i)\""), "w\(w)-n\(i) lost") } }
     }
+
+    /// `import --replace` while crashes are logged in another terminal: every acknowledged crash is
+    /// in the store after the import or in the backup the import made, never in neither (the backup
+    /// used to be taken before the import's transaction, leaving a gap between the two).
+    func test_durability_importReplaceRacingWritesLosesNothingAcknowledged() throws {
+        let cli = try CLI()
+        let at = "2026-03-02T12:00:00+01:00"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let file = cli.workdir + "/practice.json"
+        XCTAssertEqual(try cli.run(["export", file], at: at).status, 0)
+        for round in 0..<16 {
+            let results = Results()
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                let args = worker == 0 ? ["import", file, "--replace"] : ["crash", "need-to-be-liked", "--note", "round-\(round)"]
+                if let r = try? cli.run(args, at: at) { results.set(worker, r) }
+            }
+            guard let imported = results.get(0), let crash = results.get(1) else { return XCTFail("a process did not run") }
+            XCTAssertEqual(imported.status, 0, imported.err)
+            guard crash.status == 0 else { continue }
+            let note = "\"round-\(round)\""
+            if String(decoding: try cli.export(), as: UTF8.self).contains(note) { continue }
+            let backup = try XCTUnwrap(imported.out.components(separatedBy: "Backup of the previous store: ").dropFirst().first?
+                .split(separator: "\n").first.map(String.init), imported.out)
+            let copy = cli.workdir + "/backup-\(round).json"
+            XCTAssertEqual(try cli.run(["export", copy, "--store", backup], at: at).status, 0)
+            XCTAssertTrue(String(decoding: FileManager.default.contents(atPath: copy) ?? Data(), as: UTF8.self).contains(note),
+                          "round \(round): the crash was acknowledged and is in neither the store nor the backup")
+        }
+    }
 }
 
 struct SplitMix {
@@ -91,4 +120,11 @@ final class Failures: @unchecked Sendable {
     private var items: [String] = []
     func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
+
+final class Results: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [Int: CLI.Result] = [:]
+    func set(_ i: Int, _ r: CLI.Result) { lock.lock(); items[i] = r; lock.unlock() }
+    func get(_ i: Int) -> CLI.Result? { lock.lock(); defer { lock.unlock() }; return items[i] }
 }
