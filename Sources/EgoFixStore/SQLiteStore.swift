@@ -23,6 +23,8 @@ public final class SQLiteStore: Sendable {
 
     let queue: DatabaseQueue
     let clock: @Sendable () -> Date
+    /// This process's share of the file (see `StoreHolder`); nil in memory.
+    private let holder: StoreHolder?
 
     /// Opens the store at `path`, creating the file and its parent folders when missing, and
     /// migrates it to the current schema. `clock` stamps updatedAt and deletedAt.
@@ -30,6 +32,7 @@ public final class SQLiteStore: Sendable {
         self.path = path
         self.clock = clock
         let queue = try SQLiteStore.open(path: path)
+        holder = path == ":memory:" ? nil : try StoreHolder(path: path)
         try SQLiteStore.identify(queue, path: path)
         try SQLiteStore.migrate(queue, path: path)
         self.queue = queue
@@ -46,6 +49,16 @@ public final class SQLiteStore: Sendable {
             patterns: SQLitePatternRepository(access: access),
             diagnostics: SQLiteWeeklyDiagnosticRepository(access: access),
             education: SQLiteMicroEducationRepository(access: access))
+    }
+
+    /// Removes the store file when no other process has it open and it holds no practice (a
+    /// store this command made for an import or a join that was refused). Answers whether it did.
+    @discardableResult
+    public func removeIfUnused() -> Bool {
+        guard let holder, holder.tryExclusive() else { return false }
+        guard (try? queue.read({ db in try ImportValidation.userData(db) })) == .some(nil) else { return false }
+        for suffix in ["", "-journal"] { unlink(path + suffix) }
+        return true
     }
 
     /// The connection settings every store uses.
@@ -293,4 +306,31 @@ extension SQLiteStore {
             throw SQLiteStore.map(error, path: path, operation: "writing \(key)")
         }
     }
+}
+
+/// A shared `flock` on the store file for as long as a process has it open, taken before SQLite
+/// opens it: a command that made a store for nothing removes it only when it can take the lock
+/// alone (`removeIfUnused`), so a store another process is writing is never removed under it. A
+/// process that opened the file just as it was removed sees another file (or none) at the path
+/// and stops before writing anything.
+final class StoreHolder: Sendable {
+    private let fd: Int32
+
+    init(path: String) throws {
+        // Without waiting: a FIFO in the store's place must not stall the command (SQLite refuses it next).
+        let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        var mine = stat(), there = stat()
+        guard flock(fd, LOCK_SH) == 0, fstat(fd, &mine) == 0, stat(path, &there) == 0,
+              mine.st_dev == there.st_dev, mine.st_ino == there.st_ino else {
+            close(fd)
+            throw StoreError.cannotOpen(path: path, reason: "another egofix removed or replaced it while this one opened it; run the command again")
+        }
+        self.fd = fd
+    }
+
+    /// Whether this process alone has the file open (the lock taken exclusively, without waiting).
+    func tryExclusive() -> Bool { flock(fd, LOCK_EX | LOCK_NB) == 0 }
+
+    deinit { close(fd) }
 }

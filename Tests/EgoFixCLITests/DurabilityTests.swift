@@ -73,6 +73,26 @@ final class DurabilityTests: XCTestCase {
         for w in 0..<2 { for i in 0..<40 { XCTAssertTrue(export.contains("\"w\(w)-n\(i)\""), "w\(w)-n\(i) lost") } }
     }
 
+    /// Two imports into the same new path at once: one makes the store, the other is refused; the
+    /// refused one never removes the store the other acknowledged (it used to, 13 times in 20).
+    func test_durability_aRefusedImportNeverRemovesAStoreAnotherProcessWrote() throws {
+        let cli = try CLI()
+        let at = "2026-03-02T12:00:00+01:00"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let file = cli.workdir + "/practice.json"
+        XCTAssertEqual(try cli.run(["export", file], at: at).status, 0)
+        for round in 0..<12 {
+            let store = cli.workdir + "/new-\(round).sqlite"
+            let results = Results()
+            DispatchQueue.concurrentPerform(iterations: 2) { worker in
+                if let r = try? cli.run(["import", file, "--store", store], at: at) { results.set(worker, r) }
+            }
+            let acknowledged = [0, 1].compactMap { results.get($0) }.filter { $0.status == 0 }
+            XCTAssertFalse(acknowledged.isEmpty, "round \(round): neither import went through")
+            XCTAssertEqual(try cli.run(["status", "--store", store], at: at).status, 0, "round \(round): the acknowledged store is gone")
+        }
+    }
+
     /// `import --replace` while crashes are logged in another terminal: every acknowledged crash is
     /// in the store after the import or in the backup the import made, never in neither (the backup
     /// used to be taken before the import's transaction, leaving a gap between the two).

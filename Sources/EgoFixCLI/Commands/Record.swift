@@ -403,9 +403,8 @@ struct Import: AsyncParsableCommand {
             report = try s.store.importJSON(data, replace: replace, backupPath: backup, now: s.now)
         } catch {
             // A refused import leaves no trace: not even the empty store opened for it.
-            if s.createdStore {
-                for suffix in ["", "-journal"] { unlink(s.storePath + suffix) }
-            }
+            // (Only when no other process has it open and it still holds no practice.)
+            if s.createdStore { s.store.removeIfUnused() }
             throw error
         }
         s.print(["Imported \(file): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \($0)")] } ?? []))

@@ -35,9 +35,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
         } catch {
             // A store made for a join that did not happen is not left behind.
-            if s.createdStore {
-                for suffix in ["", "-journal"] { unlink(s.storePath + suffix) }
-            }
+            // (Only when no other process has it open and it still holds no practice.)
+            if s.createdStore { s.store.removeIfUnused() }
             if let e = error as? SyncError { throw CLIError(e.description) }
             throw error
         }
