@@ -452,6 +452,25 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing in the store changed because of the bad files")
     }
 
+    /// Two machines that find the same pattern on their own hold it under the same derived id, with
+    /// their own token and figures: syncing in any order, both end with the same copy (they kept
+    /// their own before, and the exports never agreed).
+    func test_Sync_aPatternBothMachinesFoundConverges() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        let profile = try await a.store.repositories.users.get()
+        let user = try XCTUnwrap(profile)
+        let id = uuid("pattern")
+        for (m, p) in [(a, 0.01), (b, 0.03)] {
+            try await m.store.repositories.patterns.save(DetectedPattern(
+                id: id, userId: user.id, patternType: .temporalCrash, severity: .insight, title: "Mondays", body: "Crashes cluster on Mondays.",
+                relatedBugIds: [], dataPoints: 12, pValue: p, detectedAt: Self.day(1, 9), viewedAt: m === a ? Self.day(1, 10) : nil))
+        }
+        let export = try await converge([b, a], shared, at: Self.day(1, 12))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: export) as? [String: Any])
+        let pattern = try XCTUnwrap((doc["patterns"] as? [[String: Any]])?.first { $0["id"] as? String == id.uuidString })
+        XCTAssertNotNil(pattern["viewedAt"] as? String, "the earliest viewing is kept whichever copy wins")
+    }
+
     /// A device file is held to an import's rules: a profile counter or day far out of range (which
     /// would overflow the streak's arithmetic) or an instant more than a day after the clock makes
     /// the file skipped whole, with one warning, and sync goes on working.

@@ -143,19 +143,24 @@ struct SyncState {
         return waiting
     }
 
-    /// Records whose content never changes after they are made: the first copy stays, and its
-    /// deletion (and a pattern's viewed and dismissed instants) take the earliest instant known.
-    private static func sticky<R: SQLRecord & Equatable>(_ local: inout [UUID: R], _ r: R, _ touched: inout Set<UUID>,
-                                                        _ combine: (inout R, R) -> Void) {
-        guard var l = local[r.id] else {
+    /// Records whose content never changes after they are made: their deletion (and a pattern's
+    /// viewed and dismissed instants) take the earliest instant known. Two machines that made the
+    /// same record on their own (a pattern's id is derived from what it found) may hold different
+    /// copies of it: every machine keeps the same one, the smaller by its canonical bytes, so they
+    /// converge whatever order they sync in.
+    private static func sticky<R: SQLRecord & Equatable & Encodable>(_ local: inout [UUID: R], _ r: R, _ touched: inout Set<UUID>,
+                                                                     _ combine: (inout R, R) -> Void) {
+        guard let l = local[r.id] else {
             local[r.id] = r
             touched.insert(r.id)
             return
         }
-        let before = l
-        combine(&l, r)
-        if l != before {
-            local[r.id] = l
+        var mine = l, theirs = r
+        combine(&mine, r)
+        combine(&theirs, l)
+        let kept = mine == theirs || !SyncState.bytes(mine, greaterThan: theirs) ? mine : theirs
+        if kept != l {
+            local[r.id] = kept
             touched.insert(r.id)
         }
     }
