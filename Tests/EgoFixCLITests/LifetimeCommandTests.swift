@@ -61,6 +61,24 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertFalse(weekday.contains("diagnostic"), weekday)
     }
 
+    /// A week's diagnostic done in Berlin is still done the next morning in London, or after
+    /// crossing the date line: the stored week is not read as the Sunday before it.
+    func test_Diagnostic_doneOnceAWeekWhereverYouAre() throws {
+        for (zone, monday) in [("Europe/London", "2026-03-09T09:00:00+00:00"), ("Pacific/Pago_Pago", "2026-03-09T09:00:00-11:00")] {
+            let cli = try CLI()
+            _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T08:00:00+01:00")
+            _ = try ok(cli, ["diagnostic", "--rate", "need-to-be-right=present@work"], "2026-03-08T19:00:00+01:00")
+            let status = try cli.run(["status"], at: monday, env: ["TZ": zone])
+            XCTAssertEqual(status.status, 0, status.err)
+            XCTAssertFalse(status.out.contains("Weekly diagnostic open"), "\(zone): \(status.out)")
+            let again = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: monday, env: ["TZ": zone])
+            XCTAssertNotEqual(again.status, 0, "\(zone): recorded twice")
+            XCTAssertTrue(again.err.contains("already done"), again.err)
+            let export = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
+            XCTAssertEqual((export?["diagnostics"] as? [Any])?.count, 1, zone)
+        }
+    }
+
     func test_Diagnostic_endsWithTheWeeklySummary() throws {
         let cli = try CLI()
         _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")

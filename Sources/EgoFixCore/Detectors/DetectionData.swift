@@ -157,7 +157,7 @@ struct DetectionData: Sendable {
         struct BugWeek: Hashable { let bug: UUID, week: Int }
         var seen = Set<BugWeek>()
         for d in liveDiagnostics {
-            let week = LocalDay(d.weekStarting, calendar: cal).isoWeekStart
+            let week = d.week(in: cal)
             for r in d.responses where liveBug(r.bugId) {
                 // One rating per bug per week: the first diagnostic for that week wins.
                 guard seen.insert(BugWeek(bug: r.bugId, week: week.ordinal)).inserted else { continue }

@@ -25,7 +25,7 @@ public struct MirrorLine: Sendable, Equatable {
 /// The week is the ISO week the diagnostic reviews, in the user's time zone.
 public enum MirrorCheck {
     public static func check(_ diagnostic: WeeklyDiagnostic, practice: Practice, calendar cal: Calendar) -> [MirrorLine] {
-        let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
+        let week = diagnostic.week(in: cal)
         let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
         let crashes = practice.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
         let marked = practice.liveCompletions.filter { c in
@@ -39,7 +39,7 @@ public enum MirrorCheck {
     /// week's records, not the whole history.
     public static func check(_ diagnostic: WeeklyDiagnostic, ledger: DayLedger) -> [MirrorLine] {
         let cal = ledger.calendar
-        let week = LocalDay(diagnostic.weekStarting, calendar: cal).isoWeekStart
+        let week = diagnostic.week(in: cal)
         let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
         let crashes = Array(ledger.liveCrashes[DayLedger.range(ledger.crashTimes, from: start, to: end)])
         let marked = ledger.liveCompletions[DayLedger.range(ledger.completionTimes, from: start, to: end)].filter { c in

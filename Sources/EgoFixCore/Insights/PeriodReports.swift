@@ -60,7 +60,7 @@ public struct PeriodReports: Sendable {
         var diags: [DiagnosticSummary] = []
         let margin: TimeInterval = 2 * 86_400
         for d in slice(diagnostics, startInstant - margin, endInstant + margin, { $0.weekStarting }) {
-            let week = LocalDay(d.weekStarting, calendar: cal)
+            let week = d.week(in: cal)
             guard week >= period.start && week < period.end else { continue }
             let ratings = d.responses.map {
                 RatingLine(bugId: $0.bugId, title: bugs[$0.bugId]?.title ?? "Unnamed bug", intensity: $0.intensity, context: $0.primaryContext)

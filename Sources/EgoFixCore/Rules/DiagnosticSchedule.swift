@@ -1,5 +1,14 @@
 import Foundation
 
+extension WeeklyDiagnostic {
+    /// The Monday of the week this diagnostic reviewed, in `calendar`'s zone. The week is stored as
+    /// the instant its Monday began where the user was; it is read from its middle (three and a half
+    /// days on), so after a move to another zone, even across the date line, it is the same week.
+    public func week(in calendar: Calendar) -> LocalDay {
+        LocalDay(weekStarting.addingTimeInterval(84 * 3600), calendar: calendar).isoWeekStart
+    }
+}
+
 /// The weekly diagnostic: due from Sunday 18:00 through the end of Monday in the user's time zone,
 /// reviewing the ISO week (Monday to Sunday) that is ending or has just ended. Done once per week,
 /// at most 3 bugs, the least recently asked first. Skipping records nothing and costs nothing.
@@ -17,7 +26,7 @@ public enum DiagnosticSchedule {
 
     public static func isDue(now: Date, calendar: Calendar, completed: [WeeklyDiagnostic]) -> Bool {
         guard let week = reviewedWeek(now: now, calendar: calendar) else { return false }
-        return !completed.contains { $0.deletedAt == nil && LocalDay($0.weekStarting, calendar: calendar) == week }
+        return !completed.contains { $0.deletedAt == nil && $0.week(in: calendar) == week }
     }
 
     /// The bugs to ask about: active ones, never asked first, then the longest since asked,

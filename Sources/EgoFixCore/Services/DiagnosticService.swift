@@ -44,7 +44,7 @@ public struct DiagnosticService: Sendable {
         }
         let week = weekUnderReview(at: now)
         let start = week.start(in: calendar)
-        if try await repos.diagnostics.getAll().contains(where: { LocalDay($0.weekStarting, calendar: calendar) == week }) {
+        if try await repos.diagnostics.getAll().contains(where: { $0.deletedAt == nil && $0.week(in: calendar) == week }) {
             throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
         }
         let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)

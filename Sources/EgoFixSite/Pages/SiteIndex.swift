@@ -87,7 +87,7 @@ struct SiteIndex: Sendable {
         for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(e.timestamp)) }
         openedDays = opened
         var diags: [LocalDay: WeeklyDiagnostic] = [:]
-        for d in data.diagnostics where d.deletedAt == nil { diags[toDay.day(d.weekStarting).isoWeekStart] = d }
+        for d in data.diagnostics where d.deletedAt == nil { diags[d.week(in: calendar)] = d }
         diagnosticsByWeek = diags
 
         let activity = Array(comp.keys) + Array(crashes.keys) + Array(opened) + Array(diags.keys)
