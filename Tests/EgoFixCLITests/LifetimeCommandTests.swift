@@ -44,6 +44,13 @@ final class LifetimeCommandTests: XCTestCase {
         let next = try ok(cli, ["today"], "2026-03-16T09:00:00+01:00")
         XCTAssertTrue(next.contains("QUICK FIX"), next)
         XCTAssertTrue(next.contains("TODAY // 2026-03-16"), "the day's fix is assigned and shown: \(next)")
+        // The JSON holds both too: the quick fix first, the day's fix as `daily`.
+        let json = try cli.json(["today"], at: "2026-03-16T09:01:00+01:00")
+        XCTAssertEqual(json["quickFix"] as? Bool, true)
+        let daily = try XCTUnwrap(json["daily"] as? [String: Any], "\(json)")
+        let quick = try XCTUnwrap((json["fix"] as? [String: Any])?["number"] as? Int)
+        XCTAssertNotEqual((daily["fix"] as? [String: Any])?["number"] as? Int, quick)
+        XCTAssertEqual((daily["completion"] as? [String: Any])?["outcome"] as? String, "pending")
         let week = try ok(cli, ["today"], "2026-03-23T09:00:00+01:00")
         XCTAssertFalse(week.contains("QUICK FIX"), "the quick fix expired after 7 days: \(week)")
         let history = try ok(cli, ["history", "--days", "10"], "2026-03-23T09:05:00+01:00")
@@ -77,6 +84,19 @@ final class LifetimeCommandTests: XCTestCase {
             let export = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
             XCTAssertEqual((export?["diagnostics"] as? [Any])?.count, 1, zone)
         }
+    }
+
+    /// One word list for where it happened: `crash` and `diagnostic` both take "unsure" (and the
+    /// stored "unknown"), and print "unsure".
+    func test_Context_unsureIsOneWordForCrashAndDiagnostic() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T08:00:00+01:00")
+        _ = try ok(cli, ["crash", "--context", "unsure"], "2026-03-03T12:00:00+01:00")
+        _ = try ok(cli, ["crash", "--context", "Unknown"], "2026-03-04T12:00:00+01:00")
+        let rated = try ok(cli, ["diagnostic", "--rate", "need-to-be-right=loud@unsure"], "2026-03-08T19:00:00+01:00")
+        XCTAssertTrue(rated.contains("@unsure") && !rated.contains("@unknown"), rated)
+        let bad = try cli.run(["crash", "--context", "office"], at: "2026-03-05T12:00:00+01:00")
+        XCTAssertTrue(bad.err.contains("work, home, social, family, online, unsure."), bad.err)
     }
 
     func test_Diagnostic_endsWithTheWeeklySummary() throws {

@@ -81,7 +81,7 @@ struct Today: AsyncParsableCommand {
         case .loaded(let card):
             if json {
                 _ = try await detection?.value
-                return [try JSONOut.encode(TodayJSON(card, restDay: false))]
+                return [try JSONOut.encode(TodayJSON(card, restDay: false, daily: vm.daily))]
             }
             let run = if let detection { try await detection.value } else { try await Surfacer.run(s) }
             var out = try await Surfacer.surface(s, moment: .beforeDailyFix, run: run)
@@ -100,21 +100,35 @@ struct Today: AsyncParsableCommand {
         }
     }
 
+    /// The card first (a pending quick fix, else the day's fix); with a quick fix, the day's fix
+    /// as `daily`, as the card shows both.
     struct TodayJSON: Encodable {
+        struct Daily: Encodable {
+            let fix: Fix
+            let bug: Bug?
+            let completion: FixCompletion
+            let rerun: Bool
+        }
         let fix: Fix?
         let bug: Bug?
         let completion: FixCompletion?
         let restDay: Bool
         let rerun: Bool
         let quickFix: Bool
+        let daily: Daily?
 
-        init(_ card: TodayCard?, restDay: Bool) {
+        init(_ card: TodayCard?, restDay: Bool, daily: TodayCard? = nil) {
             fix = card?.fix
             bug = card?.bug
             completion = card?.completion
             self.restDay = restDay
             rerun = card?.isRerun ?? false
             quickFix = card?.isQuickFix ?? false
+            if let card, card.isQuickFix, let d = daily, d.completion.id != card.completion.id {
+                self.daily = Daily(fix: d.fix, bug: d.bug, completion: d.completion, rerun: d.isRerun)
+            } else {
+                self.daily = nil
+            }
         }
     }
 }

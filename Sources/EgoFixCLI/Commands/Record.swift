@@ -12,7 +12,7 @@ struct CrashCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The bug that resurfaced.", valueName: "slug")) var slug: String?
     @Option(help: ArgumentHelp("A private note (Markdown). Also read from piped standard input.", valueName: "text")) var note: String?
-    @Option(help: ArgumentHelp("Where it happened: work, home, social, family, online, unknown.", valueName: "context"))
+    @Option(help: ArgumentHelp("Where it happened: work, home, social, family, online, unsure.", valueName: "context"))
     var context: String?
 
     func run() async throws {
@@ -33,8 +33,8 @@ struct CrashCommand: AsyncParsableCommand {
         if bug == nil, let p = user.primaryBugId { bug = try await s.repos.bugs.getById(p) }
         var ctx: EventContext?
         if let context {
-            guard let c = EventContext(rawValue: context.lowercased()) else {
-                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.allCases.map(\.rawValue).joined(separator: ", ")).")
+            guard let c = EventContext.parse(context) else {
+                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.words).")
             }
             ctx = c
         }
@@ -171,7 +171,7 @@ struct Diagnostic: AsyncParsableCommand {
             for r in d.responses {
                 let b = try await s.repos.bugs.getById(r.bugId)
                 let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
-                out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.rawValue } ?? ""))
+                out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
             }
             out += [""] + (try await weekSummary(s, week: week))
             out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
@@ -223,9 +223,8 @@ struct Diagnostic: AsyncParsableCommand {
         var ctx: EventContext?
         if valueParts.count == 2 {
             // "unsure" is what the asking form offers; it is stored as unknown.
-            let name = valueParts[1].lowercased()
-            guard let c = EventContext(rawValue: name == "unsure" ? EventContext.unknown.rawValue : name) else {
-                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: work, home, social, family, online, unsure.")
+            guard let c = EventContext.parse(valueParts[1]) else {
+                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.words).")
             }
             // The context says where the bug was loudest, so it is asked only when it was not quiet (spec).
             guard intensity != .quiet else {
@@ -323,7 +322,7 @@ struct BugCommand: AsyncParsableCommand {
                 if b.isActive { return "\(b.title) is already active (\(b.status.rawValue)). Nothing changed." }
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
-                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation tomorrow."
+                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next daily fix given."
                     + (again ? s.style.dim(" // Activated again: severity starts low again.") : "")
             }
         }

@@ -37,7 +37,7 @@ public struct ContextSpikeDetector: DataDetector {
         case .social: return "social settings"
         case .family: return "family"
         case .online: return "online"
-        case .unknown: return "unsure"
+        case .unknown: return EventContext.unknown.word
         }
     }
 
