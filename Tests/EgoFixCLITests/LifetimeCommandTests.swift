@@ -99,6 +99,19 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(bad.err.contains("work, home, social, family, online, unsure."), bad.err)
     }
 
+    /// A bug's few quick fixes come round again after as many crashes: not reruns (a rerun is a
+    /// daily fix applied long ago coming back).
+    func test_History_quickFixesComingRoundAreNotReruns() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-01T08:00:00+01:00")
+        for d in 10...18 {
+            _ = try ok(cli, ["crash"], "2026-03-\(d)T10:00:00+01:00")
+            _ = try ok(cli, ["applied"], "2026-03-\(d)T10:05:00+01:00")
+        }
+        let history = try ok(cli, ["history", "--days", "10"], "2026-03-18T12:00:00+01:00")
+        XCTAssertFalse(history.contains("rerun"), history)
+    }
+
     func test_Diagnostic_endsWithTheWeeklySummary() throws {
         let cli = try CLI()
         _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")

@@ -164,10 +164,10 @@ struct History: AsyncParsableCommand {
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
-        for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.assignedAt, calendar: s.calendar), default: []].append(c) }
+        for c in data.completions where c.deletedAt == nil { byDay[LocalDay(c.dayInstant, calendar: s.calendar), default: []].append(c) }
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
-        let reruns = PendingFixRule.reruns(in: data.completions)
+        let reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)
         func outcomeWord(_ c: FixCompletion) -> String {
             PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) })
         }
@@ -175,7 +175,7 @@ struct History: AsyncParsableCommand {
             let out = JSONOutput(from: from.description, to: s.today.description, days: graph.cells.map { c in
                 JSONDay(date: c.day.description, color: c.color.rawValue, depth: c.depth, applied: c.activity.applied,
                         skipped: c.activity.skipped, failed: c.activity.failed, crashes: c.activity.crashes, reboots: c.activity.reboots,
-                        fixes: (byDay[c.day] ?? []).sorted { $0.assignedAt < $1.assignedAt }.map { x in
+                        fixes: (byDay[c.day] ?? []).sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }.map { x in
                             JSONFix(fix: fixesById[x.fixId]?.label ?? "?", bug: fixesById[x.fixId].flatMap { bugsById[$0.bugId]?.slug } ?? "?",
                                     outcome: outcomeWord(x), rerun: reruns.contains(x.id), reflection: x.reflection)
                         })

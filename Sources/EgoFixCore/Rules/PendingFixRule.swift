@@ -68,11 +68,12 @@ extension PendingFixRule {
         return dayOf(c.assignedAt) < today ? "not marked" : "pending"
     }
 
-    /// The completions that are reruns: their fix had been applied by an earlier completion.
-    public static func reruns(in completions: [FixCompletion]) -> Set<UUID> {
+    /// The completions that are reruns: their fix had been applied by an earlier completion. Quick
+    /// fixes are not: a bug's few come round after every few crashes, as `today` shows them.
+    public static func reruns(in completions: [FixCompletion], fixes: [UUID: Fix]) -> Set<UUID> {
         var appliedBefore = Set<UUID>()
         var reruns = Set<UUID>()
-        let ordered = completions.filter { $0.deletedAt == nil }
+        let ordered = completions.filter { $0.deletedAt == nil && fixes[$0.fixId]?.type != .quickFix }
             .sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
         for c in ordered {
             if appliedBefore.contains(c.fixId) { reruns.insert(c.id) }

@@ -65,7 +65,7 @@ struct SiteIndex: Sendable {
             if let i = facts[c.fixId]?.bugIndex { byBug[i].append(c) }
         }
         completionsByBug = byBug
-        self.reruns = PendingFixRule.reruns(in: data.completions)
+        self.reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         // A completion is listed on the day it counts on (the ledger's day), so a period's list and
