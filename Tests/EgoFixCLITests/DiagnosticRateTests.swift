@@ -90,6 +90,6 @@ final class DiagnosticRateTests: XCTestCase {
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=loud@office"], at: sunday, mentions: ["unknown context 'office'"])
         let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=present@unsure"], at: sunday)
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("Need to be right: present @unknown"), r.out)
+        XCTAssertTrue(r.out.contains("Need to be right: present @unsure"), r.out)
     }
 }
