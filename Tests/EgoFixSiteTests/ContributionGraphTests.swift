@@ -110,8 +110,11 @@ final class ContributionGraphTests: XCTestCase {
         let label = try XCTUnwrap(root.1["aria-label"])
         XCTAssertTrue(label.contains("2026-11-02 to 2026-11-29"), label)
         XCTAssertTrue(label.contains("2 days with a fix applied"), label)
-        XCTAssertTrue(label.contains("1 crash"), label)
-        XCTAssertTrue(label.contains("22 days without activity"), label)
+        // Days are counted: a day of two crashes is one day with a crash. Absence is not tallied.
+        XCTAssertTrue(label.contains("1 day with a crash"), label)
+        XCTAssertFalse(label.contains("without activity"), label)
+        let empty = ContributionGraphSVG.render([], from: monday, through: sunday)
+        XCTAssertTrue(empty.contains("2026-11-02 to 2026-11-29: nothing recorded.\""), empty)
         // Every cell has a title.
         XCTAssertEqual(svg.components(separatedBy: "<g class=\"cell ").count - 1,
                        svg.components(separatedBy: "<title>").count - 2, "one title per cell plus the graph's")

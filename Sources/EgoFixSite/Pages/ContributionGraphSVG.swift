@@ -111,13 +111,15 @@ struct GraphGrid {
         out += last.description
         out += ": "
         var any = false
-        for (kind, count) in counts() where count > 0 {
+        // What happened, not a tally of absence: days without activity (before day one included) are not counted.
+        for (kind, count) in counts() where count > 0 && kind != .empty {
             if any { out += ", " }
             any = true
             out += String(count)
             out += " "
             out += count == 1 ? GraphGrid.summaryWords(kind).one : GraphGrid.summaryWords(kind).many
         }
+        if !any { out += "nothing recorded" }
         out += "."
         return out
     }
@@ -128,7 +130,7 @@ struct GraphGrid {
         case .applied: return ("day with a fix applied", "days with a fix applied")
         case .skipped: return ("day skipped", "days skipped")
         case .failed: return ("day failed", "days failed")
-        case .crash: return ("crash", "crashes")
+        case .crash: return ("day with a crash", "days with a crash")
         case .opened: return ("day opened only", "days opened only")
         case .empty: return ("day without activity", "days without activity")
         }
