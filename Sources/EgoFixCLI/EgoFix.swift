@@ -57,8 +57,20 @@ extension EgoFix {
                 }
                 Foundation.exit(0)
             }
-            root.exit(withError: error)
+            // A command line the parser refuses: one line, as every other error, with where to look.
+            StandardStreams.error("egofix: " + Terminal.visible(usageLine(root.fullMessage(for: error))) + "\n")
+            Foundation.exit(root.exitCode(for: error).rawValue)
         }
+    }
+
+    /// swift-argument-parser's "Error: ..." (with its help and usage lines) as one line: the error,
+    /// then its "See 'egofix history --help' for more information."
+    static func usageLine(_ full: String) -> String {
+        let lines = full.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        var first = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "this command line is not understood"
+        if let c = first.first, c.isUppercase, first.dropFirst().first?.isUppercase != true { first = c.lowercased() + first.dropFirst() }
+        if !first.hasSuffix(".") { first += "." }
+        return lines.first { $0.hasPrefix("See '") }.map { first + " " + $0 } ?? first
     }
 
     /// Each malloc heap a thread makes is made usable in one step, 32 MiB at a time, and kept once

@@ -154,4 +154,18 @@ final class BadInputTests: XCTestCase {
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700, folder)
         }
     }
+
+    /// A command line the parser refuses is one line like every other error, naming where to look,
+    /// with the usual usage exit code.
+    func test_BadInput_usageErrorsAreOneLine() throws {
+        let cli = try CLI()
+        for (args, says) in [(["history", "--days", "abc"], "the value 'abc' is invalid for '--days <n>'. See 'egofix history --help'"),
+                             (["applied", "--bogus"], "unknown option '--bogus'. See 'egofix applied --help'"),
+                             (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'")] {
+            let r = try cli.run(args)
+            XCTAssertEqual(r.status, 64, "\(args)")
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+            XCTAssertTrue(r.err.hasPrefix("egofix: " + says), r.err)
+        }
+    }
 }
