@@ -226,13 +226,13 @@ enum ImportValidation {
             message = "missing"
         case .valueNotFound(let type, let ctx):
             path = ctx.codingPath
-            message = "is null, expected \(type)"
+            message = "is null, expected \(typeName(type))"
         case .typeMismatch(let type, let ctx):
             path = ctx.codingPath
             message = "has the wrong type, expected \(typeName(type))"
         case .dataCorrupted(let ctx):
             path = ctx.codingPath
-            message = ctx.debugDescription
+            message = readable(ctx.debugDescription)
         @unknown default:
             return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
         }
@@ -253,6 +253,18 @@ enum ImportValidation {
         return ImportIssue(table: table, index: index, field: field, message: message)
     }
 
+    /// Foundation's decoding complaints in the file's terms: one sentence, no Swift type names.
+    private static func readable(_ text: String) -> String {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        while t.hasSuffix("..") { t.removeLast() }
+        if t.hasPrefix("Attempted to decode UUID from invalid UUID string") { return "is not a UUID like 2F1C6E4A-7B0D-4E8A-9C55-0A1B2C3D4E5F" }
+        if t.hasPrefix("The given data was not valid JSON") || t.hasPrefix("Parsed JSON number") { return "is not a number this file can hold" }
+        if t.hasPrefix("Cannot initialize"), let value = t.range(of: " value ") {
+            return "\"\(t[value.upperBound...])\" is not one of the allowed values"
+        }
+        return t
+    }
+
     private static func typeName(_ type: Any.Type) -> String {
         switch type {
         case is String.Type: return "text"
@@ -262,7 +274,7 @@ enum ImportValidation {
             let n = String(describing: type)
             if n.hasPrefix("Array") { return "a list" }
             if n.hasPrefix("Dictionary") { return "an object" }
-            return n
+            return "a value"
         }
     }
 }

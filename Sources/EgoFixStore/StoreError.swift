@@ -58,7 +58,7 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .importWouldOverwrite(let path, let what):
             return "import refused: store \(path) already holds \(what). Pass --replace to overwrite it (the store is backed up first). Nothing was changed."
         case .backupFailed(let path, let reason):
-            return "backup to \(path) failed (\(reason)). Choose another backup path. Nothing was changed."
+            return "backup to \(path) failed (\(reason)). Check that its folder is writable and has space. Nothing was changed."
         case .database(let operation, let reason):
             return "store error while \(operation) (\(reason))."
         }

@@ -314,7 +314,10 @@ final class ExportImportTests: XCTestCase {
         }, "events[4].id: ")
         refused(try mutate(data) { setField(&$0, "crashes", 0, "crashedAt", "yesterday") },
                 "crashes[0].crashedAt: \"yesterday\" is not a UTC ISO 8601 instant")
-        refused(try mutate(data) { setField(&$0, "completions", 2, "outcome", "maybe") }, "completions[2].outcome:")
+        refused(try mutate(data) { setField(&$0, "completions", 2, "outcome", "maybe") },
+                "completions[2].outcome: \"maybe\" is not one of the allowed values")
+        refused(try mutate(data) { setField(&$0, "completions", 2, "id", "nope") }, "completions[2].id: is not a UUID like ")
+        refused(try mutate(data) { $0["users"] = [NSNull()] }, "users[0]: is null, expected an object")
         refused(try mutate(data) { o in
             var rows = o["users"] as? [[String: Any]] ?? []
             rows[0].removeValue(forKey: "currentVersion")

@@ -131,7 +131,11 @@ struct Demo: AsyncParsableCommand {
         // The store keeps no patterns from the demo: the detectors run on it when asked.
         let practice = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar,
                                             detect: false)
-        let report = try s.store.loadPractice(practice)
+        let report: ImportReport
+        do { report = try s.store.loadPractice(practice) } catch StoreError.importWouldOverwrite(let path, _) {
+            // Another egofix wrote a practice while this history was being made.
+            throw CLIError("store \(path) holds a practice now (another egofix wrote one meanwhile); `demo` fills only an empty store. Nothing was changed.")
+        }
         try s.ensureCatalogue()
         s.print(["Demo history written to \(s.storePath): \(report.summary).",
                  s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])

@@ -60,17 +60,24 @@ extension SQLiteStore {
                      before: () throws -> Void = {}) async throws -> SyncReport {
         var st = stat()
         guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
-        return try await transaction {
-            try before()
-            var (report, merged) = try access.writeNow { db in
-                try self.mergeFolder(db, folder: folder, calendar: calendar, now: now, requireEmpty: requireEmpty)
+        do {
+            return try await transaction {
+                try before()
+                var (report, merged) = try access.writeNow { db in
+                    try self.mergeFolder(db, folder: folder, calendar: calendar, now: now, requireEmpty: requireEmpty)
+                }
+                // Nothing changed here or in the folder since the last sync: nothing to do.
+                guard var file = merged else { return report }
+                // The lifecycle follows from the merged crashes and ratings, as after any command.
+                try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
+                try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
+                return report
             }
-            // Nothing changed here or in the folder since the last sync: nothing to do.
-            guard var file = merged else { return report }
-            // The lifecycle follows from the merged crashes and ratings, as after any command.
-            try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
-            try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
-            return report
+        } catch let e as SyncError {
+            throw e
+        } catch {
+            // SQLite's own words (a full disk, a read-only file) said as the store's errors are.
+            throw SQLiteStore.map(error, path: path, operation: "syncing")
         }
     }
 
