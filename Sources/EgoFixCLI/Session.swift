@@ -47,6 +47,11 @@ package struct Session {
     }
 
     package static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
+        // An empty --now is a mistake (a script's unset variable), not the real clock; an empty
+        // EGOFIX_NOW is unset, as empty variables usually are.
+        if flag?.isEmpty == true {
+            throw CLIError("--now is empty. Give an instant like 2026-11-22T09:00:00+01:00, or leave --now out for the real clock.")
+        }
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {

@@ -256,6 +256,8 @@ final class HardeningTests: XCTestCase {
                     "2026-11-22T24:00:00Z", "2026-11-22T20:00:00+01:00x", "2026-11-22 20:00:00Z"] {
             try assertRefused(cli, ["crash", "need-to-impress"], at: bad, mentions: "is not an ISO 8601 instant")
         }
+        // An empty --now (a script's unset variable) is refused, not read as the real clock.
+        try assertRefused(cli, ["crash", "need-to-impress"], at: "", mentions: "--now is empty")
         for good in ["2026-03-02T10:00:00Z", "2026-03-02T10:00:00.5+01:00", "2026-03-02T10:00:00-05:30"] {
             XCTAssertNotNil(ISO8601.parse(good), good)
         }
@@ -335,6 +337,13 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try mode("/index.html"), 0o600)
         XCTAssertEqual(try mode("/changelog"), 0o700)
         XCTAssertEqual(try mode("/share") & 0o005, 0o005, "share/ is readable by anyone")
+        // The manifest beside the cache names the site's weeks, bugs and shared fixes: owner only too.
+        let sites = cli.workdir + "/.cache/egofix/sites"
+        let manifests = try FileManager.default.contentsOfDirectory(atPath: sites)
+        XCTAssertFalse(manifests.isEmpty)
+        for m in manifests {
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: sites + "/" + m)[.posixPermissions] as? Int, 0o600, m)
+        }
         XCTAssertEqual(try mode("/share/index.html") & 0o004, 0o004)
     }
 

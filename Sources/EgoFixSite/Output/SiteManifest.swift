@@ -343,9 +343,11 @@ public struct SiteManifest: Sendable, Equatable {
 
     /// The same for a manifest's bytes.
     public static func write(_ bytes: Data, to url: URL) throws {
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        // It names the site's weeks, bugs and shared fixes: the user's alone, as the private pages are.
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         let temp = url.path + ".\(getpid()).tmp"
-        try SiteBuild.writeFile(temp, bytes)
+        try SiteBuild.writeFile(temp, bytes, mode: 0o600)
         guard rename(temp, url.path) == 0 else {
             unlink(temp)
             throw SiteWriterError.io(path: url.path, reason: String(cString: strerror(errno)))
