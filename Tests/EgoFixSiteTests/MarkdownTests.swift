@@ -120,6 +120,14 @@ final class MarkdownTests: XCTestCase {
         XCTAssertFalse(out.contains("data:"))
     }
 
+    /// A link to a refused destination is its text, not an empty href that reloads the page.
+    func test_render_refusedLinkBecomesItsText() throws {
+        let out = try html("Read [the *notes*](javascript:alert(1)) and [this](vbscript:x) now.")
+        XCTAssertFalse(out.contains("<a"), out)
+        XCTAssertTrue(out.contains("Read the <em>notes</em> and this now."), out)
+        assertInert(out)
+    }
+
     func test_render_attributeQuotesAreEscaped() throws {
         let out = try html("[x](https://e.org/\"onmouseover=\"alert(1) \"t\\\"itle\")")
         XCTAssertTrue(out.contains("title=\"t&quot;itle\""), out)

@@ -77,9 +77,12 @@ public enum Markdown {
     /// Schemes an image may use.
     static let imageSchemes: Set<String> = ["http", "https"]
 
+    /// A link whose destination is not allowed becomes its text (an empty `href` would reload the
+    /// page when clicked); an image's destination is emptied (and, as any image, it may become its
+    /// alt text below).
     private static func sanitizeDestinations(_ document: OpaquePointer, name: String) throws {
         guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
-        defer { cmark_iter_free(iterator) }
+        var refused: [OpaquePointer] = []
         while true {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
@@ -96,8 +99,21 @@ public enum Markdown {
             guard let raw = cmark_node_get_url(node) else { continue }
             let url = String(cString: raw)
             if !isAllowed(url: url, schemes: allowed) {
-                guard cmark_node_set_url(node, "") == 1 else { throw Error.renderFailed(name: name) }
+                guard cmark_node_set_url(node, "") == 1 else {
+                    cmark_iter_free(iterator)
+                    throw Error.renderFailed(name: name)
+                }
+                if type == CMARK_NODE_LINK { refused.append(node) }
             }
+        }
+        cmark_iter_free(iterator)
+        // Changed only after the walk: the link's children take its place.
+        for link in refused {
+            while let child = cmark_node_first_child(link) {
+                guard cmark_node_insert_before(link, child) == 1 else { throw Error.renderFailed(name: name) }
+            }
+            cmark_node_unlink(link)
+            cmark_node_free(link)
         }
     }
 
