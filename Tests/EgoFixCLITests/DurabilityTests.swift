@@ -75,18 +75,30 @@ final class DurabilityTests: XCTestCase {
 
     /// Two imports into the same new path at once: one makes the store, the other is refused; the
     /// refused one never removes the store the other acknowledged (it used to, 13 times in 20).
-    func test_durability_aRefusedImportNeverRemovesAStoreAnotherProcessWrote() throws {
+    /// A practice begun at 08:00 and exported: the store, the clock of the races, the export's path.
+    private func exportedPractice() throws -> (cli: CLI, at: String, file: String) {
         let cli = try CLI()
-        let at = "2026-03-02T12:00:00+01:00"
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
-        let file = cli.workdir + "/practice.json"
+        let at = "2026-03-02T12:00:00+01:00", file = cli.workdir + "/practice.json"
         XCTAssertEqual(try cli.run(["export", file], at: at).status, 0)
+        return (cli, at, file)
+    }
+
+    /// The two command lines run at once; their results, by place.
+    private func race(_ cli: CLI, _ lines: [[String]], at: String) -> Results {
+        let results = Results()
+        DispatchQueue.concurrentPerform(iterations: lines.count) { i in
+            if let r = try? cli.run(lines[i], at: at) { results.set(i, r) }
+        }
+        return results
+    }
+
+    func test_durability_aRefusedImportNeverRemovesAStoreAnotherProcessWrote() throws {
+        let (cli, at, file) = try exportedPractice()
         for round in 0..<12 {
             let store = cli.workdir + "/new-\(round).sqlite"
-            let results = Results()
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                if let r = try? cli.run(["import", file, "--store", store], at: at) { results.set(worker, r) }
-            }
+            let line = ["import", file, "--store", store]
+            let results = race(cli, [line, line], at: at)
             let acknowledged = [0, 1].compactMap { results.get($0) }.filter { $0.status == 0 }
             XCTAssertFalse(acknowledged.isEmpty, "round \(round): neither import went through")
             XCTAssertEqual(try cli.run(["status", "--store", store], at: at).status, 0, "round \(round): the acknowledged store is gone")
@@ -97,17 +109,9 @@ final class DurabilityTests: XCTestCase {
     /// in the store after the import or in the backup the import made, never in neither (the backup
     /// used to be taken before the import's transaction, leaving a gap between the two).
     func test_durability_importReplaceRacingWritesLosesNothingAcknowledged() throws {
-        let cli = try CLI()
-        let at = "2026-03-02T12:00:00+01:00"
-        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
-        let file = cli.workdir + "/practice.json"
-        XCTAssertEqual(try cli.run(["export", file], at: at).status, 0)
+        let (cli, at, file) = try exportedPractice()
         for round in 0..<16 {
-            let results = Results()
-            DispatchQueue.concurrentPerform(iterations: 2) { worker in
-                let args = worker == 0 ? ["import", file, "--replace"] : ["crash", "need-to-be-liked", "--note", "round-\(round)"]
-                if let r = try? cli.run(args, at: at) { results.set(worker, r) }
-            }
+            let results = race(cli, [["import", file, "--replace"], ["crash", "need-to-be-liked", "--note", "round-\(round)"]], at: at)
             guard let imported = results.get(0), let crash = results.get(1) else { return XCTFail("a process did not run") }
             XCTAssertEqual(imported.status, 0, imported.err)
             guard crash.status == 0 else { continue }
