@@ -1,3 +1,4 @@
+import EgoFixCore
 import XCTest
 
 /// Kills the process at random moments during writes and imports, then checks that the store is
@@ -13,7 +14,7 @@ final class DurabilityTests: XCTestCase {
         let snapshot = cli.workdir + "/snapshot.json"
         XCTAssertEqual(try cli.run(["export", snapshot]).status, 0)
 
-        var rng = SplitMix(seed: 2026)
+        var rng = SplitMix64(seed: 2026)
         var acknowledged: [String] = []
         var killed = 0
         var i = 0
@@ -73,8 +74,6 @@ final class DurabilityTests: XCTestCase {
         for w in 0..<2 { for i in 0..<40 { XCTAssertTrue(export.contains("\"w\(w)-n\(i)\""), "w\(w)-n\(i) lost") } }
     }
 
-    /// Two imports into the same new path at once: one makes the store, the other is refused; the
-    /// refused one never removes the store the other acknowledged (it used to, 13 times in 20).
     /// A practice begun at 08:00 and exported: the store, the clock of the races, the export's path.
     private func exportedPractice() throws -> (cli: CLI, at: String, file: String) {
         let cli = try CLI()
@@ -93,6 +92,8 @@ final class DurabilityTests: XCTestCase {
         return results
     }
 
+    /// Two imports into the same new path at once: one makes the store, the other is refused; the
+    /// refused one never removes the store the other acknowledged (it used to, 13 times in 20).
     func test_durability_aRefusedImportNeverRemovesAStoreAnotherProcessWrote() throws {
         let (cli, at, file) = try exportedPractice()
         for round in 0..<12 {
@@ -124,18 +125,6 @@ final class DurabilityTests: XCTestCase {
             XCTAssertTrue(String(decoding: FileManager.default.contents(atPath: copy) ?? Data(), as: UTF8.self).contains(note),
                           "round \(round): the crash was acknowledged and is in neither the store nor the backup")
         }
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }
 

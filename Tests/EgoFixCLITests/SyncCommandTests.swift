@@ -1,4 +1,5 @@
 import Foundation
+import EgoFixCore
 import XCTest
 
 /// `egofix sync DIR` and `egofix init --from DIR` through the real binary: two machines are two
@@ -73,7 +74,7 @@ final class SyncCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: otherDir + "/" + otherName, toPath: dir + "/" + otherName)
         let own = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasPrefix("egofix-device-") && $0 != otherName })
         let ownBytes = try XCTUnwrap(FileManager.default.contents(atPath: dir + "/" + own))
-        var rng = SplitMix(seed: 34)
+        var rng = SplitMix64(seed: 34)
         let names = ["11111111-1111-4111-8111-111111111111", "22222222-2222-4222-8222-222222222222",
                      "33333333-3333-4333-8333-333333333333"].map { "egofix-device-\($0).json" }
         try Data((0..<2048).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).write(to: URL(fileURLWithPath: dir + "/" + names[0]))
@@ -118,7 +119,7 @@ final class SyncCommandTests: XCTestCase {
         let t0 = Date()
         XCTAssertEqual(try b.run(["sync", dir], at: "2026-11-22T20:08:00+01:00").status, 0)
         let span = max(20_000, UInt64(Date().timeIntervalSince(t0) * 1_000_000 * 1.2))
-        var rng = SplitMix(seed: 3434)
+        var rng = SplitMix64(seed: 3434)
         var notes: [String] = ["timing"]
         var killed = 0, attempts = 0
         while killed < 30 && attempts < 200 {
