@@ -22,8 +22,10 @@ package enum StandardStreams {
     }
 
     static func message(_ code: Int32) -> String {
-        "cannot write to standard output (\(String(cString: strerror(code)))); what was printed is incomplete. "
-            + "Free space where it goes, or send it elsewhere."
+        // Output comes after the command's transaction: whatever it recorded is stored (so a script
+        // that runs it again is told the fix is already marked, not that it was lost).
+        "cannot write to standard output (\(String(cString: strerror(code)))); what was printed is incomplete, "
+            + "but anything the command recorded is stored. Free space where it goes, or send it elsewhere."
     }
 
     /// Writes `text` to standard error, unbuffered. A failure there has nowhere to be reported, so
