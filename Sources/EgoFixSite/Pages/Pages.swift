@@ -148,11 +148,17 @@ extension PageContext {
         let appliedByEnd = index.appliedCount(before: p.end.adding(days: 1).start(in: options.calendar))
         return WeekPage(
             head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html"),
-            toNext: "\(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd)) applied fixes to the next version by the end of this week",
+            toNext: weekToNext(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd), current: p.start == currentWeek.start),
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
             pattern: weekPattern(p).map(patternRow),
             tidbit: weekTidbitTrigger(p).flatMap { tidbit(trigger: $0, seed: p.key) })
+    }
+
+    /// How far the next version was at the week's end: said as now in the current week, as then in the others.
+    func weekToNext(_ n: Int, current: Bool) -> String {
+        let fixes = n == 1 ? "1 applied fix" : "\(n) applied fixes"
+        return current ? "\(fixes) to the next version" : "the next version \(fixes) away at the week's end"
     }
 
     /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; the rest
