@@ -230,6 +230,16 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(PageContext.serverRoot(baseURL: "http://localhost:8080/a/b/"), "/a/b/")
     }
 
+    /// A past week says how far the next version was at its end; only the current week counts what is left to go.
+    func test_site_weekHeaderSpeaksOfItsOwnTime() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [])
+        let files = try PracticeFixture.build(p)
+        let past = try text(files, "weeks/2026-W10/index.html"), current = try text(files, "weeks/2026-W12/index.html")
+        XCTAssertTrue(past.contains("away at the week&#39;s end"), past)
+        XCTAssertFalse(past.contains("to the next version"))
+        XCTAssertTrue(current.contains("to the next version"), current)
+    }
+
     func test_site_markdownOverTheCapNamesTheSource() async throws {
         let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
         let big = String(repeating: "x", count: Thresholds.maxMarkdownBytes + 1)
