@@ -17,9 +17,10 @@ enum SystemdUnits {
 
     /// The service: `executable remind --notify [--store store]`, run in `workingDirectory` when
     /// given (where egofix.toml is).
-    static func serviceText(executable: String, store: String?, workingDirectory: String?) -> String {
+    static func serviceText(executable: String, store: String?, workingDirectory: String?, at: ReminderTime? = nil) -> String {
         var exec = [executable, "remind", "--notify"]
         if let store { exec += ["--store", store] }
+        if let at { exec += ["--at", "\(at)"] }
         var lines = ["# Written by `egofix remind --install`; `egofix remind --uninstall` removes it.",
                      "[Unit]",
                      "Description=EgoFix reminder (egofix remind --notify)",

@@ -171,7 +171,8 @@ final class ReminderCommandTests: XCTestCase {
         let env = ["XDG_CONFIG_HOME": config]
         let printed = try cli.run(["remind", "--install", "--print", "--at", "07:30"], env: env)
         XCTAssertEqual(printed.status, 0, printed.err)
-        XCTAssertTrue(printed.out.contains("ExecStart=\"\(CLI.binary.resolvingSymlinksInPath().path)\" \"remind\" \"--notify\" \"--store\" \"\(cli.store)\""), printed.out)
+        // The timer's time goes to the command it runs: the reminder it fires is due from 07:30.
+        XCTAssertTrue(printed.out.contains("ExecStart=\"\(CLI.binary.resolvingSymlinksInPath().path)\" \"remind\" \"--notify\" \"--store\" \"\(cli.store)\" \"--at\" \"07:30\""), printed.out)
         XCTAssertTrue(printed.out.contains("OnCalendar=*-*-* 07:30:00 Europe/Berlin\nOnCalendar=Sun *-*-* 18:00:00 Europe/Berlin\n"), printed.out)
         XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/systemd/user"), "--print writes nothing")
 
@@ -198,7 +199,11 @@ final class ReminderCommandTests: XCTestCase {
         let wrong = try cli.run(["remind", "--install", "--at", "25:00"], env: env)
         XCTAssertEqual(wrong.status, 1)
         XCTAssertEqual(wrong.err, "egofix: --at '25:00' is not a time of day. Use HH:MM, such as 09:00 or 18:30.\n")
-        XCTAssertEqual(try cli.run(["remind", "--at", "07:00"]).status, 1, "--at goes with --install")
+        // What that unit runs at 07:30 (08:30 local is before the default 09:00) names the fix.
+        let early = try cli.run(["remind", "--at", "07:30"], at: wednesdayEarly)
+        XCTAssertEqual(early.status, 0, early.err)
+        XCTAssertTrue(early.out.hasPrefix("Fix #"), early.out)
+        XCTAssertEqual(try cli.run(["remind", "--print"]).status, 1, "--print goes with --install")
     }
 
     // MARK: reminders.ics

@@ -21,7 +21,8 @@ struct Remind: AsyncParsableCommand {
     @Flag(help: "Write egofix-remind.service and egofix-remind.timer under $XDG_CONFIG_HOME/systemd/user.")
     var install = false
 
-    @Option(help: ArgumentHelp("With --install: the time of day. Default: remind_at in egofix.toml, else 09:00.", valueName: "HH:MM"))
+    @Option(help: ArgumentHelp("The time of day the day's fix is due from (with --install, when the timer runs). "
+                               + "Default: remind_at in egofix.toml, else 09:00.", valueName: "HH:MM"))
     var at: String?
 
     @Flag(name: .customLong("print"), help: "With --install: print both units instead of writing them.")
@@ -32,14 +33,20 @@ struct Remind: AsyncParsableCommand {
 
     func run() async throws {
         if install && uninstall { throw CLIError("--install and --uninstall undo each other; pass one.") }
-        if !install, at != nil || printUnits { throw CLIError("--at and --print go with --install.") }
+        if !install, printUnits { throw CLIError("--print goes with --install.") }
+        let time = try at.map { text in
+            guard let t = ReminderTime(text) else {
+                throw CLIError("--at '\(Terminal.visible(text))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.")
+            }
+            return t
+        }
         if notify, install || uninstall { throw CLIError("--notify is what the installed timer runs; leave it out of --install and --uninstall.") }
-        if install { return try installUnits() }
+        if install { return try installUnits(at: time) }
         if uninstall { return try uninstallUnits() }
         let s = try Session.open(options)
         let due = try await s.store.transaction { () -> ReminderCadence.Now in
             try s.ensureCatalogue()
-            return try await ReminderService(repos: s.repos, calendar: s.calendar).due(at: s.now, remindAt: s.config.remindAt ?? .standard)
+            return try await ReminderService(repos: s.repos, calendar: s.calendar).due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard)
         }
         let lines = due.lines
         guard !lines.isEmpty else { return }
@@ -47,18 +54,12 @@ struct Remind: AsyncParsableCommand {
         s.print(lines)
     }
 
-    func installUnits() throws {
+    func installUnits(at given: ReminderTime?) throws {
         let env = Session.environment()
-        var time = ReminderTime.standard
-        if let at {
-            guard let t = ReminderTime(at) else {
-                throw CLIError("--at '\(Terminal.visible(at))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.")
-            }
-            time = t
-        }
+        var time = given ?? .standard
         // The session checks the store is there and reads egofix.toml (remind_at, time_zone).
         let s = try Session.open(options)
-        if at == nil, let configured = s.config.remindAt { time = configured }
+        if given == nil, let configured = s.config.remindAt { time = configured }
         let cwd = FileManager.default.currentDirectoryPath
         let executable = RunningExecutable.path()
             ?? absolute(CommandLine.arguments.first ?? "egofix", in: cwd)
@@ -68,7 +69,8 @@ struct Remind: AsyncParsableCommand {
         for path in [executable, store, workspace].compactMap({ $0 }) where SystemdUnits.unfit(path) {
             throw CLIError("\(Terminal.visible(path)) holds a control character; a systemd unit cannot name it. Move it, or pass another --store.")
         }
-        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace)
+        // The timer's time goes to the command too: a reminder run at 07:30 is due from 07:30.
+        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: given)
         let timer = SystemdUnits.timerText(at: time, timeZone: named ? s.calendar.timeZone.identifier : nil)
         let folder = SystemdUnits.folder(environment: env)
         if printUnits {
