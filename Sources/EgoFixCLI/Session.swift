@@ -69,8 +69,14 @@ package struct Session {
         if var tzName = env["TZ"], !tzName.isEmpty {
             if tzName.hasPrefix(":") { tzName.removeFirst() }
             if let tz = TimeZone(identifier: tzName) { return tz }
-            if tzName.hasPrefix("/"), let r = tzName.range(of: "zoneinfo/"), let tz = TimeZone(identifier: String(tzName[r.upperBound...])) {
-                return tz
+            // A zone file's path (glibc's form, as in TZ=:/etc/localtime): the zone it is, through links.
+            if tzName.hasPrefix("/") {
+                let real = realpath(tzName, nil).map { p in defer { free(p) }; return String(cString: p) } ?? tzName
+                for path in [tzName, real] {
+                    if let r = path.range(of: "zoneinfo/"), let tz = TimeZone(identifier: String(path[r.upperBound...])) { return tz }
+                }
+                let system = realpath("/etc/localtime", nil).map { p in defer { free(p) }; return String(cString: p) }
+                if real == system || tzName == "/etc/localtime" { return TimeZone(identifier: TimeZone.current.identifier) ?? TimeZone.current }
             }
             throw CLIError("TZ '\(tzName)' is not a time zone this system knows. Use an IANA name such as Europe/Berlin.")
         }

@@ -112,6 +112,17 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertFalse(history.contains("rerun"), history)
     }
 
+    /// TZ as glibc also takes it, a zone file's path (TZ=:/etc/localtime is a common default), names that zone.
+    func test_TimeZone_aZoneFilesPathInTZ() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T08:00:00+01:00")
+        let tokyo = try cli.run(["today"], at: "2026-03-11T20:00:00Z", env: ["TZ": ":/usr/share/zoneinfo/Asia/Tokyo"])
+        XCTAssertEqual(tokyo.status, 0, tokyo.err)
+        XCTAssertTrue(tokyo.out.contains("TODAY // 2026-03-12"), tokyo.out)
+        let system = try cli.run(["status"], at: "2026-03-11T20:00:00Z", env: ["TZ": ":/etc/localtime"])
+        XCTAssertEqual(system.status, 0, system.err)
+    }
+
     func test_Diagnostic_endsWithTheWeeklySummary() throws {
         let cli = try CLI()
         _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")
