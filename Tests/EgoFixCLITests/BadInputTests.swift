@@ -117,6 +117,12 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("need-to-be-right") && r.out.contains("inactive"), r.out)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store))
+        // A deactivated primary bug reads as deactivated, apart from the word primary.
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-05T10:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "deactivate", "need-to-be-right"], at: "2026-03-05T10:01:00+01:00").status, 0)
+        let after = try cli.run(["bugs"], at: "2026-03-05T10:02:00+01:00").out
+        let line = after.split(separator: "\n").first { $0.hasPrefix("need-to-be-right") }.map(String.init) ?? ""
+        XCTAssertTrue(line.range(of: #"^need-to-be-right +deactivated +primary$"#, options: .regularExpression) != nil, line)
     }
 
     /// A refused import into a store that was not there leaves nothing: it says "Nothing was

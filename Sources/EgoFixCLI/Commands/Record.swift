@@ -286,8 +286,11 @@ struct Bugs: AsyncParsableCommand {
         let bugs = try await s.repos.bugs.getAll().sorted { $0.slug < $1.slug }
         var out: [String] = []
         for b in bugs {
-            let state = b.isActive ? b.status.rawValue : (b.status == .identified ? "inactive" : b.status.rawValue + ", inactive")
-            out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + pad(state, 10) + (b.id == user?.primaryBugId ? s.style.dim("primary") : ""))
+            // A deactivated bug keeps its lifecycle status; "active, inactive" read as a contradiction.
+            let state = b.isActive ? b.status.rawValue
+                : b.status == .identified ? "inactive" : b.status == .active ? "deactivated" : b.status.rawValue + ", deactivated"
+            let primary = b.id == user?.primaryBugId
+            out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + (primary ? pad(state, 19) + " " + s.style.dim("primary") : state))
             out += Text.wrap(b.description, indent: "  ").map { s.style.dim($0) }
         }
         out += ["", s.style.dim("// egofix bug activate SLUG | egofix bug deactivate SLUG")]
