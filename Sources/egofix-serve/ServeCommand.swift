@@ -47,7 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
         }
 
         let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
-                                handler: SiteHandler(root: site, live: live, defaultHost: ServeCommand.hostPort(host, port ?? 0)))
+                                handler: SiteHandler(root: site, live: live, defaultHost: ServeCommand.hostPort(host, port ?? 0),
+                                                     loopbackOnly: ServeCommand.isLoopback(host)))
         let failure = ErrorBox()
         Task { do { try await server.run() } catch { failure.set(error) } }
         var bound: Socket.Address?

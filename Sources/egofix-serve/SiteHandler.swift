@@ -10,8 +10,15 @@ struct SiteHandler: HTTPHandler {
     let live: LiveReload
     /// host:port as printed on start, for a request without a usable Host header.
     let defaultHost: String
+    /// Listening on loopback: only requests that name a loopback host are answered, so a web page
+    /// whose own name was pointed at 127.0.0.1 (DNS rebinding) cannot read the private site.
+    var loopbackOnly = true
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
+        if loopbackOnly, let h = request.headers[.host], !SiteHandler.namesLoopback(h) {
+            return HTTPResponse(statusCode: HTTPStatusCode(421, phrase: "Misdirected Request"), headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: Data("This server answers to localhost only.\n".utf8))
+        }
         guard request.method == .GET || request.method == .HEAD else {
             return HTTPResponse(statusCode: .methodNotAllowed, headers: [HTTPHeader("Allow"): "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
                                 body: Data("GET and HEAD only.\n".utf8))
@@ -71,6 +78,21 @@ struct SiteHandler: HTTPHandler {
     }
 
     /// The Host header when it is a plain host[:port], else the address serve printed.
+    /// Whether a Host header names this machine's loopback: localhost, 127.x.x.x or [::1], with or
+    /// without a port.
+    static func namesLoopback(_ header: String) -> Bool {
+        var name = header.trimmingCharacters(in: .whitespaces).lowercased()
+        if name.hasPrefix("[") {
+            guard let close = name.firstIndex(of: "]") else { return false }
+            name = String(name[name.index(after: name.startIndex)..<close])
+            return name == "::1"
+        }
+        if let colon = name.lastIndex(of: ":") { name = String(name[..<colon]) }
+        if name == "localhost" { return true }
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
     private func host(_ request: HTTPRequest) -> String {
         guard let h = request.headers[.host], !h.isEmpty, h.count <= 255,
               h.unicodeScalars.allSatisfy({ CharacterSet.alphanumerics.contains($0) && $0.isASCII || ".:-[]".unicodeScalars.contains($0) })

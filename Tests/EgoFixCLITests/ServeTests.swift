@@ -129,7 +129,12 @@ final class ServeTests: XCTestCase {
         XCTAssertNotNil(wait(5) { (try? fetch(s.url))?.body.contains("the last rebuild failed") == false ? true : nil })
         XCTAssertTrue(s.out.text.contains("Rebuilt"), s.out.text)
 
-        // Safe by default.
+        // Safe by default. Only a request that names a loopback host is answered: a page whose own
+        // name points at 127.0.0.1 (DNS rebinding) gets nothing.
+        let rebound = try fetch(s.url, ["-H", "Host: attacker.example"])
+        XCTAssertEqual(rebound.status, 421)
+        XCTAssertFalse(rebound.body.contains("<html"))
+        XCTAssertEqual(try fetch(s.url, ["-H", "Host: localhost"]).status, 200)
         for path in ["../../../etc/passwd", "%2e%2e/%2e%2e/etc/passwd", "weeks/%2E%2E/%2e%2e/etc/passwd", "..%2f..%2fetc/passwd"] {
             let r = try fetch(s.url + path)
             XCTAssertTrue([403, 404].contains(r.status), "\(path): \(r.status)")
