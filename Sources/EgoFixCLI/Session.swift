@@ -131,13 +131,7 @@ package struct Session {
         let local = FileManager.default.currentDirectoryPath + "/Seeds"
         var isDir: ObjCBool = false
         let hasLocal = FileManager.default.fileExists(atPath: local, isDirectory: &isDir) && isDir.boolValue
-        func pick(_ name: String) -> Data? {
-            if hasLocal, let d = FileManager.default.contents(atPath: local + "/" + name) { return d }
-            return BuiltIn.file("Seeds/" + name)
-        }
-        return SeedFiles(source: hasLocal ? "Seeds (with built-in defaults)" : "built-in Seeds",
-                         bugs: pick(SeedCatalogue.bugsFile), fixes: pick(SeedCatalogue.fixesFile),
-                         education: pick(SeedCatalogue.educationFile))
+        return SeedFiles.load(folder: hasLocal ? local : nil)
     }
 
     /// Loads the catalogue when the store has none or the seeds changed since the last load: only then

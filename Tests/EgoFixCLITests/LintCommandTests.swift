@@ -63,6 +63,22 @@ final class LintCommandTests: XCTestCase {
         XCTAssertNotEqual(missing.status, 0)
         XCTAssertTrue(missing.err.contains("is not a folder"), missing.err)
     }
+
+    /// A Seeds folder that overrides one file is checked as a build reads it: the other files are
+    /// the built-in ones. With no folder named, lint checks ./Seeds, what a build here uses.
+    func test_lint_anOverrideOfOneFileIsCheckedWithTheBuiltInOthers() throws {
+        let cli = try CLI()
+        let dir = cli.workdir + "/Seeds"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var fixes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: seeds.appendingPathComponent("fixes.json"))) as? [[String: Any]])
+        fixes[0]["prompt"] = "Let someone else finish the story."
+        try JSONSerialization.data(withJSONObject: fixes).write(to: URL(fileURLWithPath: dir + "/fixes.json"))
+        for args in [["lint", dir], ["lint"]] {
+            let r = try cli.run(args)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.out)\(r.err)")
+            XCTAssertTrue(r.out.contains("(with the built-in bugs.json, micro_education.json): ok."), r.out)
+        }
+    }
 }
 
 /// A ./Seeds folder overrides the built-in catalogue file by file: better wording reaches the store

@@ -3,7 +3,8 @@ import EgoFixCore
 import EgoFixResources
 import Foundation
 
-/// The three seed files from a folder, or the built-in ones.
+/// The three seed files from a folder, file by file over the built-in ones (an override may hold
+/// one file), or the built-in ones: what a build reads, and what `lint` checks.
 struct SeedFiles {
     let source: String
     let bugs: Data?
@@ -16,9 +17,12 @@ struct SeedFiles {
                              fixes: BuiltIn.file("Seeds/" + SeedCatalogue.fixesFile),
                              education: BuiltIn.file("Seeds/" + SeedCatalogue.educationFile))
         }
-        func read(_ name: String) -> Data? { FileManager.default.contents(atPath: folder + "/" + name) }
-        return SeedFiles(source: folder, bugs: read(SeedCatalogue.bugsFile), fixes: read(SeedCatalogue.fixesFile),
-                         education: read(SeedCatalogue.educationFile))
+        let names = [SeedCatalogue.bugsFile, SeedCatalogue.fixesFile, SeedCatalogue.educationFile]
+        let own = names.map { FileManager.default.contents(atPath: folder + "/" + $0) }
+        let builtIn = names.enumerated().filter { own[$0.offset] == nil }.map(\.element)
+        func pick(_ i: Int) -> Data? { own[i] ?? BuiltIn.file("Seeds/" + names[i]) }
+        return SeedFiles(source: builtIn.isEmpty ? folder : folder + " (with the built-in " + builtIn.joined(separator: ", ") + ")",
+                         bugs: pick(0), fixes: pick(1), education: pick(2))
     }
 
     func lint() -> [SeedLint.Issue] { SeedLint.lint(bugs: bugs, fixes: fixes, education: education) }
@@ -35,7 +39,8 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules, house style.",
-        discussion: "With no folder, checks the built-in seeds. Each problem is one line: file: entry: field: what is wrong.")
+        discussion: "With no folder, checks ./Seeds when there is one (what a build here reads), else the built-in seeds. "
+            + "A file the folder lacks is the built-in one, as in a build. Each problem is one line: file: entry: field: what is wrong.")
 
     @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.")
     var dir: String?
@@ -44,6 +49,9 @@ struct Lint: ParsableCommand {
     var stats = false
 
     func run() throws {
+        var dir = self.dir
+        var isFolder: ObjCBool = false
+        if dir == nil, FileManager.default.fileExists(atPath: "Seeds", isDirectory: &isFolder), isFolder.boolValue { dir = "Seeds" }
         if let dir {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
