@@ -69,7 +69,7 @@ extension EgoFix {
         let lines = full.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         var first = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "this command line is not understood"
         if let c = first.first, c.isUppercase, first.dropFirst().first?.isUppercase != true { first = c.lowercased() + first.dropFirst() }
-        if !first.hasSuffix(".") { first += "." }
+        if let last = first.last, !".?!".contains(last) { first += "." }
         return lines.first { $0.hasPrefix("See '") }.map { first + " " + $0 } ?? first
     }
 

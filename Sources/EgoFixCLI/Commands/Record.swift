@@ -251,7 +251,7 @@ struct Status: AsyncParsableCommand {
             Swift.print(try JSONOut.encode(snap))
             return
         }
-        var out = [s.style.bold("v" + snap.version) + s.style.dim("  // \(Text.plural(snap.fixesToNextVersion, "fix", "fixes")) applied to the next version")]
+        var out = [s.style.bold("v" + snap.version) + s.style.dim("  // \(Text.plural(snap.fixesToNextVersion, "more applied fix", "more applied fixes")) to the next version")]
         out.append(s.style.dim(snap.streakLine))
         out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
         out.append("")
@@ -322,7 +322,7 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                if b.isActive { return "\(b.title) is already active (\(b.status.rawValue)). Nothing changed." }
+                if b.isActive { return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing changed." }
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next daily fix given."
