@@ -125,6 +125,16 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(line.range(of: #"^need-to-be-right +deactivated +primary$"#, options: .regularExpression) != nil, line)
     }
 
+    /// An init that starts nothing (no bug chosen, an unknown slug) leaves no store behind.
+    func test_badInput_refusedInitLeavesNoNewStore() throws {
+        let cli = try CLI()
+        for args in [["init"], ["init", "--bug", "need-to-be-rite"]] {
+            let r = try cli.run(args, at: "2026-03-05T10:00:00+01:00")
+            XCTAssertEqual(r.status, 1, "\(args)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "\(args) left a store")
+        }
+    }
+
     /// A refused import into a store that was not there leaves nothing: it says "Nothing was
     /// changed", and it names only options that exist.
     func test_badInput_refusedImportLeavesNoNewStore() throws {

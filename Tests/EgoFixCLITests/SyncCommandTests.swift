@@ -92,10 +92,14 @@ final class SyncCommandTests: XCTestCase {
             XCTAssertTrue(line?.hasSuffix("; skipped") == true, String(line ?? ""))
         }
         XCTAssertEqual(try a.run(["export", "-"], at: "2026-03-02T09:00:00+01:00").out, before)
-        // A folder that is not there is an error in one line.
-        let missing = try a.run(["sync", a.workdir + "/nowhere"], at: "2026-03-02T08:10:00+01:00")
+        // A folder that is not there, in one that is not either, is an error in one line; a new
+        // folder in one that is there (~/Sync/egofix) is made.
+        let missing = try a.run(["sync", a.workdir + "/nowhere/egofix"], at: "2026-03-02T08:10:00+01:00")
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.err.hasPrefix("egofix: \(a.workdir)/nowhere is not a folder."), missing.err)
+        XCTAssertTrue(missing.err.hasPrefix("egofix: \(a.workdir)/nowhere/egofix is not a folder."), missing.err)
+        let made = try a.run(["sync", a.workdir + "/fresh"], at: "2026-03-02T08:10:00+01:00")
+        XCTAssertEqual(made.status, 0, made.err)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: a.workdir + "/fresh")[.posixPermissions] as? Int, 0o700)
         // So is joining a folder that holds no practice; and no store is left behind.
         let empty = try CLI()
         let emptyDir = try shared(empty)

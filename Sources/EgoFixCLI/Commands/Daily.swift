@@ -19,6 +19,15 @@ struct Init: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options, ifMissing: .create)
+        do { try await start(s) } catch {
+            // A store made for an init that did not happen (no bug chosen, a bad slug) is not left
+            // behind (only when no other process has it open and it holds no practice).
+            if s.createdStore { s.store.removeIfUnused() }
+            throw error
+        }
+    }
+
+    private func start(_ s: Session) async throws {
         if let from {
             if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both.") }
             return try await SyncCommand.sync(s, dir: from, requireEmpty: true)

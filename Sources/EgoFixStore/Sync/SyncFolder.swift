@@ -59,6 +59,12 @@ extension SQLiteStore {
     public func sync(folder: String, calendar: Calendar, now: Date, requireEmpty: Bool = false,
                      before: () throws -> Void = {}) async throws -> SyncReport {
         var st = stat()
+        // A folder not made yet inside one that is there (~/Sync/egofix) is made, the user's alone.
+        let parent = (folder as NSString).deletingLastPathComponent
+        if stat(folder, &st) != 0, errno == ENOENT, stat(parent.isEmpty ? "." : parent, &st) == 0,
+           (st.st_mode & S_IFMT) == S_IFDIR {
+            _ = mkdir(folder, 0o700)
+        }
         guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
         do {
             return try await transaction {
