@@ -97,7 +97,7 @@ public final class SQLiteStore: Sendable {
         if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
         }
-        let parent = (path as NSString).deletingLastPathComponent
+        let parent = StoreLocation.folder(of: path)
         if path != ":memory:", !fm.fileExists(atPath: path) {
             // The store holds private reflections: the folders made for it and the file itself
             // are the user's alone (SQLite gives its journal the file's permissions).

@@ -241,7 +241,7 @@ extension SQLiteStore {
         if fm.fileExists(atPath: destination) {
             throw StoreError.backupFailed(path: destination, reason: "a file is already there and would be overwritten")
         }
-        let parent = (destination as NSString).deletingLastPathComponent
+        let parent = StoreLocation.folder(of: destination)
         do {
             if !parent.isEmpty, !fm.fileExists(atPath: parent) {
                 try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

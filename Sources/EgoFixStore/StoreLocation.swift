@@ -15,3 +15,13 @@ public enum StoreLocation {
         return base + "/egofix/egofix.sqlite"
     }
 }
+
+extension StoreLocation {
+    /// The folder part of a path: what comes before its last "/" ("" for a bare name, "/" for a
+    /// name at the root). Foundation's `deletingLastPathComponent` traps on a one-character path
+    /// ("s"), which a user may pass as --store.
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}

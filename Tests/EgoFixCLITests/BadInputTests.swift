@@ -125,6 +125,17 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(line.range(of: #"^need-to-be-right +deactivated +primary$"#, options: .regularExpression) != nil, line)
     }
 
+    /// A store named by one character, relative to the working folder, is a store like any other
+    /// (Foundation's path splitting trapped on it, and every command died with SIGILL).
+    func test_badInput_aOneCharacterStoreNameWorks() throws {
+        let cli = try CLI()
+        for args in [["init", "--bug", "need-to-be-right"], ["status"], ["sync", "t"], ["export", "e.json"]] {
+            let r = try cli.run(args + ["--store", "s"], at: "2026-03-05T10:00:00+01:00")
+            XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+        }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/s"))
+    }
+
     /// An init that starts nothing (no bug chosen, an unknown slug) leaves no store behind.
     func test_badInput_refusedInitLeavesNoNewStore() throws {
         let cli = try CLI()

@@ -63,7 +63,9 @@ struct Remind: AsyncParsableCommand {
         let cwd = FileManager.default.currentDirectoryPath
         let executable = RunningExecutable.path()
             ?? absolute(CommandLine.arguments.first ?? "egofix", in: cwd)
-        let store = (options.store ?? env["EGOFIX_STORE"]).map { _ in absolute(s.storePath, in: cwd) }
+        // The store by its full path, wherever it was found (--store, EGOFIX_STORE, egofix.toml or
+        // $XDG_DATA_HOME): systemd runs the unit without this shell's environment.
+        let store: String? = absolute(s.storePath, in: cwd)
         let workspace = FileManager.default.fileExists(atPath: cwd + "/egofix.toml") ? cwd : nil
         let named = s.config.timeZone != nil || !(env["TZ"] ?? "").isEmpty
         for path in [executable, store, workspace].compactMap({ $0 }) where SystemdUnits.unfit(path) {

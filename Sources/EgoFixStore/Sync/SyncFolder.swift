@@ -60,7 +60,7 @@ extension SQLiteStore {
                      before: () throws -> Void = {}) async throws -> SyncReport {
         var st = stat()
         // A folder not made yet inside one that is there (~/Sync/egofix) is made, the user's alone.
-        let parent = (folder as NSString).deletingLastPathComponent
+        let parent = StoreLocation.folder(of: folder)
         if stat(folder, &st) != 0, errno == ENOENT, stat(parent.isEmpty ? "." : parent, &st) == 0,
            (st.st_mode & S_IFMT) == S_IFDIR {
             _ = mkdir(folder, 0o700)
