@@ -452,6 +452,26 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing in the store changed because of the bad files")
     }
 
+    /// A week's diagnostic done on the laptop on Sunday and on the desktop on Monday: after syncing,
+    /// the week holds one (the first done), on both machines; the other is superseded, not lost
+    /// from the streak (its event stays). Two ratings for one week made a bug stable in two weeks.
+    func test_Sync_aWeekRatedOnBothMachinesKeepsOneDiagnostic() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        for (m, at, intensity) in [(a, Self.day(6, 19), BugIntensity.quiet), (b, Self.day(7, 9), BugIntensity.loud)] {
+            let service = DiagnosticService(repos: m.store.repositories, calendar: m.calendar)
+            let bugs = try await service.bugsToAsk()
+            _ = try await service.complete(bugs.map { BugDiagnosticResponse(bugId: $0.id, intensity: intensity, primaryContext: intensity == .quiet ? nil : .work) },
+                                           at: at)
+        }
+        let export = try await converge([a, b], shared, at: Self.day(7, 12))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: export) as? [String: Any])
+        let diagnostics = try XCTUnwrap(doc["diagnostics"] as? [[String: Any]])
+        XCTAssertEqual(diagnostics.count, 2)
+        let live = diagnostics.filter { $0["deletedAt"] == nil || $0["deletedAt"] is NSNull }
+        XCTAssertEqual(live.count, 1, "\(diagnostics)")
+        XCTAssertTrue((live.first?["responses"] as? [[String: Any]])?.first?["intensity"] as? String == "quiet", "the first done is kept")
+    }
+
     /// Two machines that find the same pattern on their own hold it under the same derived id, with
     /// their own token and figures: syncing in any order, both end with the same copy (they kept
     /// their own before, and the exports never agreed).

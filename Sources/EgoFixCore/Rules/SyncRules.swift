@@ -212,6 +212,26 @@ public enum SyncRules {
     /// The syncToken of a record these rules made: every machine makes it alike.
     public static let derivedToken = "sync"
 
+    /// One week may hold one diagnostic. When two machines each did the week's, the first done
+    /// (then the smaller id) is kept and every other one is superseded: soft-deleted at its own
+    /// completedAt, so every machine makes the same record. Its ratings leave the lifecycle and the
+    /// detectors (a week is rated once); the day it was done still counts for the streak (its
+    /// event stays). Returns the diagnostics changed.
+    public static func resolveSameWeek(_ diagnostics: [WeeklyDiagnostic], calendar: Calendar) -> [WeeklyDiagnostic] {
+        var byWeek: [LocalDay: [WeeklyDiagnostic]] = [:]
+        for d in diagnostics where d.deletedAt == nil { byWeek[d.week(in: calendar), default: []].append(d) }
+        var changed: [WeeklyDiagnostic] = []
+        for week in byWeek.keys.sorted() {
+            guard let list = byWeek[week], list.count > 1 else { continue }
+            let ordered = list.sorted { $0.completedAt != $1.completedAt ? $0.completedAt < $1.completedAt : $0.id.sortsBefore($1.id) }
+            for var d in ordered.dropFirst() {
+                d.deletedAt = d.completedAt
+                changed.append(d)
+            }
+        }
+        return changed
+    }
+
     // MARK: - Streak
 
     /// The instants that count a day for the streak, from the merged records: fixes assigned and

@@ -194,6 +194,10 @@ struct SyncState {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
         }
+        for d in SyncRules.resolveSameWeek(sortedValues(diagnostics).filter { $0.userId == profile }, calendar: calendar) {
+            diagnostics[d.id] = d
+            mark(WeeklyDiagnostic.table, d.id)
+        }
         let live = sortedValues(completions).filter { $0.deletedAt == nil && $0.userId == profile }
         for v in SyncRules.resolveVersions(entries: sortedValues(versions).filter { $0.userId == profile }, applied: live, userId: profile) {
             versions[v.id] = v
