@@ -473,8 +473,8 @@ final class SyncTests: XCTestCase {
     }
 
     /// Two machines that find the same pattern on their own hold it under the same derived id, with
-    /// their own token and figures: syncing in any order, both end with the same copy (they kept
-    /// their own before, and the exports never agreed).
+    /// their own token and figures: syncing in any order, both end with the same copy, viewed when
+    /// it was last viewed on either (they kept their own before, and the exports never agreed).
     func test_Sync_aPatternBothMachinesFoundConverges() async throws {
         let (shared, a, b) = try await twoMachinesInSync()
         let profile = try await a.store.repositories.users.get()
@@ -483,12 +483,12 @@ final class SyncTests: XCTestCase {
         for (m, p) in [(a, 0.01), (b, 0.03)] {
             try await m.store.repositories.patterns.save(DetectedPattern(
                 id: id, userId: user.id, patternType: .temporalCrash, severity: .insight, title: "Mondays", body: "Crashes cluster on Mondays.",
-                relatedBugIds: [], dataPoints: 12, pValue: p, detectedAt: Self.day(1, 9), viewedAt: m === a ? Self.day(1, 10) : nil))
+                relatedBugIds: [], dataPoints: 12, pValue: p, detectedAt: Self.day(1, 9), viewedAt: m === a ? Self.day(1, 10) : Self.day(1, 11)))
         }
         let export = try await converge([b, a], shared, at: Self.day(1, 12))
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: export) as? [String: Any])
         let pattern = try XCTUnwrap((doc["patterns"] as? [[String: Any]])?.first { $0["id"] as? String == id.uuidString })
-        XCTAssertNotNil(pattern["viewedAt"] as? String, "the earliest viewing is kept whichever copy wins")
+        XCTAssertEqual(pattern["viewedAt"] as? String, "2026-03-03T11:00:00.000Z", "the last viewing is kept whichever copy wins")
     }
 
     /// A device file is held to an import's rules: a profile counter or day far out of range (which

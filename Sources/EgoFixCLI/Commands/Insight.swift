@@ -21,10 +21,14 @@ enum Surfacer {
     static func surface(_ s: Session, moment: SurfacingMoment, run: PatternRun) async throws -> [String] {
         guard let user = try await s.repos.users.get() else { return [] }
         let history = try await s.repos.patterns.getAll()
-        guard var p = PatternSurfacing.pick(from: run.patterns, history: history, moment: moment, session: SurfacingSession(),
+        guard let p = PatternSurfacing.pick(from: run.patterns, history: history, moment: moment, session: SurfacingSession(),
                                             now: s.now, calendar: s.calendar) else { return [] }
-        p.viewedAt = s.now
-        try await s.repos.patterns.save(p)
+        // Shown with today's figures; stored as it first was (the same finding, by its derived
+        // id), with only when it was viewed changed: patterns are never edited, and the other
+        // machines merge only their instants.
+        var record = history.first { $0.id == p.id && $0.deletedAt == nil } ?? p
+        record.viewedAt = s.now
+        try await s.repos.patterns.save(record)
         try await EventRecorder(repos: s.repos, calendar: s.calendar)
             .record(.patternViewed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
         let head = p.severity == .alert ? s.style.paint("PATTERN DETECTED", Style.crash) : s.style.paint("PATTERN", Style.skipped)

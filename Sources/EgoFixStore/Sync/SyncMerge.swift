@@ -89,9 +89,10 @@ struct SyncState {
         take(WeeklyDiagnostic.table)
         for r in f.patterns {
             Self.sticky(&patterns, r, &touched) { a, b in
+                // Viewing is "when it was last shown", what surfacing spaces patterns by.
                 a.deletedAt = SyncState.earliest(a.deletedAt, b.deletedAt)
-                a.viewedAt = SyncState.earliest(a.viewedAt, b.viewedAt)
-                a.dismissedAt = SyncState.earliest(a.dismissedAt, b.dismissedAt)
+                a.viewedAt = SyncState.latest(a.viewedAt, b.viewedAt)
+                a.dismissedAt = SyncState.latest(a.dismissedAt, b.dismissedAt)
             }
         }
         take(DetectedPattern.table)
@@ -143,8 +144,8 @@ struct SyncState {
         return waiting
     }
 
-    /// Records whose content never changes after they are made: their deletion (and a pattern's
-    /// viewed and dismissed instants) take the earliest instant known. Two machines that made the
+    /// Records whose content never changes after they are made: their deletion takes the earliest
+    /// instant known (and a pattern's viewed and dismissed instants the latest). Two machines that made the
     /// same record on their own (a pattern's id is derived from what it found) may hold different
     /// copies of it: every machine keeps the same one, the smaller by its canonical bytes, so they
     /// converge whatever order they sync in.
@@ -162,6 +163,14 @@ struct SyncState {
         if kept != l {
             local[r.id] = kept
             touched.insert(r.id)
+        }
+    }
+
+    static func latest(_ a: Date?, _ b: Date?) -> Date? {
+        switch (a, b) {
+        case let (x?, y?): return max(x, y)
+        case let (x?, nil): return x
+        case let (nil, y): return y
         }
     }
 
