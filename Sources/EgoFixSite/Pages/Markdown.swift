@@ -7,8 +7,8 @@ import Foundation
 /// libcmark runs with its safe default (`CMARK_OPT_DEFAULT`, never `CMARK_OPT_UNSAFE`): raw HTML
 /// becomes `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`, `file:` and non-image `data:`
 /// URLs become empty. On top of that every link and image destination is checked against an allow
-/// list of schemes (`http`, `https`, `mailto` for links; `http`, `https` for images; relative URLs for
-/// both); anything else is emptied before rendering.
+/// list of schemes (`http`, `https`, `mailto` for links; relative URLs for both): a link to anything
+/// else is rendered as its text, and an image from anywhere but the site as its alt text.
 public enum Markdown {
     public enum Error: Swift.Error, Equatable, CustomStringConvertible {
         /// The document is over `Thresholds.maxMarkdownBytes`.
@@ -61,9 +61,7 @@ public enum Markdown {
         guard let document = maybeDocument else { throw Error.renderFailed(name: name) }
         defer { cmark_node_free(document) }
 
-        try sanitizeDestinations(document, name: name)
-        try dropRemoteImages(document, name: name)
-        if headingsFrom > 1 { try shiftHeadings(document, by: headingsFrom - 1, name: name) }
+        try rewrite(document, headingShift: max(0, headingsFrom - 1), name: name)
 
         guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
         defer { freeCmarkString(html) }
@@ -77,76 +75,35 @@ public enum Markdown {
     /// Schemes an image may use.
     static let imageSchemes: Set<String> = ["http", "https"]
 
-    /// A link whose destination is not allowed becomes its text (an empty `href` would reload the
-    /// page when clicked); an image's destination is emptied (and, as any image, it may become its
-    /// alt text below).
-    private static func sanitizeDestinations(_ document: OpaquePointer, name: String) throws {
+    /// One walk over the document, then the changes it found:
+    /// - a link whose destination is not allowed becomes its text (an empty `href` would reload
+    ///   the page when clicked);
+    /// - an image whose destination is not allowed, or names a scheme or a host (not a path in the
+    ///   site), becomes its alt text: no request leaves the site;
+    /// - every heading moves `shift` levels deeper, h6 at most.
+    private static func rewrite(_ document: OpaquePointer, headingShift shift: Int32, name: String) throws {
         guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
-        var refused: [OpaquePointer] = []
-        while true {
+        var links: [OpaquePointer] = [], images: [OpaquePointer] = []
+        var failed = false
+        while !failed {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
-            let allowed: Set<String>
-            if type == CMARK_NODE_LINK {
-                allowed = linkSchemes
+            if type == CMARK_NODE_HEADING {
+                if shift > 0 { failed = cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + shift)) != 1 }
+            } else if type == CMARK_NODE_LINK {
+                if let raw = cmark_node_get_url(node), !isAllowed(url: String(cString: raw), schemes: linkSchemes) { links.append(node) }
             } else if type == CMARK_NODE_IMAGE {
-                allowed = imageSchemes
-            } else {
-                continue
-            }
-            guard let raw = cmark_node_get_url(node) else { continue }
-            let url = String(cString: raw)
-            if !isAllowed(url: url, schemes: allowed) {
-                guard cmark_node_set_url(node, "") == 1 else {
-                    cmark_iter_free(iterator)
-                    throw Error.renderFailed(name: name)
-                }
-                if type == CMARK_NODE_LINK { refused.append(node) }
+                let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
+                let remote = url.trimmingCharacters(in: .whitespaces).hasPrefix("//") || url.contains(":")
+                if remote || !isAllowed(url: url, schemes: imageSchemes) { images.append(node) }
             }
         }
         cmark_iter_free(iterator)
-        // Changed only after the walk: the link's children take its place.
-        for link in refused {
-            while let child = cmark_node_first_child(link) {
-                guard cmark_node_insert_before(link, child) == 1 else { throw Error.renderFailed(name: name) }
-            }
-            cmark_node_unlink(link)
-            cmark_node_free(link)
-        }
-    }
-
-    /// Moves every heading `shift` levels deeper, h6 at most.
-    private static func shiftHeadings(_ document: OpaquePointer, by shift: Int32, name: String) throws {
-        guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
-        defer { cmark_iter_free(iterator) }
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_HEADING else { continue }
-            guard cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + shift)) == 1 else {
-                throw Error.renderFailed(name: name)
-            }
-        }
-    }
-
-    /// Replaces every image whose destination names a scheme or a host (not a path in the site)
-    /// with a text node holding its alt text.
-    private static func dropRemoteImages(_ document: OpaquePointer, name: String) throws {
-        guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
-        var remote: [OpaquePointer] = []
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator), cmark_node_get_type(node) == CMARK_NODE_IMAGE,
-                  let raw = cmark_node_get_url(node) else { continue }
-            let url = String(cString: raw).trimmingCharacters(in: .whitespaces)
-            if url.hasPrefix("//") || url.contains(":") { remote.append(node) }
-        }
-        cmark_iter_free(iterator)
+        if failed { throw Error.renderFailed(name: name) }
         // Changed only after the walk: the iterator must not see the tree change under it.
-        for image in remote {
+        for image in images {
             guard let text = cmark_node_new(CMARK_NODE_TEXT) else { throw Error.renderFailed(name: name) }
             _ = cmark_node_set_literal(text, altText(image))
             guard cmark_node_replace(image, text) == 1 else {
@@ -154,6 +111,13 @@ public enum Markdown {
                 throw Error.renderFailed(name: name)
             }
             cmark_node_free(image)
+        }
+        for link in links {
+            while let child = cmark_node_first_child(link) {
+                guard cmark_node_insert_before(link, child) == 1 else { throw Error.renderFailed(name: name) }
+            }
+            cmark_node_unlink(link)
+            cmark_node_free(link)
         }
     }
 
