@@ -28,5 +28,11 @@ final class CrisisLanguageTests: XCTestCase {
         XCTAssertNil(CrisisLanguage.detectASCII("caf\u{e9} and suicide"))
         XCTAssertTrue(CrisisLanguage.detect("Caf\u{e9}. I can\u{2019}t go on."))
         XCTAssertFalse(CrisisLanguage.detect("Caf\u{e9}. Fine, mostly."))
+        // Said the ways people say it, not only the clinical words.
+        for said in ["I don\u{2019}t want to be alive anymore.", "Honestly some days I want to disappear.", "Some nights I wish I was dead.",
+                     "I just want to end it all."] {
+            XCTAssertTrue(CrisisLanguage.detect(said), said)
+        }
+        XCTAssertFalse(CrisisLanguage.detect("I want to win this argument and then disappear into a nap."))
     }
 }

@@ -7,6 +7,9 @@ public enum CrisisLanguage {
         "kill myself", "killing myself", "suicide", "suicidal", "end my life", "ending my life",
         "want to die", "wanted to die", "hurt myself", "hurting myself", "self-harm", "self harm",
         "no reason to live", "better off dead", "can't go on", "cannot go on", "don't want to be here anymore",
+        "don't want to be alive", "do not want to be alive", "dont want to be alive", "don't want to live",
+        "do not want to live", "dont want to live", "wish i was dead", "wish i were dead", "take my own life",
+        "taking my own life", "end it all", "want to disappear",
     ]
 
     public static func detect(_ text: String) -> Bool {
