@@ -123,6 +123,15 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(system.status, 0, system.err)
     }
 
+    /// A practice begun on a Monday is not asked about the week before it began; its first
+    /// diagnostic opens that Sunday evening.
+    func test_Diagnostic_notAskedAboutTheWeekBeforeDayOne() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        XCTAssertFalse(try ok(cli, ["status"], "2026-03-09T09:05:00+01:00").contains("Weekly diagnostic open"))
+        XCTAssertTrue(try ok(cli, ["status"], "2026-03-15T19:00:00+01:00").contains("Weekly diagnostic open"))
+    }
+
     func test_Diagnostic_endsWithTheWeeklySummary() throws {
         let cli = try CLI()
         _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")

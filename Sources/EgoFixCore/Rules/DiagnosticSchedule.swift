@@ -24,8 +24,11 @@ public enum DiagnosticSchedule {
         }
     }
 
-    public static func isDue(now: Date, calendar: Calendar, completed: [WeeklyDiagnostic]) -> Bool {
+    /// Whether the diagnostic is open and not done; never for a week that ended before the
+    /// practice's first day (`practiceStart`): a practice begun on a Monday is not asked about the week before it.
+    public static func isDue(now: Date, calendar: Calendar, completed: [WeeklyDiagnostic], practiceStart: LocalDay? = nil) -> Bool {
         guard let week = reviewedWeek(now: now, calendar: calendar) else { return false }
+        if let start = practiceStart, week.adding(days: 6) < start { return false }
         return !completed.contains { $0.deletedAt == nil && $0.week(in: calendar) == week }
     }
 

@@ -10,7 +10,8 @@ public struct DiagnosticService: Sendable {
     }
 
     public func isDue(at now: Date) async throws -> Bool {
-        DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll())
+        let start = try await repos.users.get().map { LocalDay($0.createdAt, calendar: calendar) }
+        return DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll(), practiceStart: start)
     }
 
     /// The bugs this week's diagnostic asks about (at most 3, rotating).
