@@ -90,7 +90,7 @@ public enum StreakRules {
             "counting days is easier than counting changes.",
             "a number that goes up. your brain likes those.",
         ]
-        if days == 0 { return "day 0 // nothing to protect. convenient." }
+        if days == 0 { return "day 0 // nothing counted yet." }
         return "day \(days) // " + comments[days % comments.count]
     }
 }
