@@ -101,6 +101,9 @@ enum ImportValidation {
                                           message: "refers to fix \(c.fixId.uuidString), which is not in the file"))
             }
             size(FixCompletion.table, i, "reflection", c.reflection)
+            if let d = c.day, !dayOrdinals.contains(d) {
+                issues.append(ImportIssue(table: FixCompletion.table, index: i, field: "day", message: "\(d) is not a day from 1900 to 2200"))
+            }
         }
         _ = unique(s.crashes)
         for (i, c) in s.crashes.enumerated() {

@@ -66,11 +66,11 @@ extension FixCompletion: SQLRecord {
     static let table = "completions"
     static let orderColumn = "assignedAt"
     static let columns = ["id", "fixId", "userId", "outcome", "reflection", "outcomeData", "assignedAt", "completedAt",
-                          "createdAt", "updatedAt", "deletedAt", "syncToken"]
+                          "createdAt", "updatedAt", "deletedAt", "syncToken", "day"]
     func databaseValues() throws -> [DatabaseValue] {
         [Col.uuid(id), Col.uuid(fixId), Col.uuid(userId), Col.raw(outcome), Col.text(reflection), Col.blob(outcomeData),
          Col.date(assignedAt), Col.date(completedAt), Col.date(createdAt), Col.date(updatedAt), Col.date(deletedAt),
-         Col.text(syncToken)]
+         Col.text(syncToken), Col.int(day)]
     }
     init(_ r: RowReader) throws {
         self.init(id: try r.uuid("id"), fixId: try r.uuid("fixId"), userId: try r.uuid("userId"),
@@ -78,7 +78,7 @@ extension FixCompletion: SQLRecord {
                   outcomeData: try r.data("outcomeData"), assignedAt: try r.date("assignedAt"),
                   completedAt: try r.dateOpt("completedAt"), createdAt: try r.date("createdAt"),
                   updatedAt: try r.date("updatedAt"), deletedAt: try r.dateOpt("deletedAt"),
-                  syncToken: try r.stringOpt("syncToken"))
+                  syncToken: try r.stringOpt("syncToken"), day: try r.intOpt("day"))
     }
 }
 

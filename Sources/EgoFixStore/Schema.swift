@@ -9,7 +9,7 @@ enum Schema {
     static let applicationID: Int32 = 0x4547_4658
 
     /// Identifiers of the migrations this version knows, oldest first.
-    static var knownMigrations: [String] { ["v1", "v2", "v3"] }
+    static var knownMigrations: [String] { ["v1", "v2", "v3", "v4"] }
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -23,8 +23,16 @@ enum Schema {
         m.registerMigration("v3") { db in
             try db.execute(sql: v3)
         }
+        m.registerMigration("v4") { db in
+            try db.execute(sql: v4)
+        }
         return m
     }
+
+    /// A completion keeps the local day it was given for (travel does not move it).
+    static let v4 = """
+        ALTER TABLE completions ADD COLUMN day INTEGER;
+        """
 
     /// A bug remembers when it last regressed (its stability needs quiet ratings from after that);
     /// a catalogue fix can be retired (old records still show it; it is never assigned again); the

@@ -132,6 +132,25 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(try ok(cli, ["status"], "2026-03-15T19:00:00+01:00").contains("Weekly diagnostic open"))
     }
 
+    /// Flying west on the same calendar date: the fix given in Tokyo on the 14th is still the 14th's
+    /// in Los Angeles, where it is still the 14th; it can be marked, and today shows it (it was
+    /// yesterday's there, could not be marked, and a second fix came for the same date).
+    func test_Today_theDaysFixStaysTheDaysAfterAFlight() throws {
+        let cli = try CLI()
+        let tokyo = ["TZ": "Asia/Tokyo"], la = ["TZ": "America/Los_Angeles"]
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-13T08:00:00+09:00", env: tokyo).status, 0)
+        let given = try cli.run(["today"], at: "2026-03-14T08:00:00+09:00", env: tokyo)
+        XCTAssertTrue(given.out.contains("TODAY // 2026-03-14"), given.out)
+        let label = try XCTUnwrap(given.out.range(of: #"FIX #\d{3}"#, options: .regularExpression).map { String(given.out[$0]) })
+        let there = try cli.run(["today"], at: "2026-03-14T20:00:00-07:00", env: la)
+        XCTAssertTrue(there.out.contains("TODAY // 2026-03-14") && there.out.contains(label), there.out)
+        let marked = try cli.run(["applied", "-m", "Let Tom finish."], at: "2026-03-14T20:01:00-07:00", env: la)
+        XCTAssertEqual(marked.status, 0, marked.err)
+        let doc = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
+        let daily = (doc?["completions"] as? [[String: Any]] ?? []).filter { $0["deletedAt"] == nil }
+        XCTAssertEqual(daily.count, 2, "the 13th's and the 14th's, no second one for the 14th: \(daily)")
+    }
+
     func test_Diagnostic_endsWithTheWeeklySummary() throws {
         let cli = try CLI()
         _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-16T10:00:00+01:00")

@@ -85,7 +85,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(tables, ["bugs", "completions", "crashes", "diagnostics", "education", "events", "fixes",
                                 "grdb_migrations", "meta", "patterns", "users", "versions"])
         let applied = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        XCTAssertEqual(applied, ["v1", "v2", "v3"])
+        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4"])
         XCTAssertEqual(try pragma(store, "application_id", as: Int32.self), Schema.applicationID)
     }
 
@@ -113,7 +113,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(c?.reflection, reflection)
         XCTAssertEqual(c?.assignedAt, precise, "instants keep every bit")
         let applied = try await store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        XCTAssertEqual(applied, ["v1", "v2", "v3"])
+        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4"])
     }
 
     func test_storeFromAnOlderVersion_isMigratedInPlace_keepingItsData() async throws {

@@ -452,6 +452,31 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing in the store changed because of the bad files")
     }
 
+    /// Fixes given on two days at home that fall on one day in another time zone stay two days'
+    /// fixes when the machine syncs there: each keeps the day it was given for (one was superseded,
+    /// and an applied fix lost, taking the version down).
+    func test_Sync_daysGivenAtHomeStayApartWhenSyncingAway() async throws {
+        let dir = try TempDir(), shared = try folder(dir)
+        let ny = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "America/New_York")))
+        let tokyo = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo")))
+        func at(_ text: String) throws -> Date { try XCTUnwrap(ISO8601DateFormatter().date(from: text)) }
+        let home = try Machine("a", dir: dir, calendar: ny)
+        try await home.start(at: try at("2026-03-02T09:00:00-05:00"))
+        // Late on the 3rd and early on the 4th in New York: both the 4th in Tokyo.
+        for (given, text) in [("2026-03-03T23:00:00-05:00", "late"), ("2026-03-04T08:00:00-05:00", "early")] {
+            try await home.open(at: try at(given))
+            let marked = try await home.mark(.applied, text, at: try at(given).addingTimeInterval(60))
+            XCTAssertTrue(marked, text)
+        }
+        let away = try Machine("a", dir: dir, calendar: tokyo)
+        try await away.sync(shared, at: try at("2026-03-04T10:00:00-05:00"))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try away.export(at: try at("2026-03-04T10:05:00-05:00"))) as? [String: Any])
+        let live = (doc["completions"] as? [[String: Any]] ?? []).filter { $0["deletedAt"] == nil }
+        for text in ["late", "early"] {
+            XCTAssertTrue(live.contains { $0["reflection"] as? String == text && $0["outcome"] as? String == "applied" }, "\(text): \(live)")
+        }
+    }
+
     /// A week's diagnostic done on the laptop on Sunday and on the desktop on Monday: after syncing,
     /// the week holds one (the first done), on both machines; the other is superseded, not lost
     /// from the streak (its event stays). Two ratings for one week made a bug stable in two weeks.

@@ -13,11 +13,15 @@ public struct FixCompletion: Identifiable, Codable, Sendable, Equatable {
     public var updatedAt: Date
     public var deletedAt: Date?
     public var syncToken: String?
+    /// The local day it was given for (a day ordinal, in the time zone it was given in): the day
+    /// stays the day it was after a flight or on a machine in another zone. Nil in records made
+    /// before egofix kept it; their day is read from `assignedAt` in the current zone.
+    public var day: Int?
 
     public init(id: UUID = UUID(), fixId: UUID, userId: UUID, outcome: FixOutcome = .pending,
                 reflection: String? = nil, outcomeData: Data? = nil, assignedAt: Date,
                 completedAt: Date? = nil, createdAt: Date? = nil, updatedAt: Date? = nil,
-                deletedAt: Date? = nil, syncToken: String? = nil) {
+                deletedAt: Date? = nil, syncToken: String? = nil, day: Int? = nil) {
         self.id = id
         self.fixId = fixId
         self.userId = userId
@@ -30,6 +34,7 @@ public struct FixCompletion: Identifiable, Codable, Sendable, Equatable {
         self.updatedAt = updatedAt ?? createdAt ?? assignedAt
         self.deletedAt = deletedAt
         self.syncToken = syncToken
+        self.day = day
     }
 
     /// The instant whose local day the completion belongs to, everywhere a day is shown or counted:

@@ -39,7 +39,7 @@ public enum PendingFixRule {
 
     /// A quick fix still pending `quickFixExpiryDays` local days after it was queued has expired.
     public static func isExpired(_ quick: FixCompletion, today: LocalDay, dayOf: (Date) -> LocalDay) -> Bool {
-        quick.outcome == .pending && today.days(since: dayOf(quick.assignedAt)) >= Thresholds.quickFixExpiryDays
+        quick.outcome == .pending && today.days(since: quick.givenDay(dayOf)) >= Thresholds.quickFixExpiryDays
     }
 
     /// Today's daily (or weekly) fix, whatever its outcome: the first non-quick fix assigned on `today`.
@@ -47,7 +47,7 @@ public enum PendingFixRule {
                                       dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
         let todays = completions.filter { c in
             guard c.deletedAt == nil, let fix = fixesById[c.fixId], fix.type != .quickFix else { return false }
-            return dayOf(c.assignedAt) == today
+            return c.givenDay(dayOf) == today
         }
         guard let c = earliest(todays), let fix = fixesById[c.fixId] else { return nil }
         return (c, fix)
@@ -59,13 +59,21 @@ public enum PendingFixRule {
     }
 }
 
+extension FixCompletion {
+    /// The local day it was given for: as kept when it was given (travel does not move it), else,
+    /// for a record from before egofix kept it, `dayOf` its `assignedAt`.
+    public func givenDay(_ dayOf: (Date) -> LocalDay) -> LocalDay {
+        day.map { LocalDay(ordinal: $0) } ?? dayOf(assignedAt)
+    }
+}
+
 extension PendingFixRule {
     /// What a completion's outcome reads as in a history: its outcome, else "expired" for a quick
     /// fix past its days, "not marked" for a fix whose day is over, "pending" for today's.
     public static func outcomeText(_ c: FixCompletion, fix: Fix?, today: LocalDay, dayOf: (Date) -> LocalDay) -> String {
         guard c.outcome == .pending else { return c.outcome.rawValue }
         if fix?.type == .quickFix, isExpired(c, today: today, dayOf: dayOf) { return "expired" }
-        return dayOf(c.assignedAt) < today ? "not marked" : "pending"
+        return c.givenDay(dayOf) < today ? "not marked" : "pending"
     }
 
     /// The completions that are reruns: their fix had been applied by an earlier completion. Quick

@@ -72,7 +72,7 @@ public enum SyncRules {
         var groups: [Int: [FixCompletion]] = [:]
         for c in completions where c.deletedAt == nil || isSuperseded(c) {
             guard let type = fixTypes[c.fixId], type != .quickFix else { continue }
-            groups[LocalDay(c.assignedAt, calendar: calendar).ordinal, default: []].append(c)
+            groups[c.givenDay { LocalDay($0, calendar: calendar) }.ordinal, default: []].append(c)
         }
         var changed: [FixCompletion] = []
         for day in groups.keys.sorted() {
@@ -138,7 +138,7 @@ public enum SyncRules {
         return FixCompletion(id: id, fixId: loser.fixId, userId: loser.userId, outcome: loser.outcome, reflection: text,
                              outcomeData: loser.outcomeData, assignedAt: loser.assignedAt, completedAt: loser.completedAt,
                              createdAt: loser.createdAt, updatedAt: loser.updatedAt, deletedAt: loser.assignedAt,
-                             syncToken: loser.syncToken)
+                             syncToken: loser.syncToken, day: loser.day)
     }
 
     // MARK: - Version entries

@@ -41,7 +41,7 @@ public struct CrashService: Sendable {
                 quick = byId[already.fixId]
             } else if let q = CrashRules.quickFix(for: bug, fixes: fixes, completions: try await repos.completions.getAll(),
                                                   userId: user.id, day: LocalDay(now, calendar: calendar)) {
-                try await repos.completions.save(FixCompletion(fixId: q.id, userId: user.id, assignedAt: now))
+                try await repos.completions.save(FixCompletion(fixId: q.id, userId: user.id, assignedAt: now, day: today.ordinal))
                 try await EventRecorder(repos: repos, calendar: calendar)
                     .record(.fixAssigned, userId: user.id, bugId: bug, fixId: q.id, at: now)
                 quick = q

@@ -39,7 +39,7 @@ public struct DailyFixService: Sendable {
             userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
             primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
         guard case .fix(let fix, let reason) = assignment else { return nil }
-        let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now)
+        let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now, day: day.ordinal)
         try await repos.completions.save(completion)
         if reason == .retest, var bug = try await repos.bugs.getById(fix.bugId) {
             bug.lastRetestAt = now
@@ -53,7 +53,9 @@ public struct DailyFixService: Sendable {
     /// The daily (or weekly) fix already assigned on this local day, whatever its outcome.
     public func todaysAssignment(at now: Date, fixesById: [UUID: Fix]? = nil) async throws -> (completion: FixCompletion, fix: Fix)? {
         let day = LocalDay(now, calendar: calendar)
-        let start = day.start(in: calendar), end = day.adding(days: 1).start(in: calendar)
+        // A day either side: a fix given for today in another time zone was given at an instant
+        // that is another day here; the day it was given for decides.
+        let start = day.adding(days: -1).start(in: calendar), end = day.adding(days: 2).start(in: calendar)
         let byId: [UUID: Fix]
         if let fixesById { byId = fixesById } else {
             byId = Dictionary(uniqueKeysWithValues: try await repos.fixes.getAll().map { ($0.id, $0) })

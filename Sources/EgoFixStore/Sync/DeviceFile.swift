@@ -194,6 +194,7 @@ enum DeviceFileReader {
         for b in f.bugStates where !bugs.insert(b.id).inserted { throw DeviceFileProblem.invalid("bugStates has \(b.id.uuidString) twice") }
         for c in f.completions {
             try text("completions", "reflection", c.reflection)
+            if let d = c.day, !ImportValidation.dayOrdinals.contains(d) { throw DeviceFileProblem.invalid("completions.day: \(d) is not a day from 1900 to 2200") }
             if c.userId != profile { throw DeviceFileProblem.invalid("completion \(c.id.uuidString) belongs to another profile") }
         }
         for c in f.crashes {
