@@ -330,6 +330,7 @@ final class ExportImportTests: XCTestCase {
                 "users[0].lastEngagementDay: \(Int.min) is not a day from 1900 to 2200")
         refused(try mutate(data) { setField(&$0, "users", 0, "freezeUsedWeekStart", 10_000_000) },
                 "users[0].freezeUsedWeekStart: 10000000 is not a day")
+        refused(try mutate(data) { setField(&$0, "completions", 0, "day", 9_000_000) }, "completions[0].day: 9000000 is not a day from 1900 to 2200")
         refused(try mutate(data) { $0["users"] = [] as [Any] }, "users: no live profile, but ")
         refused(try mutate(data) { $0.removeValue(forKey: "events") }, "events: missing")
         refused(Data("[1, 2]".utf8), "")
