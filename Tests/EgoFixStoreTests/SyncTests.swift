@@ -477,6 +477,24 @@ final class SyncTests: XCTestCase {
         }
     }
 
+    /// The same crash logged on both machines queues the same quick fix on each: after syncing, one
+    /// waits, as a second crash queues nothing while its bug's quick fix waits (it waited twice).
+    func test_Sync_aQuickFixQueuedOnBothMachinesWaitsOnce() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        for (m, at) in [(a, Self.day(1, 12)), (b, Self.day(1, 13))] {
+            m.clock.now = at
+            _ = try await m.store.transaction {
+                try await CrashService(repos: m.store.repositories, calendar: m.calendar).logCrash(bugId: nil, note: nil, at: at)
+            }
+        }
+        let export = try await converge([a, b], shared, at: Self.day(1, 14))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: export) as? [String: Any])
+        let waiting = (doc["completions"] as? [[String: Any]] ?? []).filter {
+            $0["deletedAt"] == nil && $0["outcome"] as? String == "pending" && ($0["assignedAt"] as? String ?? "") >= "2026-03-03T11"
+        }
+        XCTAssertEqual(waiting.count, 1, "\(waiting)")
+    }
+
     /// A week's diagnostic done on the laptop on Sunday and on the desktop on Monday: after syncing,
     /// the week holds one (the first done), on both machines; the other is superseded, not lost
     /// from the streak (its event stays). Two ratings for one week made a bug stable in two weeks.

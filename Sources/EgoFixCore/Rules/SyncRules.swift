@@ -125,6 +125,28 @@ public enum SyncRules {
         return changed
     }
 
+    /// A quick fix waiting on two machines: the same crash logged on both queued the same quick fix
+    /// on each, and a second crash about a bug whose quick fix waits queues nothing. Of the pending
+    /// completions of one quick fix, the first given (then the smaller id) stays; the others are
+    /// superseded as the same-day rule supersedes (soft-deleted at their own `assignedAt`). A
+    /// marked one is never touched. Returns the completions changed.
+    public static func resolveWaitingQuickFixes(_ completions: [FixCompletion], fixTypes: [UUID: FixType]) -> [FixCompletion] {
+        var byFix: [UUID: [FixCompletion]] = [:]
+        for c in completions where c.deletedAt == nil && c.outcome == .pending && fixTypes[c.fixId] == .quickFix {
+            byFix[c.fixId, default: []].append(c)
+        }
+        var changed: [FixCompletion] = []
+        for fix in byFix.keys.sorted(by: { $0.sortsBefore($1) }) {
+            guard let list = byFix[fix], list.count > 1 else { continue }
+            let ordered = list.sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
+            for var c in ordered.dropFirst() {
+                c.deletedAt = c.assignedAt
+                changed.append(c)
+            }
+        }
+        return changed
+    }
+
     /// One completion marked on two machines (both versions of the same record): the merge keeps
     /// the newer version, and the other version's text is kept as a superseded completion of its
     /// own, with an id derived from that version, so the same-day rule adds it as a note. Nil when

@@ -203,6 +203,10 @@ struct SyncState {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
         }
+        for c in SyncRules.resolveWaitingQuickFixes(sortedValues(completions), fixTypes: fixTypes) {
+            completions[c.id] = c
+            mark(FixCompletion.table, c.id)
+        }
         for d in SyncRules.resolveSameWeek(sortedValues(diagnostics).filter { $0.userId == profile }, calendar: calendar) {
             diagnostics[d.id] = d
             mark(WeeklyDiagnostic.table, d.id)
