@@ -131,17 +131,26 @@ public enum SyncRules {
     /// superseded as the same-day rule supersedes (soft-deleted at their own `assignedAt`). A
     /// marked one is never touched. Returns the completions changed.
     public static func resolveWaitingQuickFixes(_ completions: [FixCompletion], fixTypes: [UUID: FixType]) -> [FixCompletion] {
-        var byFix: [UUID: [FixCompletion]] = [:]
-        for c in completions where c.deletedAt == nil && c.outcome == .pending && fixTypes[c.fixId] == .quickFix {
-            byFix[c.fixId, default: []].append(c)
+        keepingFirst(completions, by: { c in c.deletedAt == nil && c.outcome == .pending && fixTypes[c.fixId] == .quickFix ? c.fixId : nil },
+                     at: \.assignedAt, id: \.id) { $0.deletedAt = $0.assignedAt }
+    }
+
+    /// Of each group of records (`key`; nil is in none), the first (by `at`, then id) stays and
+    /// the others get `supersede`. Returns those, group by group in the order the groups appear.
+    static func keepingFirst<R, K: Hashable>(_ records: [R], by key: (R) -> K?, at: (R) -> Date, id: (R) -> UUID,
+                                             supersede: (inout R) -> Void) -> [R] {
+        var groups: [K: [R]] = [:], order: [K] = []
+        for r in records {
+            guard let k = key(r) else { continue }
+            if groups[k] == nil { order.append(k) }
+            groups[k, default: []].append(r)
         }
-        var changed: [FixCompletion] = []
-        for fix in byFix.keys.sorted(by: { $0.sortsBefore($1) }) {
-            guard let list = byFix[fix], list.count > 1 else { continue }
-            let ordered = list.sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }
-            for var c in ordered.dropFirst() {
-                c.deletedAt = c.assignedAt
-                changed.append(c)
+        var changed: [R] = []
+        for k in order {
+            guard let list = groups[k], list.count > 1 else { continue }
+            for var r in list.sorted(by: { at($0) != at($1) ? at($0) < at($1) : id($0).sortsBefore(id($1)) }).dropFirst() {
+                supersede(&r)
+                changed.append(r)
             }
         }
         return changed
@@ -240,18 +249,9 @@ public enum SyncRules {
     /// detectors (a week is rated once); the day it was done still counts for the streak (its
     /// event stays). Returns the diagnostics changed.
     public static func resolveSameWeek(_ diagnostics: [WeeklyDiagnostic], calendar: Calendar) -> [WeeklyDiagnostic] {
-        var byWeek: [LocalDay: [WeeklyDiagnostic]] = [:]
-        for d in diagnostics where d.deletedAt == nil { byWeek[d.week(in: calendar), default: []].append(d) }
-        var changed: [WeeklyDiagnostic] = []
-        for week in byWeek.keys.sorted() {
-            guard let list = byWeek[week], list.count > 1 else { continue }
-            let ordered = list.sorted { $0.completedAt != $1.completedAt ? $0.completedAt < $1.completedAt : $0.id.sortsBefore($1.id) }
-            for var d in ordered.dropFirst() {
-                d.deletedAt = d.completedAt
-                changed.append(d)
-            }
+        keepingFirst(diagnostics, by: { $0.deletedAt == nil ? $0.week(in: calendar) : nil }, at: \.completedAt, id: \.id) {
+            $0.deletedAt = $0.completedAt
         }
-        return changed
     }
 
     // MARK: - Streak
