@@ -80,7 +80,11 @@ final class LifetimeCommandTests: XCTestCase {
             XCTAssertFalse(status.out.contains("Weekly diagnostic open"), "\(zone): \(status.out)")
             let again = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: monday, env: ["TZ": zone])
             XCTAssertNotEqual(again.status, 0, "\(zone): recorded twice")
-            XCTAssertTrue(again.err.contains("already done"), again.err)
+            XCTAssertTrue(again.err.contains("already done. The next one opens the coming Sunday at 18:00."), again.err)
+            // Skipping what is done says so, rather than that something was skipped.
+            let skipped = try cli.run(["diagnostic", "--skip"], at: monday, env: ["TZ": zone])
+            XCTAssertEqual(skipped.status, 0, skipped.err)
+            XCTAssertTrue(skipped.out.contains("is already done. Nothing to skip."), skipped.out)
             let export = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
             XCTAssertEqual((export?["diagnostics"] as? [Any])?.count, 1, zone)
         }

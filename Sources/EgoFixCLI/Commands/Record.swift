@@ -122,7 +122,9 @@ struct Diagnostic: AsyncParsableCommand {
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
-            s.print(["Skipped. Nothing recorded, nothing owed."])
+            let week = svc.weekUnderReview(at: s.now)
+            let done = try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
+            s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."])
             return
         }
         let week = svc.weekUnderReview(at: s.now)
