@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 import EgoFixStore
 
@@ -22,12 +23,9 @@ enum SafeFile {
     /// (its journal, its write-ahead log and index): the same file, through any link or spelling.
     static func isStore(_ path: String, store: String) -> Bool {
         func real(_ p: String) -> String? {
-            if let r = realpath(p, nil) { defer { free(r) }; return String(cString: r) }
             // Not there yet: its folder's real path and its name.
             let url = URL(fileURLWithPath: p)
-            guard let r = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
-            defer { free(r) }
-            return String(cString: r) + "/" + url.lastPathComponent
+            return RealPath.of(p) ?? RealPath.of(url.deletingLastPathComponent().path).map { $0 + "/" + url.lastPathComponent }
         }
         guard let target = real(path), let base = real(store) else { return false }
         return ["", "-journal", "-wal", "-shm"].contains { target == base + $0 }

@@ -71,12 +71,11 @@ package struct Session {
             if let tz = TimeZone(identifier: tzName) { return tz }
             // A zone file's path (glibc's form, as in TZ=:/etc/localtime): the zone it is, through links.
             if tzName.hasPrefix("/") {
-                let real = realpath(tzName, nil).map { p in defer { free(p) }; return String(cString: p) } ?? tzName
+                let real = RealPath.of(tzName) ?? tzName
                 for path in [tzName, real] {
                     if let r = path.range(of: "zoneinfo/"), let tz = TimeZone(identifier: String(path[r.upperBound...])) { return tz }
                 }
-                let system = realpath("/etc/localtime", nil).map { p in defer { free(p) }; return String(cString: p) }
-                if real == system || tzName == "/etc/localtime" { return TimeZone(identifier: TimeZone.current.identifier) ?? TimeZone.current }
+                if real == RealPath.of("/etc/localtime") || tzName == "/etc/localtime" { return TimeZone(identifier: TimeZone.current.identifier) ?? TimeZone.current }
             }
             throw CLIError("TZ '\(tzName)' is not a time zone this system knows. Use an IANA name such as Europe/Berlin.")
         }

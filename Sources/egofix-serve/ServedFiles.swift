@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// What `egofix serve` may send from the site folder, and how: a request path resolved inside the
@@ -42,11 +43,7 @@ enum ServedFiles {
         return .file(real)
     }
 
-    static func realPath(_ path: String) -> String? {
-        guard let p = realpath(path, nil) else { return nil }
-        defer { free(p) }
-        return String(cString: p)
-    }
+    static func realPath(_ path: String) -> String? { RealPath.of(path) }
 
     static func contentType(_ path: String) -> String {
         switch (path as NSString).pathExtension.lowercased() {

@@ -53,14 +53,11 @@ public struct DailyFixService: Sendable {
     /// The daily (or weekly) fix already assigned on this local day, whatever its outcome.
     public func todaysAssignment(at now: Date, fixesById: [UUID: Fix]? = nil) async throws -> (completion: FixCompletion, fix: Fix)? {
         let day = LocalDay(now, calendar: calendar)
-        // A day either side: a fix given for today in another time zone was given at an instant
-        // that is another day here; the day it was given for decides.
-        let start = day.adding(days: -1).start(in: calendar), end = day.adding(days: 2).start(in: calendar)
         let byId: [UUID: Fix]
         if let fixesById { byId = fixesById } else {
             byId = Dictionary(uniqueKeysWithValues: try await repos.fixes.getAll().map { ($0.id, $0) })
         }
-        return PendingFixRule.todaysDailyFix(in: try await repos.completions.getAssigned(from: start, to: end), fixesById: byId,
+        return PendingFixRule.todaysDailyFix(in: try await PendingFixService.givenAround(repos, today: day, calendar: calendar), fixesById: byId,
                                              today: day, dayOf: { LocalDay($0, calendar: calendar) })
     }
 }

@@ -5,7 +5,13 @@ public enum PendingFixService {
     /// Every pending quick fix and everything assigned on `today`.
     public static func candidates(_ repos: Repositories, fixes: [Fix], today: LocalDay, calendar: Calendar) async throws -> [FixCompletion] {
         try await repos.completions.getPending(fixIds: fixes.filter { $0.type == .quickFix }.map(\.id))
-            // A day either side: the fix given for today may have been given in another time zone.
-            + (try await repos.completions.getAssigned(from: today.adding(days: -1).start(in: calendar), to: today.adding(days: 2).start(in: calendar)))
+            + (try await givenAround(repos, today: today, calendar: calendar))
+    }
+
+    /// Everything that may have been given for `today`: given from the day before through the day
+    /// after, since a fix given for today in another time zone was given at an instant that is
+    /// another day here (the day it was given for decides, `FixCompletion.givenDay`).
+    public static func givenAround(_ repos: Repositories, today: LocalDay, calendar: Calendar) async throws -> [FixCompletion] {
+        try await repos.completions.getAssigned(from: today.adding(days: -1).start(in: calendar), to: today.adding(days: 2).start(in: calendar))
     }
 }

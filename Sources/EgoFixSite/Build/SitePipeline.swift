@@ -76,9 +76,8 @@ public final class SitePipeline: @unchecked Sendable {
     private func checkRequest() throws -> Bool {
         request.baseURL = try SitePipeline.baseURL(request.baseURL)
         // The swap replaces the whole output folder: a store inside it would go with the old site.
-        if case .store(let path, _, _) = request.source, let store = realpath(path, nil) {
-            defer { free(store) }
-            if String(cString: store).hasPrefix(writer.root + "/") {
+        if case .store(let path, _, _) = request.source, let store = RealPath.of(path) {
+            if store.hasPrefix(writer.root + "/") {
                 throw SiteBuildFailure(description: "the store \(path) is inside the output folder \(request.outputPath), which a build "
                                        + "replaces whole, store included. Move the store out of it or build into another folder. Nothing was changed.")
             }

@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 
 /// Where a file the build publishes (content notes, template and asset overrides) may come from:
@@ -30,9 +31,5 @@ struct PublishedFileCheck {
     }
 
     /// The path with every link and "." or ".." resolved, or nil when it does not resolve.
-    static func resolved(_ path: String) -> String? {
-        guard let r = realpath(path, nil) else { return nil }
-        defer { free(r) }
-        return String(cString: r)
-    }
+    static func resolved(_ path: String) -> String? { RealPath.of(path) }
 }
