@@ -63,6 +63,15 @@ enum ImportValidation {
         return out
     }
 
+    /// An event's local weekday and hour out of range: its weekday gives the day it counted for
+    /// the streak, and the detectors read both.
+    static func eventRangeProblems(_ e: AnalyticsEvent) -> [(field: String, message: String)] {
+        var out: [(field: String, message: String)] = []
+        if !(1...7).contains(e.dayOfWeek) { out.append(("dayOfWeek", "\(e.dayOfWeek) is not a weekday from 1 (Sunday) to 7")) }
+        if !(0...23).contains(e.hourOfDay) { out.append(("hourOfDay", "\(e.hourOfDay) is not an hour from 0 to 23")) }
+        return out
+    }
+
     /// Every rule a decoded file must satisfy, problems in table then record order.
     static func check(_ s: Snapshot) -> [ImportIssue] {
         var issues: [ImportIssue] = []
@@ -141,6 +150,11 @@ enum ImportValidation {
                                       message: "\"\(v.version)\" is not a version like 1.3"))
         }
         _ = unique(s.events)
+        for (i, e) in s.events.enumerated() {
+            for p in eventRangeProblems(e) {
+                issues.append(ImportIssue(table: AnalyticsEvent.table, index: i, field: p.field, message: p.message))
+            }
+        }
         _ = unique(s.patterns)
         _ = unique(s.diagnostics)
         _ = unique(s.education)

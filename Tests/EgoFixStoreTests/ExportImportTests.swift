@@ -331,6 +331,9 @@ final class ExportImportTests: XCTestCase {
         refused(try mutate(data) { setField(&$0, "users", 0, "freezeUsedWeekStart", 10_000_000) },
                 "users[0].freezeUsedWeekStart: 10000000 is not a day")
         refused(try mutate(data) { setField(&$0, "completions", 0, "day", 9_000_000) }, "completions[0].day: 9000000 is not a day from 1900 to 2200")
+        // An event's weekday gives the day it counted for the streak; the detectors read both.
+        refused(try mutate(data) { setField(&$0, "events", 1, "dayOfWeek", 99) }, "events[1].dayOfWeek: 99 is not a weekday from 1 (Sunday) to 7")
+        refused(try mutate(data) { setField(&$0, "events", 2, "hourOfDay", -1) }, "events[2].hourOfDay: -1 is not an hour from 0 to 23")
         refused(try mutate(data) { $0["users"] = [] as [Any] }, "users: no live profile, but ")
         refused(try mutate(data) { $0.removeValue(forKey: "events") }, "events: missing")
         refused(Data("[1, 2]".utf8), "")

@@ -477,6 +477,29 @@ final class SyncTests: XCTestCase {
         }
     }
 
+    /// Six days in Berlin, opened alternately late at night and early in the morning, then a sync
+    /// in Tokyo: the streak is the six days it counted in Berlin. Replayed in Tokyo's zone, those
+    /// instants fell on four days with three gaps, and the sync reset the streak to 1.
+    func test_Sync_aStreakKeepsTheDaysItCountedWhereItWasCounted() async throws {
+        let dir = try TempDir(), shared = try folder(dir)
+        let berlin = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Europe/Berlin")))
+        let tokyo = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo")))
+        func at(_ text: String) throws -> Date { try XCTUnwrap(ISO8601DateFormatter().date(from: text)) }
+        let home = try Machine("a", dir: dir, calendar: berlin)
+        try await home.start(at: try at("2026-06-01T00:30:00+02:00"))
+        for text in ["2026-06-02T23:30:00+02:00", "2026-06-03T00:30:00+02:00", "2026-06-04T23:30:00+02:00",
+                     "2026-06-05T00:30:00+02:00", "2026-06-06T23:30:00+02:00"] {
+            try await home.open(at: try at(text))
+        }
+        func streak(_ m: Machine) async throws -> Int? { try await m.store.repositories.users.get()?.currentStreak }
+        let before = try await streak(home)
+        XCTAssertEqual(before, 6)
+        let away = try Machine("a", dir: dir, calendar: tokyo)
+        try await away.sync(shared, at: try at("2026-06-07T12:00:00+09:00"))
+        let after = try await streak(away)
+        XCTAssertEqual(after, 6, "the sync in Tokyo kept Berlin's six days")
+    }
+
     /// The same crash logged on both machines queues the same quick fix on each: after syncing, one
     /// waits, as a second crash queues nothing while its bug's quick fix waits (it waited twice).
     func test_Sync_aQuickFixQueuedOnBothMachinesWaitsOnce() async throws {
@@ -535,7 +558,7 @@ final class SyncTests: XCTestCase {
     }
 
     /// A device file is held to an import's rules: a profile counter or day far out of range (which
-    /// would overflow the streak's arithmetic) or an instant more than a day after the clock makes
+    /// would overflow the streak's arithmetic), an event's weekday that is none, or an instant more than a day after the clock makes
     /// the file skipped whole, with one warning, and sync goes on working.
     func test_Sync_aFileOutsideImportsBoundsIsSkippedWithOneWarning() async throws {
         let (shared, a, b) = try await twoMachinesInSync()
@@ -544,6 +567,7 @@ final class SyncTests: XCTestCase {
         let before = try a.export(at: Self.day(1))
         for (pattern, bad) in [(#""currentStreak" : \d+"#, #""currentStreak" : 9223372036854775807"#),
                                (#""lastEngagementDay" : \d+"#, #""lastEngagementDay" : -9223372036854775808"#),
+                               (#""dayOfWeek" : \d+"#, #""dayOfWeek" : 8"#),
                                (#""assignedAt" : "[^"]+""#, #""assignedAt" : "2099-01-01T00:00:00Z""#)] {
             let mangled = good.replacingOccurrences(of: pattern, with: bad, options: .regularExpression)
             XCTAssertNotEqual(mangled, good, pattern)

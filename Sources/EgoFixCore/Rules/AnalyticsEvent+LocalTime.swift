@@ -27,4 +27,16 @@ extension AnalyticsEvent {
         return AnalyticsEvent(id: id, userId: userId, eventType: type, bugId: bugId, fixId: fixId,
                               context: context, dayOfWeek: weekday, hourOfDay: hour, timestamp: instant)
     }
+
+    /// The local day the event was made on, in the zone it was made in, wherever it is read: of
+    /// the UTC date of its instant, the day before, the day itself and the day after, the one
+    /// with the event's weekday (a zone is at most 12 hours behind UTC and 14 ahead, so the local
+    /// date is one of the three, and the three weekdays differ). An event whose weekday is not
+    /// 1 to 7 is read in `calendar`.
+    public func localDay(or calendar: Calendar) -> LocalDay {
+        guard (1...7).contains(dayOfWeek) else { return LocalDay(timestamp, calendar: calendar) }
+        let utc = LocalDay(ordinal: Int((timestamp.timeIntervalSince1970 / 86_400).rounded(.down)))
+        for day in [utc.adding(days: -1), utc, utc.adding(days: 1)] where day.weekday == dayOfWeek { return day }
+        return LocalDay(timestamp, calendar: calendar)
+    }
 }

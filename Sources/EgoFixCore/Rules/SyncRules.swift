@@ -256,36 +256,53 @@ public enum SyncRules {
 
     // MARK: - Streak
 
-    /// The instants that count a day for the streak, from the merged records: fixes assigned and
-    /// marked, crashes, completed diagnostics, and the events of opening a fix or marking one.
+    /// One instant that counts a day for the streak, and the local day it counts.
+    public struct Engagement: Equatable, Sendable {
+        public let at: Date
+        public let day: LocalDay
+    }
+
+    /// What counts a day for the streak, from the merged records: fixes assigned and marked,
+    /// crashes, completed diagnostics, and the events of opening a fix or marking one. Each counts
+    /// the day it counted where it happened: an event's day is read from its weekday (so a week
+    /// in Berlin synced in Tokyo keeps Berlin's days), a fix's assignment is the day it was given
+    /// for; a record with no event at its instant (made before events, or imported) is read in
+    /// `calendar`.
     public static func engagements(completions: [FixCompletion], crashes: [Crash], diagnostics: [WeeklyDiagnostic],
-                                   events: [AnalyticsEvent]) -> [Date] {
-        var out: [Date] = []
-        for c in completions where c.deletedAt == nil {
-            out.append(c.assignedAt)
-            if let d = c.completedAt { out.append(d) }
-        }
-        for c in crashes where c.deletedAt == nil { out.append(c.crashedAt) }
-        for d in diagnostics where d.deletedAt == nil { out.append(d.completedAt) }
+                                   events: [AnalyticsEvent], calendar: Calendar) -> [Engagement] {
+        var out: [Engagement] = []
+        var stamped = Set<Date>()
         let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
-        for e in events where e.deletedAt == nil && counted.contains(e.eventType) { out.append(e.timestamp) }
-        return out.sorted()
+        for e in events where e.deletedAt == nil && counted.contains(e.eventType) {
+            out.append(Engagement(at: e.timestamp, day: e.localDay(or: calendar)))
+            stamped.insert(e.timestamp)
+        }
+        func add(_ at: Date, day: Int? = nil) {
+            guard !stamped.contains(at) else { return }
+            out.append(Engagement(at: at, day: day.map(LocalDay.init(ordinal:)) ?? LocalDay(at, calendar: calendar)))
+        }
+        for c in completions where c.deletedAt == nil {
+            add(c.assignedAt, day: c.day)
+            if let d = c.completedAt { add(d) }
+        }
+        for c in crashes where c.deletedAt == nil { add(c.crashedAt) }
+        for d in diagnostics where d.deletedAt == nil { add(d.completedAt) }
+        return out.sorted { ($0.at, $0.day) < ($1.at, $1.day) }
     }
 
     /// The profile's derived fields (version, streak, freeze) recomputed from the merged records;
     /// the rest of the profile (primary bug, dates) is left as it is. The longest streak never
     /// goes down: it is the greater of the replayed one and the one the profile had.
-    public static func derivedProfile(_ user: UserProfile, appliedCount: Int, engagements: [Date],
-                                      calendar: Calendar) -> UserProfile {
+    public static func derivedProfile(_ user: UserProfile, appliedCount: Int, engagements: [Engagement]) -> UserProfile {
         var u = user
         u.currentVersion = VersionRules.version(forAppliedCount: appliedCount).description
-        var days = engagements.map { LocalDay($0, calendar: calendar) }
+        var days = engagements.map(\.day)
         if let kept = user.lastEngagementDay { days.append(LocalDay(ordinal: kept)) }
         let s = StreakRules.replay(days)
         u.currentStreak = s.current
         u.longestStreak = max(s.longest, user.longestStreak)
         u.lastEngagementDay = s.lastEngagedDay?.ordinal
-        u.lastEngagementDate = max(engagements.last, user.lastEngagementDate)
+        u.lastEngagementDate = max(engagements.last?.at, user.lastEngagementDate)
         u.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
         u.streakFreezeAvailable = s.lastEngagedDay.map { StreakRules.freezeAvailable(s, today: $0) } ?? true
         return u

@@ -197,6 +197,9 @@ enum DeviceFileReader {
             if let d = c.day, !ImportValidation.dayOrdinals.contains(d) { throw DeviceFileProblem.invalid("completions.day: \(d) is not a day from 1900 to 2200") }
             if c.userId != profile { throw DeviceFileProblem.invalid("completion \(c.id.uuidString) belongs to another profile") }
         }
+        for e in f.events {
+            if let p = ImportValidation.eventRangeProblems(e).first { throw DeviceFileProblem.invalid("events.\(p.field): \(p.message)") }
+        }
         for c in f.crashes {
             try text("crashes", "note", c.note)
             if c.userId != profile { throw DeviceFileProblem.invalid("crash \(c.id.uuidString) belongs to another profile") }

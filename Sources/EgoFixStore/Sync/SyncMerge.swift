@@ -218,9 +218,10 @@ struct SyncState {
         }
         guard let user = users[profile] else { return }
         let engagements = SyncRules.engagements(completions: live, crashes: sortedValues(crashes),
-                                                diagnostics: sortedValues(diagnostics), events: sortedValues(events))
+                                                diagnostics: sortedValues(diagnostics), events: sortedValues(events),
+                                                calendar: calendar)
         let derived = SyncRules.derivedProfile(user, appliedCount: live.filter { $0.outcome == .applied }.count,
-                                               engagements: engagements, calendar: calendar)
+                                               engagements: engagements)
         if derived != user {
             users[profile] = derived
             mark(UserProfile.table, profile)
