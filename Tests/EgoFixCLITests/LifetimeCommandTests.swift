@@ -116,6 +116,28 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertFalse(history.contains("rerun"), history)
     }
 
+    /// A reboot the day after its crash, on a day with nothing else: the history says so in words
+    /// (it read ", rebootopened"), and the week page does not add "Nothing recorded." under it. `crash -m` takes the note, as `applied -m` takes the reflection.
+    /// The per-bug totals under a --days window say they are all time.
+    func test_History_aDayWithOnlyARebootReadsAsOne() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        _ = try ok(cli, ["crash", "-m", "Corrected a waiter."], "2026-03-10T09:00:00+01:00")
+        _ = try ok(cli, ["applied"], "2026-03-10T09:05:00+01:00")
+        _ = try ok(cli, ["reboot"], "2026-03-11T09:00:00+01:00")
+        let history = try ok(cli, ["history", "--days", "7"], "2026-03-12T09:00:00+01:00")
+        XCTAssertTrue(history.contains("2026-03-11  1 reboot\n"), history)
+        XCTAssertTrue(history.contains("all time, by bug\nNeed to be right "), history)
+        XCTAssertTrue(try ok(cli, ["export", "-"], "2026-03-12T09:01:00+01:00").contains("Corrected a waiter."))
+        // The week page shows the reboot, not "Nothing recorded." under it.
+        let site = cli.workdir + "/site"
+        _ = try ok(cli, ["build", "--out", site], "2026-03-12T09:02:00+01:00")
+        let week = try String(contentsOfFile: site + "/weeks/2026-W11/index.html", encoding: .utf8)
+        let day = week.components(separatedBy: "aria-label=\"2026-03-11\"").dropFirst().first?.components(separatedBy: "</section>").first ?? ""
+        XCTAssertTrue(day.contains(">reboot<"), day)
+        XCTAssertFalse(day.contains("day-empty"), day)
+    }
+
     /// TZ as glibc also takes it, a zone file's path (TZ=:/etc/localtime is a common default), names that zone.
     func test_TimeZone_aZoneFilesPathInTZ() throws {
         let cli = try CLI()

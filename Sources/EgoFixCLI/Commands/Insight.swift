@@ -219,18 +219,17 @@ struct History: AsyncParsableCommand {
         out.append(s.style.dim("A applied  s skipped  F failed  X crash  o opened  . nothing"))
         out.append("")
         for c in graph.cells.reversed() where !c.activity.isEmpty {
-            var line = c.day.description + "  "
-            let fixes = (byDay[c.day] ?? []).map { x -> String in
+            var parts = (byDay[c.day] ?? []).map { x -> String in
                 (fixesById[x.fixId]?.label ?? "FIX") + (reruns.contains(x.id) ? " rerun" : "") + " " + outcomeWord(x)
                     + (x.reflection != nil ? " +note" : "")
             }
-            line += fixes.joined(separator: ", ")
-            if c.activity.crashes > 0 { line += (fixes.isEmpty ? "" : ", ") + s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash) }
-            if c.activity.reboots > 0 { line += ", reboot" }
-            if fixes.isEmpty && c.activity.crashes == 0 { line += s.style.dim("opened") }
-            out.append(line)
+            if c.activity.crashes > 0 { parts.append(s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash)) }
+            if c.activity.reboots > 0 { parts.append(Text.plural(c.activity.reboots, "reboot", "reboots")) }
+            out.append(c.day.description + "  " + (parts.isEmpty ? s.style.dim("opened") : parts.joined(separator: ", ")))
         }
         out.append("")
+        // The totals are the whole practice's, whatever --days shows above them.
+        if rates.contains(where: { $0.marked > 0 }) { out.append(s.style.dim("all time, by bug")) }
         for r in rates where r.marked > 0 {
             let rate = r.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
             out.append(pad(bugsById[r.bugId]?.title ?? "?", 24) + " applied \(r.applied), skipped \(r.skipped), failed \(r.failed)  " + s.style.dim(rate))

@@ -11,7 +11,9 @@ struct CrashCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The bug that resurfaced.", valueName: "slug")) var slug: String?
-    @Option(help: ArgumentHelp("A private note (Markdown). Also read from piped standard input.", valueName: "text")) var note: String?
+    /// `-m`, as the outcome commands' reflection is.
+    @Option(name: [.long, .customShort("m")], help: ArgumentHelp("A private note (Markdown). Also read from piped standard input.", valueName: "text"))
+    var note: String?
     @Option(help: ArgumentHelp("Where it happened: work, home, social, family, online, unsure.", valueName: "context"))
     var context: String?
 
