@@ -171,7 +171,7 @@ enum TodayLines {
             out += ["", s.style.dim("// A rerun: applied before, at least \(Thresholds.rerunAfterDays) days ago. Nothing unseen was left.")]
         }
         if let left = card.unseenLeft, let bug = card.bug {
-            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, reruns.",
+            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come round again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",
                     s.style.dim("// `egofix bug activate SLUG` adds another bug's fixes; `egofix bugs` lists them.")]
         }
         if card.completion.outcome != .pending {
