@@ -33,6 +33,7 @@ extension EgoFix {
     package static func runCommandLine<Root: ParsableCommand>(of root: Root.Type) async {
         reserveHeapsWhole()
         do {
+            try refuseHelpForUnknownCommand(of: root, CommandLine.arguments.dropFirst())
             var command = try root.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
@@ -61,6 +62,15 @@ extension EgoFix {
             StandardStreams.error("egofix: " + Terminal.visible(usageLine(root.fullMessage(for: error))) + "\n")
             Foundation.exit(root.exitCode(for: error).rawValue)
         }
+    }
+
+    /// `egofix help NAME` for a NAME that is no command: the parser shows the overview and exits 0,
+    /// as if it had been asked for it; this says there is no such command (exit 64), as running it does.
+    static func refuseHelpForUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
+        guard args.first == "help", let name = args.dropFirst().first, !name.hasPrefix("-") else { return }
+        let names = root.configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(name) else { return }
+        throw CLIError("no command '\(name)'. See 'egofix --help' for the commands.", code: 64)
     }
 
     /// swift-argument-parser's "Error: ..." (with its help and usage lines) as one line: the error,

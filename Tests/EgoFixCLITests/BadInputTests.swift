@@ -188,11 +188,16 @@ final class BadInputTests: XCTestCase {
         let cli = try CLI()
         for (args, says) in [(["history", "--days", "abc"], "the value 'abc' is invalid for '--days <n>'. See 'egofix history --help'"),
                              (["applied", "--bogus"], "unknown option '--bogus'. See 'egofix applied --help'"),
-                             (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'")] {
+                             (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'"),
+                             // The parser showed the overview for a command that is not there, with exit 0.
+                             (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'")] {
             let r = try cli.run(args)
             XCTAssertEqual(r.status, 64, "\(args)")
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
             XCTAssertTrue(r.err.hasPrefix("egofix: " + says), r.err)
+        }
+        for args in [["help", "bug", "activate"], ["help"]] {
+            XCTAssertEqual(try cli.run(args).status, 0, "\(args)")
         }
     }
 }

@@ -39,7 +39,7 @@ struct CLI {
         let p = Process()
         p.executableURL = CLI.binary
         var a = args
-        if !args.contains("--store") && !["lint", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
+        if !args.contains("--store") && !["lint", "help", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
         if let now { a += ["--now", now] }
         p.arguments = a
         var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
