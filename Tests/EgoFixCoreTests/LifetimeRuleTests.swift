@@ -143,8 +143,44 @@ final class LifetimeRuleTests: XCTestCase {
                              responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .quiet)],
                              completedAt: c.at(2026, 3, 8, 19).addingTimeInterval(Double(k) * 7 * 86_400))
         }
+        // Three fresh quiet weeks after the regression, 22 days on: not yet, the active period
+        // it started is 28 days long (the reminders call it young for as long).
+        XCTAssertNil(BugLifecycle.evaluate(regressed, crashes: [crash], diagnostics: quiet + fresh, retests: [],
+                                           now: c.at(2026, 3, 23, 9), calendar: c.calendar))
         XCTAssertEqual(BugLifecycle.evaluate(regressed, crashes: [crash], diagnostics: quiet + fresh, retests: [],
-                                             now: c.at(2026, 3, 23, 9), calendar: c.calendar), .stabilised)
+                                             now: c.at(2026, 3, 29, 9), calendar: c.calendar), .stabilised)
+    }
+
+    /// A resolved bug deactivated and taken up again is active, its stability earned again from the
+    /// new activation: it kept "resolved" and its old stable date, and was only retested.
+    func test_Lifecycle_aResolvedBugActivatedAgainIsActive() {
+        var bug = Catalogue.bug("need-to-impress", status: .resolved, activatedAt: c.at(2025, 1, 6))
+        bug.stableSince = c.at(2025, 2, 9)
+        bug.resolvedAt = c.at(2025, 5, 10)
+        let quiet = (0..<20).map { k in
+            WeeklyDiagnostic(userId: UUID(), weekStarting: c.at(2025, 1, 6).addingTimeInterval(Double(k) * 7 * 86_400),
+                             responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .quiet)],
+                             completedAt: c.at(2025, 1, 12, 19).addingTimeInterval(Double(k) * 7 * 86_400))
+        }
+        let again = BugLifecycle.activate(BugLifecycle.deactivate(bug, at: c.at(2025, 6, 2)), at: c.at(2025, 6, 3))
+        XCTAssertEqual(again.status, .active)
+        XCTAssertNil(again.stableSince)
+        XCTAssertNil(again.resolvedAt)
+        XCTAssertEqual(again.activatedAt, c.at(2025, 6, 3))
+        // 28 days on, the quiet ratings from before do not make it stable; three new ones do.
+        XCTAssertNil(BugLifecycle.evaluate(again, crashes: [], diagnostics: quiet, retests: [], now: c.at(2025, 7, 2, 9), calendar: c.calendar))
+        let fresh = (0..<3).map { k in
+            WeeklyDiagnostic(userId: UUID(), weekStarting: c.at(2025, 6, 9).addingTimeInterval(Double(k) * 7 * 86_400),
+                             responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .quiet)],
+                             completedAt: c.at(2025, 6, 15, 19).addingTimeInterval(Double(k) * 7 * 86_400))
+        }
+        XCTAssertEqual(BugLifecycle.evaluate(again, crashes: [], diagnostics: quiet + fresh, retests: [], now: c.at(2025, 7, 2, 9),
+                                             calendar: c.calendar), .stabilised)
+        // Activating a stable bug that is active keeps it stable and its clock where it was.
+        var stable = BugLifecycle.apply(.stabilised, to: again, at: c.at(2025, 7, 2, 9))
+        stable = BugLifecycle.activate(stable, at: c.at(2025, 7, 3))
+        XCTAssertEqual(stable.status, .stable)
+        XCTAssertEqual(stable.activatedAt, c.at(2025, 6, 3))
     }
 
     // 9. At most one pattern surfaced per local day, across commands.

@@ -4,8 +4,8 @@ import Foundation
 ///
 /// - identified → active: the user activates the bug.
 /// - active → stable: active for at least 28 days, the last 3 weekly diagnostics that asked about it
-///   all said quiet, and no crash about it in the last 21 days. After a regression only ratings
-///   made since the regression count: stability needs fresh quiet weeks.
+///   all said quiet, and no crash about it in the last 21 days. The active period starts again at a
+///   regression or a new activation: only ratings made since count, and its 28 days count from it.
 /// - stable → resolved: stable for 90 days with no crash about it and no present or loud rating since.
 /// - stable or resolved → active (a regression): a crash about it, a loud rating, or a failed retest.
 /// - A stable bug is retested every 30 days: its fix comes back as the day's fix.
@@ -26,11 +26,21 @@ public enum BugLifecycle {
     }
 
     /// Activating a bug that is not active starts its clock again: the severity ramp and the 28
-    /// active days before it can become stable count from this activation, not an earlier one.
+    /// active days before it can become stable count from this activation, not an earlier one. A
+    /// stable or resolved bug taken up again is active: its stability is earned again (it kept
+    /// "resolved" and its old stable date, and was only retested).
     public static func activate(_ bug: Bug, at now: Date) -> Bug {
         var b = bug
         if b.status == .identified { b.status = .active }
-        if !b.isActive || b.activatedAt == nil { b.activatedAt = now }
+        if !b.isActive || b.activatedAt == nil {
+            b.activatedAt = now
+            if b.status != .active {
+                b.status = .active
+                b.stableSince = nil
+                b.resolvedAt = nil
+                b.lastRetestAt = nil
+            }
+        }
         b.isActive = true
         b.updatedAt = now
         return b
@@ -68,8 +78,9 @@ public enum BugLifecycle {
             // The ratings first: they are at hand, where the days ask the time zone (all must hold).
             // The last ratings by week all quiet: when the diagnostics come in week order (most
             // callers pass them so), the run of quiet ratings at the end is long enough.
-            // Only ratings made after the last regression count.
-            let fresh = bug.regressedAt ?? .distantPast
+            // The active period runs from the later of the last activation and the last
+            // regression: only ratings made in it count, and it must be 28 days long.
+            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
             var quietRun = 0
             var lastWeek: Date?
             var inOrder = true
@@ -90,8 +101,8 @@ public enum BugLifecycle {
                       lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
             }
             let today = LocalDay(now, calendar: calendar)
-            guard let activated = bug.activatedAt,
-                  today.days(since: LocalDay(activated, calendar: calendar)) >= Thresholds.stableMinimumActiveDays
+            guard bug.activatedAt != nil,
+                  today.days(since: LocalDay(fresh, calendar: calendar)) >= Thresholds.stableMinimumActiveDays
             else { return nil }
             let recentCrash = crashes.contains {
                 $0.deletedAt == nil && $0.bugId == bug.id
