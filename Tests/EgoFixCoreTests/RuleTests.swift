@@ -150,11 +150,16 @@ final class StreakRuleTests: XCTestCase {
     }
 
     func test_streakLine_isSelfAwareAndQuiet() {
-        XCTAssertTrue(StreakRules.line(days: 14).hasPrefix("day 14 // "))
+        XCTAssertTrue(StreakRules.line(days: 14, longest: 14).hasPrefix("day 14 // "))
         for d in 0..<30 {
-            let l = StreakRules.line(days: d)
+            let l = StreakRules.line(days: d, longest: 30)
             XCTAssertFalse(l.contains("!"))
             XCTAssertLessThanOrEqual(l.count, 80)
         }
+        // "Nothing counted yet" is said only while it is true; a reset is not announced either.
+        XCTAssertEqual(StreakRules.line(days: 0, longest: 0), "day 0 // nothing counted yet.")
+        let reset = StreakRules.line(days: 0, longest: 9)
+        XCTAssertTrue(reset.hasPrefix("day 0 // "), reset)
+        XCTAssertFalse(reset.contains("nothing counted") || reset.contains("broke") || reset.contains("lost"), reset)
     }
 }

@@ -171,7 +171,7 @@ final class ServiceTests: XCTestCase {
         w.clock.advance(5 * 86_400)
         let shown = try await w.streak.currentStreak(at: w.clock.now)
         XCTAssertEqual(shown, 0)
-        let line = StreakRules.line(days: shown)
+        let line = StreakRules.line(days: shown, longest: 5)
         for word in ["lost", "broke", "missed", "again", "!", "sorry", "shame"] {
             XCTAssertFalse(line.lowercased().contains(word), "the streak line after a break says '\(word)': \(line)")
         }

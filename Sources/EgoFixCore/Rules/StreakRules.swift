@@ -81,8 +81,9 @@ public enum StreakRules {
         Set(days).sorted().reduce(StreakState()) { engage($0, on: $1) }
     }
 
-    /// The streak line with its self-aware comment. Nothing in it mentions a break.
-    public static func line(days: Int) -> String {
+    /// The streak line with its self-aware comment. Nothing in it mentions a break: at 0, "nothing
+    /// counted yet" only while nothing ever was (`longest` 0); after a reset, the usual comment.
+    public static func line(days: Int, longest: Int) -> String {
         let comments = [
             "this number means nothing about your growth. but you looked.",
             "this metric is meaningless. but you looked anyway.",
@@ -90,7 +91,7 @@ public enum StreakRules {
             "counting days is easier than counting changes.",
             "a number that goes up. your brain likes those.",
         ]
-        if days == 0 { return "day 0 // nothing counted yet." }
+        if days == 0 && longest == 0 { return "day 0 // nothing counted yet." }
         return "day \(days) // " + comments[days % comments.count]
     }
 }

@@ -41,7 +41,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
-            streak: streak, longestStreak: user.longestStreak, streakLine: StreakRules.line(days: streak),
+            streak: streak, longestStreak: user.longestStreak, streakLine: StreakRules.line(days: streak, longest: user.longestStreak),
             freezeAvailable: try await streakSvc.freezeAvailable(at: now),
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },

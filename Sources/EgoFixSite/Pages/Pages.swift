@@ -84,7 +84,7 @@ extension PageContext {
             "toNext": .text("\(VersionRules.fixesToNextVersion(appliedCount: applied)) to v\(VersionRules.version(forAppliedCount: applied).next.version)"),
             "streak": .text("day \(streak)"), "longest": .text(String(user.longestStreak)), "applied": .text(String(applied)),
             "since": .text("since \(index.clock.day(user.createdAt))"),
-            "streakLine": .text(StreakRules.line(days: streak)),
+            "streakLine": .text(StreakRules.line(days: streak, longest: user.longestStreak)),
             "bugs": .list(active.map { ["slug": .text($0.slug), "title": .text($0.title), "status": .text($0.status.rawValue),
                                         "primary": .bool($0.id == user.primaryBugId)] }),
             "pattern": surfacedPattern.map(patternModel) ?? .null,
@@ -100,7 +100,7 @@ extension PageContext {
         let from = index.today.adding(days: -364)
         return ["welcomeBack": "No profile in this store yet. `egofix init` picks a bug and shows the first fix.",
                 "version": "1.0", "toNext": "7 to v1.1", "streak": "day 0", "longest": "0", "applied": "0", "since": "",
-                "streakLine": .text(StreakRules.line(days: 0)), "bugs": .list([]), "pattern": .null, "pending": .null,
+                "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null,
                 "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "thisWeek": .text(index.today.isoWeekLabel)]
     }
 
