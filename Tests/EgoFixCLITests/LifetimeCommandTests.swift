@@ -138,6 +138,31 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertFalse(day.contains("day-empty"), day)
     }
 
+    /// A fix given for the 13th in Tokyo and left unmarked, read after a flight to Los Angeles: the
+    /// history and the week page list it on the 13th (they listed it on the 12th, and the 14th's
+    /// opening on the 13th), and the week counts two days engaged, not three.
+    func test_History_aFixGivenBeforeAFlightStaysOnItsDay() throws {
+        let cli = try CLI(zone: "Asia/Tokyo")
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-06-13T09:00:00+09:00")
+        _ = try ok(cli, ["today"], "2026-06-14T08:00:00+09:00")
+        let la = ["TZ": "America/Los_Angeles"]
+        XCTAssertEqual(try cli.run(["applied", "-m", "x"], at: "2026-06-14T10:05:00-07:00", env: la).status, 0)
+        let history = try cli.run(["history", "--days", "5"], at: "2026-06-15T08:00:00-07:00", env: la)
+        let days = history.out.split(separator: "\n").filter { $0.hasPrefix("2026-") }.map { String($0.prefix(10)) }
+        XCTAssertEqual(days, ["2026-06-14", "2026-06-13"], history.out)
+        XCTAssertTrue(history.out.contains("2026-06-13  FIX #"), history.out)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-06-15T08:00:00-07:00", env: la).status, 0)
+        let week = try String(contentsOfFile: site + "/weeks/2026-W24/index.html", encoding: .utf8)
+        func day(_ date: String) -> String {
+            week.components(separatedBy: "aria-label=\"\(date)\"").dropFirst().first?.components(separatedBy: "</section>").first ?? ""
+        }
+        XCTAssertFalse(day("2026-06-12").contains("FIX #"), day("2026-06-12"))
+        XCTAssertTrue(day("2026-06-13").contains("not marked"), day("2026-06-13"))
+        XCTAssertTrue(day("2026-06-14").contains("applied"), day("2026-06-14"))
+        XCTAssertTrue(week.contains("days engaged</span><span class=\"value\">2<"), week)
+    }
+
     /// TZ as glibc also takes it, a zone file's path (TZ=:/etc/localtime is a common default), names that zone.
     func test_TimeZone_aZoneFilesPathInTZ() throws {
         let cli = try CLI()

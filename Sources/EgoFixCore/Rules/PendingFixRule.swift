@@ -65,6 +65,13 @@ extension FixCompletion {
     public func givenDay(_ dayOf: (Date) -> LocalDay) -> LocalDay {
         day.map { LocalDay(ordinal: $0) } ?? dayOf(assignedAt)
     }
+
+    /// The local day it is listed and counted on, everywhere: once marked, the day it was marked
+    /// (`dayOf` its `dayInstant`); while pending, the day it was given for, so a fix given in Tokyo
+    /// and left unmarked stays that day's when the history is read in Los Angeles.
+    public func shownDay(_ dayOf: (Date) -> LocalDay) -> LocalDay {
+        outcome == .pending ? givenDay(dayOf) : dayOf(dayInstant)
+    }
 }
 
 extension PendingFixRule {

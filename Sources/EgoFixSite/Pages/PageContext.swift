@@ -240,7 +240,7 @@ final class PageContext: Sendable {
         return FixRow(
             label: fix?.label ?? "FIX", bugSlug: facts?.bugSlug ?? FixFacts.noBugSlug, bugTitle: facts?.bugTitle ?? FixFacts.noBugTitle,
             severity: fix?.severity.rawValue ?? "-", typeNote: typeNote,
-            when: showDate ? index.clock.day(c.dayInstant).description : nil,
+            when: showDate ? c.shownDay { index.clock.day($0) }.description : nil,
             outcome: c.outcome.rawValue,
             outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.clock.day($0) }),
             prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,

@@ -70,7 +70,7 @@ struct SiteIndex: Sendable {
         var comp: [LocalDay: [FixCompletion]] = [:]
         // A completion is listed on the day it counts on (the ledger's day), so a period's list and
         // its counts hold the same fixes; within the day, in the order they were given.
-        for c in data.completions where c.deletedAt == nil { comp[toDay.day(c.dayInstant), default: []].append(c) }
+        for c in data.completions where c.deletedAt == nil { comp[c.shownDay(toDay.day), default: []].append(c) }
         for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
@@ -84,7 +84,7 @@ struct SiteIndex: Sendable {
         }
         rebootsByDay = reboots
         var opened = Set<LocalDay>()
-        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(e.timestamp)) }
+        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(e.localDay(or: calendar)) }
         openedDays = opened
         var diags: [LocalDay: WeeklyDiagnostic] = [:]
         for d in data.diagnostics where d.deletedAt == nil { diags[d.week(in: calendar)] = d }
