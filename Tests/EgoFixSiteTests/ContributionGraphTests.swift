@@ -102,6 +102,18 @@ final class ContributionGraphTests: XCTestCase {
         XCTAssertEqual(table.components(separatedBy: "<td></td>").count - 1, 7, "two weeks, seven days out of range")
     }
 
+    /// A day with a fix applied and a crash is coloured as a crash and still counts among the days
+    /// with a fix applied (the summary said "1 day with a crash" only, under counts of 1 applied).
+    func test_svg_summaryCountsWhatADayHeldWhateverItsColour() throws {
+        let day = LocalDay(year: 2026, month: 11, day: 10)
+        let cells = [GraphCell(day: day, kind: .crash, depth: 3, held: [.applied, .crash]),
+                     GraphCell(day: day.adding(days: 1), kind: .failed, depth: 2, held: [.failed, .skipped])]
+        let svg = ContributionGraphSVG.render(cells, from: monday, through: sunday)
+        let label = try XCTUnwrap(try elements(svg).first?.1["aria-label"])
+        XCTAssertTrue(label.hasSuffix(": 1 day with a fix applied, 1 day with a fix skipped, 1 day with a fix failed, 1 day with a crash."), label)
+        XCTAssertTrue(ContributionGraphTable.render(cells, from: monday, through: sunday).contains("1 day with a fix applied"))
+    }
+
     func test_svg_isAccessible() throws {
         let svg = ContributionGraphSVG.render(sampleCells(), from: monday, through: sunday)
         let root = try XCTUnwrap(try elements(svg).first)

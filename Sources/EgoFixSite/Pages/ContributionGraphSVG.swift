@@ -81,12 +81,20 @@ struct GraphGrid {
         cells[day.days(since: first)] ?? GraphCell(day: day, kind: .empty)
     }
 
-    /// Counts per kind over the days in range, in `Kind.allCases` order.
+    /// Days per kind over the days in range, in `Kind.allCases` order: the days that held a fix
+    /// applied, skipped or failed, or a crash, whatever their colour (a day may count under
+    /// several); the days opened only; the days without activity.
     func counts() -> [(GraphCell.Kind, Int)] {
         var n = [Int](repeating: 0, count: GraphCell.Kind.allCases.count)
         for c in cells {
-            let kind = c?.kind ?? .empty
-            n[GraphGrid.kindIndex(kind)] += 1
+            guard let c else {
+                n[GraphGrid.kindIndex(.empty)] += 1
+                continue
+            }
+            if c.kind == .opened || c.kind == .empty { n[GraphGrid.kindIndex(c.kind)] += 1 }
+            for kind in [GraphCell.Kind.applied, .skipped, .failed, .crash] where c.held.contains(GraphCell.Held.of(kind)) {
+                n[GraphGrid.kindIndex(kind)] += 1
+            }
         }
         return GraphCell.Kind.allCases.enumerated().map { ($0.element, n[$0.offset]) }
     }
@@ -128,8 +136,8 @@ struct GraphGrid {
     static func summaryWords(_ kind: GraphCell.Kind) -> (one: String, many: String) {
         switch kind {
         case .applied: return ("day with a fix applied", "days with a fix applied")
-        case .skipped: return ("day skipped", "days skipped")
-        case .failed: return ("day failed", "days failed")
+        case .skipped: return ("day with a fix skipped", "days with a fix skipped")
+        case .failed: return ("day with a fix failed", "days with a fix failed")
         case .crash: return ("day with a crash", "days with a crash")
         case .opened: return ("day opened only", "days opened only")
         case .empty: return ("day without activity", "days without activity")

@@ -30,8 +30,31 @@ public struct GraphCell: Sendable, Equatable {
         }
     }
 
+    /// What the day held, whatever its colour: a day with a fix applied and a crash is coloured as
+    /// a crash and still counts among the days with a fix applied.
+    public struct Held: OptionSet, Sendable, Equatable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let applied = Held(rawValue: 1)
+        public static let skipped = Held(rawValue: 2)
+        public static let failed = Held(rawValue: 4)
+        public static let crash = Held(rawValue: 8)
+
+        /// What a cell of `kind` holds when nothing more is known: its colour's own.
+        static func of(_ kind: Kind) -> Held {
+            switch kind {
+            case .applied: return .applied
+            case .skipped: return .skipped
+            case .failed: return .failed
+            case .crash: return .crash
+            case .opened, .empty: return []
+            }
+        }
+    }
+
     public var day: LocalDay
     public var kind: Kind
+    public var held: Held
     /// Depth of engagement, 0 (a tap) ... 4 (high severity, reflection written, crash with a note).
     /// Values outside the range are clamped.
     public var depth: Int
@@ -39,9 +62,10 @@ public struct GraphCell: Sendable, Equatable {
     /// Empty means the day and the kind's words.
     public var label: String
 
-    public init(day: LocalDay, kind: Kind, depth: Int = 0, label: String = "") {
+    public init(day: LocalDay, kind: Kind, depth: Int = 0, label: String = "", held: Held? = nil) {
         self.day = day
         self.kind = kind
+        self.held = held ?? Held.of(kind)
         self.depth = min(4, max(0, depth))
         self.label = label
     }

@@ -132,7 +132,12 @@ struct SiteIndex: Sendable {
             case .failed: kind = .failed
             case .crash: kind = .crash
             }
-            return GraphCell(day: c.day, kind: kind, depth: c.depth, label: c.label)
+            var held: GraphCell.Held = []
+            if c.activity.applied > 0 { held.insert(.applied) }
+            if c.activity.skipped > 0 { held.insert(.skipped) }
+            if c.activity.failed > 0 { held.insert(.failed) }
+            if c.activity.crashes > 0 { held.insert(.crash) }
+            return GraphCell(day: c.day, kind: kind, depth: c.depth, label: c.label, held: held)
         }
     }
 
