@@ -16,8 +16,10 @@ enum SystemdUnits {
     }
 
     /// The service: `executable remind --notify [--store store]`, run in `workingDirectory` when
-    /// given (where egofix.toml is).
-    static func serviceText(executable: String, store: String?, workingDirectory: String?, at: ReminderTime? = nil) -> String {
+    /// given (where egofix.toml is), with TZ set to `timeZone` when given: systemd's user manager
+    /// does not have the shell's TZ, and a remind run in the system's zone is due at other hours.
+    static func serviceText(executable: String, store: String?, workingDirectory: String?, at: ReminderTime? = nil,
+                            timeZone: String? = nil) -> String {
         var exec = [executable, "remind", "--notify"]
         if let store { exec += ["--store", store] }
         if let at { exec += ["--at", "\(at)"] }
@@ -29,6 +31,7 @@ enum SystemdUnits {
                      "Type=oneshot",
                      "ExecStart=" + exec.map(quote).joined(separator: " ")]
         if let workingDirectory { lines.append("WorkingDirectory=" + specifiersEscaped(workingDirectory)) }
+        if let timeZone { lines.append("Environment=" + quote("TZ=" + timeZone)) }
         return lines.joined(separator: "\n") + "\n"
     }
 

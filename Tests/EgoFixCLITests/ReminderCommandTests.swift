@@ -174,6 +174,9 @@ final class ReminderCommandTests: XCTestCase {
         // The timer's time goes to the command it runs: the reminder it fires is due from 07:30.
         XCTAssertTrue(printed.out.contains("ExecStart=\"\(CLI.binary.resolvingSymlinksInPath().path)\" \"remind\" \"--notify\" \"--store\" \"\(cli.store)\" \"--at\" \"07:30\""), printed.out)
         XCTAssertTrue(printed.out.contains("OnCalendar=*-*-* 07:30:00 Europe/Berlin\nOnCalendar=Sun *-*-* 18:00:00 Europe/Berlin\n"), printed.out)
+        // The zone TZ named goes to the service too: systemd's user manager runs it without the
+        // shell's TZ, and remind, run in the system's zone, said nothing at 09:00 in Berlin.
+        XCTAssertTrue(printed.out.contains("\nEnvironment=\"TZ=Europe/Berlin\"\n"), printed.out)
         XCTAssertFalse(FileManager.default.fileExists(atPath: config + "/systemd/user"), "--print writes nothing")
 
         let r = try cli.run(["remind", "--install"], env: env)

@@ -72,8 +72,9 @@ struct Remind: AsyncParsableCommand {
             throw CLIError("\(Terminal.visible(path)) holds a control character; a systemd unit cannot name it. Move it, or pass another --store.")
         }
         // The timer's time goes to the command too: a reminder run at 07:30 is due from 07:30.
-        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: given)
-        let timer = SystemdUnits.timerText(at: time, timeZone: named ? s.calendar.timeZone.identifier : nil)
+        let zone = named ? s.calendar.timeZone.identifier : nil
+        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: given, timeZone: zone)
+        let timer = SystemdUnits.timerText(at: time, timeZone: zone)
         let folder = SystemdUnits.folder(environment: env)
         if printUnits {
             s.print(["# " + folder + "/" + SystemdUnits.service, service, "# " + folder + "/" + SystemdUnits.timer, timer])
