@@ -56,6 +56,26 @@ final class ReminderCadenceTests: XCTestCase {
         XCTAssertEqual(ReminderCadence.tier(bugs: [regressed, stable], day: day, calendar: cal), .young)
     }
 
+    /// A retest left waiting (the person does not open egofix) is reminded on the day it falls due
+    /// and 30 days later, not every day: it said "Fix #N is ready." daily, a different fix each day.
+    func test_cadence_aRetestLeftWaitingIsRemindedOnceNotDaily() {
+        let b = bug("c", status: .stable, activated: clock.at(2026, 1, 1), stableSince: clock.at(2026, 2, 2, 12))
+        let due = clock.day(2026, 3, 4)
+        let days = (0..<60).map { due.adding(days: $0) }.filter {
+            ReminderCadence.plan(bugs: [b], day: $0, calendar: cal).dailyFix
+        }
+        XCTAssertEqual(days, [due, due.adding(days: 30)])
+        XCTAssertNotNil(DailyFixRules.retestDue([b], day: due.adding(days: 5), calendar: cal), "still due, only not reminded again")
+    }
+
+    /// A resolved bug has been stable 90 days or more: it is contacted every 14 days, not weekly
+    /// for another 90 days (a bug that stayed merely stable went to 14 days sooner).
+    func test_cadence_aResolvedBugIsLongStable() {
+        var resolved = bug("c", status: .resolved, activated: clock.at(2026, 1, 1), stableSince: clock.at(2026, 2, 2))
+        resolved.resolvedAt = clock.at(2026, 5, 3)
+        XCTAssertEqual(ReminderCadence.tier(bugs: [resolved], day: clock.day(2026, 5, 13), calendar: cal), .longStable)
+    }
+
     func test_cadence_stillRunningComesOnWednesdaysAtRemindAt() throws {
         let stable = [bug("c", status: .stable, activated: clock.at(2026, 6, 1), stableSince: clock.at(2026, 11, 1))]
         let at = try XCTUnwrap(ReminderTime("07:45"))

@@ -135,8 +135,9 @@ public enum ReminderCadence {
         if !working.isEmpty {
             return working.count == tracked.count ? .working : .settling
         }
-        // Every one stable or resolved: how long since the most recent of them settled.
-        let settled = tracked.compactMap { b in (b.status == .resolved ? b.resolvedAt : nil) ?? b.stableSince ?? b.activatedAt }
+        // Every one stable or resolved: how long since the most recent of them became stable (a
+        // resolved bug has been stable since its stableSince, 90 days or more).
+        let settled = tracked.compactMap { b in b.stableSince ?? b.resolvedAt ?? b.activatedAt }
         guard let latest = settled.max() else { return .stable }
         return day.days(since: LocalDay(latest, calendar: calendar)) >= Thresholds.stillRunningLongStableAfterDays ? .longStable : .stable
     }
@@ -153,7 +154,7 @@ public enum ReminderCadence {
     }
 
     /// What `day` holds for these bugs. Once every bug is stable the only fix is a retest's, so
-    /// the day's fix is reminded only on a day a retest is due; "Still running smoothly?" never
+    /// the day's fix is reminded only on a day a retest falls due; "Still running smoothly?" never
     /// comes on a day with a fix reminder.
     public static func plan(bugs: [Bug], day: LocalDay, calendar: Calendar) -> Day {
         let tier = tier(bugs: bugs, day: day, calendar: calendar)
@@ -165,13 +166,25 @@ public enum ReminderCadence {
         case .settling:
             return Day(dailyFix: LocalDay.mod(day.ordinal, Thresholds.reminderSettlingEveryDays) == 0, stillRunning: false)
         case .stable, .longStable:
-            if DailyFixRules.retestDue(bugs, day: day, calendar: calendar) != nil {
+            if retestFallsDue(bugs, day: day, calendar: calendar) {
                 return Day(dailyFix: true, stillRunning: false)
             }
             let every = everyDays(tier) ?? Thresholds.stillRunningEveryDays
             // Days counted from a Monday-based week, so the anti-notification keeps to its weekday.
             let sinceAnchor = day.ordinal - anchorOrdinal
             return Day(dailyFix: false, stillRunning: LocalDay.mod(sinceAnchor, every) == 0)
+        }
+    }
+
+    /// Whether a retest falls due on `day`: a stable bug's 30 days since its last retest (or since
+    /// it became stable) are up that day, or another 30 since, while the retest is not taken. A
+    /// retest left waiting is reminded every 30 days, not every day (it stays due until taken).
+    static func retestFallsDue(_ bugs: [Bug], day: LocalDay, calendar: Calendar) -> Bool {
+        let days = LocalDay.Converter(calendar), every = Thresholds.retestIntervalDays
+        return bugs.contains { b in
+            guard b.deletedAt == nil, b.isActive, b.status == .stable, let since = b.lastRetestAt ?? b.stableSince else { return false }
+            let waited = day.days(since: days.day(since))
+            return waited >= every && waited % every == 0
         }
     }
 
