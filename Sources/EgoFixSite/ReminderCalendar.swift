@@ -113,7 +113,7 @@ extension PageContext {
         return ["egofix remind, its systemd timer and reminders.ics (linked from the dashboard) follow one rule. It reads your bugs and the day, nothing else: never a streak, never a missed day.",
                 "While any active bug is young (its first \(T.reminderYoungBugDays) days since activation or a regression): the day's fix every day, at remind_at (\(ReminderTime.standard) unless egofix.toml says otherwise).",
                 "Active bugs past that: every day while none is stable, every \(T.reminderSettlingEveryDays) days once some are.",
-                "Every active bug stable: no fix reminder but a retest's, and \"\(ReminderCopy.stillRunning)\" every \(T.stillRunningEveryDays) days, on Wednesdays; every \(T.stillRunningLongStableEveryDays) days once the last of them has been stable \(T.stillRunningLongStableAfterDays) days.",
+                "Every active bug stable: no fix reminder but a retest's (the day it falls due, then every \(T.retestIntervalDays) days while it waits), and \"\(ReminderCopy.stillRunning)\" every \(T.stillRunningEveryDays) days, on Wednesdays; every \(T.stillRunningLongStableEveryDays) days once the last of them has been stable \(T.stillRunningLongStableAfterDays) days.",
                 "The weekly diagnostic: Sunday \(T.diagnosticOpensSundayHour):00, unless that week's is done. A marked fix is not reminded."]
     }
 }
