@@ -74,8 +74,30 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(sent.out, "")
         let args = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(args.contains("EgoFix\n") && args.contains(" is ready."), args)
-        let printed = try cli.run(["remind", "--notify"], at: wednesdayMorning)
+        // Sent once: the timer's next run the same day sends nothing more.
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-25T17:30:00Z").out, "")
+        let printed = try cli.run(["remind", "--notify"], at: "2026-11-26T08:30:00Z")
         XCTAssertTrue(printed.out.contains(" is ready."), "no notify-send: printed instead")
+    }
+
+    /// The timer runs at remind_at and at Sunday 18:00: each reminder goes out once. The fix
+    /// still unmarked at 18:00 was sent again with the diagnostic, and the diagnostic again on
+    /// Monday morning. Plain `remind`, asked in a terminal, still says all that is due.
+    func test_remind_notifySendsEachReminderOnce() throws {
+        let cli = try started()
+        let morning = try cli.run(["remind", "--notify"], at: "2026-11-29T08:30:00Z")
+        XCTAssertTrue(morning.out.contains(" is ready."), morning.out)
+        XCTAssertFalse(morning.out.contains("Weekly diagnostic"), morning.out)
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-29T17:00:00Z").out, "Weekly diagnostic open: 30 seconds, `egofix diagnostic`. Skipping costs nothing.\n")
+        let monday = try cli.run(["remind", "--notify"], at: "2026-11-30T08:30:00Z")
+        XCTAssertTrue(monday.out.contains(" is ready."), monday.out)
+        XCTAssertFalse(monday.out.contains("Weekly diagnostic"), monday.out)
+        let asked = try cli.run(["remind"], at: "2026-11-30T08:31:00Z")
+        XCTAssertTrue(asked.out.contains(" is ready.") && asked.out.contains("Weekly diagnostic"), asked.out)
+        let state = try FileManager.default.contentsOfDirectory(atPath: cli.workdir + "/.local/state/egofix")
+        XCTAssertEqual(state.count, 1, "\(state)")
+        let mode = try FileManager.default.attributesOfItem(atPath: cli.workdir + "/.local/state/egofix/" + state[0])[.posixPermissions] as? Int
+        XCTAssertEqual(mode, 0o600)
     }
 
     // MARK: timer

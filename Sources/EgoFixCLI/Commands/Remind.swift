@@ -15,7 +15,7 @@ struct Remind: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Flag(help: "Send it as a desktop notification (notify-send) instead; printed when none can be sent.")
+    @Flag(help: "Send it as a desktop notification (notify-send) instead; printed when none can be sent. Each reminder is sent once.")
     var notify = false
 
     @Flag(help: "Write egofix-remind.service and egofix-remind.timer under $XDG_CONFIG_HOME/systemd/user.")
@@ -48,10 +48,18 @@ struct Remind: AsyncParsableCommand {
             try s.ensureCatalogue()
             return try await ReminderService(repos: s.repos, calendar: s.calendar).due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard)
         }
-        let lines = due.lines
+        guard notify else {
+            if !due.lines.isEmpty { s.print(due.lines) }
+            return
+        }
+        // What the timer runs: each reminder once (a fix still unmarked at Sunday 18:00, or the
+        // diagnostic still open on Monday morning, was sent again).
+        var sent = SentReminders(store: s.storePath, environment: Session.environment())
+        let unsent = sent.unsent(due, day: s.today)
+        let lines = unsent.lines
         guard !lines.isEmpty else { return }
-        if notify, DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) { return }
-        s.print(lines)
+        if !DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) { s.print(lines) }
+        sent.record(unsent, day: s.today)
     }
 
     func installUnits(at given: ReminderTime?) throws {

@@ -1,0 +1,65 @@
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+/// What `egofix remind --notify` has already sent for a store, so that each reminder goes out
+/// once: the timer runs at remind_at every day and at Sunday 18:00, and without this a fix still
+/// unmarked at 18:00 was sent a second time, and the diagnostic again on Monday morning. One line
+/// per reminder sent ("fix 2026-03-01", "diagnostic 2026-03-01", "still 2026-03-04"), the last
+/// `kept` of them, in $XDG_STATE_HOME/egofix (else ~/.local/state/egofix), one file per store.
+/// Best effort: a file that cannot be read or written means a reminder may come twice, never that
+/// one is lost. Plain `egofix remind` (what is due now, asked in a terminal) does not use it.
+struct SentReminders {
+    static let kept = 64
+
+    let path: String?
+    private(set) var lines: [String]
+
+    /// The file for the store at `store`, read (empty when it is missing or unreadable).
+    init(store: String, environment env: [String: String]) {
+        let state: String?
+        if let x = env["XDG_STATE_HOME"], x.hasPrefix("/") {
+            state = x
+        } else if let home = env["HOME"], home.hasPrefix("/") {
+            state = home + "/.local/state"
+        } else {
+            state = nil
+        }
+        let key = String(StableHash.fnv1a([RealPath.of(store) ?? store]), radix: 16)
+        path = state.map { $0 + "/egofix/reminded-" + key }
+        if let path, AtomicFile.notARegularFile(path) == nil, let data = FileManager.default.contents(atPath: path) {
+            lines = String(decoding: data.prefix(16 << 10), as: UTF8.self).split(separator: "\n").map(String.init)
+        } else {
+            lines = []
+        }
+    }
+
+    /// The keys of what `due` holds on `day`: the diagnostic by the Sunday its window opened.
+    static func keys(_ due: ReminderCadence.Now, day: LocalDay) -> (fix: String, diagnostic: String, still: String) {
+        let sunday = day.isoWeekday == 7 ? day : day.adding(days: -day.isoWeekday)
+        return ("fix \(day)", "diagnostic \(sunday)", "still \(day)")
+    }
+
+    /// `due` without what was already sent.
+    func unsent(_ due: ReminderCadence.Now, day: LocalDay) -> ReminderCadence.Now {
+        let k = Self.keys(due, day: day)
+        var out = due
+        if lines.contains(k.fix) { out.fixLabel = nil }
+        if lines.contains(k.diagnostic) { out.diagnostic = false }
+        if lines.contains(k.still) { out.stillRunning = false }
+        return out
+    }
+
+    /// Notes `sent` as sent and writes the file (0600 in a 0700 folder); failures are ignored.
+    mutating func record(_ sent: ReminderCadence.Now, day: LocalDay) {
+        let k = Self.keys(sent, day: day)
+        if sent.fixLabel != nil { lines.append(k.fix) }
+        if sent.diagnostic { lines.append(k.diagnostic) }
+        if sent.stillRunning { lines.append(k.still) }
+        lines = Array(lines.suffix(Self.kept))
+        guard let path else { return }
+        let folder = (path as NSString).deletingLastPathComponent
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: 0o600)
+    }
+}
