@@ -76,6 +76,24 @@ final class ReminderCadenceTests: XCTestCase {
         XCTAssertEqual(ReminderCadence.tier(bugs: [resolved], day: clock.day(2026, 5, 13), calendar: cal), .longStable)
     }
 
+    /// remind_at in a spring-forward gap (02:30 on Berlin's changeover night): the calendar's event
+    /// and `remind` agree on the gap's end, 03:00 (the event said 03:30, remind 03:00).
+    func test_cadence_aRemindAtInTheSpringGapIsDueAtTheGapsEnd() throws {
+        let at = try XCTUnwrap(ReminderTime("02:30"))
+        let day = clock.day(2026, 3, 29)
+        let event = ScheduledReminder(kind: .dailyFix, day: day, hour: at.hour, minute: at.minute, calendar: cal)
+        XCTAssertEqual(event.instant, try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-29T01:00:00Z")))
+        let b = [bug("a", status: .active, activated: clock.at(2026, 3, 20))]
+        let before = ReminderCadence.due(now: event.instant.addingTimeInterval(-1), bugs: b, remindAt: at, dayFix: ("FIX #042", true),
+                                         diagnosticDue: false, calendar: cal)
+        let from = ReminderCadence.due(now: event.instant, bugs: b, remindAt: at, dayFix: ("FIX #042", true), diagnosticDue: false, calendar: cal)
+        XCTAssertEqual(before.lines, [])
+        XCTAssertEqual(from.lines, ["Fix #042 is ready."])
+        // Any other day, the time itself.
+        XCTAssertEqual(ScheduledReminder(kind: .dailyFix, day: day.adding(days: 1), hour: 2, minute: 30, calendar: cal).instant,
+                       day.adding(days: 1).at(hour: 2, minute: 30, in: cal))
+    }
+
     func test_cadence_stillRunningComesOnWednesdaysAtRemindAt() throws {
         let stable = [bug("c", status: .stable, activated: clock.at(2026, 6, 1), stableSince: clock.at(2026, 11, 1))]
         let at = try XCTUnwrap(ReminderTime("07:45"))

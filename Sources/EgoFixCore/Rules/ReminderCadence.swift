@@ -77,7 +77,20 @@ public struct ScheduledReminder: Equatable, Sendable {
         self.day = day
         self.hour = hour
         self.minute = minute
-        self.instant = day.at(hour: hour, minute: minute, in: calendar)
+        // A time in a spring-forward gap does not exist; the calendar answers the time as far
+        // after the gap (02:30 in Berlin: 03:30). It is due from the first instant past that
+        // time, the gap's end (03:00), as `remind` reads the clock.
+        var t = day.at(hour: hour, minute: minute, in: calendar)
+        let target = hour * 60 + minute
+        if LocalDay.minuteOfDay(t, calendar: calendar) != target {
+            var steps = 0
+            while steps < 180, LocalDay(t.addingTimeInterval(-60), calendar: calendar) == day,
+                  LocalDay.minuteOfDay(t.addingTimeInterval(-60), calendar: calendar) >= target {
+                t = t.addingTimeInterval(-60)
+                steps += 1
+            }
+        }
+        self.instant = t
     }
 }
 
