@@ -33,16 +33,54 @@ final class BadInputTests: XCTestCase {
         try assertRefused(cli, ["applied", "-m", "Let Tom finish.", "-e"], at: "2026-03-02T10:00:00+01:00", mentions: "-m and -e both give the reflection")
     }
 
-    func test_badInput_outcomeWithNoPendingFix() throws {
+    /// The next day, `applied` before `today`: today's fix is given and marked, the one `today`
+    /// then shows as applied (it was refused as "no pending fix" after the reminder named it).
+    func test_badInput_outcomeBeforeTodayMarksTodaysFix() throws {
         let cli = try onboarded()
-        // Next day: nothing assigned yet.
-        try assertRefused(cli, ["applied"], at: "2026-03-03T10:00:00+01:00", mentions: "no pending fix")
+        let r = try cli.run(["applied", "-m", "did it"], at: "2026-03-03T10:00:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        let label = try XCTUnwrap(r.out.range(of: #"FIX #\d{3}"#, options: .regularExpression).map { String(r.out[$0]) }, r.out)
+        let today = try cli.run(["today"], at: "2026-03-03T10:05:00+01:00")
+        XCTAssertTrue(today.out.contains("TODAY // 2026-03-03") && today.out.contains(label) && today.out.contains("Marked applied."), today.out)
+        try assertRefused(cli, ["applied"], at: "2026-03-03T11:00:00+01:00", mentions: "already marked applied")
     }
 
     func test_badInput_secondOutcomeForTheSameFix() throws {
         let cli = try onboarded()
         XCTAssertEqual(try cli.run(["failed"], at: "2026-03-02T10:00:00+01:00").status, 0)
         try assertRefused(cli, ["applied"], at: "2026-03-02T11:00:00+01:00", mentions: "already marked failed")
+    }
+
+    /// A reflection written in $EDITOR while another terminal logs a crash (a quick fix now comes
+    /// first): the outcome is refused, and the text is kept where it was written and named (it was
+    /// deleted, and existed nowhere else). The refusal names the fix that is pending now.
+    func test_badInput_editorTextIsKeptWhenTheOutcomeIsRefused() throws {
+        let cli = try onboarded()
+        let editor = cli.workdir + "/editor.sh"
+        let script = "#!/bin/sh\nprintf 'Held my tongue at lunch.' > \"$1\"\n\"$EGOFIX\" crash --store \"$STORE\" --now 2026-03-02T12:01:00+01:00 >/dev/null\n"
+        _ = FileManager.default.createFile(atPath: editor, contents: Data(script.utf8), attributes: [.posixPermissions: 0o755])
+        let r = try cli.run(["applied", "-e"], at: "2026-03-02T12:00:00+01:00",
+                            env: ["EDITOR": editor, "EGOFIX": CLI.binary.path, "STORE": cli.store])
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("the fix to mark changed while the reflection was written: it is FIX #"), r.err)
+        let path = try XCTUnwrap(r.err.range(of: #"kept in (\S+)\.\n"#, options: .regularExpression).map { String(r.err[$0].dropFirst(8).dropLast(2)) }, r.err)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "Held my tongue at lunch.")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        try? FileManager.default.removeItem(atPath: path)
+        // Stored, it is removed.
+        let ok = try cli.run(["applied", "-e"], at: "2026-03-02T12:05:00+01:00", env: ["EDITOR": "sh -c 'echo Later. > \"$1\"' sh"])
+        XCTAssertEqual(ok.status, 0, ok.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+    }
+
+    /// Standard input closed (as some daemons and scripts run commands): no stdin, not a trap.
+    func test_badInput_closedStandardInputIsNoInput() throws {
+        let cli = try onboarded()
+        let r = try cli.run(["-c", "exec \"$0\" applied --store \"$1\" --now 2026-03-02T10:00:00+01:00 <&-", CLI.binary.path, cli.store],
+                            env: [:], executable: "/bin/sh")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertFalse(r.err.contains("Fatal error"), r.err)
+        XCTAssertTrue(r.out.hasPrefix("FIX APPLIED"), r.out)
     }
 
     func test_badInput_reflectionOverTheCap() throws {

@@ -182,15 +182,16 @@ final class ServiceTests: XCTestCase {
         XCTAssertEqual(u.longestStreak, 5)
     }
 
-    func test_OutcomeService_noPendingFixIsAClearError() async throws {
+    /// Marking before `today` marks today's fix, given then as `today` gives it (the reminder
+    /// named it; the person did it): it was refused as "no pending fix". A second outcome is
+    /// refused.
+    func test_OutcomeService_marksTodaysFixGivenOrNotAndOnlyOnce() async throws {
         let w = try await World.make()
         let outcomes = OutcomeService(repos: w.repos, calendar: w.cal)
-        do {
-            _ = try await outcomes.mark(.applied, reflection: nil, at: w.clock.now)
-            XCTFail("marked a fix that was never assigned")
-        } catch let e as PracticeError { XCTAssertEqual(e, .noPendingFix) }
-        _ = try await w.daily.current(at: w.clock.now)
-        _ = try await outcomes.mark(.skipped, reflection: nil, at: w.clock.now)
+        let marked = try await outcomes.mark(.skipped, reflection: nil, at: w.clock.now)
+        let given = try await w.daily.current(at: w.clock.now)
+        XCTAssertEqual(given?.completion.id, marked.completion.id, "the fix marked is today's, the one today shows")
+        XCTAssertEqual(given?.completion.outcome, .skipped)
         do {
             _ = try await outcomes.mark(.applied, reflection: nil, at: w.clock.now)
             XCTFail("a second outcome was accepted")

@@ -215,16 +215,25 @@ enum OutcomeCommand {
             return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
         }
         _ = try interactionOutcome(fix: peek.1, o)
-        let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection")
+        var draft: String?
+        let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", draft: &draft)
         // Read, decide and write in one transaction: of two commands marking the same fix at the
         // same moment, one is recorded and the other refused; what is printed is stored.
-        let out = try await s.store.transaction { () -> [String] in
-            let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
-            guard target.0.id == peek.0.id else {
-                throw CLIError("the pending fix changed while the reflection was written (\(peek.1.label) was marked elsewhere). Nothing recorded; run the command again.")
+        let out: [String]
+        do {
+            out = try await s.store.transaction { () -> [String] in
+                let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+                guard target.0.id == peek.0.id else {
+                    throw CLIError("the fix to mark changed while the reflection was written: it is \(target.1.label) now, not \(peek.1.label). Nothing recorded; run the command again.")
+                }
+                return try await mark(outcome, o, s, target: target, reflection: reflection)
             }
-            return try await mark(outcome, o, s, target: target, reflection: reflection)
+        } catch {
+            // Text written in the editor exists nowhere else: it stays, and the error says where.
+            guard draft != nil else { throw error }
+            throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + ReflectionInput.kept(draft, "reflection"))
         }
+        if let draft { try? FileManager.default.removeItem(atPath: draft) }
         s.print(out)
     }
 

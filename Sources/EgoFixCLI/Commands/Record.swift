@@ -45,7 +45,8 @@ struct CrashCommand: AsyncParsableCommand {
             if Prompt.interactive && slug == nil {
                 text = Prompt.ask("Note (optional, enter to skip):").flatMap { $0.isEmpty ? nil : $0 }
             } else if !Prompt.interactive && isatty(STDIN_FILENO) == 0 {
-                text = try ReflectionInput.read(message: nil, edit: false, what: "note")
+                var none: String?
+                text = try ReflectionInput.read(message: nil, edit: false, what: "note", draft: &none)
             }
         }
         let crashed = bug

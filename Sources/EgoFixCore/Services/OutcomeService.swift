@@ -19,7 +19,7 @@ public struct OutcomeService: Sendable {
     }
 
     /// The fix an outcome applies to: the pending fix (`PendingFixRule`: a pending quick fix
-    /// first, else today's fix while it is unmarked).
+    /// first, else today's fix while it is unmarked), today's fix given here when it was not yet.
     public func target(at now: Date) async throws -> (FixCompletion, Fix) {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
@@ -28,6 +28,9 @@ public struct OutcomeService: Sendable {
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
         if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
+            // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
+            // `today` gives it, and the one to mark. A rest day has none.
+            if let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) { return given }
             throw PracticeError.noPendingFix
         }
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
