@@ -30,9 +30,20 @@ package struct Session {
 
     package static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
+    /// The folder the command runs in. Refused when it is gone (removed, or moved away under the
+    /// shell): Foundation then answers "" or "/", and egofix.toml, ./site and every relative path
+    /// would be read or written somewhere else (a build wrote the private site into /site).
+    package static func workingFolder() throws -> String {
+        guard let p = getcwd(nil, 0) else {
+            throw CLIError("the current folder no longer exists (removed or moved away). `cd` into a folder and run the command again.")
+        }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
     /// ./egofix.toml, or the defaults; `checkingTimeZone` false leaves its `time_zone` unchecked.
-    package static func loadConfig(folder: String = FileManager.default.currentDirectoryPath, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
-        let path = folder + "/egofix.toml"
+    package static func loadConfig(folder: String? = nil, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
+        let path = try (folder ?? workingFolder()) + "/egofix.toml"
         // Looked at before it is read: a FIFO would stall every command, a huge file fill memory.
         var st = stat()
         guard stat(path, &st) == 0 else { return WorkspaceConfig() }
@@ -127,7 +138,8 @@ package struct Session {
 
     /// The catalogue: built-in seeds, overridden file by file by a ./Seeds folder.
     static func seedFiles() -> SeedFiles {
-        let local = FileManager.default.currentDirectoryPath + "/Seeds"
+        // A command whose folder is gone has stopped at egofix.toml already.
+        guard let local = (try? workingFolder()).map({ $0 + "/Seeds" }) else { return SeedFiles.load(folder: nil) }
         var isDir: ObjCBool = false
         let hasLocal = FileManager.default.fileExists(atPath: local, isDirectory: &isDir) && isDir.boolValue
         return SeedFiles.load(folder: hasLocal ? local : nil)

@@ -23,10 +23,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = Session.environment()
-        let workspace = FileManager.default.currentDirectoryPath
+        let workspace = try Session.workingFolder()
         if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
         let address = try ServeCommand.address(host: host, port: UInt16(port ?? 0))
-        guard let cache = ServeCommand.cacheFolder(workspace: workspace, env: env) else {
+        // The store as given (--store, else EGOFIX_STORE; egofix.toml's is the workspace's): two
+        // serves of one folder with two stores built into one cache site and showed each other's.
+        let store = (options.store ?? env["EGOFIX_STORE"]).map { $0.hasPrefix("/") ? $0 : workspace + "/" + $0 } ?? ""
+        guard let cache = ServeCommand.cacheFolder(workspace: workspace, store: store, env: env) else {
             throw CLIError("no cache folder: set XDG_CACHE_HOME or HOME.")
         }
         let site = cache + "/site"
@@ -134,11 +137,12 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// $XDG_CACHE_HOME/egofix/serve/<hash of the workspace>, else ~/.cache/...
-    static func cacheFolder(workspace: String, env: [String: String]) -> String? {
+    static func cacheFolder(workspace: String, store: String, env: [String: String]) -> String? {
         let base: String
         if let x = env["XDG_CACHE_HOME"], x.hasPrefix("/") { base = x } else if let h = env["HOME"], h.hasPrefix("/") { base = h + "/.cache" } else { return nil }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in workspace.utf8 { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
+        // A store named adds itself to the key; with none, the key is the workspace's alone (as it was).
+        for b in workspace.utf8 + (store.isEmpty ? [] : [0] + Array(store.utf8)) { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
         return base + "/egofix/serve/" + String(format: "%016llx", hash)
     }
 

@@ -83,6 +83,19 @@ final class BadInputTests: XCTestCase {
         XCTAssertTrue(r.out.hasPrefix("FIX APPLIED"), r.out)
     }
 
+    /// A command run in a folder that was removed under the shell: one line, nothing written. A
+    /// build wrote the private site into /site (Foundation answers "/" for the lost folder).
+    func test_badInput_aRemovedWorkingFolderIsRefused() throws {
+        let cli = try onboarded()
+        let gone = cli.workdir + "/gone"
+        let r = try cli.run(["-c", "mkdir \"$2\" && cd \"$2\" && rmdir \"$2\" && exec \"$0\" build --store \"$1\"", CLI.binary.path, cli.store, gone],
+                            env: [:], executable: "/bin/sh")
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasPrefix("egofix: the current folder no longer exists"), r.err)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertEqual(r.out, "")
+    }
+
     func test_badInput_reflectionOverTheCap() throws {
         let cli = try onboarded()
         let big = String(repeating: "é", count: 40_000) // 80,000 bytes

@@ -224,6 +224,21 @@ final class ServeTests: XCTestCase {
         XCTAssertFalse(s.err.text.contains("failed"), s.err.text)
     }
 
+    /// Two serves in one folder with two stores build two sites: they shared one cache site, and
+    /// each showed whichever store had rebuilt last (one practice's crash notes in the other's).
+    func test_serve_twoStoresInOneFolderServeTheirOwnSites() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let other = cli.workdir + "/other.sqlite"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress", "--store", other]).status, 0)
+        let a = try startServe(cli)
+        defer { a.process.terminate() }
+        let b = try startServe(cli, extra: ["--store", other])
+        defer { b.process.terminate() }
+        XCTAssertNotEqual(a.site, b.site)
+        XCTAssertNotEqual(stable(try fetch(a.url).body), stable(try fetch(b.url).body))
+    }
+
     /// IPv6 loopback: `--host ::1` serves at http://[::1]:PORT/, with no warning (it is loopback).
     func test_serve_onIPv6Loopback() throws {
         let interfaces = (try? String(contentsOfFile: "/proc/net/if_inet6", encoding: .utf8)) ?? ""

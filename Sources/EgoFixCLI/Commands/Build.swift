@@ -32,7 +32,7 @@ struct Build: AsyncParsableCommand {
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
         let config: WorkspaceConfig
         do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-        let cwdPath = FileManager.default.currentDirectoryPath
+        let cwdPath = try Session.workingFolder()
         let outputPath = Build.outputPath(out ?? config.output ?? "site", in: cwdPath)
         var request = SiteBuildRequest(workspace: cwdPath, outputPath: outputPath, contentFolder: config.content ?? "content",
                                        title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,

@@ -68,7 +68,7 @@ struct Remind: AsyncParsableCommand {
         // The session checks the store is there and reads egofix.toml (remind_at, time_zone).
         let s = try Session.open(options)
         if given == nil, let configured = s.config.remindAt { time = configured }
-        let cwd = FileManager.default.currentDirectoryPath
+        let cwd = try Session.workingFolder()
         let executable = RunningExecutable.path()
             ?? absolute(CommandLine.arguments.first ?? "egofix", in: cwd)
         // The store by its full path, wherever it was found (--store, EGOFIX_STORE, egofix.toml or
