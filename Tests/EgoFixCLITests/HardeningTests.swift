@@ -86,6 +86,25 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["status", "--store", inside], at: morning).status, 0)
     }
 
+    /// `--out .` (the swap took away the folder the shell was in) and an output inside Assets/
+    /// (each build copied the last site into the next as an asset, 97, 194, 291 files): refused.
+    func test_Hardening_buildIntoTheWorkspaceOrAnInputFolderIsRefused() throws {
+        let cli = try onboarded()
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Assets", withIntermediateDirectories: true)
+        // (Here the store is in that folder too, and is named first.)
+        assertOneLineRefusal(try cli.run(["build", "--out", "."], at: morning), mentions: "which a build replaces whole")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/Assets"))
+        let inner = cli.workdir + "/inner"
+        try FileManager.default.createDirectory(atPath: inner, withIntermediateDirectories: true)
+        let r = try cli.run(["-c", "cd \"$2\" && exec \"$0\" build --store \"$1\" --out . --now 2026-03-02T09:00:00+01:00", CLI.binary.path, cli.store, inner],
+                            env: [:], executable: "/bin/sh")
+        assertOneLineRefusal(r, mentions: "holds the folder you build in")
+        assertOneLineRefusal(try cli.run(["build", "--out", "Assets/site"], at: morning), mentions: "is inside Assets, which the build reads")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/Assets/site"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/Assets"))
+        XCTAssertEqual(try cli.run(["build"], at: morning).status, 0, "./site is fine")
+    }
+
     // MARK: - 3. Export over something that is not a file
 
     func test_Hardening_exportRefusesFIFOAndDevice() throws {

@@ -82,6 +82,23 @@ public final class SitePipeline: @unchecked Sendable {
                                        + "replaces whole, store included. Move the store out of it or build into another folder. Nothing was changed.")
             }
         }
+        // Nor may it hold the workspace (`--out .`: the swap took the folder the shell was in
+        // away), or lie inside a folder the build reads (an output in Assets/ was copied into
+        // each next site as an asset, the sites nesting).
+        let root = writer.root
+        if let ws = RealPath.of(request.workspace) {
+            if ws == root || ws.hasPrefix(root + "/") {
+                throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
+                                       + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
+            }
+            for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
+                // (A content folder that is the workspace itself reads its Markdown files only.)
+                guard let read = RealPath.of(input.hasPrefix("/") ? input : ws + "/" + input), read != ws,
+                      root == read || root.hasPrefix(read + "/") else { continue }
+                throw SiteBuildFailure(description: "the output folder \(request.outputPath) is inside \(input), which the build reads: "
+                                       + "each build would read the last site as its input. Build into a folder outside it, such as site. Nothing was changed.")
+            }
+        }
         return true
     }
 
