@@ -119,7 +119,15 @@ package struct Session {
         let path = StoreLocation.resolve(flag: storeFlag ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
                                          environment: env)
         var openPath = path
-        let missing = !SQLiteStore.exists(at: path)
+        // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
+        // become an empty practice that seems to work (even `check` said "integrity: ok"). The
+        // commands that make a store treat it as missing (and a refused one leaves none).
+        var st = stat()
+        let emptyFile = stat(path, &st) == 0 && st.st_size == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        if ifMissing != .create, emptyFile {
+            throw CLIError("the store file \(path) is empty (0 bytes), not a store egofix wrote. Restore it from a backup (`egofix import` reads an export), or remove it and run `egofix init`. Nothing was changed.")
+        }
+        let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {
             guard ifMissing == .inMemory else {
                 throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one there (`egofix bugs` lists the slugs); `--store` or EGOFIX_STORE names another.")

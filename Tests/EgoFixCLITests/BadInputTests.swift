@@ -96,6 +96,24 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(r.out, "")
     }
 
+    /// A store file truncated to 0 bytes is refused, and stays as it is: SQLite took it for a new
+    /// database, so `check` said "integrity: ok" and `build` made an empty site.
+    func test_badInput_anEmptyStoreFileIsRefused() throws {
+        let cli = try CLI()
+        let empty = cli.workdir + "/empty.sqlite"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data()))
+        for args in [["check"], ["status"], ["build", "--out", cli.workdir + "/site"], ["applied"]] {
+            let r = try cli.run(args + ["--store", empty], at: "2026-03-02T10:00:00+01:00")
+            XCTAssertEqual(r.status, 1, "\(args): \(r.out)")
+            XCTAssertTrue(r.err.contains("is empty (0 bytes)"), r.err)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0, "\(args)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        // init makes a store there.
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress", "--store", empty], at: "2026-03-02T10:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["check", "--store", empty]).status, 0)
+    }
+
     func test_badInput_reflectionOverTheCap() throws {
         let cli = try onboarded()
         let big = String(repeating: "é", count: 40_000) // 80,000 bytes
