@@ -3,8 +3,8 @@ import Foundation
 
 /// Writing a whole file so that a reader (or a file-sync tool) sees the old file or the new one,
 /// never a part: a temporary name beside the target (`.NAME.PID.tmp`), written, fsynced, renamed
-/// over the target, and the folder fsynced. Used by `egofix export` and by `egofix sync` for its
-/// device file.
+/// over the target, and the folder fsynced; what a killed write left beside it is removed by the
+/// next. Used by `egofix export` and by `egofix sync` for its device file.
 public enum AtomicFile {
     public enum Failure: Error, Equatable {
         /// Something other than a regular file is at the path ("a FIFO", "a folder", ...).
@@ -40,6 +40,19 @@ public enum AtomicFile {
     /// The temporary name `write` uses for `name` in this process.
     static func temporaryName(_ name: String) -> String { "." + name + ".\(getpid()).tmp" }
 
+    /// Removes what a write of `name` killed midway left (`.NAME.PID.tmp` of a process that is no
+    /// more): a whole private copy (an export holds every reflection), out of sight, one more per
+    /// interrupted write. A temporary of a live process is left to it.
+    static func removeStaleTemporaries(of name: String, in folder: String) {
+        let prefix = "." + name + ".", suffix = ".tmp"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for n in names where n.hasPrefix(prefix) && n.hasSuffix(suffix) && n.count > prefix.count + suffix.count {
+            let digits = n.dropFirst(prefix.count).dropLast(suffix.count)
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let pid = pid_t(digits), pid != getpid() else { continue }
+            if kill(pid, 0) == -1 && errno == ESRCH { unlink((folder == "/" ? "" : folder) + "/" + n) }
+        }
+    }
+
     /// Writes `data` to `path` with permissions `mode`. A regular file or a new path only: anything
     /// else at `path` (a FIFO, a device, a folder, a link) is refused before and again just before
     /// the rename.
@@ -50,6 +63,7 @@ public enum AtomicFile {
         let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
         let tmp = (folder == "/" ? "" : folder) + "/" + temporaryName(name)
         unlink(tmp)
+        removeStaleTemporaries(of: name, in: folder)
         let fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
         guard fd >= 0 else { throw .system(errno) }
         var failure = WholeWrite.write(data, to: fd)

@@ -107,6 +107,20 @@ final class HardeningTests: XCTestCase {
 
     // MARK: - 3. Export over something that is not a file
 
+    /// An export killed midway leaves `.FILE.PID.tmp`, a whole private copy, out of sight: the
+    /// next export of FILE removes it (they piled up, one per interrupted export). A live
+    /// process's temporary is left to it.
+    func test_Hardening_exportRemovesWhatAKilledExportLeft() throws {
+        let cli = try onboarded()
+        let file = cli.workdir + "/e.json"
+        let stale = cli.workdir + "/.e.json.4194000.tmp", live = cli.workdir + "/.e.json.1.tmp"
+        for p in [stale, live] { XCTAssertTrue(FileManager.default.createFile(atPath: p, contents: Data("{\"reflection\": \"x\"}".utf8))) }
+        XCTAssertEqual(try cli.run(["export", file], at: morning).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stale))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: live))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: file))
+    }
+
     func test_Hardening_exportRefusesFIFOAndDevice() throws {
         let cli = try onboarded()
         let fifo = cli.workdir + "/pipe"
