@@ -236,6 +236,16 @@ extension SQLiteStore {
     /// The copy is read through a connection of its own, so it may be taken while this store's
     /// connection holds the write lock (as an import does): it is then exactly the committed
     /// store that the holder of the lock is about to change.
+    /// A database error in words: its message, else (a backup's error carries the other
+    /// connection's message, "not an error") its code's ("database or disk is full").
+    static func reason(_ error: Error) -> String {
+        guard let e = error as? DatabaseError else { return "\(error)" }
+        if let m = e.message, !m.isEmpty, m != "not an error" { return m }
+        let code = e.resultCode.description  // "13 (database or disk is full)"
+        guard let open = code.firstIndex(of: "("), code.hasSuffix(")") else { return code }
+        return String(code[code.index(after: open)..<code.index(before: code.endIndex)])
+    }
+
     public func backup(to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
@@ -266,8 +276,7 @@ extension SQLiteStore {
             throw error
         } catch {
             try? fm.removeItem(atPath: destination)
-            let reason = (error as? DatabaseError)?.message ?? "\(error)"
-            throw StoreError.backupFailed(path: destination, reason: reason)
+            throw StoreError.backupFailed(path: destination, reason: Self.reason(error))
         }
     }
 }

@@ -326,4 +326,13 @@ final class SiteWriterTests: XCTestCase {
         XCTAssertThrowsError(try build.commit())
         XCTAssertThrowsError(try build.add("x", Data()))
     }
+
+    /// An output folder that is a mount point cannot be swapped by a rename: the error says what
+    /// to do ("Device or resource busy" said nothing more).
+    func test_swapIntoAMountPointSaysWhatToDo() {
+        let writer = SiteWriter(outputPath: "/mnt/share")
+        XCTAssertEqual(writer.swapReason(EBUSY), "Device or resource busy: it is a mount point, and a build replaces its output folder whole. "
+                       + "Build into a folder inside it, such as /mnt/share/site. The previous site is kept.")
+        XCTAssertEqual(writer.swapReason(EACCES), "Permission denied. The previous site is kept.")
+    }
 }

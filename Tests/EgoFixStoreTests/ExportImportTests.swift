@@ -1,5 +1,6 @@
 import XCTest
 import EgoFixCore
+import GRDB
 @testable import EgoFixStore
 
 final class ExportImportTests: XCTestCase {
@@ -356,5 +357,13 @@ final class ExportImportTests: XCTestCase {
         XCTAssertFalse(report.replaced, "a catalogue alone is not a practice")
         XCTAssertNil(try target.meta("catalogue"), "the import replaced the catalogue the fingerprint described")
         XCTAssertEqual(try target.exportJSON(), data)
+    }
+
+    /// A failed backup says why in words: SQLite's backup error carries the other connection's
+    /// message, and a full disk read "failed (not an error)".
+    func test_importBackupFailureSaysWhy() {
+        XCTAssertEqual(SQLiteStore.reason(DatabaseError(resultCode: .SQLITE_FULL, message: "not an error")), "database or disk is full")
+        XCTAssertEqual(SQLiteStore.reason(DatabaseError(resultCode: .SQLITE_FULL, message: nil)), "database or disk is full")
+        XCTAssertEqual(SQLiteStore.reason(DatabaseError(resultCode: .SQLITE_IOERR, message: "disk I/O error")), "disk I/O error")
     }
 }

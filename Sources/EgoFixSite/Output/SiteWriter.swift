@@ -191,16 +191,25 @@ public final class SiteWriter: Sendable {
             let code = errno
             // Filesystems without RENAME_EXCHANGE report EINVAL; old kernels ENOSYS.
             guard code == EINVAL || code == ENOSYS || code == ENOTSUP else {
-                throw SiteWriterError.io(path: output.path, reason: String(cString: strerror(code)))
+                throw SiteWriterError.io(path: output.path, reason: swapReason(code))
             }
         }
-        try posix(rename(output.path, oldFolder.path), output.path)
+        if rename(output.path, oldFolder.path) != 0 { throw SiteWriterError.io(path: output.path, reason: swapReason(errno)) }
         if rename(buildFolder.path, output.path) != 0 {
             let code = errno
             _ = rename(oldFolder.path, output.path)
-            throw SiteWriterError.io(path: output.path, reason: String(cString: strerror(code)))
+            throw SiteWriterError.io(path: output.path, reason: swapReason(code))
         }
         try posix(rename(oldFolder.path, buildFolder.path), oldFolder.path)
+    }
+
+    /// Why the swap failed, in words that say what to do: a mount point (a volume, a share) cannot
+    /// be replaced by a rename ("Device or resource busy" said nothing more).
+    func swapReason(_ code: Int32) -> String {
+        let base = String(cString: strerror(code))
+        guard code == EBUSY || code == EXDEV else { return base + ". The previous site is kept." }
+        return base + ": it is a mount point, and a build replaces its output folder whole. Build into a folder inside it, such as "
+            + output.path + "/site. The previous site is kept."
     }
 
     private func posix(_ result: Int32, _ path: String) throws {
