@@ -64,13 +64,36 @@ extension EgoFix {
         }
     }
 
-    /// `egofix help NAME` for a NAME that is no command: the parser shows the overview and exits 0,
-    /// as if it had been asked for it; this says there is no such command (exit 64), as running it does.
+    /// A first word that is no command (`egofix aplied -m x`): the parser named the first option it
+    /// could not place ("unknown option '-m'"), and `egofix help NAME` showed the overview with
+    /// exit 0. Both say there is no such command (exit 64), with the nearest name when one is close.
     static func refuseHelpForUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
-        guard args.first == "help", let name = args.dropFirst().first, !name.hasPrefix("-") else { return }
-        let names = root.configuration.subcommands.map { $0._commandName } + ["help"]
+        let subcommands = root.configuration.subcommands
+        guard !subcommands.isEmpty, var name = args.first, !name.hasPrefix("-") else { return }
+        if name == "help" {
+            guard let asked = args.dropFirst().first, !asked.hasPrefix("-") else { return }
+            name = asked
+        }
+        let names = subcommands.map { $0._commandName } + ["help"]
         guard !names.contains(name) else { return }
-        throw CLIError("no command '\(name)'. See 'egofix --help' for the commands.", code: 64)
+        let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
+        throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See 'egofix --help' for the commands.", code: 64)
+    }
+
+    /// Levenshtein distance, for the nearest command name.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var row = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var prev = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cur = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = cur
+            }
+        }
+        return a.isEmpty ? b.count : row[b.count]
     }
 
     /// swift-argument-parser's "Error: ..." (with its help and usage lines) as one line: the error,

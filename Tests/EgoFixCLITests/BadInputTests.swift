@@ -259,7 +259,9 @@ final class BadInputTests: XCTestCase {
                              (["applied", "--bogus"], "unknown option '--bogus'. See 'egofix applied --help'"),
                              (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'"),
                              // The parser showed the overview for a command that is not there, with exit 0.
-                             (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'")] {
+                             (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'"),
+                             // The parser named the option it could not place ("unknown option '-m'").
+                             (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'")] {
             let r = try cli.run(args)
             XCTAssertEqual(r.status, 64, "\(args)")
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
