@@ -33,6 +33,7 @@ extension EgoFix {
     package static func runCommandLine<Root: ParsableCommand>(of root: Root.Type) async {
         reserveHeapsWhole()
         do {
+            try refuseArgumentsNotUTF8()
             try refuseHelpForUnknownCommand(of: root, CommandLine.arguments.dropFirst())
             var command = try root.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
@@ -78,6 +79,17 @@ extension EgoFix {
         guard !names.contains(name) else { return }
         let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See 'egofix --help' for the commands.", code: 64)
+    }
+
+    /// An argument whose bytes are not UTF-8 (a path from another system's encoding): Swift reads
+    /// it with U+FFFD in place of the bytes, so an existing store was "not there", `init` offered
+    /// to make a second one at the changed path, and a build wrote into another folder.
+    static func refuseArgumentsNotUTF8() throws {
+        for i in 1..<Int(CommandLine.argc) {
+            guard let raw = CommandLine.unsafeArgv[i], String(validatingCString: raw) == nil else { continue }
+            throw CLIError("argument \(i), '\(Terminal.visible(String(cString: raw)))', is not UTF-8 text, and egofix reads paths and text as UTF-8. "
+                           + "Rename the file or folder, or give another path. Nothing was changed.", code: 64)
+        }
     }
 
     /// Levenshtein distance, for the nearest command name.

@@ -258,7 +258,11 @@ enum ReflectionInput {
         }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
             if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
-            return try checked(String(decoding: input.bytes, as: UTF8.self), what: what)
+            // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
+            guard let text = String(validating: input.bytes, as: UTF8.self) else {
+                throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded.")
+            }
+            return try checked(text, what: what)
         }
         return nil
     }

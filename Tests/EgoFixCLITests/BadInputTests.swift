@@ -114,6 +114,23 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(try cli.run(["check", "--store", empty]).status, 0)
     }
 
+    /// Bytes that are not UTF-8, in a path or a piped note: refused in one line. The path was read
+    /// with U+FFFD in place of the byte (an existing store "not there", a build into another
+    /// folder), and the note stored changed.
+    func test_badInput_bytesThatAreNotUTF8AreRefused() throws {
+        let cli = try onboarded()
+        let path = try cli.run(["-c", "exec \"$0\" status --store \"$(printf 'no\\377tes/s.sqlite')\"", CLI.binary.path], env: [:], executable: "/bin/sh")
+        XCTAssertEqual(path.status, 64, path.err)
+        XCTAssertTrue(path.err.contains("is not UTF-8 text"), path.err)
+        XCTAssertEqual(path.err.split(separator: "\n").count, 1, path.err)
+        let before = try cli.export()
+        let note = try cli.run(["-c", "printf 'caf\\351' | \"$0\" crash --store \"$1\" --now 2026-03-02T10:00:00+01:00", CLI.binary.path, cli.store],
+                               env: [:], executable: "/bin/sh")
+        XCTAssertEqual(note.status, 1, note.err)
+        XCTAssertTrue(note.err.contains("the note on standard input is not UTF-8 text"), note.err)
+        XCTAssertEqual(try cli.export(), before, "nothing recorded")
+    }
+
     func test_badInput_reflectionOverTheCap() throws {
         let cli = try onboarded()
         let big = String(repeating: "é", count: 40_000) // 80,000 bytes
