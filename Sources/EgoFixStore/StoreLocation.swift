@@ -1,13 +1,14 @@
 import Foundation
 
 /// Where the store lives: `--store`, else `EGOFIX_STORE`, else `$XDG_DATA_HOME/egofix/egofix.sqlite`
-/// (with `~/.local/share` when XDG_DATA_HOME is unset).
+/// (with `~/.local/share` when XDG_DATA_HOME is unset, or relative: the XDG spec says to ignore a
+/// relative one, and a store found through it would depend on the folder a command runs in).
 public enum StoreLocation {
     public static func resolve(flag: String?, environment: [String: String]) -> String {
         if let flag, !flag.isEmpty { return flag }
         if let env = environment["EGOFIX_STORE"], !env.isEmpty { return env }
         let base: String
-        if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
             base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
