@@ -452,16 +452,22 @@ final class SyncTests: XCTestCase {
         XCTAssertEqual(try a.export(at: Self.day(1)), before, "nothing in the store changed because of the bad files")
     }
 
+    /// One person about to travel: machine "a" in the `home` zone, its practice started at `start`,
+    /// and the calendar of the zone it will sync from.
+    func traveller(_ dir: TempDir, home: String, away: String, start: String) async throws -> (Machine, Calendar) {
+        let m = try Machine("a", dir: dir, calendar: UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: home))))
+        try await m.start(at: try at(start))
+        return (m, UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: away))))
+    }
+
+    func at(_ text: String) throws -> Date { try XCTUnwrap(ISO8601DateFormatter().date(from: text)) }
+
     /// Fixes given on two days at home that fall on one day in another time zone stay two days'
     /// fixes when the machine syncs there: each keeps the day it was given for (one was superseded,
     /// and an applied fix lost, taking the version down).
     func test_Sync_daysGivenAtHomeStayApartWhenSyncingAway() async throws {
         let dir = try TempDir(), shared = try folder(dir)
-        let ny = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "America/New_York")))
-        let tokyo = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo")))
-        func at(_ text: String) throws -> Date { try XCTUnwrap(ISO8601DateFormatter().date(from: text)) }
-        let home = try Machine("a", dir: dir, calendar: ny)
-        try await home.start(at: try at("2026-03-02T09:00:00-05:00"))
+        let (home, tokyo) = try await traveller(dir, home: "America/New_York", away: "Asia/Tokyo", start: "2026-03-02T09:00:00-05:00")
         // Late on the 3rd and early on the 4th in New York: both the 4th in Tokyo.
         for (given, text) in [("2026-03-03T23:00:00-05:00", "late"), ("2026-03-04T08:00:00-05:00", "early")] {
             try await home.open(at: try at(given))
@@ -482,11 +488,7 @@ final class SyncTests: XCTestCase {
     /// instants fell on four days with three gaps, and the sync reset the streak to 1.
     func test_Sync_aStreakKeepsTheDaysItCountedWhereItWasCounted() async throws {
         let dir = try TempDir(), shared = try folder(dir)
-        let berlin = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Europe/Berlin")))
-        let tokyo = UserCalendar.make(timeZone: try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo")))
-        func at(_ text: String) throws -> Date { try XCTUnwrap(ISO8601DateFormatter().date(from: text)) }
-        let home = try Machine("a", dir: dir, calendar: berlin)
-        try await home.start(at: try at("2026-06-01T00:30:00+02:00"))
+        let (home, tokyo) = try await traveller(dir, home: "Europe/Berlin", away: "Asia/Tokyo", start: "2026-06-01T00:30:00+02:00")
         for text in ["2026-06-02T23:30:00+02:00", "2026-06-03T00:30:00+02:00", "2026-06-04T23:30:00+02:00",
                      "2026-06-05T00:30:00+02:00", "2026-06-06T23:30:00+02:00"] {
             try await home.open(at: try at(text))
