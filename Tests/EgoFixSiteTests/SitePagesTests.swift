@@ -265,6 +265,42 @@ final class SitePagesTests: XCTestCase {
         XCTAssertFalse(other.all("h2").contains { $0.attr("id") == "help-title" })
     }
 
+    /// Crisis language in the person's own notes (a week's, a version's, a free page) puts the help
+    /// block first on the page that shows them, as it does for a reflection or a crash note (a week
+    /// note said "I want to kill myself." under no help block).
+    func test_site_crisisLanguageInNotesShowsHelpFirst() async throws {
+        let p = try await PracticeFixture.make(reflections: ["Fine."], crashNotes: [], days: 10)
+        let words = "Some nights I want to kill myself."
+        let content = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: words)],
+                                  versions: [.init(name: "1.1", source: "content/versions/1.1.md", markdown: words)],
+                                  pages: [.init(name: "nights", source: "content/pages/nights.md", markdown: "# Nights\n\n" + words)])
+        let files = try PracticeFixture.build(p, content: content)
+        for path in ["weeks/2026-W10/index.html", "changelog/index.html", "pages/nights/index.html"] {
+            XCTAssertEqual(HTMLDocument(try text(files, path)).all("h2").first?.attr("id"), "help-title", path)
+        }
+        XCTAssertNotEqual(HTMLDocument(try text(files, "weeks/2026-W11/index.html")).all("h2").first?.attr("id"), "help-title")
+    }
+
+    /// A free page's title is its first level-1 heading as CommonMark reads it: Windows line
+    /// endings put the whole page in the <title>; a setext or indented heading was not seen (the
+    /// file's name was the title, and the page had two h1s); closing #s and Markdown stayed in it.
+    func test_site_freePageTitleIsItsFirstHeadingsText() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 3)
+        let pages: [(String, String, String)] = [("crlf", "# Lisbon\r\n\r\nDay one.\r\n", "Lisbon"),
+                                                 ("setext", "Porto\n=====\n\nRain.", "Porto"),
+                                                 ("closing", "   # Faro ##\n\nSun.", "Faro"),
+                                                 ("marked", "# *Sintra* [hills](hills.html)\n", "Sintra hills"),
+                                                 ("plain", "No heading here.", "plain")]
+        let content = SiteContent(pages: pages.map { .init(name: $0.0, source: "content/pages/\($0.0).md", markdown: $0.1) })
+        let files = try PracticeFixture.build(p, content: content)
+        for (name, _, title) in pages {
+            let html = try text(files, "pages/\(name)/index.html")
+            let shown = html.components(separatedBy: "<title>").dropFirst().first?.components(separatedBy: "</title>").first
+            XCTAssertEqual(shown, title + " | EgoFix", name)
+            XCTAssertEqual(HTMLDocument(html).all("h1").count, 1, name)
+        }
+    }
+
     /// Each entry's `<link href>` and `<id>` in the order written (a plain scan; the feed's own
     /// link and id come before the first entry).
     private func feedEntries(_ xml: String) -> [(id: String, link: String)] {

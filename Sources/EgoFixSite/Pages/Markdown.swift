@@ -49,6 +49,17 @@ public enum Markdown {
     ///   most): 3 for text set inside a page that has its own h1 and h2 sections, 1 for a page of
     ///   its own.
     public static func html(_ source: String, name: String, headingsFrom: Int32 = 3) throws -> RawHTML {
+        try document(source, name: name, headingsFrom: headingsFrom).html
+    }
+
+    /// A page of its own (headings from h1), and its title: the plain text of its first level-1
+    /// heading as CommonMark reads it (`# Title`, `Title` over `===`, indented, with closing `#`s,
+    /// any line ending), nil when it has none.
+    public static func page(_ source: String, name: String) throws -> (html: RawHTML, title: String?) {
+        try document(source, name: name, headingsFrom: 1)
+    }
+
+    private static func document(_ source: String, name: String, headingsFrom: Int32) throws -> (html: RawHTML, title: String?) {
         let bytes = source.utf8.count
         guard bytes <= maxBytes else {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
@@ -61,11 +72,11 @@ public enum Markdown {
         guard let document = maybeDocument else { throw Error.renderFailed(name: name) }
         defer { cmark_node_free(document) }
 
-        try rewrite(document, headingShift: max(0, headingsFrom - 1), name: name)
+        let title = try rewrite(document, headingShift: max(0, headingsFrom - 1), name: name)
 
         guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
         defer { freeCmarkString(html) }
-        return RawHTML(trusted: String(cString: html))
+        return (RawHTML(trusted: String(cString: html)), title)
     }
 
     // MARK: - URL allow list
@@ -81,16 +92,19 @@ public enum Markdown {
     /// - an image whose destination is not allowed, or names a scheme or a host (not a path in the
     ///   site), becomes its alt text: no request leaves the site;
     /// - every heading moves `shift` levels deeper, h6 at most.
-    private static func rewrite(_ document: OpaquePointer, headingShift shift: Int32, name: String) throws {
+    /// Returns the plain text of the first level-1 heading (before the shift), if any.
+    private static func rewrite(_ document: OpaquePointer, headingShift shift: Int32, name: String) throws -> String? {
         guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
         var links: [OpaquePointer] = [], images: [OpaquePointer] = []
         var failed = false
+        var title: String?
         while !failed {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_HEADING {
+                if title == nil, cmark_node_get_heading_level(node) == 1 { title = plainText(node) }
                 if shift > 0 { failed = cmark_node_set_heading_level(node, min(6, cmark_node_get_heading_level(node) + shift)) != 1 }
             } else if type == CMARK_NODE_LINK {
                 if let raw = cmark_node_get_url(node), !isAllowed(url: String(cString: raw), schemes: linkSchemes) { links.append(node) }
@@ -105,7 +119,7 @@ public enum Markdown {
         // Changed only after the walk: the iterator must not see the tree change under it.
         for image in images {
             guard let text = cmark_node_new(CMARK_NODE_TEXT) else { throw Error.renderFailed(name: name) }
-            _ = cmark_node_set_literal(text, altText(image))
+            _ = cmark_node_set_literal(text, plainText(image))
             guard cmark_node_replace(image, text) == 1 else {
                 cmark_node_free(text)
                 throw Error.renderFailed(name: name)
@@ -119,14 +133,15 @@ public enum Markdown {
             cmark_node_unlink(link)
             cmark_node_free(link)
         }
+        return title
     }
 
-    /// The plain text inside a node (an image's alt text).
-    private static func altText(_ node: OpaquePointer) -> String {
+    /// The plain text inside a node (an image's alt text, a heading's words).
+    private static func plainText(_ node: OpaquePointer) -> String {
         var out = ""
         var child = cmark_node_first_child(node)
         while let c = child {
-            if let literal = cmark_node_get_literal(c) { out += String(cString: literal) } else { out += altText(c) }
+            if let literal = cmark_node_get_literal(c) { out += String(cString: literal) } else { out += plainText(c) }
             child = cmark_node_next(c)
         }
         return out

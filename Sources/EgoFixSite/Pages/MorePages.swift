@@ -57,7 +57,9 @@ extension PageContext {
                 "fixCount": .text(fixes.count == 1 ? "1 fix applied" : "\(fixes.count) fixes applied"),
             ]
         }
-        return try render("changelog", ["versions": .list(versions)], path: path, title: "Changelog")
+        // The help block goes first when a version's note reads like a crisis, as on a week page.
+        let crisis = changelogVersions.contains { versionNotes[$0.version].map { CrisisLanguage.detect($0.markdown) } ?? false }
+        return try render("changelog", ["versions": .list(versions)], path: path, title: "Changelog", crisis: crisis)
     }
 
     func feed() throws -> String {

@@ -45,11 +45,11 @@ extension PageContext {
         for doc in content.pages {
             let path = "pages/\(doc.name)/index.html"
             plans.append(PagePlan(path: path) { ctx in
-                // A page of its own: its "# " line is its h1 and its title; without one, the file's
-                // name is both.
-                let body = try Markdown.html(doc.markdown, name: doc.source, headingsFrom: 1)
-                let heading = doc.markdown.split(separator: "\n").first { $0.hasPrefix("# ") }.map { String($0.dropFirst(2)) }
-                return try ctx.render("page", ["body": .html(body), "ownHeading": .bool(heading != nil)], path: path, title: heading ?? doc.name)
+                // A page of its own: its first level-1 heading is its h1 and its title; without one,
+                // the file's name is both.
+                let (body, heading) = try Markdown.page(doc.markdown, name: doc.source)
+                return try ctx.render("page", ["body": .html(body), "ownHeading": .bool(heading != nil)], path: path, title: heading ?? doc.name,
+                                      crisis: CrisisLanguage.detect(doc.markdown))
             })
         }
         return plans
@@ -116,13 +116,14 @@ extension PageContext {
     }
 
     /// What every report page has; `current` is the navigation entry marked as this page.
-    func periodHead(_ p: Period, prev: Period?, next: Period?, current: String) -> PeriodHead {
+    /// `noteCrisis`: the page also shows a note (a week's) that reads like a crisis.
+    func periodHead(_ p: Period, prev: Period?, next: Period?, current: String, noteCrisis: Bool = false) -> PeriodHead {
         let c = counts(from: p.start, through: p.end)
         let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
         let vStart = index.version(at: p.start.start(in: options.calendar))
         let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
         return PeriodHead(
-            frame: frame(path: p.path, title: p.title, current: current, crisis: crisis(from: p.start, through: p.end)),
+            frame: frame(path: p.path, title: p.title, current: current, crisis: noteCrisis || crisis(from: p.start, through: p.end)),
             range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
             questions: questions(from: p.start, through: p.end),
             prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
@@ -147,7 +148,8 @@ extension PageContext {
     func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
         let appliedByEnd = index.appliedCount(before: p.end.adding(days: 1).start(in: options.calendar))
         return WeekPage(
-            head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html"),
+            head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html",
+                             noteCrisis: weekNotes[p.key].map { CrisisLanguage.detect($0.markdown) } ?? false),
             toNext: weekToNext(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd), current: p.start == currentWeek.start),
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
