@@ -217,7 +217,13 @@ extension SQLiteStore {
                     }
                     if let backupPath { try self.backup(to: backupPath) }
                     for table in Snapshot.tables { try db.execute(sql: "DELETE FROM \(table)") }
+                    // The store syncs under a new device id from now on; the one it had is kept
+                    // aside, so its file in the sync folder is merged once more and then removed.
+                    let device = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SQLiteStore.deviceKey])
                     try db.execute(sql: "DELETE FROM meta")
+                    if let device {
+                        try db.execute(sql: "INSERT INTO meta (key, value) VALUES (?, ?)", arguments: [SQLiteStore.replacedDeviceKey, device])
+                    }
                     try snapshot.insert(db)
                     return .commit
                 }

@@ -483,6 +483,25 @@ final class SyncTests: XCTestCase {
         }
     }
 
+    /// `import --replace` gives a store a new device id: the file of the id it had is merged once
+    /// more and then removed, so the folder holds one file per machine again (it stayed for good,
+    /// merged as a third machine's at every sync); what it held is not lost.
+    func test_Sync_aStoreReplacedByImportLeavesNoFileBehind() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        let backup = try b.export(at: Self.day(0, 12))
+        _ = try await b.mark(.applied, "Written after the backup.", at: Self.day(0, 13))
+        try await b.sync(shared, at: Self.day(0, 14))
+        try b.store.importJSON(backup, replace: true, backupPath: nil)
+        let report = try await b.sync(shared, at: Self.day(1, 9))
+        XCTAssertEqual(report.merged.count, 2, "a's file and b's old one, once")
+        let files = try FileManager.default.contentsOfDirectory(atPath: shared).filter { $0.hasPrefix("egofix-device-") }
+        XCTAssertEqual(files.count, 2, "\(files)")
+        let other = try await a.sync(shared, at: Self.day(1, 10))
+        XCTAssertEqual(other.merged.count, 1)
+        let export = try await converge([a, b], shared, at: Self.day(1, 11))
+        XCTAssertTrue(String(decoding: export, as: UTF8.self).contains("Written after the backup."))
+    }
+
     /// Six days in Berlin, opened alternately late at night and early in the morning, then a sync
     /// in Tokyo: the streak is the six days it counted in Berlin. Replayed in Tokyo's zone, those
     /// instants fell on four days with three gaps, and the sync reset the streak to 1.

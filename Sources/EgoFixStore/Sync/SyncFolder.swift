@@ -45,6 +45,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
 
 extension SQLiteStore {
     static let deviceKey = "sync.device"
+    /// The device id a store had before `import --replace` gave it a new one.
+    static let replacedDeviceKey = "sync.replacedDevice"
     static let seenPrefix = "sync.seen."
     static let recordsPrefix = "sync.records."
 
@@ -269,6 +271,21 @@ extension SQLiteStore {
         var st = stat()
         if lstat(path, &st) == 0 { try setMeta(db, Self.seenPrefix + name, Self.fingerprint(st)) }
         try setMeta(db, Self.localKey, local)
+        try removeReplacedDeviceFile(db, folder: folder)
+    }
+
+    /// The file this store wrote under the device id it had before `import --replace`: once it is
+    /// merged whole (its records are in this store, and in its new file), it is removed; it was
+    /// merged as another machine's at every sync, for good ("2 other machines' files merged").
+    private func removeReplacedDeviceFile(_ db: Database, folder: String) throws {
+        guard let text = try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.replacedDeviceKey]),
+              let old = UUIDText.parse(text) else { return }
+        let name = DeviceFile.name(device: old), path = Self.join(folder, name)
+        let merged = try Bool.fetchOne(db, sql: "SELECT EXISTS(SELECT 1 FROM meta WHERE key = ?)", arguments: [Self.seenPrefix + name]) ?? false
+        var st = stat()
+        guard merged || lstat(path, &st) != 0 else { return }
+        unlink(path)
+        try db.execute(sql: "DELETE FROM meta WHERE key IN (?, ?, ?)", arguments: [Self.replacedDeviceKey, Self.seenPrefix + name, Self.recordsPrefix + name])
     }
 
     static let localKey = "sync.local"
