@@ -281,6 +281,28 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(week.contains("Written ahead."))
     }
 
+    /// Files in the content folders that are not NAME.md (another extension, a capital MD, a
+    /// subfolder) are said not to be read, on every build (they were dropped without a word); a
+    /// note for a week before the practice says so rather than that it will join the site.
+    func test_build_contentFilesNotReadAreSaid() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        for folder in ["weeks", "versions", "pages/trips"] {
+            try FileManager.default.createDirectory(atPath: cli.workdir + "/content/\(folder)", withIntermediateDirectories: true)
+        }
+        for file in ["weeks/2026-W10.markdown", "versions/1.1.MD", "pages/trips/lisbon.md", "weeks/2024-W10.md", "weeks/.hidden"] {
+            try Data("A note.\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/content/" + file))
+        }
+        let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        for line in ["content/pages/trips is not read: notes are NAME.md files directly in content/pages",
+                     "content/versions/1.1.MD is not read", "content/weeks/2026-W10.markdown is not read",
+                     "content/weeks/2024-W10.md is not on the site: there are week pages from 2026-W10 to 2026-W10 only. 2024-W10 is before the practice began."] {
+            XCTAssertTrue(r.err.contains("egofix: warning: " + line), "\(line)\n\(r.err)")
+        }
+        XCTAssertFalse(r.err.contains(".hidden"), r.err)
+    }
+
     /// The dashboard's "Pending" and `egofix status` answer the same: a daily fix left unmarked
     /// on an earlier day is not pending two days later, today's unmarked one is.
     func test_dashboard_pendingFixIsTheOneStatusShows() throws {

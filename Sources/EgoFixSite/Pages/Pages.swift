@@ -5,13 +5,14 @@ extension PageContext {
     /// The week notes for weeks without a page (before the first day or after today) and the
     /// version notes for versions the changelog does not have (not reached yet), one line each.
     func notesNotOnTheSite() -> [String] {
-        var lines: [String] = []
+        var lines = content.ignored
         let weeks = Period.all(.week, from: index.first, through: index.last)
         if let first = weeks.first?.key, let last = weeks.last?.key {
             let keys = Set(weeks.map(\.key))
             for doc in content.weeks where !keys.contains(doc.name) {
+                // Week keys sort as their weeks do.
                 lines.append("\(doc.source) is not on the site: there are week pages from \(first) to \(last) only. "
-                             + "The note joins the site once \(doc.name) is one of them.")
+                             + (doc.name < first ? "\(doc.name) is before the practice began." : "The note joins the site once \(doc.name) is one of them."))
             }
         }
         let versions = changelogVersions.map(\.version)

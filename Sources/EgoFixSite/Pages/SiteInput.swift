@@ -17,6 +17,9 @@ public struct SiteContent: Sendable {
     public var weeks: [Document]
     public var versions: [Document]
     public var pages: [Document]
+    /// What the content folders hold that is not read (not a NAME.md file: `2026-W46.markdown`,
+    /// `1.1.MD`, a subfolder), one line each, said by every build: it was dropped without a word.
+    public var ignored: [String] = []
 
     public init(weeks: [Document] = [], versions: [Document] = [], pages: [Document] = []) {
         self.weeks = weeks
@@ -55,10 +58,14 @@ public struct SiteContent: Sendable {
         // workspace by its name that is a link out of it adds nothing: its files lead out and are refused.
         let named = folder.standardizedFileURL.path, inside = workspace.map { named.hasPrefix($0.standardizedFileURL.path + "/") } ?? false
         let published = PublishedFileCheck(folders: [workspace?.path] + (inside ? [] : [folder.path]))
+        var ignored: [String] = []
         func docs(_ sub: String, check: (String) -> Bool, want: String,
                   exists: (_ name: String, _ source: String) throws -> Void = { _, _ in }) throws -> [Document] {
             let dir = folder.appendingPathComponent(sub)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
+            for file in names.sorted() where !file.hasPrefix(".") && !file.hasSuffix(".md") {
+                ignored.append("\(label)/\(sub)/\(file) is not read: notes are NAME.md files directly in \(label)/\(sub) (\(want)).")
+            }
             return try names.filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted().map { file in
                 let name = String(file.dropLast(3))
                 let source = "\(label)/\(sub)/\(file)"
@@ -77,16 +84,18 @@ public struct SiteContent: Sendable {
                 return Document(name: name, source: source, markdown: text)
             }
         }
-        return SiteContent(
+        var content = SiteContent(
             weeks: try docs("weeks", check: NameShape.isISOWeekName, want: "2026-W47.md", exists: { name, source in
                 // The shape is checked: four digits, "-W", two digits.
                 guard let year = Int(name.prefix(4)), let week = Int(name.suffix(2)) else { throw LoadError.badName(source, "2026-W47.md") }
                 let weeks = LocalDay.isoWeekCount(year: year)
                 guard (1...weeks).contains(week) else { throw LoadError.noSuchWeek(source, year: year, weeks: weeks) }
             }),
-            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md (the version as written: no leading zeros)"),
+            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md (a version from 1.0 on, as written: no leading zeros)"),
             pages: try docs("pages", check: NameShape.isPageName,
                             want: "about.md (lowercase letters, digits and '-')"))
+        content.ignored = ignored
+        return content
     }
 }
 
