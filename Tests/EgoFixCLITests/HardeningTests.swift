@@ -428,6 +428,11 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(fm.fileExists(atPath: out + "/key.txt"))
         XCTAssertEqual(fm.contents(atPath: out + "/index.html"), index)
         try fm.removeItem(atPath: cli.workdir + "/Assets/key.txt")
+        // A link to a folder is refused with its name too (it was skipped without a word).
+        XCTAssertEqual(symlink((secret as NSString).deletingLastPathComponent, cli.workdir + "/Assets/photos"), 0)
+        r = try cli.run(["build", "--out", out], at: morning)
+        assertOneLineRefusal(r, mentions: "Assets/photos: a symbolic link to")
+        try fm.removeItem(atPath: cli.workdir + "/Assets/photos")
         // A template is rendered into every page that uses it.
         XCTAssertEqual(symlink(secret, cli.workdir + "/Templates/partials/leak.mustache"), 0)
         r = try cli.run(["build", "--out", out], at: morning)

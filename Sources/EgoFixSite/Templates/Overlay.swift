@@ -1,4 +1,5 @@
 import EgoFixResources
+import EgoFixCore
 import Foundation
 
 /// A file from the built-in set or from the user's folder of the same name, which overrides the
@@ -55,8 +56,20 @@ enum Overlay {
             }
             var d: ObjCBool = false
             let full = folder.appendingPathComponent(next).path
-            if fm.fileExists(atPath: full, isDirectory: &d), !d.boolValue {
+            guard fm.fileExists(atPath: full, isDirectory: &d) else { continue }
+            if !d.boolValue {
                 paths.append(next)
+                continue
+            }
+            // A link to a folder is not followed: said, not skipped without a word.
+            var st = stat()
+            if lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
+                let target = RealPath.of(full) ?? full
+                let inside = [workspace?.path, folder.path].compactMap { $0 }.compactMap { RealPath.of($0) }
+                    .contains { target == $0 || target.hasPrefix($0 + "/") }
+                throw TemplateError.refused(path: full, reason: inside
+                    ? "a symbolic link to a folder, which is not followed. Move the folder in, or link its files"
+                    : "a symbolic link to \(target), outside the workspace; it would be published. Copy the files in, or remove the link")
             }
         }
         paths.sort()
