@@ -419,6 +419,19 @@ final class DetectorTests: XCTestCase {
         XCTAssertNil(run([.loud, .present, .quiet]), "3 weeks is one short")
         XCTAssertNotNil(run([.loud, .present, .quiet, .quiet]), "4 weeks")
         XCTAssertNotNil(run([.loud, .loud, .present, .quiet, .quiet]))
+        // A zigzag from quiet to quiet is no trend (it was "went from loud to quiet over 8 weeks",
+        // though the first week was quiet); a decline is told from where it began.
+        XCTAssertNil(run([.quiet, .present, .loud, .present, .quiet, .loud, .present, .quiet]), "zigzag")
+        XCTAssertNil(run([.present, .loud, .quiet, .loud, .present, .quiet]), "up and down")
+        XCTAssertEqual(run([.present, .loud, .present, .quiet, .quiet])?.title, "Fear Of Ordinary went from present to quiet over 5 weeks.")
+    }
+
+    /// The terminal and the site say a p-value alike: never "p = 0.000" (the terminal said it
+    /// where the site said "p < 0.001").
+    func test_PatternCopy_confidenceIsSaidOneWay() {
+        XCTAssertEqual(PatternCopy.confidence(0.0004), "p < 0.001")
+        XCTAssertEqual(PatternCopy.confidence(0.0421), "p = 0.042")
+        XCTAssertNil(PatternCopy.confidence(1))
     }
 
     func test_ImprovementDetector_longerDeclineIsMoreConfident() throws {

@@ -100,7 +100,7 @@ struct Patterns: AsyncParsableCommand {
         for p in patterns {
             let sevColor = p.severity == .alert ? Style.crash : (p.severity == .insight ? Style.skipped : Style.comment)
             out.append(s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + p.patternType.rawValue
-                       + s.style.dim("  // \(p.basis)" + (p.pValue < 1 ? ", p = \(String(format: "%.3f", p.pValue))" : "")))
+                       + s.style.dim("  // \(p.basis)" + (PatternCopy.confidence(p.pValue).map { ", " + $0 } ?? "")))
             out += Text.wrap(p.title)
             out += Text.wrap(p.body).map { s.style.dim($0) }
             out.append("")

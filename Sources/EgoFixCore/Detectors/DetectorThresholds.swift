@@ -38,6 +38,8 @@ extension Thresholds {
 
     // Improvement: a downward trend over at least 4 rated weeks, ending in quiet.
     public static let improvementMinimumWeeks = 4
+    /// ... and trending down: Kendall's tau of the ratings at most this.
+    public static let improvementMaximumTau = -0.3
 
     // Surfacing
     /// The same pattern type is not shown again within this many days of its last viewing.

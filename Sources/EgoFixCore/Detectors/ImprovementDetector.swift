@@ -4,8 +4,10 @@ import Foundation
 /// spanning at least 4 weeks.
 ///
 /// The ratings looked at are the bug's last 8 in the window (a fixed rule, so the test is not
-/// fooled by picking the highest point to start from). They must end quiet, have a negative
-/// Mann–Kendall S, and a lower mean in their second half than in their first.
+/// fooled by picking the highest point to start from). They must start above quiet and end
+/// quiet, trend down (Kendall's tau at most -0.3: a zigzag from quiet to quiet, tau -0.04, was
+/// called "went from loud to quiet"), and have a lower mean in their second half than in their
+/// first.
 /// Confidence: the share of orderings of the earlier ratings
 /// (the final quiet held in place, since it was required) with an S at least as negative — exact,
 /// as at most 7! orderings — Bonferroni-corrected for the number of bugs with enough ratings.
@@ -36,12 +38,13 @@ public struct ImprovementDetector: DataDetector {
                                     unit: "rated weeks")
         var best: (bug: UUID, seg: [RatingRecord], p: Double)?
         for (bug, seg) in segments {
-            guard let last = seg.last, last.intensity == .quiet else { continue }
+            guard let first = seg.first, let last = seg.last, first.intensity != .quiet, last.intensity == .quiet else { continue }
             let y = seg.map { Double($0.intensity.level) }
             let half = y.count / 2
             let early = y.prefix(half).reduce(0, +) / Double(half)
             let late = y.suffix(y.count - half).reduce(0, +) / Double(y.count - half)
-            guard PatternStatistics.kendallS(y) < 0, early > late else { continue }
+            let pairs = Double(y.count * (y.count - 1) / 2)
+            guard Double(PatternStatistics.kendallS(y)) / pairs <= Thresholds.improvementMaximumTau, early > late else { continue }
             let head = Array(y.dropLast())
             let tail = y[y.count - 1]
             let raw = PatternStatistics.permutationPValue(head, seed: data.context.seed) { h in
@@ -64,8 +67,8 @@ public struct ImprovementDetector: DataDetector {
             quietSince = r.week
         }
         let weeks = last.week.days(since: first.week) / 7 + 1
-        let peak = c.seg.map(\.intensity).max { $0.level < $1.level } ?? .present
-        let title = "\(data.title(c.bug)) went from \(peak.rawValue) to quiet over \(weeks) weeks."
+        // From where the ratings looked at began, which is above quiet (not their highest point).
+        let title = "\(data.title(c.bug)) went from \(first.intensity.rawValue) to quiet over \(weeks) weeks."
         let sequence = c.seg.map(\.intensity.rawValue).joined(separator: ", ")
         let body = "Ratings, oldest first: \(sequence). A trend, not a trophy. Quiet is not gone; stable bugs still get retested."
         let basis = PatternCopy.basis("\(c.seg.count) rated weeks", severity: severity)

@@ -2,6 +2,14 @@ import Foundation
 
 /// The copy helpers every detector shares: the user's own words and numbers, plainly.
 public enum PatternCopy {
+    /// A pattern's p-value as the terminal and the site say it: "p = 0.042", "p < 0.001" (never
+    /// "p = 0.000", a certainty the test rules out), nil when none was computed (p = 1).
+    public static func confidence(_ p: Double) -> String? {
+        if p >= 1 { return nil }
+        if p < 0.001 { return "p < 0.001" }
+        return String(format: "p = %.3f", p)
+    }
+
     /// A bug title as the object of "about": "Need to be right" → "being right",
     /// "Need to impress" → "impressing", "Fear of being ordinary" → "being ordinary".
     public static func topic(_ title: String) -> String {

@@ -296,10 +296,7 @@ final class PageContext: Sendable {
     func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }
 
     func patternRow(_ p: DetectedPattern) -> PatternRow {
-        let conf: String
-        if p.pValue >= 1 { conf = "confidence not computed" } else if p.pValue < 0.001 { conf = "p < 0.001" } else {
-            conf = String(format: "p = %.3f", p.pValue)
-        }
+        let conf = PatternCopy.confidence(p.pValue) ?? "confidence not computed"
         return PatternRow(severity: p.severity.rawValue, severityText: p.severity.rawValue, type: PageContext.patternName(p.patternType),
                           basis: p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, confidence: conf, title: p.title, body: p.body)
     }
