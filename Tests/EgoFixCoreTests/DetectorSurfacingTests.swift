@@ -60,6 +60,12 @@ final class DetectorSurfacingTests: XCTestCase {
         XCTAssertNil(PatternSurfacing.pick(from: [dismissed], history: [dismissed], moment: .beforeDailyFix,
                                            session: .init(), now: now, calendar: clock.calendar))
         XCTAssertEqual(PatternSurfacing.page([dismissed, pattern("x", .plateau, .observation)]).map(\.title), ["x", "gone"])
+        // Dismissed by type: a new finding of that type (another bug, another hour) stays quiet
+        // after the cooldown too; another type still surfaces.
+        let newFinding = pattern("new avoidance", .avoidance, .alert, p: 0.0001)
+        let other = pattern("other", .temporalCrash, .alert, p: 0.01)
+        XCTAssertEqual(PatternSurfacing.pick(from: [newFinding, other], history: [dismissed], moment: .beforeDailyFix,
+                                             session: .init(), now: now, calendar: clock.calendar)?.title, "other")
     }
 
     func test_PatternSurfacing_tieBreaksOnConfidenceThenRecency() {

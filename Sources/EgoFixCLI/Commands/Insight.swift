@@ -81,7 +81,7 @@ struct Patterns: AsyncParsableCommand {
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
                     .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
             }
-            return ["Noted. \(found.count == 1 ? "It" : "They") will not be surfaced again; the patterns page still lists \(found.count == 1 ? "it" : "them")."]
+            return ["Noted. \(type.rawValue) patterns will not be surfaced again, this one or new ones; the patterns page still lists them."]
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }

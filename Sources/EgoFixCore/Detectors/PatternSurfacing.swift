@@ -32,7 +32,9 @@ public struct SurfacingSession: Sendable, Equatable {
 /// - the same pattern type not within 14 days of its last viewing (viewedAt or dismissedAt);
 /// - alert > insight > observation, then the lower p-value, then the newer;
 /// - alerts before the daily fix, insights after an outcome, observations only on the patterns page;
-/// - a dismissed or deleted pattern does not come back.
+/// - a dismissed or deleted pattern does not come back, nor any pattern of a type dismissed
+///   (`egofix patterns --dismiss TYPE`: a new finding of that type, about another bug or hour,
+///   surfaced again once the cooldown was over).
 public enum PatternSurfacing {
     /// The one pattern to show at `moment`, or nil. `history` is every pattern stored so far
     /// (with viewedAt / dismissedAt); `candidates` may overlap it.
@@ -42,8 +44,9 @@ public enum PatternSurfacing {
         // One per local day across commands: the store remembers what was viewed when.
         guard !surfacedToday(history, now: now, calendar: calendar) else { return nil }
         let dismissed = Set((history + candidates).filter { $0.dismissedAt != nil || $0.deletedAt != nil }.map(\.id))
+        let dismissedTypes = Set((history + candidates).filter { $0.dismissedAt != nil && $0.deletedAt == nil }.map(\.patternType))
         let eligible = candidates.filter { p in
-            p.deletedAt == nil && p.dismissedAt == nil && !dismissed.contains(p.id)
+            p.deletedAt == nil && p.dismissedAt == nil && !dismissed.contains(p.id) && !dismissedTypes.contains(p.patternType)
                 && moment.allowed.contains(p.severity)
                 && !isCoolingDown(p.patternType, history: history + candidates, now: now, calendar: calendar)
         }
