@@ -34,7 +34,11 @@ extension EgoFix {
         reserveHeapsWhole()
         do {
             try refuseArgumentsNotUTF8()
-            try refuseHelpForUnknownCommand(of: root, CommandLine.arguments.dropFirst())
+            // `help NAME` parses (as the overview); any other unknown first word is looked at only
+            // when the parser refuses the line, so a command line that parses pays nothing.
+            if CommandLine.arguments.dropFirst().first == "help" {
+                try refuseUnknownCommand(of: root, CommandLine.arguments.dropFirst())
+            }
             var command = try root.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()
@@ -60,6 +64,10 @@ extension EgoFix {
                 Foundation.exit(0)
             }
             // A command line the parser refuses: one line, as every other error, with where to look.
+            do { try refuseUnknownCommand(of: root, CommandLine.arguments.dropFirst()) } catch let unknown as CLIError {
+                StandardStreams.error("egofix: " + unknown.message + "\n")
+                Foundation.exit(unknown.code)
+            } catch {}
             StandardStreams.error("egofix: " + Terminal.visible(usageLine(root.fullMessage(for: error))) + "\n")
             Foundation.exit(root.exitCode(for: error).rawValue)
         }
@@ -68,7 +76,7 @@ extension EgoFix {
     /// A first word that is no command (`egofix aplied -m x`): the parser named the first option it
     /// could not place ("unknown option '-m'"), and `egofix help NAME` showed the overview with
     /// exit 0. Both say there is no such command (exit 64), with the nearest name when one is close.
-    static func refuseHelpForUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
+    static func refuseUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
         let subcommands = root.configuration.subcommands
         guard !subcommands.isEmpty, var name = args.first, !name.hasPrefix("-") else { return }
         if name == "help" {

@@ -36,7 +36,11 @@ extension AnalyticsEvent {
     public func localDay(or calendar: Calendar) -> LocalDay {
         guard (1...7).contains(dayOfWeek) else { return LocalDay(timestamp, calendar: calendar) }
         let utc = LocalDay(ordinal: Int((timestamp.timeIntervalSince1970 / 86_400).rounded(.down)))
-        for day in [utc.adding(days: -1), utc, utc.adding(days: 1)] where day.weekday == dayOfWeek { return day }
-        return LocalDay(timestamp, calendar: calendar)
+        switch LocalDay.mod(dayOfWeek - utc.weekday, 7) {
+        case 0: return utc
+        case 1: return utc.adding(days: 1)
+        case 6: return utc.adding(days: -1)
+        default: return LocalDay(timestamp, calendar: calendar)
+        }
     }
 }

@@ -91,7 +91,10 @@ public final class SitePipeline: @unchecked Sendable {
                 throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
                                        + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
             }
-            for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
+            // (An output outside the workspace can be inside only a content folder named outside it.)
+            let inputs = root.hasPrefix(ws + "/") ? [request.contentFolder, "Assets", "Templates", "Seeds"]
+                : [request.contentFolder].filter { $0.hasPrefix("/") }
+            for input in inputs {
                 // (A content folder that is the workspace itself reads its Markdown files only.)
                 guard let read = RealPath.of(input.hasPrefix("/") ? input : ws + "/" + input), read != ws,
                       root == read || root.hasPrefix(read + "/") else { continue }
