@@ -59,23 +59,30 @@ struct TimerCommand: AsyncParsableCommand {
             s.print([s.style.dim("// Timer recorded. `egofix applied` (or skipped, failed) marks \(fix.label) with the timer done.")])
             return
         }
-        // Asked after the store is let go: the answer may take a while.
-        let outcome: FixOutcome
-        let answer = Prompt.ask("Applied, skipped or failed? [a/s/f, enter leaves it open]")
-        if answer == nil { Swift.print("") }
-        switch answer?.lowercased() {
-        case "a", "applied": outcome = .applied
-        case "s", "skipped": outcome = .skipped
-        case "f", "failed": outcome = .failed
-        default:
-            s.print([s.style.dim("// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later.")])
-            return
+        // Asked after the store is let go: the answer may take a while. An answer that is none of
+        // them is asked again; enter (or end of input) leaves the fix open.
+        var outcome: FixOutcome?
+        while outcome == nil {
+            let answer = Prompt.ask("Applied, skipped or failed? [a/s/f, enter leaves it open]")
+            if answer == nil { Swift.print("") }
+            switch answer?.lowercased() {
+            case "a", "applied": outcome = .applied
+            case "s", "skipped": outcome = .skipped
+            case "f", "failed": outcome = .failed
+            case nil, "":
+                s.print([s.style.dim("// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later.")])
+                return
+            default: continue
+            }
         }
-        var o = OutcomeOptions()
-        o.store = options
-        o.message = Prompt.ask("Reflection (optional, one line; enter for none):").flatMap { $0.isEmpty ? nil : $0 }
-        o.timerDone = true
-        try await OutcomeCommand.run(outcome, o)
+        guard let outcome else { return }
+        // The outcome command's own options, parsed as its command line would be (options made
+        // by hand cannot be read: the outcome and the reflection were lost to an internal error).
+        var args = ["--timer-done"]
+        if let store = options.store { args.append("--store=" + store) }
+        if let now = options.now { args.append("--now=" + now) }
+        if let text = Prompt.ask("Reflection (optional, one line; enter for none):"), !text.isEmpty { args.append("--message=" + text) }
+        try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
     }
 }
 
