@@ -324,14 +324,40 @@ enum Prompt {
         return readLine()?.trimmingCharacters(in: .whitespaces)
     }
 
-    /// A numbered menu; returns the index chosen, nil for an empty answer.
-    static func choose(_ question: String, _ options: [String]) -> Int? {
+    /// What a numbered menu got: an option, an empty answer (enter), or the end of input (Ctrl-D).
+    enum Choice: Equatable {
+        case picked(Int)
+        case skipped
+        case ended
+    }
+
+    /// A numbered menu. `skip` says what enter does ("to skip", "for your primary bug").
+    static func choose(_ question: String, _ options: [String], skip: String = "to skip") -> Choice {
         Swift.print(Terminal.neutralised(question, keepingStyle: true))
         for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
         while true {
-            guard let a = ask(">"), !a.isEmpty else { return nil }
-            if let n = Int(a), (1...options.count).contains(n) { return n - 1 }
-            Swift.print("  a number from 1 to \(options.count), or enter to skip")
+            guard let a = ask(">") else {
+                Swift.print("")
+                return .ended
+            }
+            if a.isEmpty { return .skipped }
+            if let n = Int(a), (1...options.count).contains(n) { return .picked(n - 1) }
+            Swift.print("  a number from 1 to \(options.count), or enter \(skip)")
         }
+    }
+
+    /// Runs `cleanup` and ends the process (130) if Ctrl-C comes while the returned source is
+    /// live (cancel it when the question is answered): a prompt waits in the middle of a command.
+    static func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler {
+            Swift.print("")
+            cleanup()
+            Foundation.exit(130)
+        }
+        source.setCancelHandler { signal(SIGINT, SIG_DFL) }
+        source.resume()
+        return source
     }
 }

@@ -75,3 +75,26 @@ struct CLI {
 }
 
 final class BundleMarker {}
+
+extension CLI {
+    /// `egofix ARGS` in a pseudo-terminal (util-linux's `script`), `input` typed into it (each line
+    /// read when a prompt asks; its end is Ctrl-D): what a person at a terminal sees and gets.
+    func runInTerminal(_ args: [String], at now: String, input: String) throws -> Result {
+        let command = ([CLI.binary.path] + args + ["--store", store, "--now", now]).map { "'" + $0 + "'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        p.environment = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        p.currentDirectoryURL = URL(fileURLWithPath: workdir)
+        let inPipe = Pipe(), outPipe = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = outPipe
+        p.standardError = outPipe
+        try p.run()
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        let out = String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, out: out, err: "")
+    }
+}

@@ -163,6 +163,29 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(week.contains("days engaged</span><span class=\"value\">2<"), week)
     }
 
+    /// In a terminal, enter on one bug of the diagnostic skips that bug and keeps the answers given
+    /// (it dropped them all: "Skipped. Nothing recorded"); Ctrl-D leaves with nothing recorded.
+    /// A crash's Ctrl-D at "What resurfaced?" logs nothing (it logged one for the primary bug).
+    func test_Prompts_skipOneBugKeepsTheOthersAndCtrlDCancels() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        _ = try ok(cli, ["bug", "activate", "need-to-impress"], "2026-03-09T09:01:00+01:00")
+        let left = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:00:00+01:00", input: "")
+        XCTAssertTrue(left.out.contains("Left. Nothing recorded, nothing owed."), left.out)
+        let r = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:01:00+01:00", input: "1\n\n")
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("// Recorded."), r.out)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let diagnostics = try XCTUnwrap(doc["diagnostics"] as? [[String: Any]])
+        XCTAssertEqual(diagnostics.count, 1)
+        XCTAssertEqual((diagnostics.first?["responses"] as? [[String: Any]])?.count, 1, "the bug answered is kept, the one skipped left out")
+        let crash = try cli.runInTerminal(["crash"], at: "2026-03-16T10:00:00+01:00", input: "")
+        XCTAssertTrue(crash.out.contains("Nothing logged."), crash.out)
+        XCTAssertFalse(crash.out.contains("CRASH LOGGED"), crash.out)
+        XCTAssertEqual(((try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])?["crashes"] as? [Any])?.count, 0)
+    }
+
     /// TZ as glibc also takes it, a zone file's path (TZ=:/etc/localtime is a common default), names that zone.
     func test_TimeZone_aZoneFilesPathInTZ() throws {
         let cli = try CLI()

@@ -153,23 +153,9 @@ final class ReminderCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
         let cli = try started(timedOnly: true)
         XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
-        let command = [CLI.binary.path, "timer", "--seconds", "1", "--store", cli.store, "--now", wednesdayMorning]
-            .map { "'" + $0 + "'" }.joined(separator: " ")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", command, "/dev/null"]
-        p.environment = ["TZ": cli.zone, "NO_COLOR": "1", "HOME": cli.workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
-        p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
-        let input = Pipe(), output = Pipe()
-        p.standardInput = input
-        p.standardOutput = output
-        p.standardError = output
-        try p.run()
-        input.fileHandleForWriting.write(Data("x\na\nWrote it, did not send it.\n".utf8))
-        let out = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        try input.fileHandleForWriting.close()
-        XCTAssertEqual(p.terminationStatus, 0, out)
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "x\na\nWrote it, did not send it.\n")
+        let out = r.out
+        XCTAssertEqual(r.status, 0, out)
         XCTAssertEqual(out.components(separatedBy: "Applied, skipped or failed?").count - 1, 2, "asked again after 'x': \(out)")
         XCTAssertFalse(out.contains("parsable argument"), out)
         let export = String(decoding: try cli.export(), as: UTF8.self)

@@ -42,10 +42,14 @@ struct Init: AsyncParsableCommand {
             guard Prompt.interactive else {
                 throw CLIError("no bug chosen. Pass --bug SLUG, one of: \(vm.bugs.map(\.slug).sorted().joined(separator: ", ")).")
             }
-            // Asked before the store is locked: the answer may take a while.
+            // Asked before the store is locked: the answer may take a while. Ctrl-C meanwhile
+            // leaves no store made for it (it left one with no practice in it).
+            let store = s.store, made = s.createdStore
+            let interrupt = Prompt.onInterrupt { if made { store.removeIfUnused() } }
+            defer { interrupt.cancel() }
             Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
             let choice = Prompt.choose("Primary bug:", vm.bugs.map { "\($0.title)  " + s.style.dim("// " + $0.description) })
-            guard let i = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
+            guard case .picked(let i) = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
             slug = vm.bugs[i].slug
         }
         let chosen = slug ?? ""

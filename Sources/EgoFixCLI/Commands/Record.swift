@@ -29,8 +29,18 @@ struct CrashCommand: AsyncParsableCommand {
             bug = try await s.bug(slug: slug)
         } else if Prompt.interactive {
             let bugs = try await s.repos.bugs.getAll().sorted { $0.title < $1.title }
-            Swift.print("CRASH LOGGED\n")
-            if let i = Prompt.choose("What resurfaced?", bugs.map(\.title)) { bug = bugs[i] }
+            // Nothing is logged until both steps are answered: the header says a crash is being
+            // logged, not that it was (Ctrl-C here logs nothing); Ctrl-D cancels, as it does in init.
+            Swift.print("CRASH\n")
+            let primary = bugs.first { $0.id == user.primaryBugId }
+            switch Prompt.choose("What resurfaced?" + (primary.map { " (enter: \($0.title.lowercased()))" } ?? ""), bugs.map(\.title),
+                                 skip: primary == nil ? "to skip" : "for \(primary?.title.lowercased() ?? "")") {
+            case .picked(let i): bug = bugs[i]
+            case .skipped: break
+            case .ended:
+                s.print(["Nothing logged."])
+                return
+            }
         }
         if bug == nil, let p = user.primaryBugId { bug = try await s.repos.bugs.getById(p) }
         var ctx: EventContext?
@@ -151,20 +161,34 @@ struct Diagnostic: AsyncParsableCommand {
                                                    seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
             }
+            // Enter skips one bug (the answers given are kept); Ctrl-D leaves the check-in with
+            // nothing recorded. (Enter on a later bug dropped the answers already given.)
             for b in bugs {
-                guard let i = Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"]) else {
-                    s.print(["Skipped. Nothing recorded, nothing owed."])
+                let i: Int
+                switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {
+                case .picked(let n): i = n
+                case .skipped: continue
+                case .ended:
+                    s.print(["Left. Nothing recorded, nothing owed."])
                     return
                 }
                 let intensity = [BugIntensity.quiet, .present, .loud][i]
                 var ctx: EventContext?
                 if intensity != .quiet {
                     let names = ["Work", "Home", "Social", "Family", "Online", "Unsure"]
-                    if let j = Prompt.choose("Where was it loudest?", names) {
-                        ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
+                    switch Prompt.choose("Where was it loudest?", names, skip: "to leave it out") {
+                    case .picked(let j): ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
+                    case .skipped: break
+                    case .ended:
+                        s.print(["Left. Nothing recorded, nothing owed."])
+                        return
                     }
                 }
                 responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
+            }
+            guard !responses.isEmpty else {
+                s.print(["Skipped. Nothing recorded, nothing owed."])
+                return
             }
         } else {
             throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug, or --skip.")
