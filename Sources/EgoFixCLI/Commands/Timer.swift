@@ -89,6 +89,15 @@ struct TimerCommand: AsyncParsableCommand {
 /// The countdown itself: the bar on a terminal (redrawn in place with \r), a line a minute
 /// otherwise; Ctrl-C ends it early.
 enum Countdown {
+    /// The bar's width that fits the terminal's line (a wider one wrapped, and each redraw added
+    /// a line): `TimerFace.barWidth` at most, none on a terminal too narrow for a bar.
+    static func barWidth(total: Int) -> Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return TimerFace.barWidth }
+        let rest = "[] ".count + TimerFace.clock(total).count + " left".count + 1
+        return max(0, min(TimerFace.barWidth, Int(size.ws_col) - rest))
+    }
+
     /// Set by SIGINT, read by the countdown.
     final class Flag: @unchecked Sendable {
         private let lock = NSLock()
@@ -120,7 +129,7 @@ enum Countdown {
             if left != shown {
                 shown = left
                 if terminal {
-                    Swift.print("\r" + TimerFace.bar(remaining: left, total: total), terminator: left <= 0 ? "\n" : "")
+                    Swift.print("\r" + TimerFace.bar(remaining: left, total: total, width: barWidth(total: total)), terminator: left <= 0 ? "\n" : "")
                 } else if let line = TimerFace.plainLine(remaining: left, total: total) {
                     Swift.print(line)
                 }
