@@ -183,6 +183,19 @@ final class LifetimeRuleTests: XCTestCase {
         XCTAssertEqual(stable.activatedAt, c.at(2025, 6, 3))
     }
 
+    /// A present rating two weeks into stability holds resolution off for 90 days, not for good:
+    /// the bug stayed stable for a year of quiet weeks after it.
+    func test_Lifecycle_aPresentWeekHoldsResolutionOffForNinetyDays() {
+        var bug = Catalogue.bug("need-to-be-right", status: .stable, activatedAt: c.at(2026, 1, 1))
+        bug.stableSince = c.at(2026, 3, 1)
+        let present = WeeklyDiagnostic(userId: UUID(), weekStarting: c.at(2026, 3, 9), responses: [BugDiagnosticResponse(bugId: bug.id, intensity: .present)],
+                                       completedAt: c.at(2026, 3, 15, 19))
+        XCTAssertNil(BugLifecycle.evaluate(bug, crashes: [], diagnostics: [present], retests: [], now: c.at(2026, 6, 1), calendar: c.calendar),
+                     "92 days stable, the present week 78 days ago")
+        XCTAssertEqual(BugLifecycle.evaluate(bug, crashes: [], diagnostics: [present], retests: [], now: c.at(2026, 6, 14), calendar: c.calendar),
+                       .resolved, "the present week 91 days ago")
+    }
+
     // 9. At most one pattern surfaced per local day, across commands.
 
     func test_PatternSurfacing_atMostOnePerLocalDayAcrossCommands() {

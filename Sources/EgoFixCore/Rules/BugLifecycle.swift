@@ -6,7 +6,8 @@ import Foundation
 /// - active → stable: active for at least 28 days, the last 3 weekly diagnostics that asked about it
 ///   all said quiet, and no crash about it in the last 21 days. The active period starts again at a
 ///   regression or a new activation: only ratings made since count, and its 28 days count from it.
-/// - stable → resolved: stable for 90 days with no crash about it and no present or loud rating since.
+/// - stable → resolved: stable for 90 days with no crash about it, and no present or loud rating in
+///   the last 90 days.
 /// - stable or resolved → active (a regression): a crash about it, a loud rating, or a failed retest.
 /// - A stable bug is retested every 30 days: its fix comes back as the day's fix.
 public enum BugLifecycle {
@@ -115,11 +116,15 @@ public enum BugLifecycle {
                 return .regressed(reason: "crash logged")
             }
             // Order does not matter from here: one pass for both questions asked of the ratings.
+            // A present rating holds resolution off for 90 days, not for good (one present week
+            // two weeks into stability kept a bug from resolving for ever).
             var loud = false, noisy = false
             let stableSince = bug.stableSince
+            let today = LocalDay(now, calendar: calendar)
             forEachRating { completed, intensity, _ in
                 if completed > since && intensity == .loud { loud = true }
-                if let stableSince, completed > stableSince && intensity != .quiet { noisy = true }
+                if let stableSince, completed > stableSince, intensity != .quiet,
+                   today.days(since: LocalDay(completed, calendar: calendar)) < Thresholds.resolvedAfterStableDays { noisy = true }
             }
             if loud {
                 return .regressed(reason: "rated loud in the weekly diagnostic")

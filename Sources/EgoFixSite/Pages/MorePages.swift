@@ -220,7 +220,7 @@ extension PageContext {
                                   "A reboot closes every open crash. Neither changes the version."]),
             ("Bug lifecycle", ["identified > active > stable > resolved, and back to active on a regression.",
                                "Stable: active at least \(T.stableMinimumActiveDays) days, the last \(T.stableQuietWeeks) diagnostics said quiet, no crash about it for \(T.stableCrashFreeDays) days. A regression, or activating it again, starts the active days and the ratings that count afresh.",
-                               "Resolved: stable for \(T.resolvedAfterStableDays) days with no crash and no present or loud rating.",
+                               "Resolved: stable for \(T.resolvedAfterStableDays) days with no crash, and no present or loud rating in the last \(T.resolvedAfterStableDays) days.",
                                "Regression: a crash, a loud rating or a failed retest. Stable bugs are retested every \(T.retestIntervalDays) days."]),
             ("Weekly diagnostic", ["Open from Sunday \(T.diagnosticOpensSundayHour):00 through Monday, in your time zone.",
                                    "At most \(T.diagnosticMaxBugs) bugs, the least recently asked first. Skipping records nothing."]),
