@@ -25,13 +25,17 @@ public final class SQLiteStore: Sendable {
     let clock: @Sendable () -> Date
     /// This process's share of the file (see `StoreHolder`); nil in memory.
     private let holder: StoreHolder?
+    /// The folders this open made for the file, deepest first: a refused command removes them
+    /// with the file (a refused sync left ~/.local/share/egofix behind).
+    private let madeFolders: [String]
 
     /// Opens the store at `path`, creating the file and its parent folders when missing, and
     /// migrates it to the current schema. `clock` stamps updatedAt and deletedAt.
     public init(path: String, clock: @escaping @Sendable () -> Date) throws {
         self.path = path
         self.clock = clock
-        let queue = try SQLiteStore.open(path: path)
+        let (queue, made) = try SQLiteStore.open(path: path)
+        madeFolders = made
         holder = path == ":memory:" ? nil : try StoreHolder(path: path)
         try SQLiteStore.identify(queue, path: path)
         try SQLiteStore.migrate(queue, path: path)
@@ -58,6 +62,8 @@ public final class SQLiteStore: Sendable {
         guard let holder, holder.tryExclusive() else { return false }
         guard (try? queue.read({ db in try ImportValidation.userData(db) })) == .some(nil) else { return false }
         for suffix in ["", "-journal"] { unlink(path + suffix) }
+        // Only if still empty: nothing else is taken with them.
+        for folder in madeFolders { rmdir(folder) }
         return true
     }
 
@@ -91,8 +97,9 @@ public final class SQLiteStore: Sendable {
         return stat(path, &st) == 0
     }
 
-    private static func open(path: String) throws -> DatabaseQueue {
+    private static func open(path: String) throws -> (DatabaseQueue, [String]) {
         let fm = FileManager.default
+        var made: [String] = []
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
@@ -102,6 +109,11 @@ public final class SQLiteStore: Sendable {
             // The store holds private reflections: the folders made for it and the file itself
             // are the user's alone (SQLite gives its journal the file's permissions).
             if !parent.isEmpty, !fm.fileExists(atPath: parent) {
+                var missing = parent
+                while !missing.isEmpty, missing != "/", !fm.fileExists(atPath: missing) {
+                    made.append(missing)
+                    missing = StoreLocation.folder(of: missing)
+                }
                 do {
                     try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
                 } catch {
@@ -120,7 +132,7 @@ public final class SQLiteStore: Sendable {
             }
         }
         do {
-            return try DatabaseQueue(path: path, configuration: configuration())
+            return (try DatabaseQueue(path: path, configuration: configuration()), made)
         } catch {
             throw map(error, path: path, operation: "opening")
         }

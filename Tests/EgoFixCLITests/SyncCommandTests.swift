@@ -107,6 +107,12 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(nothing.status, 1)
         XCTAssertTrue(nothing.err.contains("no practice to join"), nothing.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: empty.store))
+        // Nor a folder it made: the sync folder, the store's folders (a refused command changes nothing).
+        let deep = empty.workdir + "/new/data/egofix.sqlite", fresh = empty.workdir + "/fresh"
+        let refused = try empty.run(["sync", fresh, "--store", deep], at: "2026-03-02T08:11:00+01:00")
+        XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: empty.workdir + "/new"))
     }
 
     /// SIGKILL at random moments during `egofix sync` on two machines with a year of history:

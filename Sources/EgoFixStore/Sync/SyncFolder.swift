@@ -63,11 +63,15 @@ extension SQLiteStore {
         var st = stat()
         // A folder not made yet inside one that is there (~/Sync/egofix) is made, the user's alone.
         let parent = StoreLocation.folder(of: folder)
+        var madeFolder = false
         if stat(folder, &st) != 0, errno == ENOENT, stat(parent.isEmpty ? "." : parent, &st) == 0,
            (st.st_mode & S_IFMT) == S_IFDIR {
-            _ = mkdir(folder, 0o700)
+            madeFolder = mkdir(folder, 0o700) == 0
         }
         guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
+        // A refused sync leaves no folder it made (rmdir: only while it is still empty).
+        var synced = false
+        defer { if madeFolder && !synced { rmdir(folder) } }
         do {
             return try await transaction {
                 try before()
@@ -79,6 +83,7 @@ extension SQLiteStore {
                 // The lifecycle follows from the merged crashes and ratings, as after any command.
                 try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
                 try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
+                synced = true
                 return report
             }
         } catch let e as SyncError {
