@@ -281,6 +281,21 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(week.contains("Written ahead."))
     }
 
+    /// The share folder's stylesheet overridden where it is published (Assets/share/share.css) or
+    /// by its built-in name (Assets/share.css): either builds (the first failed, "produced twice").
+    func test_build_shareStylesheetOverriddenEitherWay() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Assets/share", withIntermediateDirectories: true)
+        for (path, css) in [("Assets/share/share.css", "body { color: teal; }\n"), ("Assets/share.css", "body { color: olive; }\n")] {
+            try? FileManager.default.removeItem(atPath: cli.workdir + "/Assets/share/share.css")
+            try Data(css.utf8).write(to: URL(fileURLWithPath: cli.workdir + "/" + path))
+            let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+            XCTAssertEqual(r.status, 0, "\(path): \(r.err)")
+            XCTAssertEqual(try String(contentsOfFile: cli.workdir + "/site/share/share.css", encoding: .utf8), css, path)
+        }
+    }
+
     /// Files in the content folders that are not NAME.md (another extension, a capital MD, a
     /// subfolder) are said not to be read, on every build (they were dropped without a word); a
     /// note for a week before the practice says so rather than that it will join the site.

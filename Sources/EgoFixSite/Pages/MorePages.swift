@@ -248,7 +248,7 @@ extension PageContext {
     /// The theme's files (the stylesheet with a colour per bug) and the changelog feed.
     func extraPlan(assets: AssetSet) -> [FilePlan] {
         var out: [FilePlan] = []
-        for f in assets.files where f.path != "share.css" {
+        for f in assets.files where f.path != "share.css" && f.path != "share/share.css" {
             if f.path == "style.css" {
                 out.append(FilePlan(path: "style.css") { ctx in
                     var css = String(decoding: f.data, as: UTF8.self)
@@ -278,7 +278,11 @@ extension PageContext {
     /// Shared fixes as pages and SVG cards, and an index (the PNG cards are drawn on their own).
     func sharePlan(assets: AssetSet, cards: [ShareCard]) -> [FilePlan] {
         var out: [FilePlan] = []
-        if let css = assets.file("share.css") { out.append(FilePlan(path: "share/share.css") { _ in css.data }) }
+        // The share folder's stylesheet: Assets/share.css, or Assets/share/share.css, where it is
+        // published (both named it twice: "site file 'share/share.css' was produced twice").
+        if let css = assets.file("share/share.css") ?? assets.file("share.css") {
+            out.append(FilePlan(path: "share/share.css") { _ in css.data })
+        }
         for card in cards {
             out.append(FilePlan(path: "share/\(card.slug)/index.html") { ctx in
                 let base = ctx.options.baseURL.map { $0 + "share/\(card.slug)/" }
