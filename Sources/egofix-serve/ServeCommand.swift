@@ -25,6 +25,14 @@ struct ServeCommand: AsyncParsableCommand {
         let env = Session.environment()
         let workspace = try Session.workingFolder()
         if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
+        // A store that is not there is refused at the start, as every command refuses it (serve
+        // served a site of 404s, "the last good site" it never had, and waited).
+        if let config = try? Session.loadConfig(folder: workspace, checkingTimeZone: false) {
+            let path = StoreBuildSource.path(options: options, config: config, env: env)
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one; `--store` or EGOFIX_STORE names another.")
+            }
+        }
         let address = try ServeCommand.address(host: host, port: UInt16(port ?? 0))
         // The store as given (--store, else EGOFIX_STORE; egofix.toml's is the workspace's): two
         // serves of one folder with two stores built into one cache site and showed each other's.

@@ -224,6 +224,15 @@ final class ServeTests: XCTestCase {
         XCTAssertFalse(s.err.text.contains("failed"), s.err.text)
     }
 
+    /// A store that is not there is refused at the start in one line (serve served 404s and waited).
+    func test_serve_aStoreThatIsNotThereIsRefused() throws {
+        let cli = try CLI()
+        let r = try cli.run(["serve", "--store", cli.workdir + "/nothere.sqlite"])
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasPrefix("egofix: no store at "), r.err)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+    }
+
     /// Two serves in one folder with two stores build two sites: they shared one cache site, and
     /// each showed whichever store had rebuilt last (one practice's crash notes in the other's).
     func test_serve_twoStoresInOneFolderServeTheirOwnSites() throws {
