@@ -4,8 +4,8 @@ import Foundation
 /// Exact ISO 8601 instants for the export file.
 ///
 /// A `Date` is a Double of seconds since 2001-01-01. The text is the whole UTC second
-/// ("2026-03-02T08:00:00") followed by the shortest decimal fraction that reads back as the
-/// very same Double (at least three digits): `2026-03-02T08:00:00.123Z`,
+/// ("2026-03-02T08:00:00") followed by the shortest decimal fraction that, added to that second,
+/// reads back as the very same Double (at least three digits): `2026-03-02T08:00:00.123Z`,
 /// `2026-03-02T08:00:00.1234567Z`. Formatting then parsing gives back the identical Date, so
 /// export → import → export is byte-identical and nothing is rounded away.
 enum Instant {
@@ -26,7 +26,25 @@ enum Instant {
         guard (1...9999).contains(y) else { return nil }
         return pad(y, 4) + "-" + pad(m, 2) + "-" + pad(d, 2) + "T"
             + pad(secs / 3600, 2) + ":" + pad(secs % 3600 / 60, 2) + ":" + pad(secs % 60, 2)
-            + "." + fractionDigits(frac) + "Z"
+            + "." + shortestFraction(whole: whole, frac: frac, t: t) + "Z"
+    }
+
+    /// The digits after "0." of the shortest decimal fraction (three digits at least) that `parse`
+    /// reads back as `t` (whole + fraction). A stamp one millisecond on reads ".001", not
+    /// ".001000046730041504" (the Double nearest that instant, written out by itself).
+    private static func shortestFraction(whole: Double, frac: Double, t: Double) -> String {
+        var scale = 1000.0
+        for n in 3...9 {
+            let units = (frac * scale).rounded()
+            if units < scale, whole + units / scale == t {
+                let text = String(Int64(units))
+                var digits = String(repeating: "0", count: max(0, n - text.count)) + text
+                while digits.count > 3 && digits.hasSuffix("0") { digits.removeLast() }
+                if whole + (Double("0." + digits) ?? -1) == t { return digits }
+            }
+            scale *= 10
+        }
+        return fractionDigits(frac)
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z`; nil for anything else.

@@ -199,6 +199,10 @@ final class ExportImportTests: XCTestCase {
         XCTAssertNil(Instant.format(Date(timeIntervalSince1970: 253_402_300_800)), "year 10000 could not be read back")
         XCTAssertEqual(Instant.format(Fixture.start), "2026-03-02T08:00:00.000Z")
         XCTAssertEqual(Instant.format(Date(timeIntervalSince1970: 951_782_400.25)), "2000-02-29T00:00:00.250Z")
+        // A stamp a millisecond on reads ".001", as it reads back (it was ".001000046730041504Z").
+        let stamp = Fixture.start.addingTimeInterval(0.001)
+        XCTAssertEqual(Instant.format(stamp), "2026-03-02T08:00:00.001Z")
+        XCTAssertEqual(Instant.parse("2026-03-02T08:00:00.001Z"), stamp)
         XCTAssertNil(Instant.parse("2026-02-30T08:00:00.000Z"))
         XCTAssertNil(Instant.parse("2026-03-02 08:00:00"))
         XCTAssertNil(Instant.parse("yesterday"))
