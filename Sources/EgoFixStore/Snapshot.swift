@@ -6,7 +6,8 @@ import EgoFixCore
 /// soft-deleted records included, each in the in-memory order (orderDate, then id).
 struct Snapshot: Codable, Sendable {
     /// Bumped whenever the file's shape changes incompatibly.
-    static let currentFormat = 1
+    /// 2: completions carry `day` (an egofix reading format 1 imported it without the day, silently).
+    static let currentFormat = 2
 
     var formatVersion: Int
     var bugs: [Bug]

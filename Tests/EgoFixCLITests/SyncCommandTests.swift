@@ -79,7 +79,7 @@ final class SyncCommandTests: XCTestCase {
                      "33333333-3333-4333-8333-333333333333"].map { "egofix-device-\($0).json" }
         try Data((0..<2048).map { _ in UInt8(truncatingIfNeeded: rng.next()) }).write(to: URL(fileURLWithPath: dir + "/" + names[0]))
         try ownBytes.prefix(ownBytes.count / 3).write(to: URL(fileURLWithPath: dir + "/" + names[1]))
-        try Data(String(decoding: ownBytes, as: UTF8.self).replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 2").utf8)
+        try Data(String(decoding: ownBytes, as: UTF8.self).replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 3").utf8)
             .write(to: URL(fileURLWithPath: dir + "/" + names[2]))
         let r = try a.run(["sync", dir], at: "2026-03-02T08:10:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)

@@ -142,13 +142,28 @@ final class ExportImportTests: XCTestCase {
         XCTAssertEqual(da, db)
     }
 
+    /// An export from an egofix before the day a fix was given for was kept (format 1, no `day`)
+    /// still imports; this egofix writes format 2, which such an egofix refuses as newer rather
+    /// than dropping the days without a word.
+    func test_aFormatOneExportStillImports() async throws {
+        let dir = try TempDir()
+        let current = try await populatedStore(dir).exportJSON()
+        let older = try mutate(current) { o in
+            o["formatVersion"] = 1
+            o["completions"] = (o["completions"] as? [[String: Any]] ?? []).map { c in c.filter { $0.key != "day" } }
+        }
+        let target = try open(dir.file("older.sqlite"))
+        XCTAssertEqual(try target.importJSON(older, replace: false, backupPath: nil).count("completions"), 5)
+        XCTAssertTrue(String(decoding: try target.exportJSON(), as: UTF8.self).contains("\"formatVersion\" : 2"))
+    }
+
     func test_export_isCanonical_andKeepsSoftDeletedRecords() async throws {
         let dir = try TempDir()
         let store = try await populatedStore(dir)
         let data = try store.exportJSON()
         XCTAssertEqual(try store.exportJSON(), data, "the same store always exports the same bytes")
         let object = try json(data)
-        XCTAssertEqual(object["formatVersion"] as? Int, 1)
+        XCTAssertEqual(object["formatVersion"] as? Int, 2)
         XCTAssertEqual(Set(object.keys), ["formatVersion", "bugs", "fixes", "completions", "crashes", "users", "versions",
                                           "events", "patterns", "diagnostics", "education"])
         XCTAssertEqual((object["completions"] as? [Any])?.count, 5, "the soft-deleted completion is exported too")
@@ -176,7 +191,7 @@ final class ExportImportTests: XCTestCase {
         let data = try store.exportJSON()
         let text = String(decoding: data, as: UTF8.self)
         XCTAssertTrue(text.contains("\"completions\" : [],"), text)
-        XCTAssertTrue(text.contains("\"formatVersion\" : 1,"), text)
+        XCTAssertTrue(text.contains("\"formatVersion\" : 2,"), text)
         let other = try open(dir.file("b.sqlite"))
         try other.importJSON(data, replace: false, backupPath: nil)
         XCTAssertEqual(try other.exportJSON(), data)
@@ -344,8 +359,8 @@ final class ExportImportTests: XCTestCase {
         refused(Data("[1, 2]".utf8), "")
         refused(Data("{}".utf8), "formatVersion: missing")
 
-        XCTAssertThrowsError(try target.importJSON(try mutate(data) { $0["formatVersion"] = 2 }, replace: false, backupPath: nil)) { error in
-            guard case StoreError.importNewerFormat(2, 1) = error else { return XCTFail("\(error)") }
+        XCTAssertThrowsError(try target.importJSON(try mutate(data) { $0["formatVersion"] = 3 }, replace: false, backupPath: nil)) { error in
+            guard case StoreError.importNewerFormat(3, 2) = error else { return XCTFail("\(error)") }
         }
         try assertUnchanged(target, before)
     }

@@ -433,7 +433,7 @@ final class SyncTests: XCTestCase {
         let ownBytes = try Data(contentsOf: URL(fileURLWithPath: (try await a.sync(shared, at: Self.day(0, 11))).ownFile))
         let truncated = ownBytes.prefix(ownBytes.count / 2)
         let newer = String(decoding: ownBytes, as: UTF8.self)
-            .replacingOccurrences(of: "\"formatVersion\" : 1", with: "\"formatVersion\" : 99")
+            .replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 99")
         let names = ["random": DeviceFile.name(device: uuid("random")), "truncated": DeviceFile.name(device: uuid("truncated")),
                      "newer": DeviceFile.name(device: uuid("newer"))]
         try random.write(to: URL(fileURLWithPath: shared + "/" + (names["random"] ?? "")))
@@ -481,6 +481,30 @@ final class SyncTests: XCTestCase {
         for text in ["late", "early"] {
             XCTAssertTrue(live.contains { $0["reflection"] as? String == text && $0["outcome"] as? String == "applied" }, "\(text): \(live)")
         }
+    }
+
+    /// A machine still on an egofix that does not keep the day a fix was given for writes its file
+    /// in format 1, without `day`: merged here, the days stay (its copies won ties by their
+    /// shorter bytes and the day was lost on every machine); this machine's file is format 2,
+    /// which such an egofix skips with a warning rather than stripping the days.
+    func test_Sync_anOlderMachinesFileWithoutDaysLeavesTheDays() async throws {
+        let (shared, a, b) = try await twoMachinesInSync()
+        try await a.open(at: Self.day(1, 9))
+        _ = try await a.mark(.applied, "Given on day 1.", at: Self.day(1, 10))
+        try await a.sync(shared, at: Self.day(1, 11))
+        let own = try await b.sync(shared, at: Self.day(1, 12)).ownFile
+        let text = try String(contentsOfFile: own, encoding: .utf8)
+        XCTAssertTrue(text.contains("\"formatVersion\" : 2"), "this egofix writes format 2")
+        let older = text.replacingOccurrences(of: #"\n\s*"day" : \d+,"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "\"formatVersion\" : 2", with: "\"formatVersion\" : 1")
+        XCTAssertFalse(older.contains("\"day\""))
+        try older.write(toFile: own, atomically: true, encoding: .utf8)
+        let report = try await a.sync(shared, at: Self.day(1, 13))
+        XCTAssertEqual(report.warnings, [])
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try a.export(at: Self.day(1, 14))) as? [String: Any])
+        let completions = try XCTUnwrap(doc["completions"] as? [[String: Any]])
+        XCTAssertFalse(completions.isEmpty)
+        for c in completions { XCTAssertNotNil(c["day"], "\(c)") }
     }
 
     /// `import --replace` gives a store a new device id: the file of the id it had is merged once

@@ -5,7 +5,9 @@ import EgoFixCore
 /// written by that machine only. The format is versioned; docs/sync.md describes it.
 struct DeviceFile: Codable, Sendable {
     /// Bumped whenever the file's shape changes incompatibly.
-    static let currentFormat = 1
+    /// 2: completions carry `day`, which an egofix reading format 1 drops without a word (and then
+    /// groups days given elsewhere in its own zone); it skips a format 2 file with a warning.
+    static let currentFormat = 2
     /// The value of `format`, so another JSON file is not mistaken for one.
     static let kind = "egofix-device"
     static let prefix = "egofix-device-"

@@ -71,13 +71,29 @@ struct SyncState {
         }
         waiting += Self.lww(&users, f.users, &touched); take(UserProfile.table)
         var kept: [FixCompletion] = []
-        waiting += Self.lww(&completions, f.completions, &touched, resolvable: { fixTypes[$0.fixId] != nil },
+        // A completion's day is set once, when it is given, and never changes: a copy without one
+        // (from an egofix before the day was kept) takes the other copy's. A copy without it won
+        // ties by its shorter bytes, the day was lost everywhere, and two days given in Tokyo
+        // were grouped as one Berlin day (one fix superseded, the version down).
+        let incoming = f.completions.map { c -> FixCompletion in
+            guard c.day == nil, let day = completions[c.id]?.day else { return c }
+            var c = c
+            c.day = day
+            return c
+        }
+        waiting += Self.lww(&completions, incoming, &touched, resolvable: { fixTypes[$0.fixId] != nil },
                             lost: { winner, loser in
                                 if let k = SyncRules.keptVersion(winner: winner, loser: loser) { kept.append(k) }
                             })
         for k in kept where completions[k.id] == nil {
             completions[k.id] = k
             touched.insert(k.id)
+        }
+        for c in f.completions {
+            guard let day = c.day, var local = completions[c.id], local.day == nil else { continue }
+            local.day = day
+            completions[c.id] = local
+            touched.insert(c.id)
         }
         take(FixCompletion.table)
         waiting += Self.lww(&crashes, f.crashes, &touched) { c in c.bugId.map { bugIds.contains($0) } ?? true }; take(Crash.table)
