@@ -35,8 +35,13 @@ final class BadInputTests: XCTestCase {
 
     /// The next day, `applied` before `today`: today's fix is given and marked, the one `today`
     /// then shows as applied (it was refused as "no pending fix" after the reminder named it).
+    /// Not before remind_at, nor while yesterday's fix is left unmarked: at 00:30 an outcome meant
+    /// for last night's fix marked a new one nobody had seen.
     func test_badInput_outcomeBeforeTodayMarksTodaysFix() throws {
         let cli = try onboarded()
+        try assertRefused(cli, ["applied"], at: "2026-03-03T10:00:00+01:00", mentions: "no pending fix")
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-03-02T20:00:00+01:00").status, 0)
+        try assertRefused(cli, ["failed", "-m", "last night's"], at: "2026-03-03T00:30:00+01:00", mentions: "no pending fix")
         let r = try cli.run(["applied", "-m", "did it"], at: "2026-03-03T10:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
         let label = try XCTUnwrap(r.out.range(of: #"FIX #\d{3}"#, options: .regularExpression).map { String(r.out[$0]) }, r.out)

@@ -188,7 +188,13 @@ final class ServiceTests: XCTestCase {
     func test_OutcomeService_marksTodaysFixGivenOrNotAndOnlyOnce() async throws {
         let w = try await World.make()
         let outcomes = OutcomeService(repos: w.repos, calendar: w.cal)
-        let marked = try await outcomes.mark(.skipped, reflection: nil, at: w.clock.now)
+        do {
+            _ = try await outcomes.mark(.applied, reflection: nil, at: w.clock.now)
+            XCTFail("without givingTodaysFixFrom nothing is given")
+        } catch let e as PracticeError { XCTAssertEqual(e, .noPendingFix) }
+        let midnight = try XCTUnwrap(ReminderTime(hour: 0, minute: 0))
+        let marked = try await outcomes.mark(.skipped, reflection: nil, at: w.clock.now,
+                                             target: try await outcomes.target(at: w.clock.now, givingTodaysFixFrom: midnight))
         let given = try await w.daily.current(at: w.clock.now)
         XCTAssertEqual(given?.completion.id, marked.completion.id, "the fix marked is today's, the one today shows")
         XCTAssertEqual(given?.completion.outcome, .skipped)

@@ -216,7 +216,7 @@ enum OutcomeCommand {
         // the reflection is asked for (an editor may stay open for minutes).
         let peek = try await s.store.transaction { () -> (FixCompletion, Fix) in
             try s.ensureCatalogue()
-            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
         }
         _ = try interactionOutcome(fix: peek.1, o)
         var draft: String?
@@ -226,7 +226,7 @@ enum OutcomeCommand {
         let out: [String]
         do {
             out = try await s.store.transaction { () -> [String] in
-                let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+                let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
                 guard target.0.id == peek.0.id else {
                     throw CLIError("the fix to mark changed while the reflection was written: it is \(target.1.label) now, not \(peek.1.label). Nothing recorded; run the command again.")
                 }

@@ -19,8 +19,12 @@ public struct OutcomeService: Sendable {
     }
 
     /// The fix an outcome applies to: the pending fix (`PendingFixRule`: a pending quick fix
-    /// first, else today's fix while it is unmarked), today's fix given here when it was not yet.
-    public func target(at now: Date) async throws -> (FixCompletion, Fix) {
+    /// first, else today's fix while it is unmarked). With `givingTodaysFixFrom`, today's fix not
+    /// given yet is given here and is the one to mark, once that time of day has come (the
+    /// reminder named it then) and when yesterday's fix is not left unmarked: at 00:30 an outcome
+    /// meant for last night's fix marked a new one nobody had seen (and a retest given so failed
+    /// a stable bug back to active).
+    public func target(at now: Date, givingTodaysFixFrom: ReminderTime? = nil) async throws -> (FixCompletion, Fix) {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let day = LocalDay(now, calendar: calendar)
@@ -30,7 +34,12 @@ public struct OutcomeService: Sendable {
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
-            if let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) { return given }
+            let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day.adding(days: -1), dayOf: dayOf)
+            if let from = givingTodaysFixFrom, LocalDay.minuteOfDay(now, calendar: calendar) >= from.minuteOfDay,
+               yesterday?.completion.outcome != .pending,
+               let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) {
+                return given
+            }
             throw PracticeError.noPendingFix
         }
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
