@@ -8,7 +8,8 @@ import Foundation
 /// per reminder sent ("fix 2026-03-01", "diagnostic 2026-03-01", "still 2026-03-04"), the last
 /// `kept` of them, in $XDG_STATE_HOME/egofix (else ~/.local/state/egofix), one file per store.
 /// Best effort: a file that cannot be read or written means a reminder may come twice, never that
-/// one is lost. Plain `egofix remind` (what is due now, asked in a terminal) does not use it.
+/// one is lost. Only a notification shown is noted (one printed instead went to a journal). Plain
+/// `egofix remind` (what is due now, asked in a terminal) does not use it.
 struct SentReminders {
     static let kept = 64
 

@@ -75,9 +75,13 @@ final class ReminderCommandTests: XCTestCase {
         let args = try String(contentsOfFile: log, encoding: .utf8)
         XCTAssertTrue(args.contains("EgoFix\n") && args.contains(" is ready."), args)
         // Sent once: the timer's next run the same day sends nothing more.
-        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-25T17:30:00Z").out, "")
+        try FileManager.default.removeItem(atPath: log)
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-25T17:30:00Z", env: ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]).out, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "nothing sent again")
+        // No notify-send: printed instead, and not taken as sent (the next run says it again).
         let printed = try cli.run(["remind", "--notify"], at: "2026-11-26T08:30:00Z")
         XCTAssertTrue(printed.out.contains(" is ready."), "no notify-send: printed instead")
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-26T09:30:00Z").out, printed.out)
     }
 
     /// The timer runs at remind_at and at Sunday 18:00: each reminder goes out once. The fix
@@ -85,13 +89,21 @@ final class ReminderCommandTests: XCTestCase {
     /// Monday morning. Plain `remind`, asked in a terminal, still says all that is due.
     func test_remind_notifySendsEachReminderOnce() throws {
         let cli = try started()
-        let morning = try cli.run(["remind", "--notify"], at: "2026-11-29T08:30:00Z")
-        XCTAssertTrue(morning.out.contains(" is ready."), morning.out)
-        XCTAssertFalse(morning.out.contains("Weekly diagnostic"), morning.out)
-        XCTAssertEqual(try cli.run(["remind", "--notify"], at: "2026-11-29T17:00:00Z").out, "Weekly diagnostic open: 30 seconds, `egofix diagnostic`. Skipping costs nothing.\n")
-        let monday = try cli.run(["remind", "--notify"], at: "2026-11-30T08:30:00Z")
-        XCTAssertTrue(monday.out.contains(" is ready."), monday.out)
-        XCTAssertFalse(monday.out.contains("Weekly diagnostic"), monday.out)
+        let (bin, log) = try fakeNotifySend(cli)
+        /// What one timer run sent as a notification ("" when none).
+        func run(_ at: String) throws -> String {
+            try? FileManager.default.removeItem(atPath: log)
+            XCTAssertEqual(try cli.run(["remind", "--notify"], at: at, env: ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]).status, 0)
+            return (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        }
+        let morning = try run("2026-11-29T08:30:00Z")
+        XCTAssertTrue(morning.contains(" is ready."), morning)
+        XCTAssertFalse(morning.contains("Weekly diagnostic"), morning)
+        let evening = try run("2026-11-29T17:00:00Z")
+        XCTAssertTrue(evening.hasSuffix("EgoFix\nWeekly diagnostic open: 30 seconds, `egofix diagnostic`. Skipping costs nothing.\n"), evening)
+        let monday = try run("2026-11-30T08:30:00Z")
+        XCTAssertTrue(monday.contains(" is ready."), monday)
+        XCTAssertFalse(monday.contains("Weekly diagnostic"), monday)
         let asked = try cli.run(["remind"], at: "2026-11-30T08:31:00Z")
         XCTAssertTrue(asked.out.contains(" is ready.") && asked.out.contains("Weekly diagnostic"), asked.out)
         let state = try FileManager.default.contentsOfDirectory(atPath: cli.workdir + "/.local/state/egofix")

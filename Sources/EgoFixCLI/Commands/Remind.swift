@@ -58,8 +58,13 @@ struct Remind: AsyncParsableCommand {
         let unsent = sent.unsent(due, day: s.today)
         let lines = unsent.lines
         guard !lines.isEmpty else { return }
-        if !DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) { s.print(lines) }
-        sent.record(unsent, day: s.today)
+        // Noted as sent only when a notification was shown: printed instead (no notify-send, no
+        // session bus, as under a timer at boot), it went to the journal, and the next run says it.
+        if DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) {
+            sent.record(unsent, day: s.today)
+        } else {
+            s.print(lines)
+        }
     }
 
     func installUnits(at given: ReminderTime?) throws {
