@@ -102,6 +102,18 @@ final class HardeningTests: XCTestCase {
         assertOneLineRefusal(try cli.run(["build", "--out", "Assets/site"], at: morning), mentions: "is inside Assets, which the build reads")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/Assets/site"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/Assets"))
+        // Through a link to Assets/, and inside a content folder named relative to the workspace
+        // but outside it: refused alike (both were built into).
+        XCTAssertEqual(symlink("Assets", cli.workdir + "/alink"), 0)
+        assertOneLineRefusal(try cli.run(["build", "--out", "alink/x"], at: morning), mentions: "is inside Assets, which the build reads")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/Assets/x"))
+        let ws = cli.workdir + "/ws"
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/notes/pages", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+        try Data("content = \"../notes\"\n".utf8).write(to: URL(fileURLWithPath: ws + "/egofix.toml"))
+        let r2 = try cli.run(["-c", "cd \"$2\" && exec \"$0\" build --store \"$1\" --out ../notes/pages/site --now 2026-03-02T09:00:00+01:00",
+                              CLI.binary.path, cli.store, ws], env: [:], executable: "/bin/sh")
+        assertOneLineRefusal(r2, mentions: "is inside ../notes, which the build reads")
         XCTAssertEqual(try cli.run(["build"], at: morning).status, 0, "./site is fine")
     }
 

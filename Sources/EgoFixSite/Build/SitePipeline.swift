@@ -84,17 +84,19 @@ public final class SitePipeline: @unchecked Sendable {
         }
         // Nor may it hold the workspace (`--out .`: the swap took the folder the shell was in
         // away), or lie inside a folder the build reads (an output in Assets/ was copied into
-        // each next site as an asset, the sites nesting).
-        let root = writer.root
+        // each next site as an asset, the sites nesting). A new output is looked at through its
+        // parent's real path (a link to Assets/ was not followed).
+        var root = writer.root
+        if RealPath.of(root) == nil, let slash = root.lastIndex(of: "/"),
+           let parent = RealPath.of(slash == root.startIndex ? "/" : String(root[..<slash])) {
+            root = (parent == "/" ? "" : parent) + String(root[slash...])
+        }
         if let ws = RealPath.of(request.workspace) {
             if ws == root || ws.hasPrefix(root + "/") {
                 throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
                                        + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
             }
-            // (An output outside the workspace can be inside only a content folder named outside it.)
-            let inputs = root.hasPrefix(ws + "/") ? [request.contentFolder, "Assets", "Templates", "Seeds"]
-                : [request.contentFolder].filter { $0.hasPrefix("/") }
-            for input in inputs {
+            for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
                 // (A content folder that is the workspace itself reads its Markdown files only.)
                 guard let read = RealPath.of(input.hasPrefix("/") ? input : ws + "/" + input), read != ws,
                       root == read || root.hasPrefix(read + "/") else { continue }
