@@ -27,6 +27,15 @@ package struct Session {
     let storePath: String
     /// Whether this session made the store's file (`MissingStore.create` with nothing there).
     var createdStore = false
+    /// Whether the store's path held an empty file before (taken as missing by the commands that
+    /// make a store): a refused command empties it again rather than removing it.
+    var storeWasEmptyFile = false
+
+    /// A store this command made for an init, import or join that was refused: removed (or made
+    /// empty again, when it was an empty file before), so the refusal changes nothing.
+    func discardMadeStore() {
+        if createdStore { store.removeIfUnused(keepingFile: storeWasEmptyFile) }
+    }
 
     package static func environment() -> [String: String] { ProcessInfo.processInfo.environment }
 
@@ -137,7 +146,8 @@ package struct Session {
         let store: SQLiteStore
         do { store = try SQLiteStore(path: openPath, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }
         return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
-                       style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create)
+                       style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create,
+                       storeWasEmptyFile: emptyFile)
     }
 
     static func expandTilde(_ p: String) -> String {

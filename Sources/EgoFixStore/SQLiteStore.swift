@@ -58,9 +58,16 @@ public final class SQLiteStore: Sendable {
     /// Removes the store file when no other process has it open and it holds no practice (a
     /// store this command made for an import or a join that was refused). Answers whether it did.
     @discardableResult
-    public func removeIfUnused() -> Bool {
+    /// With `keepingFile` (it was there, empty, before this command: a 0-byte file, or a link to
+    /// one), it is made empty again instead, and a link stays a link.
+    public func removeIfUnused(keepingFile: Bool = false) -> Bool {
         guard let holder, holder.tryExclusive() else { return false }
         guard (try? queue.read({ db in try ImportValidation.userData(db) })) == .some(nil) else { return false }
+        if keepingFile {
+            _ = truncate(path, 0)
+            unlink(path + "-journal")
+            return true
+        }
         for suffix in ["", "-journal"] { unlink(path + suffix) }
         // Only if still empty: nothing else is taken with them.
         for folder in madeFolders { rmdir(folder) }

@@ -114,6 +114,16 @@ final class BadInputTests: XCTestCase {
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0, "\(args)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        // A refused import leaves the empty file as it was (it was deleted), and a link to one a link.
+        let link = cli.workdir + "/link.sqlite"
+        XCTAssertEqual(symlink(empty, link), 0)
+        let bad = cli.workdir + "/bad.json"
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: bad))
+        for path in [empty, link] {
+            XCTAssertEqual(try cli.run(["import", bad, "--store", path], at: "2026-03-02T10:00:00+01:00").status, 1)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0, path)
+        }
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: link), empty)
         // init makes a store there.
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress", "--store", empty], at: "2026-03-02T10:00:00+01:00").status, 0)
         XCTAssertEqual(try cli.run(["check", "--store", empty]).status, 0)

@@ -22,7 +22,7 @@ struct Init: AsyncParsableCommand {
         do { try await start(s) } catch {
             // A store made for an init that did not happen (no bug chosen, a bad slug) is not left
             // behind (only when no other process has it open and it holds no practice).
-            if s.createdStore { s.store.removeIfUnused() }
+            s.discardMadeStore()
             throw error
         }
     }
@@ -44,8 +44,8 @@ struct Init: AsyncParsableCommand {
             }
             // Asked before the store is locked: the answer may take a while. Ctrl-C meanwhile
             // leaves no store made for it (it left one with no practice in it).
-            let store = s.store, made = s.createdStore
-            let interrupt = Prompt.onInterrupt { if made { store.removeIfUnused() } }
+            let store = s.store, made = s.createdStore, wasEmpty = s.storeWasEmptyFile
+            let interrupt = Prompt.onInterrupt { if made { store.removeIfUnused(keepingFile: wasEmpty) } }
             defer { interrupt.cancel() }
             Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
             let choice = Prompt.choose("Primary bug:", vm.bugs.map { "\($0.title)  " + s.style.dim("// " + $0.description) })

@@ -435,7 +435,7 @@ struct Import: AsyncParsableCommand {
         } catch {
             // A refused import leaves no trace: not even the empty store opened for it.
             // (Only when no other process has it open and it still holds no practice.)
-            if s.createdStore { s.store.removeIfUnused() }
+            s.discardMadeStore()
             throw error
         }
         s.print(["Imported \(file): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \($0)")] } ?? []))

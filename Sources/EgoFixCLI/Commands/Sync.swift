@@ -36,7 +36,7 @@ struct SyncCommand: AsyncParsableCommand {
         } catch {
             // A store made for a join that did not happen is not left behind.
             // (Only when no other process has it open and it still holds no practice.)
-            if s.createdStore { s.store.removeIfUnused() }
+            s.discardMadeStore()
             if let e = error as? SyncError { throw CLIError(e.description) }
             throw error
         }
