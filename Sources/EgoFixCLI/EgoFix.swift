@@ -77,14 +77,24 @@ extension EgoFix {
     /// could not place ("unknown option '-m'"), and `egofix help NAME` showed the overview with
     /// exit 0. Both say there is no such command (exit 64), with the nearest name when one is close.
     static func refuseUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
-        let subcommands = root.configuration.subcommands
-        guard !subcommands.isEmpty, var name = args.first, !name.hasPrefix("-") else { return }
-        if name == "help" {
-            guard let asked = args.dropFirst().first, !asked.hasPrefix("-") else { return }
-            name = asked
+        guard !root.configuration.subcommands.isEmpty, let first = args.first, !first.hasPrefix("-") else { return }
+        // `help A B`: each word a command of the one before (`help bug nope` showed bug's help).
+        let words = first == "help" ? Array(args.dropFirst().prefix { !$0.hasPrefix("-") }) : [first]
+        var level: [ParsableCommand.Type] = root.configuration.subcommands
+        var name = ""
+        var names: [String] = []
+        var path: [String] = []
+        for (depth, word) in words.enumerated() {
+            guard !level.isEmpty else { return }
+            names = level.map { $0._commandName } + (depth == 0 ? ["help"] : [])
+            name = word
+            guard let next = level.first(where: { $0._commandName == word }) else { break }
+            level = next.configuration.subcommands
+            path.append(word)
+            name = ""
         }
-        let names = subcommands.map { $0._commandName } + ["help"]
-        guard !names.contains(name) else { return }
+        guard !name.isEmpty, !names.contains(name) else { return }
+        name = (path + [name]).joined(separator: " ")
         let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See 'egofix --help' for the commands.", code: 64)
     }

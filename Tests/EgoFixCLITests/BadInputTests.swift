@@ -292,6 +292,7 @@ final class BadInputTests: XCTestCase {
                              (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'"),
                              // The parser showed the overview for a command that is not there, with exit 0.
                              (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'"),
+                             (["help", "bug", "nope"], "no command 'bug nope'. See 'egofix --help'"),
                              // The parser named the option it could not place ("unknown option '-m'").
                              (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'")] {
             let r = try cli.run(args)
