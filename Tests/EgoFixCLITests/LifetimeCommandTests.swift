@@ -116,6 +116,26 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertFalse(history.contains("rerun"), history)
     }
 
+    /// One Tokyo morning, the fix opened and applied a minute apart and a crash logged, read in Los
+    /// Angeles: all on the one day it was there (the opening was on the 14th and the outcome on
+    /// the 13th, read in the reader's zone).
+    func test_History_aMorningAwayStaysOneDay() throws {
+        let cli = try CLI(zone: "Asia/Tokyo")
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-10T09:00:00+09:00")
+        _ = try ok(cli, ["today"], "2026-03-14T08:00:00+09:00")
+        _ = try ok(cli, ["applied"], "2026-03-14T08:01:00+09:00")
+        _ = try ok(cli, ["crash", "--note", "at breakfast"], "2026-03-14T08:30:00+09:00")
+        let la = try cli.run(["history", "--days", "5", "--json"], at: "2026-03-14T09:00:00-07:00", env: ["TZ": "America/Los_Angeles"])
+        XCTAssertEqual(la.status, 0, la.err)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(la.out.utf8)) as? [String: Any])
+        let days = try XCTUnwrap(doc["days"] as? [[String: Any]])
+        func day(_ date: String) -> [String: Any] { days.first { $0["date"] as? String == date } ?? [:] }
+        XCTAssertEqual((day("2026-03-14")["fixes"] as? [[String: Any]])?.first?["outcome"] as? String, "applied", "\(days)")
+        XCTAssertEqual(day("2026-03-14")["crashes"] as? Int, 1, "\(days)")
+        XCTAssertEqual((day("2026-03-13")["fixes"] as? [Any])?.count ?? 0, 0, "\(days)")
+        XCTAssertEqual(day("2026-03-13")["crashes"] as? Int ?? 0, 0, "\(days)")
+    }
+
     /// A reboot the day after its crash, on a day with nothing else: the history says so in words
     /// (it read ", rebootopened"), and the week page does not add "Nothing recorded." under it. `crash -m` takes the note, as `applied -m` takes the reflection.
     /// The per-bug totals under a --days window say they are all time.

@@ -172,7 +172,8 @@ struct History: AsyncParsableCommand {
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
-        for c in data.completions where c.deletedAt == nil { byDay[c.shownDay { LocalDay($0, calendar: s.calendar) }, default: []].append(c) }
+        let recorded = RecordedDays(events: data.events, calendar: s.calendar)
+        for c in data.completions where c.deletedAt == nil { byDay[c.shownDay(recorded.day), default: []].append(c) }
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
         let reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)

@@ -62,13 +62,13 @@ public struct DayLedger: Sendable {
         crashTimes = crashes.map(\.crashedAt)
         // Each record's local day first; then the days' activity, kept in slots found by day
         // ordinal (an array over the days' span, so no day is hashed), is filled in.
-        let toDay = LocalDay.Converter(cal)
+        // Every record counts on the day it was made where it was made (travel does not move it).
+        let events = practice.liveEvents
+        let toDay = RecordedDays(events: events, calendar: cal)
         let completionDays = live.map { $0.shownDay(toDay.day) }
         let crashDays = crashes.map { toDay.day($0.crashedAt) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
         let rebootDays = versionReboots.map { toDay.day($0.createdAt) }
-        let events = practice.liveEvents
-        // An event counts on the day it was made where it was made (travel does not move it).
         let eventDays = events.map { $0.localDay(or: cal) }
         let diagnostics = practice.liveDiagnostics
         let diagnosticDays = diagnostics.map { toDay.day($0.completedAt) }

@@ -46,7 +46,8 @@ struct SiteIndex: Sendable {
             let ledger = DayLedger(data, calendar: calendar)
             return (ledger, SiteIndex.graphCells(ledger))
         }
-        let toDay = LocalDay.Converter(calendar)
+        // Each record on the day it counted where it was made (as the ledger places it).
+        let toDay = RecordedDays(events: data.events, calendar: calendar)
         var bugsById: [UUID: Bug] = [:]
         for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
         self.bugsById = bugsById
