@@ -69,7 +69,7 @@ public struct DayLedger: Sendable {
         let crashDays = crashes.map { toDay.day($0.crashedAt) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
         let rebootDays = versionReboots.map { toDay.day($0.createdAt) }
-        let eventDays = events.map { $0.localDay(or: cal) }
+        let eventDays = events.map { toDay.day($0.timestamp) }
         let diagnostics = practice.liveDiagnostics
         let diagnosticDays = diagnostics.map { toDay.day($0.completedAt) }
         var low = Int.max, high = Int.min

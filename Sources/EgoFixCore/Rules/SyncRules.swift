@@ -264,22 +264,16 @@ public enum SyncRules {
 
     /// What counts a day for the streak, from the merged records: fixes assigned and marked,
     /// crashes, completed diagnostics, and the events of opening a fix or marking one. Each counts
-    /// the day it counted where it happened: an event's day is read from its weekday (so a week
-    /// in Berlin synced in Tokyo keeps Berlin's days), a fix's assignment is the day it was given
-    /// for; a record with no event at its instant (made before events, or imported) is read in
-    /// `calendar`.
+    /// the day it counted where it happened (`RecordedDays`: an event's day from its weekday, and
+    /// a record's from the event made with it, so a week in Berlin synced in Tokyo keeps Berlin's
+    /// days); a fix's assignment is the day it was given for. A record with no event at its
+    /// instant (made before events, or imported) is read in `calendar`.
     public static func engagements(completions: [FixCompletion], crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                    events: [AnalyticsEvent], calendar: Calendar) -> [Engagement] {
+        let recorded = RecordedDays(events: events, calendar: calendar)
         var out: [Engagement] = []
-        var stamped = Set<Date>()
-        let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
-        for e in events where e.deletedAt == nil && counted.contains(e.eventType) {
-            out.append(Engagement(at: e.timestamp, day: e.localDay(or: calendar)))
-            stamped.insert(e.timestamp)
-        }
         func add(_ at: Date, day: Int? = nil) {
-            guard !stamped.contains(at) else { return }
-            out.append(Engagement(at: at, day: day.map(LocalDay.init(ordinal:)) ?? LocalDay(at, calendar: calendar)))
+            out.append(Engagement(at: at, day: day.map(LocalDay.init(ordinal:)) ?? recorded.day(at)))
         }
         for c in completions where c.deletedAt == nil {
             add(c.assignedAt, day: c.day)
@@ -287,6 +281,8 @@ public enum SyncRules {
         }
         for c in crashes where c.deletedAt == nil { add(c.crashedAt) }
         for d in diagnostics where d.deletedAt == nil { add(d.completedAt) }
+        let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
+        for e in events where e.deletedAt == nil && counted.contains(e.eventType) { add(e.timestamp) }
         return out.sorted { ($0.at, $0.day) < ($1.at, $1.day) }
     }
 

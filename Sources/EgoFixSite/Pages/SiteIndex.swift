@@ -85,7 +85,7 @@ struct SiteIndex: Sendable {
         }
         rebootsByDay = reboots
         var opened = Set<LocalDay>()
-        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(e.localDay(or: calendar)) }
+        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(e.timestamp)) }
         openedDays = opened
         var diags: [LocalDay: WeeklyDiagnostic] = [:]
         for d in data.diagnostics where d.deletedAt == nil { diags[d.week(in: calendar)] = d }
