@@ -359,13 +359,19 @@ enum Prompt {
     /// Runs `cleanup` and ends the process (130) if Ctrl-C comes while the returned source is
     /// live (cancel it when the question is answered): a prompt waits in the middle of a command.
     static func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler {
+        watchInterrupt {
             Swift.print("")
             cleanup()
             Foundation.exit(130)
         }
+    }
+
+    /// Ctrl-C (SIGINT) handed to `handler` instead of ending the process, until the returned
+    /// source is cancelled (then it ends the process again).
+    static func watchInterrupt(_ handler: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler(handler: handler)
         source.setCancelHandler { signal(SIGINT, SIG_DFL) }
         source.resume()
         return source

@@ -109,14 +109,8 @@ enum Countdown {
     /// Runs `seconds`; nil when it ran out, else the seconds that were left when Ctrl-C stopped it.
     static func run(seconds total: Int, terminal: Bool) async -> Int? {
         let interrupted = Flag()
-        signal(SIGINT, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        source.setEventHandler { interrupted.raise() }
-        source.resume()
-        defer {
-            source.cancel()
-            signal(SIGINT, SIG_DFL)
-        }
+        let source = Prompt.watchInterrupt { interrupted.raise() }
+        defer { source.cancel() }
         let clock = ContinuousClock()
         let start = clock.now
         var shown = -1

@@ -254,10 +254,8 @@ extension SQLiteStore {
     private func writeOwnFile(_ db: Database, file: inout DeviceFile, folder: String, report: inout SyncReport) throws {
         let name = DeviceFile.name(device: report.deviceId)
         let local = try Self.localFingerprint(db)
-        // A temporary file a killed sync left behind.
-        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
-            for n in names where n.hasPrefix("." + name + ".") && n.hasSuffix(".tmp") { unlink(Self.join(folder, n)) }
-        }
+        // A temporary file a killed sync left behind (the store's lock keeps two syncs here apart).
+        AtomicFile.removeStaleTemporaries(of: name, in: folder)
         // This machine's file is encoded every time and written only when its bytes changed. (A
         // shortcut that skipped the encoding when row counts and sums of stamps were unchanged let
         // a record that changed at an unchanged stamp, such as the profile merged at a tie on the
