@@ -48,7 +48,8 @@ public struct DayLedger: Sendable {
     let fixes: [UUID: Fix]
     let bugs: [UUID: Bug]
 
-    public init(_ practice: Practice, calendar cal: Calendar) {
+    /// `recorded`: the practice's `RecordedDays` when the caller has them (else made here).
+    public init(_ practice: Practice, calendar cal: Calendar, recorded: RecordedDays? = nil) {
         self.practice = practice
         self.calendar = cal
         let fixes = practice.fixIndex()
@@ -64,7 +65,7 @@ public struct DayLedger: Sendable {
         // ordinal (an array over the days' span, so no day is hashed), is filled in.
         // Every record counts on the day it was made where it was made (travel does not move it).
         let events = practice.liveEvents
-        let toDay = RecordedDays(events: events, calendar: cal)
+        let toDay = recorded ?? RecordedDays(events: events, calendar: cal)
         let completionDays = live.map { $0.shownDay(toDay.day) }
         let crashDays = crashes.map { toDay.day($0.crashedAt) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }

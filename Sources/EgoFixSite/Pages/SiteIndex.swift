@@ -41,13 +41,13 @@ struct SiteIndex: Sendable {
         self.calendar = calendar
         clock = SiteClock(calendar: calendar)
         today = LocalDay(now, calendar: calendar)
+        // Each record on the day it counted where it was made (the ledger places them by the same days).
+        let toDay = RecordedDays(events: data.events, calendar: calendar)
         // The day ledger and the graph's cells are made on another core while the rest is sorted by day.
         let ledgerWork = Parallel.Background { () -> (DayLedger, [GraphCell]) in
-            let ledger = DayLedger(data, calendar: calendar)
+            let ledger = DayLedger(data, calendar: calendar, recorded: toDay)
             return (ledger, SiteIndex.graphCells(ledger))
         }
-        // Each record on the day it counted where it was made (as the ledger places it).
-        let toDay = RecordedDays(events: data.events, calendar: calendar)
         var bugsById: [UUID: Bug] = [:]
         for b in data.bugs where b.deletedAt == nil { bugsById[b.id] = b }
         self.bugsById = bugsById
