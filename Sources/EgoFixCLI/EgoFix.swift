@@ -39,6 +39,11 @@ extension EgoFix {
             if CommandLine.arguments.dropFirst().first == "help" {
                 try refuseUnknownCommand(of: root, CommandLine.arguments.dropFirst())
             }
+            if Root.self == EgoFix.self, let build = BuildFastPath.arguments(CommandLine.arguments.dropFirst()) {
+                try await build.run()
+                try StandardStreams.finish()
+                return
+            }
             var command = try root.parseAsRoot()
             if var async = command as? AsyncParsableCommand {
                 try await async.run()

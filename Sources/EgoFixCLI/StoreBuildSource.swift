@@ -7,14 +7,13 @@ import Foundation
 /// The store a build reads, and how to read it: `egofix build`'s, and each of `egofix serve`'s builds.
 package enum StoreBuildSource {
     /// The store as a build's source (`egofix build`, and each of `egofix serve`'s builds).
-    package static func source(options: StoreOptions, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
-        let path = Self.path(options: options, config: config, env: env)
+    package static func source(store: String?, now: String?, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
+        let path = Self.path(store: store, config: config, env: env)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
-        let clock = SiteClockView(now: try Session.clock(options.now, environment: env),
+        let clock = SiteClockView(now: try Session.clock(now, environment: env),
                                   calendar: UserCalendar.make(timeZone: try Session.timeZone(config: config, environment: env)))
-        let (store, now) = (options.store, options.now)
         return .store(path: path, clock: clock, load: { onShared in
             let s = try Session.open(store: store, now: now)
             try s.ensureCatalogue()
@@ -23,8 +22,8 @@ package enum StoreBuildSource {
     }
 
     /// The store file a build reads: --store, else $EGOFIX_STORE, else `store` in egofix.toml, else the default.
-    package static func path(options: StoreOptions, config: WorkspaceConfig, env: [String: String]) -> String {
-        StoreLocation.resolve(flag: options.store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
+    package static func path(store: String?, config: WorkspaceConfig, env: [String: String]) -> String {
+        StoreLocation.resolve(flag: store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
                               environment: env)
     }
 }

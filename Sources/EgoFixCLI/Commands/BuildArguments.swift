@@ -1,0 +1,81 @@
+import EgoFixConfig
+import EgoFixCore
+import EgoFixSite
+import EgoFixStore
+import Foundation
+
+/// What `egofix build` was asked to do, as plain values: made by the command line's parser
+/// (`Build`) or, for the common lines, by `BuildFastPath`; running it builds the site and prints
+/// what the build did.
+package struct BuildArguments: Equatable, Sendable {
+    var store: String?
+    var now: String?
+    var out: String?
+    var baseURL: String?
+    var demo = false
+    var years = 1
+    var seed: UInt64 = 7
+    var stats = false
+
+    /// Builds the site as asked and prints what the build did; the process ends here.
+    func run() async throws {
+        let started = Date()
+        let env = Session.environment()
+        // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
+        // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
+        let config: WorkspaceConfig
+        do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        let cwdPath = try Session.workingFolder()
+        let outputPath = BuildArguments.outputPath(out ?? config.output ?? "site", in: cwdPath)
+        var request = SiteBuildRequest(workspace: cwdPath, outputPath: outputPath, contentFolder: config.content ?? "content",
+                                       title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,
+                                       source: try source(config: config, env: env),
+                                       manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
+                                                                                       home: env["HOME"]))
+        request.releaseAtExit = true
+        request.remindAt = config.remindAt ?? .standard
+        // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
+        if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
+        let result: SiteBuildResult
+        do { result = try await SitePipeline.run(request) } catch let e as SiteBuildFailure { throw CLIError(e.description) }
+
+        for line in result.notesNotOnTheSite {
+            StandardStreams.error("egofix: warning: " + line + "\n")
+        }
+        let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
+        let ms = Int(Date().timeIntervalSince(started) * 1000)
+        print(Terminal.neutralised("Built \(result.files) files into \(shown)/ in \(ms) ms: \(result.written) written, \(result.unchanged) unchanged, \(result.removed) removed."))
+        print(Terminal.neutralised("Open \(shown)/index.html"))
+        if stats {
+            let steps = result.stepTimes.map { "\($0.step): \(Int($0.seconds * 1000)) ms" }
+            StandardStreams.error((steps + ["share cards: \(result.cardsDrawn) drawn, \(result.cardsReused) reused"]).joined(separator: "\n") + "\n")
+        }
+        // The build is done and reported: the process ends here, without freeing the history, the
+        // pages and the cards one object at a time (the kernel takes the memory back whole).
+        try StandardStreams.finish()
+        Foundation.exit(0)
+    }
+
+    /// Where the practice comes from: the demo, or the store (which must exist).
+    private func source(config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
+        if demo {
+            return .demo(years: years, seed: seed, catalogue: {
+                // egofix.toml read again, its time zone checked this time (a store build's session does it).
+                do { _ = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+                return try Session.seedFilesBuiltIn().builtInCatalogue()
+            })
+        }
+        return try StoreBuildSource.source(store: store, now: now, config: config, env: env)
+    }
+
+    /// The output folder's path as given when it is plain (as most are), else as Foundation
+    /// standardizes it (see `SiteWriter.realPath`).
+    static func outputPath(_ given: String, in cwdPath: String) -> String {
+        var path = given.hasPrefix("/") ? given : cwdPath + "/" + given
+        guard PathName.isPlainAbsolute(path) else {
+            return URL(fileURLWithPath: given, relativeTo: URL(fileURLWithPath: cwdPath, isDirectory: true)).standardizedFileURL.path
+        }
+        if path.hasSuffix("/") { path.removeLast() }
+        return path
+    }
+}
