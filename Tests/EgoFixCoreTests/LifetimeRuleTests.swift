@@ -78,6 +78,22 @@ final class LifetimeRuleTests: XCTestCase {
         XCTAssertTrue(PendingFixRule.isExpired(quick, today: c.day(2026, 3, 9), dayOf: dayOf))
     }
 
+    /// A quick fix reads "pending" in the history and on the pages for as long as `egofix status`
+    /// shows it pending (7 days), then "expired"; a daily fix left unmarked reads "not marked"
+    /// from the next day.
+    func test_QuickFix_readsPendingUntilItExpires() {
+        let quickFix = Fix(number: 1, bugId: UUID(), type: .quickFix, prompt: "q", createdAt: Catalogue.epoch)
+        let dailyFix = Fix(number: 2, bugId: UUID(), type: .daily, prompt: "d", createdAt: Catalogue.epoch)
+        let quick = FixCompletion(fixId: quickFix.id, userId: UUID(), assignedAt: c.at(2026, 3, 2, 20))
+        let daily = FixCompletion(fixId: dailyFix.id, userId: UUID(), assignedAt: c.at(2026, 3, 2, 9))
+        let dayOf = { (d: Date) in LocalDay(d, calendar: self.c.calendar) }
+        for (day, text) in [(2, "pending"), (5, "pending"), (8, "pending"), (9, "expired")] {
+            XCTAssertEqual(PendingFixRule.outcomeText(quick, fix: quickFix, today: c.day(2026, 3, day), dayOf: dayOf), text, "March \(day)")
+        }
+        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 2), dayOf: dayOf), "pending")
+        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 3), dayOf: dayOf), "not marked")
+    }
+
     // 4. Rest-day tidbits do not repeat on consecutive days.
 
     func test_MicroEducation_restDayDoesNotRepeatOnConsecutiveDays() {

@@ -75,11 +75,12 @@ extension FixCompletion {
 }
 
 extension PendingFixRule {
-    /// What a completion's outcome reads as in a history: its outcome, else "expired" for a quick
-    /// fix past its days, "not marked" for a fix whose day is over, "pending" for today's.
+    /// What a completion's outcome reads as in a history: its outcome, else for a quick fix
+    /// "pending" through its days and "expired" after them, for any other fix "pending" on its day
+    /// and "not marked" once its day is over.
     public static func outcomeText(_ c: FixCompletion, fix: Fix?, today: LocalDay, dayOf: (Date) -> LocalDay) -> String {
         guard c.outcome == .pending else { return c.outcome.rawValue }
-        if fix?.type == .quickFix, isExpired(c, today: today, dayOf: dayOf) { return "expired" }
+        if fix?.type == .quickFix { return isExpired(c, today: today, dayOf: dayOf) ? "expired" : "pending" }
         return c.givenDay(dayOf) < today ? "not marked" : "pending"
     }
 
