@@ -370,3 +370,78 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
     }
 }
+
+/// Issue 31 (lifetime): the pages' links at the edges of months and weeks, in lives the demo does
+/// not walk.
+final class SiteLinkTests: XCTestCase {
+    /// Every relative link and asset of every page in `root` that names no file there.
+    func brokenLinks(_ root: String) throws -> [String] {
+        var broken: [String] = []
+        let fm = FileManager.default
+        let pattern = try NSRegularExpression(pattern: "(?:href|src)=\"([^\"]*)\"")
+        for rel in (fm.enumerator(atPath: root)?.allObjects as? [String] ?? []).sorted() where rel.hasSuffix(".html") {
+            let html = try String(contentsOfFile: root + "/" + rel, encoding: .utf8)
+            let folder = URL(fileURLWithPath: root + "/" + rel).deletingLastPathComponent()
+            for m in pattern.matches(in: html, range: NSRange(html.startIndex..., in: html)) {
+                guard let r = Range(m.range(at: 1), in: html) else { continue }
+                // A page's own links: no scheme (https:, data:, mailto:), not from the root (404.html).
+                let target = String(html[r].prefix { $0 != "#" && $0 != "?" })
+                if target.hasPrefix("/") || target.isEmpty || html[r].contains(":") { continue }
+                if !fm.fileExists(atPath: URL(fileURLWithPath: target, relativeTo: folder).standardizedFileURL.path) {
+                    broken.append("\(rel) -> \(target)")
+                }
+            }
+        }
+        return broken
+    }
+
+    /// A practice begun on Sunday March 1 (its week, Feb 23 to Mar 1, is February's) and built on
+    /// Tuesday March 31 (this week, Mar 30 to Apr 5, is April's): the week pages' months have pages.
+    func test_Site_aWeekAcrossTwoMonthsHasItsMonthsPage() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-01T08:00:00Z", env: ["TZ": "UTC"]).status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "first"], at: "2026-03-01T20:00:00Z", env: ["TZ": "UTC"]).status, 0)
+        let built = try cli.run(["build"], at: "2026-03-31T10:00:00Z", env: ["TZ": "UTC"])
+        XCTAssertEqual(built.status, 0, built.err)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try brokenLinks(site), [])
+        for month in ["2026-02", "2026-03", "2026-04"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: site + "/months/\(month)/index.html"), month)
+        }
+    }
+
+    /// A practice begun on Monday December 29: its first days are in December, its week in
+    /// January. December's page lists that week, where its days are.
+    func test_Site_aMonthListsEveryWeekWithDaysInIt() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2025-12-29T08:00:00Z", env: ["TZ": "UTC"]).status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Is December over?"], at: "2025-12-29T19:00:00Z", env: ["TZ": "UTC"]).status, 0)
+        let built = try cli.run(["build"], at: "2026-01-03T10:00:00Z", env: ["TZ": "UTC"])
+        XCTAssertEqual(built.status, 0, built.err)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try brokenLinks(site), [])
+        // The "Inside" list, not the navigation's "this week".
+        func inside(_ month: String) throws -> String {
+            let page = try String(contentsOfFile: site + "/months/\(month)/index.html", encoding: .utf8)
+            return String(page.components(separatedBy: "<h2>Inside</h2>").last?.split(separator: "</ul>").first ?? "")
+        }
+        let (december, january) = (try inside("2025-12"), try inside("2026-01"))
+        XCTAssertTrue(december.contains("weeks/2026-W01/index.html\">Week 2026-W01"), "December lists no week: \(december)")
+        XCTAssertTrue(january.contains("weeks/2026-W01/index.html\">Week 2026-W01"), january)
+    }
+
+    /// Begun in Tokyo just after midnight, built the same moment in Los Angeles, where it is
+    /// still the day before: this week (the day before the first record's) has a page, and the
+    /// "this week" link of every page goes to it.
+    func test_Site_thisWeekHasAPageWhenTheClockIsBehindTheFirstRecord() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T00:30:00+09:00", env: ["TZ": "Asia/Tokyo"]).status, 0)
+        let built = try cli.run(["build"], at: "2026-03-01T16:00:00Z", env: ["TZ": "America/Los_Angeles"])
+        XCTAssertEqual(built.status, 0, built.err)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try brokenLinks(site), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: site + "/weeks/2026-W09/index.html"))
+        let dashboard = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("href=\"weeks/2026-W09/index.html\">this week"), dashboard)
+    }
+}

@@ -34,7 +34,8 @@ extension PageContext {
             PagePlan(path: "404.html") { try $0.notFoundPage() },
         ]
         for kind in [Period.Kind.week, .month, .quarter, .year] {
-            let all = Period.all(kind, from: index.first, through: index.last)
+            let all = kind == .week ? Period.all(kind, from: index.first, through: index.last)
+                : Period.all(kind, from: index.rollupFirst, through: index.rollupLast)
             for (i, p) in all.enumerated() {
                 let prev = i > 0 ? all[i - 1] : nil, next = i + 1 < all.count ? all[i + 1] : nil
                 plans.append(PagePlan(path: p.path) { try $0.period(p, prev: prev, next: next) })
@@ -135,9 +136,11 @@ extension PageContext {
     func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
         let graphEnd = max(p.start, min(p.end, index.last))
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
+        // Every week with days in the month (a week across two months is in both lists; its page's
+        // month is its Thursday's), and every month or quarter that has a page.
         let children = Period.all(childKind, from: p.start, through: p.end)
-            .filter { childKind != .week || $0.start.adding(days: 3) >= p.start && $0.start.adding(days: 3) <= p.end }
-            .filter { $0.start <= index.last && $0.end >= index.first }
+            .filter { childKind == .week ? $0.start <= index.last && $0.end >= index.first
+                                         : $0.start <= index.rollupLast && $0.end >= index.rollupFirst }
             .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
         return PeriodPage(
             head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
@@ -229,12 +232,13 @@ extension PageContext {
     // MARK: reports index
 
     func reports() throws -> Data {
-        let years = Period.all(.year, from: index.first, through: index.last).reversed()
+        let (first, last) = (index.rollupFirst, index.rollupLast)
+        let years = Period.all(.year, from: first, through: last).reversed()
         let groups = years.map { y -> TemplateValue in
             var items: [TemplateValue] = [["href": .text(y.path), "label": .text("The year \(y.title)"), "summary": .text(summary(y))]]
-            for q in Period.all(.quarter, from: y.start, through: y.end).reversed() where q.start <= index.last && q.end >= index.first {
+            for q in Period.all(.quarter, from: y.start, through: y.end).reversed() where q.start <= last && q.end >= first {
                 items.append(["href": .text(q.path), "label": .text(q.title), "summary": .text(summary(q))])
-                for m in Period.all(.month, from: q.start, through: q.end).reversed() where m.start <= index.last && m.end >= index.first {
+                for m in Period.all(.month, from: q.start, through: q.end).reversed() where m.start <= last && m.end >= first {
                     items.append(["href": .text(m.path), "label": .text(m.title), "summary": .text(summary(m))])
                 }
             }

@@ -24,6 +24,11 @@ struct SiteIndex: Sendable {
     let diagnosticsByWeek: [LocalDay: WeeklyDiagnostic]
     let first: LocalDay
     let last: LocalDay
+    /// The days the month, quarter and year pages cover: from `first` to `last`, and the
+    /// Thursdays of their weeks, which decide a week's month (a practice begun on Sunday March 1
+    /// has a week page for Feb 23 to Mar 1, in February, so February has a page too).
+    var rollupFirst: LocalDay { min(first, first.isoWeekStart.adding(days: 3)) }
+    var rollupLast: LocalDay { max(last, last.isoWeekStart.adding(days: 3)) }
     /// Version changes (minor and major), in order.
     let versionSteps: [VersionEntry]
     /// Instants of applied completions, sorted.
@@ -93,7 +98,9 @@ struct SiteIndex: Sendable {
 
         let activity = Array(comp.keys) + Array(crashes.keys) + Array(opened) + Array(diags.keys)
         let start = data.profile.map { toDay.day($0.createdAt) }
-        first = ([start].compactMap { $0 } + activity).min() ?? today
+        // Today is in the range whichever side of the records it falls (a clock behind the first
+        // record: a flight west the night the practice began), so this week always has a page.
+        first = min(today, ([start].compactMap { $0 } + activity).min() ?? today)
         last = max(today, activity.max() ?? today)
         versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
                                           at: { $0.createdAt }, id: { $0.id })
