@@ -445,3 +445,26 @@ final class SiteLinkTests: XCTestCase {
         XCTAssertTrue(dashboard.contains("href=\"weeks/2026-W09/index.html\">this week"), dashboard)
     }
 }
+
+/// Issue 31 (lifetime): what a day with only a weekly diagnostic says on the pages.
+final class SiteDiagnosticDayTests: XCTestCase {
+    /// Sunday's diagnostic, and nothing else that day: the week page names it (it counts among
+    /// the days engaged) and the graph calls the day a diagnostic, not "opened".
+    func test_Site_aDiagnosticDayReadsAsTheDiagnostic() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-09T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-09T19:00:00+01:00").status, 0)
+        let rated = try cli.run(["diagnostic", "--rate", "need-to-be-right=present@work"], at: "2026-03-15T19:00:00+01:00")
+        XCTAssertEqual(rated.status, 0, rated.err)
+        let built = try cli.run(["build"], at: "2026-03-16T09:00:00+01:00")
+        XCTAssertEqual(built.status, 0, built.err)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W11/index.html", encoding: .utf8)
+        let sunday = try XCTUnwrap(week.components(separatedBy: "Sunday 2026-03-15").dropFirst().first)
+        XCTAssertTrue(sunday.prefix(300).contains("The weekly diagnostic. Nothing else recorded."), String(sunday.prefix(300)))
+        let history = try String(contentsOfFile: cli.workdir + "/site/history/index.html", encoding: .utf8)
+        XCTAssertTrue(history.contains("2026-03-15: 1 diagnostic"), "the graph's day")
+        XCTAssertFalse(history.contains("2026-03-15: opened"))
+        let listed = try cli.run(["history"], at: "2026-03-16T09:00:00+01:00")
+        XCTAssertTrue(listed.out.contains("2026-03-15  weekly diagnostic"), listed.out)
+    }
+}

@@ -226,6 +226,7 @@ struct History: AsyncParsableCommand {
             }
             if c.activity.crashes > 0 { parts.append(s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash)) }
             if c.activity.reboots > 0 { parts.append(Text.plural(c.activity.reboots, "reboot", "reboots")) }
+            if c.activity.diagnostics > 0 { parts.append("weekly diagnostic") }
             out.append(c.day.description + "  " + (parts.isEmpty ? s.style.dim("opened") : parts.joined(separator: ", ")))
         }
         out.append("")

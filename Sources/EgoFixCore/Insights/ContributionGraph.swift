@@ -50,7 +50,8 @@ public struct ContributionCell: Sendable, Equatable {
         // graph, so no parts, interpolations or joins.
         let a = activity
         let date = day.description
-        return String(unsafeUninitializedCapacity: date.utf8.count + 2 + 5 * 34) { buf in
+        // Room for every part below at its longest: ", ", 20 digits, " ", "reflections".
+        return String(unsafeUninitializedCapacity: date.utf8.count + 2 + 7 * 34) { buf in
             var n = 0
             func put(_ s: StaticString) {
                 let p = s.utf8Start
@@ -84,6 +85,8 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.failed, "failed", "failed")
             part(a.crashes, "crash", "crashes")
             part(a.reflections, "reflection", "reflections")
+            part(a.diagnostics, "diagnostic", "diagnostics")
+            part(a.reboots, "reboot", "reboots")
             if first { put(color == .opened ? "opened, no outcome" : "nothing") }
             return n
         }

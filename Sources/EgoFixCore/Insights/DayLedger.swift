@@ -129,7 +129,8 @@ public struct DayLedger: Sendable {
             case .crashRebooted:
                 if !hasVersions { touch(d) { $0.reboots += 1 } }
             case .weeklyCompleted:
-                touch(d) { $0.opens += 1; $0.engaged = true }
+                // Counted from the diagnostic itself (a diagnostic day is not one egofix was merely opened on).
+                touch(d) { $0.engaged = true }
             case .appOpened:
                 touch(d) { $0.opens += 1; $0.engaged = true }
             case .patternViewed, .patternDismissed, .fixShared, .timerCompleted:

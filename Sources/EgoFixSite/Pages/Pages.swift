@@ -183,7 +183,17 @@ extension PageContext {
                             rebooted: c.rebootedAt.map { index.clock.day($0).description }, note: note)
         }
         let empty: String
-        if d > index.today { empty = "Not yet." } else if d < index.first { empty = "Before day one." } else if index.openedDays.contains(d) { empty = "Opened. Nothing marked." } else { empty = "Nothing recorded." }
+        if d > index.today {
+            empty = "Not yet."
+        } else if d < index.first {
+            empty = "Before day one."
+        } else if index.ledger.activity(on: d).diagnostics > 0 {
+            empty = "The weekly diagnostic. Nothing else recorded."
+        } else if index.openedDays.contains(d) {
+            empty = "Opened. Nothing marked."
+        } else {
+            empty = "Nothing recorded."
+        }
         return DayRow(weekday: PatternCopy.weekdayName(d.weekday), date: d.description,
                       fixes: try (index.completionsByDay[d] ?? []).map { try fixRow($0, showDate: false) },
                       crashes: crashes, reboots: (index.rebootsByDay[d] ?? []).map { time($0.createdAt) }, empty: empty)
