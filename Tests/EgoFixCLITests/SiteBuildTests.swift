@@ -468,3 +468,22 @@ final class SiteDiagnosticDayTests: XCTestCase {
         XCTAssertTrue(listed.out.contains("2026-03-15  weekly diagnostic"), listed.out)
     }
 }
+
+/// Issue 31 (lifetime): the pages of weeks in a gap.
+final class SiteQuietWeekTests: XCTestCase {
+    /// A week in a months-long gap, and this week before its first fix: no "Why" tidbit that
+    /// speaks of "today" (the rest days' "No fix today.") on either.
+    func test_Site_aWeekWithoutFixesSaysNothingAboutToday() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-busy"], at: "2026-01-05T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "day one"], at: "2026-01-05T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "back"], at: "2026-03-02T19:00:00Z").status, 0)
+        let built = try cli.run(["build"], at: "2026-03-09T07:00:00Z")
+        XCTAssertEqual(built.status, 0, built.err)
+        for week in ["2026-W02", "2026-W03", "2026-W06", "2026-W09", "2026-W11"] {
+            let page = try String(contentsOfFile: cli.workdir + "/site/weeks/\(week)/index.html", encoding: .utf8)
+            XCTAssertFalse(page.contains("<h2>Why</h2>"), "\(week): \(page.components(separatedBy: "<h2>Why</h2>").last?.prefix(200) ?? "")")
+        }
+    }
+}

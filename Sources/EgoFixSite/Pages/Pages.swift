@@ -167,12 +167,11 @@ extension PageContext {
         return current ? "\(fixes) to the next version" : "the next version \(fixes) away at the week's end"
     }
 
-    /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; the rest
-    /// days' ("No fix today.") only in a week in which no fix was given; else none, since every
-    /// other tidbit speaks of one day's outcome.
+    /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; else none.
+    /// Every other tidbit speaks of one day: the rest days' say "No fix today." (false on the
+    /// page of a week gone by, or of a Monday morning before its fix), the rest of one outcome.
     func weekTidbitTrigger(_ p: Period) -> EducationTrigger? {
-        if index.diagnosticsByWeek[p.start] != nil { return .duringDiagnostic }
-        return p.days.contains { index.completionsByDay[$0] != nil } ? nil : .restDay
+        index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : nil
     }
 
     func dayRow(_ d: LocalDay) throws -> DayRow {
