@@ -487,3 +487,23 @@ final class SiteQuietWeekTests: XCTestCase {
         }
     }
 }
+
+/// Issue 31 (lifetime): a week page without a diagnostic, while it can still be done.
+final class SiteOpenDiagnosticTests: XCTestCase {
+    /// Sunday 20:00, the diagnostic open and not done: the week does not call it skipped; Monday,
+    /// the last week's is still open; Tuesday, it was skipped.
+    func test_Site_anOpenDiagnosticIsNotCalledSkipped() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-09T08:00:00Z").status, 0)
+        func said(_ week: String, at now: String) throws -> String {
+            let built = try cli.run(["build"], at: now)
+            XCTAssertEqual(built.status, 0, built.err)
+            let page = try String(contentsOfFile: cli.workdir + "/site/weeks/\(week)/index.html", encoding: .utf8)
+            return page.components(separatedBy: "<h2>Diagnostic</h2>").dropFirst().first.map { String($0.prefix(200)) } ?? page
+        }
+        XCTAssertTrue(try said("2026-W11", at: "2026-03-12T10:00:00Z").contains("It opens Sunday at 18:00"))
+        XCTAssertTrue(try said("2026-W11", at: "2026-03-15T20:00:00Z").contains("Open now, through Monday"))
+        XCTAssertTrue(try said("2026-W11", at: "2026-03-16T10:00:00Z").contains("Open now, through Monday"))
+        XCTAssertTrue(try said("2026-W11", at: "2026-03-17T10:00:00Z").contains("No diagnostic this week. Skipping costs nothing."))
+    }
+}

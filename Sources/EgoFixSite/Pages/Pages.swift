@@ -157,8 +157,19 @@ extension PageContext {
             toNext: weekToNext(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd), current: p.start == currentWeek.start),
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
+            noDiagnostic: noDiagnostic(week: p),
             pattern: weekPattern(p).map(patternRow),
             tidbit: weekTidbitTrigger(p).flatMap { tidbit(trigger: $0, seed: p.key) })
+    }
+
+    /// A week without a diagnostic: open now (Sunday from 18:00 through Monday), still to open
+    /// (this week, before Sunday evening), or skipped.
+    func noDiagnostic(week p: Period) -> String {
+        if DiagnosticSchedule.reviewedWeek(now: options.now, calendar: options.calendar) == p.start {
+            return "Open now, through Monday: egofix diagnostic, 30 seconds. Skipping costs nothing."
+        }
+        if p.start == currentWeek.start { return "It opens Sunday at 18:00 and stays open through Monday. Skipping costs nothing." }
+        return "No diagnostic this week. Skipping costs nothing."
     }
 
     /// How far the next version was at the week's end: said as now in the current week, as then in the others.

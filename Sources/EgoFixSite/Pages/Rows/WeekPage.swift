@@ -9,6 +9,8 @@ struct WeekPage: Sendable {
     let mirror: [String]
     let days: [DayRow]
     let diagnostic: [DiagnosticRow]?
+    /// What the page says without a diagnostic: whether it can still be done, or was skipped.
+    let noDiagnostic: String
     let pattern: PatternRow?
     let tidbit: String?
 
@@ -17,7 +19,7 @@ struct WeekPage: Sendable {
         var o = head.object
         o.fields += [
             ("toNext", .text(toNext)), ("note", .html(note)), ("days", .list(days.map(\.value))),
-            ("diagnostic", diagnostic.map { ["rows": .list($0.map(\.value))] } ?? .null),
+            ("diagnostic", diagnostic.map { ["rows": .list($0.map(\.value))] } ?? .null), ("noDiagnostic", .text(noDiagnostic)),
             ("mirror", .list(mirror.map { .text($0) })), ("hasMirror", .bool(!mirror.isEmpty)),
             ("pattern", pattern?.value ?? .null), ("tidbit", .text(tidbit)),
         ]
