@@ -47,6 +47,17 @@ final class DiagnosticRateTests: XCTestCase {
         XCTAssertTrue(r.out.hasPrefix("DIAGNOSTIC 2026-W49"), r.out)
     }
 
+    /// A practice begun on a Monday: that evening the window is open for the week before it,
+    /// which has no diagnostic to do; the refusal says so, not that it was already done.
+    func test_diagnostic_theWeekBeforeThePracticeIsNotCalledDone() throws {
+        let cli = try onboarded()
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=present"], at: "2026-11-30T19:00:00+01:00",
+                          mentions: ["no diagnostic for 2026-W48", "the practice began after that week"])
+        XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=present"], at: sunday).status, 0)
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-12-07T09:00:00+01:00",
+                          mentions: ["the diagnostic for 2026-W49 is already done"])
+    }
+
     func test_diagnostic_aBugRatedTwiceIsRefused() throws {
         let cli = try onboarded()
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "need-to-be-right=loud"], at: sunday,

@@ -149,7 +149,12 @@ struct Diagnostic: AsyncParsableCommand {
             s.print(["No " + closed, s.style.dim("// --anyway records one for this week now.")])
             return
         }
-        if inWindow && !due { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
+        if inWindow && !due {
+            let done = try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
+            if done { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
+            // Not done and not due: the week under review ended before the practice began.
+            throw CLIError("no diagnostic for \(week.isoWeekLabel): the practice began after that week. The first one opens Sunday at 18:00.")
+        }
         // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.
         var responses: [BugDiagnosticResponse] = []
         if !rate.isEmpty {
