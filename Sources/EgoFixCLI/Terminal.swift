@@ -113,6 +113,18 @@ enum FixCard {
         return out
     }
 
+    /// A kind of fix as the messages name it: "a multi-step fix", "a timed fix".
+    static func kind(_ t: InteractionType) -> String {
+        switch t {
+        case .standard: return "a plain"
+        case .timed: return "a timed"
+        case .multiStep: return "a multi-step"
+        case .quiz: return "a quiz"
+        case .scenario: return "a scenario"
+        case .counter: return "a counter"
+        }
+    }
+
     static func interactionLines(fix: Fix) -> [String] {
         guard let config = try? fix.configuration() else { return [] }
         switch config {

@@ -363,6 +363,12 @@ final class SiteBuildTests: XCTestCase {
         let json = try cli.json(["patterns"], at: "2026-11-22T20:00:00+01:00")
         let types = Set(((json["patterns"] as? [[String: Any]]) ?? []).compactMap { $0["type"] as? String })
         XCTAssertEqual(types, ["avoidance", "temporalCrash", "contextualSpike", "correlatedBugs", "plateau", "regression", "improvement"])
+        // The terminal names them as the pages do; the raw type is what --dismiss takes.
+        let listed = try cli.run(["patterns"], at: "2026-11-22T20:00:00+01:00").out
+        XCTAssertTrue(listed.contains("  crash timing") && listed.contains("  correlated bugs"), listed)
+        XCTAssertFalse(listed.contains("temporalCrash") || listed.contains("correlatedBugs"), listed)
+        let dismissed = try cli.run(["patterns", "--dismiss", "temporalCrash"], at: "2026-11-22T20:00:00+01:00")
+        XCTAssertTrue(dismissed.out.contains("No crash timing pattern will be surfaced again"), dismissed.out + dismissed.err)
         let history = try cli.json(["history", "--days", "56"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertEqual((history["days"] as? [Any])?.count, 56)
         let site = try cli.run(["build"], at: "2026-11-22T20:00:00+01:00")

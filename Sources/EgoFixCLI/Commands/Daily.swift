@@ -331,7 +331,7 @@ enum OutcomeCommand {
         default: takes = nil
         }
         if let wrong = given.first(where: { $0 != takes }) {
-            throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; \(wrong) does not apply"
+            throw CLIError("\(fix.label) is \(FixCard.kind(fix.interactionType)) fix; \(wrong) does not apply"
                            + (takes.map { " (it takes \($0))" } ?? "") + ". Nothing recorded.")
         }
         switch config {
@@ -358,7 +358,7 @@ enum OutcomeCommand {
             return InteractionOutcome(stepsCompleted: n)
         default:
             if o.count != nil || o.option != nil || o.timerDone || o.steps != nil {
-                throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; --count, --option, --timer-done and --steps do not apply.")
+                throw CLIError("\(fix.label) is \(FixCard.kind(fix.interactionType)) fix; --count, --option, --timer-done and --steps do not apply.")
             }
             return nil
         }

@@ -73,7 +73,7 @@ struct Patterns: AsyncParsableCommand {
                 throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             let found = run.patterns.filter { $0.patternType == type }
-            guard !found.isEmpty else { throw CLIError("no \(type.rawValue) pattern is detected right now. Nothing dismissed.") }
+            guard !found.isEmpty else { throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.") }
             let user = try await s.profile()
             for var p in found {
                 p.dismissedAt = s.now
@@ -81,7 +81,7 @@ struct Patterns: AsyncParsableCommand {
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
                     .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
             }
-            return ["Noted. \(type.rawValue) patterns will not be surfaced again, this one or new ones; the patterns page still lists them."]
+            return ["Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them."]
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
@@ -99,7 +99,7 @@ struct Patterns: AsyncParsableCommand {
         if patterns.isEmpty { out.append("Nothing detected. That is a result too.") }
         for p in patterns {
             let sevColor = p.severity == .alert ? Style.crash : (p.severity == .insight ? Style.skipped : Style.comment)
-            out.append(s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + p.patternType.rawValue
+            out.append(s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + PatternCopy.name(p.patternType)
                        + s.style.dim("  // \(p.basis)" + (PatternCopy.confidence(p.pValue).map { ", " + $0 } ?? "")))
             out += Text.wrap(p.title)
             out += Text.wrap(p.body).map { s.style.dim($0) }
@@ -268,7 +268,7 @@ struct Calibrate: AsyncParsableCommand {
         var out = [r.summary, ""]
         for l in r.lines { out.append(pad(l.patternType.rawValue, 16) + " alerts \(l.alerts), insights \(l.insights), observations \(l.observations)") }
         out.append("")
-        out.append(r.alertRate <= 0.05 ? "Alert rate within the 5 % target." : "Alert rate above the 5 % target.")
+        out.append(r.alertRate <= 0.05 ? "Alert rate within the 5% target." : "Alert rate above the 5% target.")
         Swift.print(out.joined(separator: "\n"))
     }
 }

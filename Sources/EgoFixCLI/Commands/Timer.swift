@@ -28,7 +28,7 @@ struct TimerCommand: AsyncParsableCommand {
             return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
         }
         guard case .timed(let config)? = try? fix.configuration() else {
-            throw CLIError("\(fix.label) is a \(fix.interactionType.rawValue) fix; it has no timer. Nothing to run.")
+            throw CLIError("\(fix.label) is \(FixCard.kind(fix.interactionType)) fix; it has no timer. Nothing to run.")
         }
         let total = seconds ?? config.durationSeconds
         var head = ["TIMER // \(fix.label) // \(TimerFace.clock(total))"]

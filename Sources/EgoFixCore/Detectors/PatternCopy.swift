@@ -2,6 +2,20 @@ import Foundation
 
 /// The copy helpers every detector shares: the user's own words and numbers, plainly.
 public enum PatternCopy {
+    /// A pattern type as the pages and `egofix patterns` name it ("crash timing"; the type's raw
+    /// value, `temporalCrash`, is what `--dismiss` takes).
+    public static func name(_ t: PatternType) -> String {
+        switch t {
+        case .avoidance: return "avoidance"
+        case .temporalCrash: return "crash timing"
+        case .contextualSpike: return "context spike"
+        case .correlatedBugs: return "correlated bugs"
+        case .plateau: return "plateau"
+        case .regression: return "regression"
+        case .improvement: return "improvement"
+        }
+    }
+
     /// A pattern's p-value as the terminal and the site say it: "p = 0.042", "p < 0.001" (never
     /// "p = 0.000", a certainty the test rules out), nil when none was computed (p = 1).
     public static func confidence(_ p: Double) -> String? {

@@ -281,23 +281,11 @@ final class PageContext: Sendable {
         return nil
     }
 
-    static func patternName(_ t: PatternType) -> String {
-        switch t {
-        case .avoidance: return "avoidance"
-        case .temporalCrash: return "crash timing"
-        case .contextualSpike: return "context spike"
-        case .correlatedBugs: return "correlated bugs"
-        case .plateau: return "plateau"
-        case .regression: return "regression"
-        case .improvement: return "improvement"
-        }
-    }
-
     func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }
 
     func patternRow(_ p: DetectedPattern) -> PatternRow {
         let conf = PatternCopy.confidence(p.pValue) ?? "confidence not computed"
-        return PatternRow(severity: p.severity.rawValue, severityText: p.severity.rawValue, type: PageContext.patternName(p.patternType),
+        return PatternRow(severity: p.severity.rawValue, severityText: p.severity.rawValue, type: PatternCopy.name(p.patternType),
                           basis: p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, confidence: conf, title: p.title, body: p.body)
     }
 
