@@ -272,3 +272,20 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(user?["longestStreak"] as? Int, 3)
     }
 }
+
+/// Issue 31 (copy): a rest day says which of its two reasons it is.
+final class RestDayCommandTests: XCTestCase {
+    func test_today_aRestDayWithNoActiveBugSaysSo() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let off = try cli.run(["bug", "deactivate", "need-to-impress"], at: "2026-03-02T20:00:00+01:00")
+        XCTAssertEqual(off.status, 0, off.err)
+        let today = try cli.run(["today"], at: "2026-03-03T09:00:00+01:00")
+        XCTAssertEqual(today.status, 0, today.err)
+        XCTAssertTrue(today.out.contains("REST DAY"), today.out)
+        XCTAssertTrue(today.out.contains("no bug is in its active period. `egofix bug activate SLUG` starts one."), today.out)
+        let marked = try cli.run(["applied"], at: "2026-03-03T19:00:00+01:00")
+        XCTAssertNotEqual(marked.status, 0)
+        XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
+    }
+}

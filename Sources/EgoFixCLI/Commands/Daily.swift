@@ -103,7 +103,11 @@ struct Today: AsyncParsableCommand {
         case .restDay(let tidbit):
             _ = try await detection?.value
             if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true))] }
-            var out = ["REST DAY", "", "No fix today. Nothing left that fits, or nothing active."]
+            // Which of the rule's two reasons: no bug in its active period, or every fix of the
+            // active ones had its turn lately (applied, or skipped or failed within its days).
+            let active = try await s.repos.bugs.getAll().contains { $0.deletedAt == nil && $0.isActive && $0.status == .active }
+            var out = ["REST DAY", "", active ? "No fix today. Every fix that fits has had its turn lately."
+                                              : "No fix today: no bug is in its active period. `egofix bug activate SLUG` starts one."]
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
             out += try await TodayLines.diagnosticLine(s)
             return out

@@ -21,7 +21,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .unknownBug(let slug):
             return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
         case .noPendingFix:
-            return "no pending fix to mark. Run `egofix today` to get one."
+            return "no pending fix to mark. `egofix today` gives today's, if the day has one."
         case .alreadyMarked(let fix, let outcome):
             return "\(fix) is already marked \(outcome.rawValue). An outcome is recorded once."
         case .reflectionTooLong(let bytes):
