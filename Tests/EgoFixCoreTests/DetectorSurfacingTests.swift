@@ -98,7 +98,7 @@ final class DetectorSurfacingTests: XCTestCase {
         var s = DetectorScenario()
         for d in [7, 14, 21, 28] { s.crash(s.bug("need-to-be-right"), daysAgo: d) }
         let p = try XCTUnwrap(TemporalDetector.weekday.analyze(events: s.events, diagnostics: []))
-        XCTAssertEqual(p.title, "4 of your 4 crashes about an unnamed bug happened on a Monday.")
+        XCTAssertEqual(p.title, "All 4 of your crashes about an unnamed bug happened on a Monday.")
         XCTAssertEqual(p.userId, s.user)
     }
 

@@ -382,7 +382,7 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(status.line, "plateau check: enough data (5 weeks present or loud), 5 of 6 fixes applied")
         let p = try XCTUnwrap(run(applied: 6).pattern)
         XCTAssertEqual(p.title, "Need To Impress has been present or loud for 5 rated weeks in a row.")
-        XCTAssertTrue(p.body.hasPrefix("6 fixes about impressing applied in that time."), p.body)
+        XCTAssertTrue(p.body.hasPrefix("Six fixes about impressing applied in that time."), p.body)
         XCTAssertEqual(p.severity, .observation)
         XCTAssertEqual(p.pValue, 1)
         XCTAssertNotNil(run(applied: 7).pattern)
@@ -493,6 +493,6 @@ final class DetectorTests: XCTestCase {
         for w in 1...9 { s.rate(weeksAgo: w, [(b, .quiet, nil)]) }
         for d in [60, 46, 32, 18, 4] { s.crash(b, daysAgo: d) }
         XCTAssertNil(s.run(RegressionDetector()).pattern)
-        XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: 0 of 1 stable bugs to watch")
+        XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: 0 of 1 stable bug to watch")
     }
 }

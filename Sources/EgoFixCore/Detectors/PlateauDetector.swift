@@ -50,7 +50,8 @@ public struct PlateauDetector: DataDetector {
         let severity: PatternSeverity = strong ? .insight : .observation
         let louds = run.ratings.filter { $0.intensity == .loud }.count
         let title = "\(data.title(run.bug)) has been present or loud for \(weeks) rated weeks in a row."
-        var body = "\(run.applied) fixes about \(data.topic(run.bug)) applied in that time."
+        var body = PatternCopy.sentence(PatternCopy.word(run.applied)) + (run.applied == 1 ? " fix" : " fixes")
+            + " about \(data.topic(run.bug)) applied in that time."
         body += louds > 0 ? " \(PatternCopy.sentence(PatternCopy.word(louds))) of those weeks were loud." : " None of those weeks were quiet."
         body += " The rating has not moved. Either the fixes are aimed slightly off, or this one is load-bearing."
         let basis = PatternCopy.basis("\(weeks) rated weeks and \(PatternCopy.count(run.applied, "applied fix", "applied fixes"))", severity: nil)

@@ -54,7 +54,7 @@ public struct RegressionDetector: DataDetector {
             }
         }
         let status = DetectorStatus(patternType: patternType, name: name, have: everStable, need: 1,
-                                    unit: everStable == 1 ? "stable bug to watch" : "stable bugs to watch")
+                                    unit: "stable bug to watch")
         guard let f = latest else { return DetectorResult(pattern: nil, status: status) }
 
         let cal = data.context.calendar

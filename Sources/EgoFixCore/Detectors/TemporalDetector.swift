@@ -130,11 +130,13 @@ public struct TemporalDetector: DataDetector {
         let severity = PatternStatistics.severity(forCorrectedP: c.p)
         let about = c.group.map { " about " + data.topic($0) } ?? ""
         let share = Double(c.k) / Double(c.n)
+        // "2 of your 3 crashes", "All 3 of your crashes".
+        let lead = c.k == c.n ? "All \(c.n) of your" : "\(c.k) of your \(c.n)"
         let title: String, body: String, key: String
         switch dimension {
         case .weekday:
             let day = PatternCopy.weekdayName(c.cat + 1)
-            title = "\(c.k) of your \(c.n) crashes\(about) happened on a \(day)."
+            title = "\(lead) crashes\(about) happened on a \(day)."
             var b = "\(day) is one day in seven and has \(PatternCopy.percent(share)) of them."
             if useBaseline {
                 b += " It has \(PatternCopy.percent(Double(base[c.cat]) / Double(baseTotal))) of everything else you log here."
@@ -143,11 +145,11 @@ public struct TemporalDetector: DataDetector {
             key = "weekday-\(c.cat + 1)"
         case .timeOfDay:
             guard let bucket = TimeBucket(rawValue: c.cat) else { return DetectorResult(pattern: nil, status: status) }
-            title = "\(c.k) of your \(c.n) crashes\(about) were logged \(bucket.phrase)."
+            title = "\(lead) crashes\(about) were logged \(bucket.phrase)."
             if useBaseline {
-                body = "That window holds \(PatternCopy.percent(Double(base[c.cat]) / Double(baseTotal))) of everything else you do here, and \(PatternCopy.percent(share)) of the crashes. The bug keeps office hours."
+                body = "That window holds \(PatternCopy.percent(Double(base[c.cat]) / Double(baseTotal))) of everything else you do here, and \(PatternCopy.percent(share)) of the crashes. The bug keeps a schedule."
             } else {
-                body = "That is a quarter of the day, with \(PatternCopy.percent(share)) of the crashes. The bug keeps office hours."
+                body = "That is a quarter of the day, with \(PatternCopy.percent(share)) of the crashes. The bug keeps a schedule."
             }
             key = "bucket-\(c.cat)"
         }
