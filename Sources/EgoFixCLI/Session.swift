@@ -78,7 +78,7 @@ package struct Session {
             throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
         }
         if let problem = InstantText.clockProblem(d) {
-            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(raw)' \(problem): the clock must be between 2000 and 2099. Give a real date.")
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(raw)' \(problem): the clock must be between 2000 and 2099. Give an instant in that range.")
         }
         return d
     }

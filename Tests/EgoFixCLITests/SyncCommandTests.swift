@@ -11,6 +11,19 @@ final class SyncCommandTests: XCTestCase {
         return dir
     }
 
+    /// A folder that is not there is made (a new shared folder, or a typo): the sync says so,
+    /// once; the next sync into it does not.
+    func test_sync_cli_aFolderItMadeIsSaid() throws {
+        let a = try CLI()
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let dir = a.workdir + "/Sync-new"
+        let first = try a.run(["sync", dir], at: "2026-03-02T08:05:00+01:00")
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(first.out.hasPrefix("Made \(dir): it was not there. No other machine has written to it yet.\nSynced with \(dir)"), first.out)
+        let second = try a.run(["sync", dir], at: "2026-03-02T08:06:00+01:00")
+        XCTAssertTrue(second.out.hasPrefix("Synced with \(dir)"), second.out)
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

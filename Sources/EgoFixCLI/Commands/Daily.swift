@@ -315,7 +315,7 @@ enum OutcomeCommand {
     static func transitionLine(_ t: BugLifecycle.Transition) -> String {
         switch t {
         case .activated: return "Bug activated."
-        case .stabilised: return "Bug marked stable. Retest in 30 days."
+        case .stabilised: return "Bug marked stable. Retest in \(Thresholds.retestIntervalDays) days."
         case .resolved: return "Bug resolved. It can still regress. They do."
         case .regressed(let why): return "Regression: \(why). Back to active."
         }
@@ -379,19 +379,22 @@ enum OutcomeCommand {
 }
 
 struct Applied: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "applied", abstract: "Mark today's fix applied.")
+    static let configuration = CommandConfiguration(commandName: "applied", abstract: "Mark the pending fix applied.",
+                                                    discussion: "The pending fix is a quick fix queued after a crash, while there is one, else today's.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.applied, o) }
 }
 
 struct Skipped: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "skipped", abstract: "Mark today's fix skipped.")
+    static let configuration = CommandConfiguration(commandName: "skipped", abstract: "Mark the pending fix skipped.",
+                                                    discussion: "The pending fix is a quick fix queued after a crash, while there is one, else today's.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.skipped, o) }
 }
 
 struct Failed: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "failed", abstract: "Mark today's fix failed.")
+    static let configuration = CommandConfiguration(commandName: "failed", abstract: "Mark the pending fix failed.",
+                                                    discussion: "The pending fix is a quick fix queued after a crash, while there is one, else today's.")
     @OptionGroup var o: OutcomeOptions
     func run() async throws { try await OutcomeCommand.run(.failed, o) }
 }

@@ -118,7 +118,7 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
-        discussion: "Refuses a store that already holds a practice. The history ends at --now, default 2026-11-22 20:00 Berlin.")
+        discussion: "Refuses a store that already holds a practice. The history ends at --now; without it, at 2026-11-22 20:00 Berlin (not the clock, unlike other commands).")
     @OptionGroup var options: StoreOptions
     @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7

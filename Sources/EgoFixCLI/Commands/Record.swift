@@ -75,7 +75,7 @@ struct CrashCommand: AsyncParsableCommand {
                 out.append("")
                 out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // shown next")
             }
-            out += ["", s.style.dim("// `egofix reboot` when you are ready to start fresh.")]
+            out += ["", s.style.dim("// `egofix reboot` closes it. The log keeps it either way.")]
             return out
         }
         s.print(out)

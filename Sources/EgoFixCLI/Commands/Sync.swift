@@ -44,6 +44,8 @@ struct SyncCommand: AsyncParsableCommand {
             StandardStreams.error("egofix: warning: " + Terminal.visible(line) + "\n")
         }
         var out: [String] = []
+        // A folder that was not there may be a new shared folder or a mistyped path: said, either way.
+        if report.madeFolder { out.append("Made \(dir): it was not there. No other machine has written to it yet.") }
         let files = report.merged.count
         let read = files == 0 ? "no other machine's file changed" : "\(files) other machine\(files == 1 ? "'s file" : "s' files") merged"
         if report.joined {

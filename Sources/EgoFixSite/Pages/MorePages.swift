@@ -54,7 +54,8 @@ extension PageContext {
                 "description": .text(v.entry?.description ?? "First run. Known issues: all of them."),
                 "note": .html(try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }),
                 "events": .list(events), "fixes": .list(fixes), "hasFixes": .bool(!fixes.isEmpty),
-                "fixCount": .text(fixes.count == 1 ? "1 fix applied" : "\(fixes.count) fixes applied"),
+                // What was applied while this was the version (its description says what made it).
+                "fixCount": .text("applied under v\(v.version): " + (fixes.count == 1 ? "1 fix" : "\(fixes.count) fixes")),
             ]
         }
         // The help block goes first when a version's note reads like a crisis, as on a week page.

@@ -116,7 +116,7 @@ final class PageContext: Sendable {
         var items: [(String, String)] = [("dashboard", "index.html"), ("this week", currentWeek.path),
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
                                          ("history", "history/index.html"), ("patterns", "patterns/index.html"),
-                                         ("how it works", "how/index.html")]
+                                         ("how the numbers work", "how/index.html")]
         for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
         navItems = items
         func nav(_ current: String?) -> TemplateValue {

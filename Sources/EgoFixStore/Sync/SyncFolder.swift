@@ -20,6 +20,8 @@ public struct SyncReport: Sendable, Equatable {
     public var wroteOwnFile: Bool
     /// One line per file skipped or only partly merged: the file's path, then why.
     public var warnings: [String]
+    /// Whether the folder was not there and this sync made it (a new shared folder, or a typo).
+    public var madeFolder = false
 }
 
 /// Errors that stop a sync; nothing was changed.
@@ -73,7 +75,7 @@ extension SQLiteStore {
         var synced = false
         defer { if madeFolder && !synced { rmdir(folder) } }
         do {
-            return try await transaction {
+            var done = try await transaction {
                 try before()
                 var (report, merged) = try access.writeNow { db in
                     try self.mergeFolder(db, folder: folder, calendar: calendar, now: now, requireEmpty: requireEmpty)
@@ -86,6 +88,8 @@ extension SQLiteStore {
                 synced = true
                 return report
             }
+            done.madeFolder = madeFolder && synced
+            return done
         } catch let e as SyncError {
             throw e
         } catch {
