@@ -9,7 +9,7 @@ enum ImportValidation {
 
     /// Decodes the whole file and checks every rule; throws StoreError naming table, index and field.
     static func decodeAndValidate(_ data: Data, now: Date? = nil) throws -> Snapshot {
-        let decoder = Snapshot.decoder(now: now)
+        let decoder = Snapshot.decoder(checkingInstants: true)
         // Not JSON at all (truncated, binary, another format)?
         let object: Any
         do {

@@ -129,9 +129,9 @@ struct Snapshot: Codable, Sendable {
 
     static let instantExample = "2026-03-02T08:00:00.000Z"
 
-    /// The decoder of export files. With `now`, every instant must lie between 1900-01-01 and a
-    /// day after `now` (`InstantText.recordProblem`).
-    static func decoder(now: Date? = nil) -> JSONDecoder {
+    /// The decoder of export files. `checkingInstants`: every instant must lie between
+    /// 1900-01-01 and 2099-12-31 (`InstantText.recordProblem`).
+    static func decoder(checkingInstants: Bool = false) -> JSONDecoder {
         let d = JSONDecoder()
         d.dateDecodingStrategy = .custom { decoder in
             let c = try decoder.singleValueContainer()
@@ -140,11 +140,8 @@ struct Snapshot: Codable, Sendable {
                 throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
                                                         debugDescription: "\"\(s)\" is not a UTC ISO 8601 instant like \(instantExample)"))
             }
-            if let now {
-                let path = decoder.codingPath
-                if let problem = InstantText.recordProblem(date, now: now) {
-                    throw DecodingError.dataCorrupted(.init(codingPath: path, debugDescription: "\(s) \(problem)"))
-                }
+            if checkingInstants, let problem = InstantText.recordProblem(date) {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\(s) \(problem)"))
             }
             return date
         }
@@ -190,8 +187,9 @@ extension SQLiteStore {
     /// written in one transaction: the store afterwards holds exactly what the file holds (and no `meta`
     /// values, so a catalogue fingerprint from before the import cannot hide newer seed wording).
     ///
-    /// With `now` (an import the user asked for), every instant must also lie between 2000-01-01
-    /// and a day after `now`: an absurd date would make every later build enormous.
+    /// With `now` (an import the user asked for), every instant must also lie between 1900-01-01
+    /// and 2099-12-31, the range any command records in: an absurd date would make every later
+    /// build enormous, and anything a command stored can be imported again.
     @discardableResult
     public func importJSON(_ data: Data, replace: Bool, backupPath: String?, now: Date? = nil) throws -> ImportReport {
         let snapshot = try ImportValidation.decodeAndValidate(data, now: now)

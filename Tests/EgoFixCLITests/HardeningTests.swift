@@ -167,10 +167,10 @@ final class HardeningTests: XCTestCase {
         try assertRefused(cli, ["crash", "--now", "9999-01-01T00:00:00Z"], at: nil, mentions: "after 2099-12-31")
         let r = try cli.run(["status"], env: ["EGOFIX_NOW": "1999-12-31T23:59:59Z"])
         assertOneLineRefusal(r, mentions: "EGOFIX_NOW")
-        // An import with year 1, or from next year, is refused, naming the record and the field.
+        // An import with year 1, or from after 2099, is refused, naming the record and the field.
         let source = try onboarded()
         XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)
-        for (instant, problem) in [("0001-01-01T00:00:00.000Z", "before 1900-01-01"), ("2027-03-02T08:00:00.000Z", "more than a day after the clock")] {
+        for (instant, problem) in [("0001-01-01T00:00:00.000Z", "before 1900-01-01"), ("2100-03-02T08:00:00.000Z", "after 2099-12-31")] {
             let target = try CLI()
             let path = try write(source, to: target) { object in
                 var rows = object["completions"] as? [[String: Any]] ?? []

@@ -24,6 +24,30 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertTrue(second.out.hasPrefix("Synced with \(dir)"), second.out)
     }
 
+    /// A machine whose clock ran a year ahead once (a crash recorded in 2027): the other machine
+    /// still merges its file, and its export imports into an empty store. Before, the whole file
+    /// was skipped and the export refused, for one record a command had acknowledged.
+    func test_sync_cli_aRecordFromAClockThatRanAheadStillSyncsAndImports() throws {
+        let laptop = try CLI(), desktop = try CLI()
+        let dir = try shared(laptop)
+        XCTAssertEqual(try laptop.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try laptop.run(["sync", dir], at: "2026-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["init", "--from", dir], at: "2026-03-02T09:05:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["crash", "-m", "clock glitch"], at: "2027-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["applied", "-m", "real day"], at: "2026-03-03T19:00:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["sync", dir], at: "2026-03-03T20:00:00Z").status, 0)
+        let merged = try laptop.run(["sync", dir], at: "2026-03-03T21:00:00Z")
+        XCTAssertEqual(merged.status, 0, merged.err)
+        XCTAssertEqual(merged.err, "", "a warning: the file was skipped")
+        XCTAssertEqual(try laptop.export(), try desktop.export(), "the machines did not converge")
+        let restored = try CLI()
+        let path = restored.workdir + "/desktop.json"
+        XCTAssertEqual(try desktop.run(["export", path], at: "2026-03-03T21:00:00Z").status, 0)
+        let imported = try restored.run(["import", path], at: "2026-03-03T21:00:00Z")
+        XCTAssertEqual(imported.status, 0, imported.err)
+        XCTAssertEqual(try restored.export(), try desktop.export())
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

@@ -603,7 +603,7 @@ final class SyncTests: XCTestCase {
     }
 
     /// A device file is held to an import's rules: a profile counter or day far out of range (which
-    /// would overflow the streak's arithmetic), an event's weekday that is none, or an instant more than a day after the clock makes
+    /// would overflow the streak's arithmetic), an event's weekday that is none, or an instant after 2099 makes
     /// the file skipped whole, with one warning, and sync goes on working.
     func test_Sync_aFileOutsideImportsBoundsIsSkippedWithOneWarning() async throws {
         let (shared, a, b) = try await twoMachinesInSync()
@@ -613,7 +613,7 @@ final class SyncTests: XCTestCase {
         for (pattern, bad) in [(#""currentStreak" : \d+"#, #""currentStreak" : 9223372036854775807"#),
                                (#""lastEngagementDay" : \d+"#, #""lastEngagementDay" : -9223372036854775808"#),
                                (#""dayOfWeek" : \d+"#, #""dayOfWeek" : 8"#),
-                               (#""assignedAt" : "[^"]+""#, #""assignedAt" : "2099-01-01T00:00:00Z""#)] {
+                               (#""assignedAt" : "[^"]+""#, #""assignedAt" : "2100-01-01T00:00:00Z""#)] {
             let mangled = good.replacingOccurrences(of: pattern, with: bad, options: .regularExpression)
             XCTAssertNotEqual(mangled, good, pattern)
             try mangled.write(toFile: own, atomically: true, encoding: .utf8)

@@ -55,8 +55,6 @@ public enum InstantText {
     public static let earliestRecord = Date(timeIntervalSince1970: -2_208_988_800)  // 1900-01-01T00:00:00Z
     /// The latest clock a user may pin (`--now`, EGOFIX_NOW).
     public static let latestClock = Date(timeIntervalSince1970: 4_102_444_800)  // 2100-01-01T00:00:00Z
-    /// How far after the clock a recorded instant may lie (a day: time zones and clock skew).
-    public static let futureSlack: TimeInterval = 86_400
 
     /// Why a pinned clock is refused, or nil when it is in range.
     public static func clockProblem(_ date: Date) -> String? {
@@ -65,11 +63,12 @@ public enum InstantText {
         return nil
     }
 
-    /// Why an instant recorded by a practice is refused (before 1900, or more than a day after
-    /// `now`), or nil when it is in range.
-    public static func recordProblem(_ date: Date, now: Date) -> String? {
+    /// Why an instant recorded by a practice is refused (before 1900, or after 2099, past any clock
+    /// a command records at), or nil when it is in range. Whatever a command stored passes: a
+    /// machine whose clock once ran a year ahead can still be exported, imported and synced.
+    public static func recordProblem(_ date: Date) -> String? {
         if date < earliestRecord { return "is before 1900-01-01, earlier than any practice" }
-        if date > now.addingTimeInterval(futureSlack) { return "is more than a day after the clock" }
+        if date >= latestClock { return "is after 2099-12-31, later than any clock egofix records at" }
         return nil
     }
 

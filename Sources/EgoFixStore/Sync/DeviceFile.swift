@@ -152,7 +152,7 @@ enum DeviceFileReader {
     /// Instants are held to an import's bounds at `now`.
     static func decode(_ data: Data, profile: UUID, now: Date) throws -> DeviceFile {
         let f: DeviceFile
-        do { f = try Snapshot.decoder(now: now).decode(DeviceFile.self, from: data) } catch {
+        do { f = try Snapshot.decoder(checkingInstants: true).decode(DeviceFile.self, from: data) } catch {
             let issue = ImportValidation.issue(from: error, fallback: "does not decode")
             throw DeviceFileProblem.invalid(issue.description)
         }
@@ -316,7 +316,7 @@ enum DeviceFileReader {
         var f = DeviceFile(format: c.format, formatVersion: c.formatVersion, deviceId: c.deviceId, profileId: c.profileId,
                            users: [], completions: [], crashes: [], versions: [], events: [], patterns: [], diagnostics: [],
                            bugStates: [])
-        let decoder = Snapshot.decoder(now: now)
+        let decoder = Snapshot.decoder(checkingInstants: true)
         func one<T: Decodable>(_ type: T.Type, _ r: Range<Int>, _ table: String) throws -> T {
             do { return try decoder.decode(T.self, from: data.subdata(in: r)) } catch {
                 let issue = ImportValidation.issue(from: error, fallback: "does not decode")
