@@ -36,6 +36,12 @@ enum ImportValidation {
         do { s = try decoder.decode(Snapshot.self, from: data) } catch {
             throw StoreError.importInvalid([issue(from: error, fallback: "does not decode")])
         }
+        // The text as decoded, checked again: a key given twice is read as its first value here
+        // and as its last by the check above, so a control character could pass in the first.
+        if let decoded = try? JSONSerialization.jsonObject(with: Snapshot.encoder().encode(s)),
+           let problem = controlCharacter(in: decoded, path: "") {
+            throw StoreError.importInvalid([problem])
+        }
         let problems = check(s)
         if !problems.isEmpty { throw StoreError.importInvalid(problems) }
         return s

@@ -211,6 +211,23 @@ final class HardeningTests: XCTestCase {
         return path
     }
 
+    /// A key given twice, the first with an escape sequence: refused, as the same text given once
+    /// is (the check read the last value, the import the first).
+    func test_Hardening_importRefusesAControlCharacterBehindADuplicateKey() throws {
+        let source = try onboarded()
+        XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)
+        let text = String(decoding: try source.export(), as: UTF8.self)
+        XCTAssertTrue(text.contains(#""reflection" : "fine""#), text)
+        let doubled = text.replacingOccurrences(of: #""reflection" : "fine""#,
+                                                with: #""reflection" : "\u001b]0;pwned\u0007", "reflection" : "fine""#)
+        let target = try CLI()
+        let path = target.workdir + "/doubled.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(doubled.utf8)))
+        let r = try target.run(["import", path], at: morning)
+        assertOneLineRefusal(r, mentions: "control character")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "a refused import left a store")
+    }
+
     func test_Hardening_importValidatesMeaning() throws {
         let source = try onboarded()
         func user(_ change: @escaping (inout [String: Any]) -> Void) -> (inout [String: Any]) -> Void {
