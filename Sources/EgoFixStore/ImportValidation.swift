@@ -104,6 +104,16 @@ enum ImportValidation {
         }
 
         let bugIds = unique(s.bugs)
+        // A slug names one bug: its page, its colour, `--bug SLUG` (two made every build fail).
+        var slugAt: [String: Int] = [:]
+        for (i, b) in s.bugs.enumerated() where b.deletedAt == nil {
+            if let earlier = slugAt[b.slug] {
+                issues.append(ImportIssue(table: Bug.table, index: i, field: "slug",
+                                          message: "'\(b.slug)' is also the slug of the bug at index \(earlier); a slug names one bug"))
+            } else {
+                slugAt[b.slug] = i
+            }
+        }
         let fixIds = unique(s.fixes)
         for (i, f) in s.fixes.enumerated() where !bugIds.contains(f.bugId) {
             issues.append(ImportIssue(table: Fix.table, index: i, field: "bugId",

@@ -258,6 +258,14 @@ final class HardeningTests: XCTestCase {
                 versions.append(v)
                 object["versions"] = versions
             }),
+            // Two bugs with one slug: every build failed on their two pages.
+            ("bugs[5].slug", { object in
+                var bugs = object["bugs"] as? [[String: Any]] ?? []
+                var twin = bugs[0]
+                twin["id"] = UUID().uuidString
+                bugs.append(twin)
+                object["bugs"] = bugs
+            }),
         ]
         for (field, change) in cases {
             let target = try CLI()
