@@ -174,6 +174,23 @@ enum ImportValidation {
         _ = unique(s.patterns)
         _ = unique(s.diagnostics)
         _ = unique(s.education)
+        // Every record belongs to the one profile: sync writes only that profile's records, so
+        // another's were kept here and never reached the other machines.
+        if let p = liveProfile {
+            let profile = s.users[p].id
+            func owned(_ table: String, _ owners: [UUID]) {
+                for (i, owner) in owners.enumerated() where owner != profile {
+                    issues.append(ImportIssue(table: table, index: i, field: "userId",
+                                              message: "\(owner.uuidString) is not the profile's id; a store holds one practice"))
+                }
+            }
+            owned(FixCompletion.table, s.completions.map(\.userId))
+            owned(Crash.table, s.crashes.map(\.userId))
+            owned(VersionEntry.table, s.versions.map(\.userId))
+            owned(AnalyticsEvent.table, s.events.map(\.userId))
+            owned(DetectedPattern.table, s.patterns.map(\.userId))
+            owned(WeeklyDiagnostic.table, s.diagnostics.map(\.userId))
+        }
         // A practice's records need the profile they belong to (without one, every command would
         // ask for `egofix init` over them); a file of the catalogue alone needs none.
         let records = s.completions.count + s.crashes.count + s.versions.count + s.events.count + s.patterns.count + s.diagnostics.count

@@ -258,6 +258,12 @@ final class HardeningTests: XCTestCase {
                 versions.append(v)
                 object["versions"] = versions
             }),
+            // A completion of another profile: kept here, never synced.
+            ("completions[0].userId", { object in
+                var rows = object["completions"] as? [[String: Any]] ?? []
+                rows[0]["userId"] = UUID().uuidString
+                object["completions"] = rows
+            }),
             // Two bugs with one slug: every build failed on their two pages.
             ("bugs[5].slug", { object in
                 var bugs = object["bugs"] as? [[String: Any]] ?? []
