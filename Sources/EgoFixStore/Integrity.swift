@@ -1,6 +1,21 @@
 import GRDB
 
 extension SQLiteStore {
+    /// Why an export of the store would not import again (`egofix check`), or nil when it would:
+    /// the export is the way back from a lost or damaged store, so a store whose records break an
+    /// import's rules (a reference to a fix that is not there, two profiles) is worth knowing about
+    /// before it is needed.
+    public func exportProblem() -> String? {
+        do {
+            _ = try ImportValidation.decodeAndValidate(try exportJSON())
+            return nil
+        } catch let StoreError.importInvalid(issues) {
+            return issues.first.map { "\($0)" + (issues.count > 1 ? " (and \(issues.count - 1) more)" : "") } ?? "it does not validate"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// `PRAGMA integrity_check`: "ok", or SQLite's list of problems.
     public func integrityCheck() throws -> String {
         do {

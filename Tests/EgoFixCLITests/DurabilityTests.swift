@@ -1,3 +1,4 @@
+@testable import EgoFixStore
 import EgoFixCore
 import XCTest
 
@@ -140,4 +141,30 @@ final class Results: @unchecked Sendable {
     private var items: [Int: CLI.Result] = [:]
     func set(_ i: Int, _ r: CLI.Result) { lock.lock(); items[i] = r; lock.unlock() }
     func get(_ i: Int) -> CLI.Result? { lock.lock(); defer { lock.unlock() }; return items[i] }
+}
+
+/// Issue 31 (data): `egofix check` says whether the store's export is a backup.
+final class CheckCommandTests: XCTestCase {
+    /// A completion whose fix is gone (a store damaged by another program): SQLite's check is
+    /// fine, but its export would be refused by `import`; check says so and exits 1. A healthy
+    /// store's export imports again.
+    func test_check_saysWhenTheExportWouldNotImport() async throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "kept"], at: "2026-03-02T19:00:00+01:00").status, 0)
+        let healthy = try cli.run(["check"])
+        XCTAssertEqual(healthy.status, 0, healthy.err)
+        XCTAssertTrue(healthy.out.contains("export: imports again"), healthy.out)
+        let store = try SQLiteStore(path: cli.store, clock: { Date() })
+        // As the sqlite3 shell would (foreign keys off, its default).
+        try await store.queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA foreign_keys = OFF")
+            try db.execute(sql: "UPDATE completions SET fixId = '00000000-0000-0000-0000-000000000000'")
+        }
+        let damaged = try cli.run(["check"])
+        XCTAssertEqual(damaged.status, 1)
+        XCTAssertTrue(damaged.out.contains("integrity: ok"), damaged.out)
+        XCTAssertTrue(damaged.out.contains("export: would not import again (completions[0].fixId"), damaged.out)
+        XCTAssertTrue(damaged.err.contains("would be refused by `egofix import`"), damaged.err)
+    }
 }

@@ -448,7 +448,7 @@ struct Import: AsyncParsableCommand {
 }
 
 struct Check: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "check", abstract: "Check the store file: SQLite's integrity check and its settings.")
+    static let configuration = CommandConfiguration(commandName: "check", abstract: "Check the store file: SQLite's integrity check, its settings, and that an export of it imports again.")
     @OptionGroup var options: StoreOptions
 
     func run() async throws {
@@ -456,7 +456,16 @@ struct Check: AsyncParsableCommand {
         let result = try s.store.integrityCheck()
         var out = ["store: \(s.storePath)", "integrity: \(result)"]
         for (k, v) in try s.store.settings() { out.append("\(k): \(v)") }
+        let export = result == "ok" ? s.store.exportProblem() : nil
+        out.append("export: " + (result != "ok" ? "not tried" : export.map { "would not import again (\(Terminal.visible($0)))" } ?? "imports again"))
         s.print(out)
-        if result != "ok" { throw CLIError("the store failed SQLite's integrity check. Restore a backup or an export (`egofix import`).") }
+        if result != "ok" {
+            throw CLIError("the store failed SQLite's integrity check. Export what it still holds (`egofix export FILE`) before restoring a backup, "
+                           + "which may be older than your last days.")
+        }
+        if export != nil {
+            throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
+                           + "but its export is no backup: keep a copy of the store file itself.")
+        }
     }
 }
