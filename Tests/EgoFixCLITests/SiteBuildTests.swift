@@ -513,3 +513,18 @@ final class SiteOpenDiagnosticTests: XCTestCase {
         XCTAssertTrue(try said("2026-W11", at: "2026-03-17T10:00:00Z").contains("No diagnostic this week. Skipping costs nothing."))
     }
 }
+
+/// Issue 31 (site): the user's headings sit under the page's own.
+final class SiteHeadingTests: XCTestCase {
+    /// A reflection's "#" on a week page is an h4, under the day's h3, not a sibling of the days.
+    func test_Site_aReflectionsHeadingIsUnderItsDay() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "# What happened\n\nThe meeting."], at: "2026-03-02T19:00:00+01:00").status, 0)
+        let built = try cli.run(["build"], at: "2026-03-02T20:00:00+01:00")
+        XCTAssertEqual(built.status, 0, built.err)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("<h3>Monday 2026-03-02</h3>"), week)
+        XCTAssertTrue(week.contains("<h4>What happened</h4>"), week)
+    }
+}

@@ -93,7 +93,8 @@ final class PageContext: Sendable {
                 jobs.append(Job(id: c.id, text: text, name: "crash note of \(day) \(index.clock.time(c.crashedAt))", isCrash: true))
             }
         }
-        let rendered = Parallel.map(jobs) { job in Result { try Markdown.html(job.text, name: job.name) }.mapError { e in
+        // A reflection's or note's "#" is an h4: on a week page they sit under the day's h3.
+        let rendered = Parallel.map(jobs) { job in Result { try Markdown.html(job.text, name: job.name, headingsFrom: 4) }.mapError { e in
             (e as? Markdown.Error) ?? Markdown.Error.renderFailed(name: job.name)
         } }
         var refl: [UUID: Result<RawHTML, Markdown.Error>] = [:], notes: [UUID: Result<RawHTML, Markdown.Error>] = [:]
