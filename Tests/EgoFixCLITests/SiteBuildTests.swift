@@ -48,6 +48,17 @@ final class SiteBuildTests: XCTestCase {
         for k in ta.keys.sorted() where ta[k] != tb[k] { XCTFail("\(k) differs between the two builds") }
     }
 
+    /// A bug back to active after a regression says so on its page, with the day, not only the
+    /// day it was first activated (the demo's need-to-be-busy regresses in October 2026).
+    func test_build_aRegressedBugsPageSaysWhenItCameBack() throws {
+        let dir = try CLI.temporaryDirectory()
+        XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)
+        let page = try String(contentsOfFile: dir + "/s/bugs/need-to-be-busy/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("Status: active. Back to active 2026-10-08, a regression; first active 2026-01-06."), page)
+        let steady = try String(contentsOfFile: dir + "/s/bugs/fear-of-ordinary/index.html", encoding: .utf8)
+        XCTAssertTrue(steady.contains("Status: active. Active since 2026-08-23."), steady)
+    }
+
     func test_build_noChangeRebuildRewritesNothing() throws {
         let dir = try CLI.temporaryDirectory()
         XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)

@@ -155,7 +155,14 @@ extension PageContext {
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
             .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }
         var life = "Status: \(bug.status.rawValue)" + (bug.isActive ? "" : ", not active")
-        if let a = bug.activatedAt { life += ". Active since \(index.clock.day(a))" }
+        if let a = bug.activatedAt {
+            // A regression restarts the active period; the first activation stays worth saying.
+            if bug.status == .active, let r = bug.regressedAt, r > a {
+                life += ". Back to active \(index.clock.day(r)), a regression; first active \(index.clock.day(a))"
+            } else {
+                life += ". Active since \(index.clock.day(a))"
+            }
+        }
         if let s = bug.stableSince { life += ". Stable since \(index.clock.day(s)); retested every \(Thresholds.retestIntervalDays) days" }
         if let r = bug.resolvedAt { life += ". Resolved \(index.clock.day(r)). It can still regress" }
         life += "."
