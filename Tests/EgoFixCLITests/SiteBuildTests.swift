@@ -539,3 +539,25 @@ final class SiteHeadingTests: XCTestCase {
         XCTAssertTrue(week.contains("<h4>What happened</h4>"), week)
     }
 }
+
+/// Issue 31 (content): free pages a writer gets wrong.
+final class SiteContentWarningTests: XCTestCase {
+    /// An empty page is not published (it was its title alone, in every page's navigation); a
+    /// page that starts with front matter is published with a warning that the block is not read.
+    func test_Site_anEmptyPageIsLeftOutAndFrontMatterIsWarnedAbout() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let pages = cli.workdir + "/content/pages"
+        try FileManager.default.createDirectory(atPath: pages, withIntermediateDirectories: true)
+        try Data(" \n".utf8).write(to: URL(fileURLWithPath: pages + "/empty.md"))
+        try Data("---\ntitle: Front\n---\n# About\n\nText.\n".utf8).write(to: URL(fileURLWithPath: pages + "/about.md"))
+        let built = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(built.status, 0, built.err)
+        XCTAssertTrue(built.err.contains("content/pages/empty.md is empty"), built.err)
+        XCTAssertTrue(built.err.contains("content/pages/about.md starts with a '---' block: front matter is not read"), built.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site/pages/empty/index.html"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/pages/about/index.html"))
+        let dashboard = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
+        XCTAssertFalse(dashboard.contains("pages/empty/"), "the empty page is in the navigation")
+    }
+}
