@@ -561,3 +561,26 @@ final class SiteContentWarningTests: XCTestCase {
         XCTAssertFalse(dashboard.contains("pages/empty/"), "the empty page is in the navigation")
     }
 }
+
+/// Issue 31 (site): a week under way, compared fairly.
+final class SiteWeekSoFarTests: XCTestCase {
+    /// Monday morning: this week's counts are set against the Monday of the week before, not
+    /// against all of it; a week that is over is set against the whole week before.
+    func test_Site_aWeekUnderWayIsComparedWithTheSameDaysBefore() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-09T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-09T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-10T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-10T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-16T08:00:00Z").status, 0)
+        let built = try cli.run(["build"], at: "2026-03-16T09:00:00Z")
+        XCTAssertEqual(built.status, 0, built.err)
+        let now = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
+        XCTAssertTrue(now.contains("-1 vs the same days before"), now)
+        XCTAssertFalse(now.contains("-2 vs"), now)
+        let next = try cli.run(["build"], at: "2026-03-23T09:00:00Z")
+        XCTAssertEqual(next.status, 0, next.err)
+        let over = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
+        XCTAssertTrue(over.contains("-2 vs before"), over)
+    }
+}

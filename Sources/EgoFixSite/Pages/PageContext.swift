@@ -332,12 +332,14 @@ final class PageContext: Sendable {
 
     func countsModel(_ c: Counts, previous: Counts?) -> TemplateValue { .list(countRows(c, previous: previous).map(\.pageValue)) }
 
-    func countRows(_ c: Counts, previous: Counts?) -> [CountRow] {
+    /// `soFar`: the period is under way, and `previous` counts as many of its days.
+    func countRows(_ c: Counts, previous: Counts?, soFar: Bool = false) -> [CountRow] {
+        let before = soFar ? "the same days before" : "before"
         func row(_ label: String, _ a: Int, _ b: Int?) -> CountRow {
             var delta: String?
             if let b {
                 let d = a - b
-                delta = d == 0 ? "same as before" : (d > 0 ? "+\(d) vs before" : "\(d) vs before")
+                delta = d == 0 ? "same as \(before)" : (d > 0 ? "+\(d) vs \(before)" : "\(d) vs \(before)")
             }
             return CountRow(label: label, value: String(a), delta: delta)
         }

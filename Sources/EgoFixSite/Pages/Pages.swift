@@ -121,12 +121,18 @@ extension PageContext {
     /// `noteCrisis`: the page also shows a note (a week's) that reads like a crisis.
     func periodHead(_ p: Period, prev: Period?, next: Period?, current: String, noteCrisis: Bool = false) -> PeriodHead {
         let c = counts(from: p.start, through: p.end)
-        let prevCounts = prev.map { counts(from: $0.start, through: $0.end) }
+        // A period still under way is held to as many days of the one before (a Monday morning's
+        // week read "-3 vs before" against a whole week).
+        let today = index.today
+        let underWay = p.start <= today && today < p.end
+        let prevCounts = prev.map { q in
+            counts(from: q.start, through: underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end)
+        }
         let vStart = index.version(at: p.start.start(in: options.calendar))
         let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
         return PeriodHead(
             frame: frame(path: p.path, title: p.title, current: current, crisis: noteCrisis || crisis(from: p.start, through: p.end)),
-            range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts),
+            range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts, soFar: underWay),
             questions: questions(from: p.start, through: p.end),
             prev: prev.map { PageLink(href: $0.path, label: $0.title) }, next: next.map { PageLink(href: $0.path, label: $0.title) },
             up: p.parent.map { PageLink(href: $0.path, label: $0.title) } ?? PageLink(href: "reports/index.html", label: "all reports"))
