@@ -34,7 +34,11 @@ enum ImportValidation {
         }
         let s: Snapshot
         do { s = try decoder.decode(Snapshot.self, from: data) } catch {
-            throw StoreError.importInvalid([issue(from: error, fallback: "does not decode")])
+            var found = issue(from: error, fallback: "does not decode")
+            // Foundation names no field for a number an integer field cannot hold (1.5, 1e30):
+            // the first such number in the file is the one.
+            if found.table.isEmpty, found.field.isEmpty, let at = wholeNumberProblem(in: object, path: []) { found = at }
+            throw StoreError.importInvalid([found])
         }
         // The text as decoded, checked again: a key given twice is read as its first value here
         // and as its last by the check above, so a control character could pass in the first.
@@ -301,6 +305,31 @@ enum ImportValidation {
             if let i = key.intValue { field += "[\(i)]" } else { field += (field.isEmpty ? "" : ".") + key.stringValue }
         }
         return ImportIssue(table: table, index: index, field: field, message: message)
+    }
+
+    /// The first number in `value` that no integer field holds (a fraction, or beyond 64 bits),
+    /// outside the fields that are fractions (`pValue`), as an issue at its place in the file.
+    static func wholeNumberProblem(in value: Any, path: [String]) -> ImportIssue? {
+        if value is Bool { return nil }
+        if let n = value as? NSNumber {
+            let d = n.doubleValue
+            guard path.last != "pValue", d != d.rounded() || abs(d) >= 9.2e18 else { return nil }
+            let table = path.count > 1 && Int(path[0]) == nil ? path[0] : ""
+            let index = table.isEmpty ? nil : path.dropFirst().first.flatMap { Int($0) }
+            let rest = path.dropFirst(table.isEmpty ? 0 : (index == nil ? 1 : 2))
+            let field = rest.reduce("") { f, k in Int(k) != nil ? f + "[\(k)]" : (f.isEmpty ? k : f + "." + k) }
+            return ImportIssue(table: table, index: index, field: field, message: "\(n) is not a whole number this field can hold")
+        }
+        if let array = value as? [Any] {
+            for (i, item) in array.enumerated() {
+                if let found = wholeNumberProblem(in: item, path: path + [String(i)]) { return found }
+            }
+        } else if let object = value as? [String: Any] {
+            for key in object.keys.sorted() {
+                if let child = object[key], let found = wholeNumberProblem(in: child, path: path + [key]) { return found }
+            }
+        }
+        return nil
     }
 
     /// Foundation's decoding complaints in the file's terms: one sentence, no Swift type names.

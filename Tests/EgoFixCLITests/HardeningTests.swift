@@ -258,6 +258,8 @@ final class HardeningTests: XCTestCase {
                 versions.append(v)
                 object["versions"] = versions
             }),
+            // A number no integer field holds: Foundation names no field, the refusal does.
+            ("users[0].longestStreak: 1.5 is not a whole number", user { $0["longestStreak"] = 1.5 }),
             // A completion of another profile: kept here, never synced.
             ("completions[0].userId", { object in
                 var rows = object["completions"] as? [[String: Any]] ?? []
