@@ -1,3 +1,4 @@
+@testable import EgoFixCLI
 import XCTest
 
 /// Bad input gets one clear line, a non-zero exit, and changes nothing.
@@ -303,5 +304,21 @@ final class BadInputTests: XCTestCase {
         for args in [["help", "bug", "activate"], ["help"]] {
             XCTAssertEqual(try cli.run(args).status, 0, "\(args)")
         }
+    }
+}
+
+/// Issue 31 (data): a file far larger than any export is refused before it is read.
+final class ImportSizeTests: XCTestCase {
+    func test_import_aFileLargerThanAnyExportIsRefusedUnread() throws {
+        let cli = try CLI()
+        let path = cli.workdir + "/huge.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: UInt64(Import.maxBytes) + 1)  // sparse: no disk used
+        try handle.close()
+        let r = try cli.run(["import", path], at: "2026-03-02T10:00:00+01:00")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("more than any export (512 MB at most)"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "a refused import left a store")
     }
 }
