@@ -17,6 +17,11 @@ enum ImportValidation {
         } catch {
             throw StoreError.importNotJSON(reason: jsonReason(error))
         }
+        // A sync folder's device file is not an export (it was refused as "bugs: missing").
+        if let top = object as? [String: Any], top["deviceId"] != nil, top["profileId"] != nil {
+            throw StoreError.importInvalid([ImportIssue(table: "", index: nil, field: "",
+                message: "this is a sync folder's device file, not an export; `egofix init --from DIR` joins the practice from the sync folder")])
+        }
         // No text anywhere may hold a control character (NUL, escape sequences, ...).
         if let problem = controlCharacter(in: object, path: "") {
             throw StoreError.importInvalid([problem])

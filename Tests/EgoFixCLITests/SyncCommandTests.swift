@@ -48,6 +48,20 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try restored.export(), try desktop.export())
     }
 
+    /// A device file given to `import` (after a lost laptop, say) is refused as what it is, with
+    /// the command that joins from the folder.
+    func test_sync_cli_importOfADeviceFileSaysToJoinInstead() throws {
+        let a = try CLI(), b = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:05:00+01:00").status, 0)
+        let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".json") })
+        let r = try b.run(["import", dir + "/" + file], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("a sync folder's device file, not an export; `egofix init --from DIR`"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: b.store), "a refused import left a store")
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)
