@@ -478,6 +478,8 @@ final class SiteDiagnosticDayTests: XCTestCase {
         let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W11/index.html", encoding: .utf8)
         let sunday = try XCTUnwrap(week.components(separatedBy: "Sunday 2026-03-15").dropFirst().first)
         XCTAssertTrue(sunday.prefix(300).contains("The weekly diagnostic. Nothing else recorded."), String(sunday.prefix(300)))
+        // The practice's first week: no trend of weeks before it began.
+        XCTAssertFalse(week.contains("- &gt; ") || week.contains("- > "), "a trend of weeks before the practice")
         let history = try String(contentsOfFile: cli.workdir + "/site/history/index.html", encoding: .utf8)
         XCTAssertTrue(history.contains("2026-03-15: 1 diagnostic"), "the graph's day")
         XCTAssertFalse(history.contains("2026-03-15: opened"))

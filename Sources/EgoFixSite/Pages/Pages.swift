@@ -219,9 +219,10 @@ extension PageContext {
         guard let d = index.diagnosticsByWeek[monday] else { return nil }
         return d.responses.map { r -> DiagnosticRow in
             // The four weeks before, oldest first, then this one: "- > quiet > present > present > quiet".
+            // Weeks before the practice began are left out (a first diagnostic read "- > - > - > - > present").
             var trend = ""
             trend.reserveCapacity(48)
-            for back in (1...4).reversed() {
+            for back in (1...4).reversed() where monday.adding(days: -7 * back) >= index.first.isoWeekStart {
                 let prev = index.diagnosticsByWeek[monday.adding(days: -7 * back)]
                 trend += prev?.responses.first { $0.bugId == r.bugId }?.intensity.rawValue ?? "-"
                 trend += " > "
