@@ -356,7 +356,7 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                if b.isActive { return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing changed." }
+                if b.isActive { return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing was changed." }
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next daily fix given."
@@ -372,7 +372,7 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                if !b.isActive { return "\(b.title) is not active. Nothing changed." }
+                if !b.isActive { return "\(b.title) is not active. Nothing was changed." }
                 try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
                 return b.title + " deactivated. The history stays; the fixes stop."
             }

@@ -45,7 +45,7 @@ struct Share: AsyncParsableCommand {
         }
         if remove {
             let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
-            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing changed.") }
+            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing was changed.") }
             for e in shares { try await s.repos.events.delete(e.id) }
             s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
             return

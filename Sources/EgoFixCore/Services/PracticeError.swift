@@ -27,7 +27,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .reflectionTooLong(let bytes):
             return "text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes). Shorten it and run the command again."
         case .nothingToReboot:
-            return "no crash waiting for a reboot. Nothing changed."
+            return "no crash waiting for a reboot. Nothing was changed."
         case .diagnosticAlreadyDone(let week):
             return "the diagnostic for \(week) is already done. The next one opens the coming Sunday at 18:00."
         case .diagnosticEmpty:
