@@ -201,8 +201,8 @@ final class SitePagesTests: XCTestCase {
         XCTAssertFalse(try text(files, "weeks/2026-W11/index.html").contains("<span class=\"label\">\(label)</span>"), "not in week 11")
     }
 
-    /// A week's "Why" never says "No fix today." over a week of fixes: without a diagnostic, only a
-    /// week in which no fix was given draws a rest-day tidbit, and a week of fixes has none.
+    /// A week's "Why" never says "No fix today." over a week of fixes, nor over a week gone by
+    /// with none: without a diagnostic, a week has no tidbit (the rest days' speak of today).
     func test_site_weekWhy_speaksOnlyOfWhatTheWeekHeld() async throws {
         var p = try await PracticeFixture.make(reflections: [], crashNotes: [])
         p.data.diagnostics = []
@@ -212,7 +212,7 @@ final class SitePagesTests: XCTestCase {
             XCTAssertFalse(try text(files, "weeks/\(week)/index.html").contains("<h2>Why</h2>"), "\(week) had fixes and no diagnostic")
         }
         let rest = try text(files, "weeks/2026-W14/index.html")
-        XCTAssertTrue(rest.contains("<h2>Why</h2>"), "a week with no fix given keeps its rest-day tidbit")
+        XCTAssertFalse(rest.contains("<h2>Why</h2>"), "a week with no fix given says 'No fix today.' on its page")
     }
 
     /// A server sends the 404 page for a missing address at any depth: its links start at the
