@@ -299,7 +299,25 @@ extension SQLiteStore {
     }
 }
 
+/// `rolledBack`'s way out of its transaction.
+private struct LookAheadDone: Error {}
+
 extension SQLiteStore {
+    /// Runs `body` in a write transaction that is then rolled back, whatever it wrote: what a
+    /// command would do, seen before the user is asked for more (a reflection in an editor) or
+    /// the command is refused. Nothing it writes stays.
+    public func rolledBack<T>(_ body: () async throws -> T) async throws -> T {
+        var value: T?
+        do {
+            _ = try await transaction { () -> Void in
+                value = try await body()
+                throw LookAheadDone()
+            }
+        } catch is LookAheadDone {}
+        guard let value else { throw StoreError.database(operation: "looking ahead", reason: "no result") }
+        return value
+    }
+
     /// A bookkeeping value stored with the data (e.g. the fingerprint of the catalogue loaded last), or nil.
     /// Not part of the export; an import clears every value, since it replaces what they described.
     public func meta(_ key: String) throws -> String? {

@@ -322,3 +322,27 @@ final class ImportSizeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "a refused import left a store")
     }
 }
+
+/// Issue 31 (lifetime): an outcome before `today` that is refused gives out nothing.
+final class RefusedOutcomeTests: XCTestCase {
+    /// After the reminder, `applied` before `today` gives today's fix and marks it; refused (a
+    /// reflection over the cap), it gave the fix anyway and left it pending, "Nothing recorded."
+    /// notwithstanding: the store is as before.
+    func test_badInput_aRefusedOutcomeBeforeTodayGivesNoFix() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-03-02T08:05:00Z").status, 0)
+        let before = try cli.export()
+        let long = String(repeating: "x", count: 70_000)
+        let r = try cli.run(["applied"], at: "2026-03-03T10:00:00Z", stdin: long)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("the limit is"), r.err)
+        XCTAssertEqual(try cli.export(), before, "a refused outcome changed the store")
+        let status = try cli.run(["status"], at: "2026-03-03T10:01:00Z")
+        XCTAssertTrue(status.out.contains("No pending fix."), status.out)
+        // And the same command, with a reflection that fits, gives and marks today's fix.
+        let ok = try cli.run(["applied", "-m", "fits"], at: "2026-03-03T10:02:00Z")
+        XCTAssertEqual(ok.status, 0, ok.err)
+        XCTAssertTrue(ok.out.hasPrefix("FIX APPLIED"), ok.out)
+    }
+}

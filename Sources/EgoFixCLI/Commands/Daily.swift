@@ -216,9 +216,10 @@ struct OutcomeOptions: ParsableArguments {
 enum OutcomeCommand {
     static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
         let s = try Session.open(o.store)
-        // A first look, outside the write lock, so a wrong option or no pending fix is refused before
-        // the reflection is asked for (an editor may stay open for minutes).
-        let peek = try await s.store.transaction { () -> (FixCompletion, Fix) in
+        // A first look, rolled back (the write lock is not held while an editor may stay open for
+        // minutes), so a wrong option or no pending fix is refused before the reflection is asked
+        // for; a refused command gives out no fix (today's, given by an outcome before `today`).
+        let peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
             try s.ensureCatalogue()
             return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
         }
@@ -230,8 +231,10 @@ enum OutcomeCommand {
         let out: [String]
         do {
             out = try await s.store.transaction { () -> [String] in
+                try s.ensureCatalogue()
                 let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
-                guard target.0.id == peek.0.id else {
+                // The same fix (a fix given by the look ahead was given again, as a new record).
+                guard target.1.id == peek.1.id else {
                     throw CLIError("the fix to mark changed while the reflection was written: it is \(target.1.label) now, not \(peek.1.label). Nothing recorded; run the command again.")
                 }
                 return try await mark(outcome, o, s, target: target, reflection: reflection)
