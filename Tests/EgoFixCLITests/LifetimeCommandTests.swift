@@ -289,3 +289,26 @@ final class RestDayCommandTests: XCTestCase {
         XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
     }
 }
+
+/// Issue 31 (lifetime): history after a flight west over the date line.
+final class DateLineHistoryTests: XCTestCase {
+    /// A Sunday in Auckland, read the same hour in Honolulu, where it is still Saturday: the
+    /// Sunday's fix and crash stay in history's days, as status and the site count them.
+    func test_History_aDayAheadOverTheDateLineIsListed() throws {
+        let cli = try CLI(zone: "Pacific/Auckland")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2027-08-06T20:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2027-08-06T20:05:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2027-08-07T14:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2027-08-07T14:01:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash"], at: "2027-08-07T14:02:00Z").status, 0)
+        let r = try cli.run(["history", "--days", "3", "--json"], at: "2027-08-07T23:00:00Z", env: ["TZ": "Pacific/Honolulu"])
+        XCTAssertEqual(r.status, 0, r.err)
+        let history = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+        let days = (history["days"] as? [[String: Any]]) ?? []
+        let applied = days.compactMap { $0["applied"] as? Int }.reduce(0, +)
+        let crashes = days.compactMap { $0["crashes"] as? Int }.reduce(0, +)
+        XCTAssertEqual(applied, 2, "\(days)")
+        XCTAssertEqual(crashes, 1, "\(days)")
+        XCTAssertEqual(history["to"] as? String, "2027-08-08")
+    }
+}

@@ -168,7 +168,11 @@ struct History: AsyncParsableCommand {
         let data = try await Practice.load(s.repos)
         let ledger = DayLedger(data, calendar: s.calendar)
         let from = s.today.adding(days: -(days - 1))
-        let graph = ContributionGraph.make(ledger, from: from, to: s.today)
+        // Through today, or through a later day that holds records: after a flight west over the
+        // date line, the day the records were made where they were made can be "tomorrow" here
+        // (status and the site count them; history left them out).
+        let to = max(s.today, ledger.days.last?.day ?? s.today)
+        let graph = ContributionGraph.make(ledger, from: from, to: to)
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
@@ -181,7 +185,7 @@ struct History: AsyncParsableCommand {
             PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) })
         }
         if json {
-            let out = JSONOutput(from: from.description, to: s.today.description, days: graph.cells.map { c in
+            let out = JSONOutput(from: from.description, to: to.description, days: graph.cells.map { c in
                 JSONDay(date: c.day.description, color: c.color.rawValue, depth: c.depth, applied: c.activity.applied,
                         skipped: c.activity.skipped, failed: c.activity.failed, crashes: c.activity.crashes, reboots: c.activity.reboots,
                         fixes: (byDay[c.day] ?? []).sorted { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) }.map { x in
