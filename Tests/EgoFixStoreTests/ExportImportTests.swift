@@ -127,6 +127,10 @@ final class ExportImportTests: XCTestCase {
         XCTAssertEqual(report.count("fixes"), catalogue.fixes.count)
         let second = try target.exportJSON()
         XCTAssertEqual(first, second, "export → import → export must give the same bytes")
+        // An export gives each key once: the import's second look at duplicate keys is not taken.
+        let parsed = try JSONSerialization.jsonObject(with: first)
+        XCTAssertEqual(ImportValidation.keyCount(in: first), ImportValidation.keyCount(in: parsed))
+        XCTAssertEqual(ImportValidation.keyCount(in: Data(#"{"a": "x\"y:", "a" : {"b":1}, "c": ["d:", {"e" :2}]}"#.utf8)), 5)
 
         // And the imported store answers queries exactly like the original.
         let a = try await source.repositories.completions.getAll()
