@@ -63,7 +63,18 @@ package struct Session {
             throw WorkspaceConfig.ParseError(file: path, line: 1, message: "the file is \(st.st_size) bytes, over the limit of \(WorkspaceConfig.maxFileBytes); egofix.toml holds a few short settings")
         }
         guard let data = FileManager.default.contents(atPath: path) else { return WorkspaceConfig() }
-        return try WorkspaceConfig.parse(String(decoding: data, as: UTF8.self), file: path, checkingTimeZone: checkingTimeZone)
+        // Bytes that are not UTF-8 are refused, as in every other file egofix reads (a Latin-1
+        // "café" became "caf\u{FFFD}" on every page).
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw WorkspaceConfig.ParseError(file: path, line: 1, message: "not UTF-8 text; save egofix.toml as UTF-8")
+        }
+        var config = try WorkspaceConfig.parse(text, file: path, checkingTimeZone: checkingTimeZone)
+        // "~/" means $HOME for every path setting, as for `store` (an `output` of "~/out" made a
+        // folder named "~", a `content` of "~/notes" was read from one home and hashed from another).
+        config.output = config.output.map(expandTilde)
+        config.content = config.content.map(expandTilde)
+        config.store = config.store.map(expandTilde)
+        return config
     }
 
     package static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {

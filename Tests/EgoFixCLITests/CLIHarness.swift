@@ -35,7 +35,7 @@ struct CLI {
 
     @discardableResult
     func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:],
-             stdout target: FileHandle? = nil) throws -> Result {
+             stdout target: FileHandle? = nil, in folder: String? = nil) throws -> Result {
         let p = Process()
         p.executableURL = CLI.binary
         var a = args
@@ -45,7 +45,7 @@ struct CLI {
         var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
         for (k, v) in extra { env[k] = v }
         p.environment = env
-        p.currentDirectoryURL = URL(fileURLWithPath: workdir)
+        p.currentDirectoryURL = URL(fileURLWithPath: folder ?? workdir)
         let out = Pipe(), err = Pipe(), inp = Pipe()
         p.standardOutput = target ?? out
         p.standardError = err

@@ -586,3 +586,44 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertTrue(over.contains("-2 vs before"), over)
     }
 }
+
+/// Issue 31 (workspace): path settings in egofix.toml.
+final class WorkspacePathTests: XCTestCase {
+    /// "~/" in `output` and `content` is the home folder, as in `store`; a note edited in a
+    /// content folder under it is noticed by the next build (it was hashed from another path, so
+    /// the rebuild wrote nothing and the page kept the old note).
+    func test_build_tildeInOutputAndContentIsTheHome() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let home = cli.workdir + "/home"
+        let ws = cli.workdir + "/ws"
+        try FileManager.default.createDirectory(atPath: home + "/notes/weeks", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+        try Data("output = \"~/out\"\ncontent = \"~/notes\"\n".utf8).write(to: URL(fileURLWithPath: ws + "/egofix.toml"))
+        try Data("FIRST\n".utf8).write(to: URL(fileURLWithPath: home + "/notes/weeks/2026-W10.md"))
+        func build() throws -> CLI.Result {
+            let r = try cli.run(["build", "--store", cli.store], at: "2026-03-02T09:00:00+01:00", env: ["HOME": home], in: ws)
+            XCTAssertEqual(r.status, 0, r.err)
+            return r
+        }
+        _ = try build()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/~"), "a folder named ~")
+        let page = home + "/out/weeks/2026-W10/index.html"
+        XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).contains("FIRST"))
+        try Data("SECOND\n".utf8).write(to: URL(fileURLWithPath: home + "/notes/weeks/2026-W10.md"))
+        let again = try build()
+        XCTAssertFalse(again.out.contains(" 0 written"), again.out)
+        XCTAssertTrue(try String(contentsOfFile: page, encoding: .utf8).contains("SECOND"))
+    }
+
+    /// An egofix.toml that is not UTF-8 is refused, as any other file egofix reads.
+    func test_build_anEgofixTomlNotInUTF8IsRefused() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try Data([0x74, 0x69, 0x74, 0x6C, 0x65, 0x20, 0x3D, 0x20, 0x22, 0x63, 0x61, 0x66, 0xE9, 0x22, 0x0A])
+            .write(to: URL(fileURLWithPath: cli.workdir + "/egofix.toml"))
+        let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("egofix.toml:1: not UTF-8 text"), r.err)
+    }
+}
