@@ -521,6 +521,8 @@ final class SiteOpenDiagnosticTests: XCTestCase {
             return page.components(separatedBy: "<h2>Diagnostic</h2>").dropFirst().first.map { String($0.prefix(200)) } ?? page
         }
         XCTAssertTrue(try said("2026-W11", at: "2026-03-12T10:00:00Z").contains("It opens Sunday at 18:00"))
+        // The same Sunday before and after 18:00: the rebuild's change check holds the window too.
+        XCTAssertTrue(try said("2026-W11", at: "2026-03-15T10:00:00Z").contains("It opens Sunday at 18:00"))
         XCTAssertTrue(try said("2026-W11", at: "2026-03-15T20:00:00Z").contains("Open now, through Monday"))
         XCTAssertTrue(try said("2026-W11", at: "2026-03-16T10:00:00Z").contains("Open now, through Monday"))
         XCTAssertTrue(try said("2026-W11", at: "2026-03-17T10:00:00Z").contains("No diagnostic this week. Skipping costs nothing."))

@@ -1,8 +1,9 @@
 import EgoFixCore
 import Foundation
 
-/// What the pages show of the clock: the local date in the user's time zone. Pages read the
-/// build's instant only through its local day (`SiteIndex.today`: the dashboard's streak and
+/// What the pages show of the clock: the local date in the user's time zone, and whether the
+/// weekly diagnostic's window is open (a week page says "Open now" from Sunday 18:00). Pages read
+/// the build's instant otherwise only through its local day (`SiteIndex.today`: the dashboard's streak and
 /// pending fix, "not yet" days, the footer's "as of", the graphs' last day, the detectors' window
 /// and checkpoints, which start at midnight), so two builds on one local day from the same records
 /// make the same pages, and the change check holds this rather than the instant: a second
@@ -15,6 +16,7 @@ public struct SiteClockView: Sendable, Equatable {
     public let text: String
 
     public init(now: Date, calendar: Calendar) {
-        text = "day \(LocalDay(now, calendar: calendar)) in \(calendar.timeZone.identifier)"
+        let window = DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) == nil ? "" : ", diagnostic open"
+        text = "day \(LocalDay(now, calendar: calendar)) in \(calendar.timeZone.identifier)" + window
     }
 }
