@@ -629,3 +629,25 @@ final class WorkspacePathTests: XCTestCase {
         XCTAssertTrue(r.err.contains("egofix.toml:1: not UTF-8 text"), r.err)
     }
 }
+
+/// Issue 31 (site): what a rollup is compared with at the practice's edges.
+final class SiteRollupComparisonTests: XCTestCase {
+    /// A month or year whose page exists before it begins (this week's Thursday is in it) has no
+    /// comparison; nor a month set against one from before the practice began.
+    func test_Site_aRollupNotBegunOrAfterNothingHasNoComparison() throws {
+        let late = try CLI(zone: "UTC")
+        XCTAssertEqual(try late.run(["init", "--bug", "need-to-be-right"], at: "2025-12-22T08:00:00Z").status, 0)
+        XCTAssertEqual(try late.run(["applied"], at: "2025-12-22T19:00:00Z").status, 0)
+        XCTAssertEqual(try late.run(["build"], at: "2025-12-29T19:00:00Z").status, 0)
+        for page in ["years/2026", "months/2026-01", "quarters/2026-Q1"] {
+            let html = try String(contentsOfFile: late.workdir + "/site/\(page)/index.html", encoding: .utf8)
+            XCTAssertFalse(html.contains(" vs "), "\(page) compared before it began")
+        }
+        let newYear = try CLI(zone: "UTC")
+        XCTAssertEqual(try newYear.run(["init", "--bug", "need-to-be-right"], at: "2027-01-01T08:00:00Z").status, 0)
+        XCTAssertEqual(try newYear.run(["applied"], at: "2027-01-01T19:00:00Z").status, 0)
+        XCTAssertEqual(try newYear.run(["build"], at: "2027-01-05T19:00:00Z").status, 0)
+        let january = try String(contentsOfFile: newYear.workdir + "/site/months/2027-01/index.html", encoding: .utf8)
+        XCTAssertFalse(january.contains(" vs "), "January compared with a December before the practice")
+    }
+}

@@ -123,10 +123,13 @@ extension PageContext {
         let c = counts(from: p.start, through: p.end)
         // A period still under way is held to as many days of the one before (a Monday morning's
         // week read "-3 vs before" against a whole week).
+        // A period not begun yet has nothing to compare (the pages of the last week's month or
+        // year may start after today), nor one set against a period before the practice began.
         let today = index.today
         let underWay = p.start <= today && today < p.end
-        let prevCounts = prev.map { q in
-            counts(from: q.start, through: underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end)
+        let prevCounts = prev.flatMap { q -> Counts? in
+            guard p.start <= today, q.end >= index.first else { return nil }
+            return counts(from: q.start, through: underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end)
         }
         let vStart = index.version(at: p.start.start(in: options.calendar))
         let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
