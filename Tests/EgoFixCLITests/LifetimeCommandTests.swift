@@ -310,5 +310,19 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(applied, 2, "\(days)")
         XCTAssertEqual(crashes, 1, "\(days)")
         XCTAssertEqual(history["to"] as? String, "2027-08-08")
+        let text = try cli.run(["history", "--days", "3"], at: "2027-08-07T23:00:00Z", env: ["TZ": "Pacific/Honolulu"])
+        XCTAssertTrue(text.out.hasPrefix("HISTORY  2027-08-05 to 2027-08-08"), text.out)
+    }
+
+    /// A record from a clock years ahead does not stretch history to it: two days past today at
+    /// most, the widest gap between two zones' dates.
+    func test_History_aRecordYearsAheadDoesNotStretchIt() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "clock glitch"], at: "2099-12-31T09:00:00Z").status, 0)
+        let r = try cli.run(["history", "--days", "7"], at: "2026-03-05T09:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("HISTORY  2026-02-27 to 2026-03-05"), r.out)
+        XCTAssertLessThan(r.out.split(separator: "\n").map(\.count).max() ?? 0, 200, r.out)
     }
 }

@@ -170,8 +170,10 @@ struct History: AsyncParsableCommand {
         let from = s.today.adding(days: -(days - 1))
         // Through today, or through a later day that holds records: after a flight west over the
         // date line, the day the records were made where they were made can be "tomorrow" here
-        // (status and the site count them; history left them out).
-        let to = max(s.today, ledger.days.last?.day ?? s.today)
+        // (status and the site count them; history left them out). Two days at most, the widest
+        // gap between two zones' dates (a record from a clock years ahead is not a reason to
+        // print years of strip).
+        let to = max(s.today, ledger.days.last { $0.day <= s.today.adding(days: 2) }?.day ?? s.today)
         let graph = ContributionGraph.make(ledger, from: from, to: to)
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
@@ -207,7 +209,7 @@ struct History: AsyncParsableCommand {
             case .empty: return (".", Style.comment)
             }
         }
-        var out = ["HISTORY  \(from) to \(s.today)", ""]
+        var out = ["HISTORY  \(from) to \(to)", ""]
         for row in 0..<7 {
             let name = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][row]
             var line = name + " "

@@ -54,7 +54,7 @@ public struct RegressionDetector: DataDetector {
             }
         }
         let status = DetectorStatus(patternType: patternType, name: name, have: everStable, need: 1,
-                                    unit: "stable bug to watch")
+                                    unit: max(everStable, 1) == 1 ? "stable bug to watch" : "stable bugs to watch")
         guard let f = latest else { return DetectorResult(pattern: nil, status: status) }
 
         let cal = data.context.calendar

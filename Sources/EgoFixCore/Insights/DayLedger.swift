@@ -129,8 +129,9 @@ public struct DayLedger: Sendable {
             case .crashRebooted:
                 if !hasVersions { touch(d) { $0.reboots += 1 } }
             case .weeklyCompleted:
-                // Counted from the diagnostic itself (a diagnostic day is not one egofix was merely opened on).
-                touch(d) { $0.engaged = true }
+                // The diagnostic itself is counted from its record; the event shows the day was
+                // used even when that record was superseded by a sync (another machine's that week).
+                touch(d) { $0.opens += 1; $0.engaged = true }
             case .appOpened:
                 touch(d) { $0.opens += 1; $0.engaged = true }
             case .patternViewed, .patternDismissed, .fixShared, .timerCompleted:
