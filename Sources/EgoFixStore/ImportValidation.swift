@@ -8,8 +8,9 @@ enum ImportValidation {
     }
 
     /// Decodes the whole file and checks every rule; throws StoreError naming table, index and field.
-    static func decodeAndValidate(_ data: Data, now: Date? = nil) throws -> Snapshot {
-        let decoder = Snapshot.decoder(checkingInstants: true)
+    /// `checkingInstants`: an import the user asked for (instants from 1900 to 2099).
+    static func decodeAndValidate(_ data: Data, checkingInstants: Bool = false) throws -> Snapshot {
+        let decoder = Snapshot.decoder(checkingInstants: checkingInstants)
         // Not JSON at all (truncated, binary, another format)?
         let object: Any
         do {
@@ -20,7 +21,7 @@ enum ImportValidation {
         // A sync folder's device file is not an export (it was refused as "bugs: missing").
         if let top = object as? [String: Any], top["deviceId"] != nil, top["profileId"] != nil {
             throw StoreError.importInvalid([ImportIssue(table: "", index: nil, field: "",
-                message: "this is a sync folder's device file, not an export; `egofix init --from DIR` joins the practice from the sync folder")])
+                message: "this is a sync folder's device file, not an export; `egofix sync DIR` merges the folder into a store, `egofix init --from DIR` joins it from a new one")])
         }
         // No text anywhere may hold a control character (NUL, escape sequences, ...).
         if let problem = controlCharacter(in: object, path: "") {

@@ -1,13 +1,21 @@
 import GRDB
 
 extension SQLiteStore {
+    /// The largest file `egofix import` reads (a century of daily reflections of a few KB is
+    /// under 200 MB); a larger one would take several times its size in memory to refuse.
+    public static let maxImportBytes = 512 * 1_048_576
+
     /// Why an export of the store would not import again (`egofix check`), or nil when it would:
     /// the export is the way back from a lost or damaged store, so a store whose records break an
     /// import's rules (a reference to a fix that is not there, two profiles) is worth knowing about
     /// before it is needed.
     public func exportProblem() -> String? {
         do {
-            _ = try ImportValidation.decodeAndValidate(try exportJSON())
+            let data = try exportJSON()
+            if data.count > SQLiteStore.maxImportBytes {
+                return "it is \(data.count / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads"
+            }
+            _ = try ImportValidation.decodeAndValidate(data, checkingInstants: true)
             return nil
         } catch let StoreError.importInvalid(issues) {
             return issues.first.map { "\($0)" + (issues.count > 1 ? " (and \(issues.count - 1) more)" : "") } ?? "it does not validate"

@@ -192,7 +192,7 @@ extension SQLiteStore {
     /// build enormous, and anything a command stored can be imported again.
     @discardableResult
     public func importJSON(_ data: Data, replace: Bool, backupPath: String?, now: Date? = nil) throws -> ImportReport {
-        let snapshot = try ImportValidation.decodeAndValidate(data, now: now)
+        let snapshot = try ImportValidation.decodeAndValidate(data, checkingInstants: now != nil)
 
         let existing: String?
         do {

@@ -1,4 +1,5 @@
 @testable import EgoFixCLI
+import EgoFixStore
 import XCTest
 
 /// Bad input gets one clear line, a non-zero exit, and changes nothing.
@@ -314,11 +315,11 @@ final class ImportSizeTests: XCTestCase {
         let path = cli.workdir + "/huge.json"
         XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try XCTUnwrap(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(Import.maxBytes) + 1)  // sparse: no disk used
+        try handle.truncate(atOffset: UInt64(SQLiteStore.maxImportBytes) + 1)  // sparse: no disk used
         try handle.close()
         let r = try cli.run(["import", path], at: "2026-03-02T10:00:00+01:00")
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.err.contains("more than any export (512 MB at most)"), r.err)
+        XCTAssertTrue(r.err.contains("over the 512 MB an import reads"), r.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "a refused import left a store")
     }
 }

@@ -58,7 +58,7 @@ final class SyncCommandTests: XCTestCase {
         let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: dir).first { $0.hasSuffix(".json") })
         let r = try b.run(["import", dir + "/" + file], at: "2026-03-02T09:00:00+01:00")
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.err.contains("a sync folder's device file, not an export; `egofix init --from DIR`"), r.err)
+        XCTAssertTrue(r.err.contains("a sync folder's device file, not an export; `egofix sync DIR` merges the folder into a store, `egofix init --from DIR` joins it from a new one"), r.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: b.store), "a refused import left a store")
     }
 

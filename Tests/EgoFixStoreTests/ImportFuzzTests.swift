@@ -81,7 +81,7 @@ final class ImportFuzzTests: XCTestCase {
     func test_Hardening_importReaderFuzz() throws {
         let base = try baseExport()
         // The base itself is accepted.
-        XCTAssertNoThrow(try ImportValidation.decodeAndValidate(try JSONSerialization.data(withJSONObject: base), now: now))
+        XCTAssertNoThrow(try ImportValidation.decodeAndValidate(try JSONSerialization.data(withJSONObject: base), checkingInstants: true))
         var r = SplitMix64(seed: 30)
         let started = Date()
         var (runs, refused) = (0, 0)
@@ -89,7 +89,7 @@ final class ImportFuzzTests: XCTestCase {
             runs += 1
             let input = r.chance(5) ? Data((0..<r.below(300)).map { _ in UInt8(truncatingIfNeeded: r.next()) }) : mutate(base, &r)
             do {
-                let snapshot = try ImportValidation.decodeAndValidate(input, now: now)
+                let snapshot = try ImportValidation.decodeAndValidate(input, checkingInstants: true)
                 // What the reader accepts, a store takes (or refuses in one line).
                 if runs % 10 == 0 {
                     let store = try SQLiteStore(path: ":memory:", clock: { [now] in now })

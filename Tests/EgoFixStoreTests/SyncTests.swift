@@ -394,16 +394,16 @@ final class SyncTests: XCTestCase {
         let report = try await a.sync(shared, at: Self.day(1, 21))
         let data = try Data(contentsOf: URL(fileURLWithPath: report.ownFile))
         let profile = try await a.store.repositories.users.get()
-        let whole = try DeviceFileReader.decode(data, profile: try XCTUnwrap(profile).id, now: Self.day(1, 21))
+        let whole = try DeviceFileReader.decode(data, profile: try XCTUnwrap(profile).id)
         let chunks = try XCTUnwrap(DeviceFileReader.chunks(data), "the encoder's own output is not in the shape the reader cuts")
         let count = whole.users.count + whole.completions.count + whole.crashes.count + whole.versions.count
             + whole.events.count + whole.patterns.count + whole.diagnostics.count + whole.bugStates.count
         XCTAssertEqual(chunks.records.count, count)
-        let all = try DeviceFileReader.decodeNew(data, chunks, known: [], profile: whole.profileId, now: Self.day(1, 21))
+        let all = try DeviceFileReader.decodeNew(data, chunks, known: [], profile: whole.profileId)
         XCTAssertEqual(try all.encoded(), try whole.encoded())
         // Known records are not decoded again; only the others are.
         let known = Set(chunks.records.filter { $0.table != "completions" }.map(\.hash))
-        let fresh = try DeviceFileReader.decodeNew(data, chunks, known: known, profile: whole.profileId, now: Self.day(1, 21))
+        let fresh = try DeviceFileReader.decodeNew(data, chunks, known: known, profile: whole.profileId)
         XCTAssertEqual(fresh.completions, whole.completions)
         XCTAssertTrue(fresh.events.isEmpty && fresh.crashes.isEmpty && fresh.users.isEmpty)
         XCTAssertEqual(DeviceFileReader.decodeHashes(DeviceFileReader.encodeHashes(chunks.records.map(\.hash))),

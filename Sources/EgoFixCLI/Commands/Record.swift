@@ -411,7 +411,6 @@ struct Import: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
     @Flag(help: "Replace a store that already has a profile (a backup is kept).") var replace = false
-    static let maxBytes = 512 * 1_048_576
 
     func run() async throws {
         // A FIFO or a device would be read forever or for nonsense.
@@ -419,11 +418,10 @@ struct Import: AsyncParsableCommand {
         if stat(file, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
             throw CLIError("cannot import \(file): it is not a regular file. Give the path of an export. Nothing was changed.")
         }
-        // Larger than any practice's export (a century of daily reflections of a few KB is under
-        // 200 MB): read whole, it would take several times its size in memory before being refused.
-        if st.st_size > Import.maxBytes {
-            throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MB, more than any export (\(Import.maxBytes / 1_048_576) MB at most). "
-                           + "Give the path of an export. Nothing was changed.")
+        // Read whole, a file takes several times its size in memory before it could be refused.
+        if st.st_size > SQLiteStore.maxImportBytes {
+            throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads "
+                           + "(a century of daily reflections of a few KB is under 200 MB). Give the path of an export. Nothing was changed.")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             throw CLIError("cannot read \(file). Check the path.")

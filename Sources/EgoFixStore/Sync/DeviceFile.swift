@@ -149,8 +149,8 @@ enum DeviceFileReader {
 
     /// The whole file, decoded and checked: every record belongs to the file's profile, text
     /// holds no control character and stays within the Markdown cap, ids are unique per table.
-    /// Instants are held to an import's bounds at `now`.
-    static func decode(_ data: Data, profile: UUID, now: Date) throws -> DeviceFile {
+    /// Instants are held to an import's bounds.
+    static func decode(_ data: Data, profile: UUID) throws -> DeviceFile {
         let f: DeviceFile
         do { f = try Snapshot.decoder(checkingInstants: true).decode(DeviceFile.self, from: data) } catch {
             let issue = ImportValidation.issue(from: error, fallback: "does not decode")
@@ -311,7 +311,7 @@ enum DeviceFileReader {
 
     /// The records of `chunks` whose hashes are not in `known`, decoded into a device file of
     /// their own (header from the file), and checked like a whole file.
-    static func decodeNew(_ data: Data, _ c: Chunks, known: Set<UInt64>, profile: UUID, now: Date) throws -> DeviceFile {
+    static func decodeNew(_ data: Data, _ c: Chunks, known: Set<UInt64>, profile: UUID) throws -> DeviceFile {
         guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
         var f = DeviceFile(format: c.format, formatVersion: c.formatVersion, deviceId: c.deviceId, profileId: c.profileId,
                            users: [], completions: [], crashes: [], versions: [], events: [], patterns: [], diagnostics: [],

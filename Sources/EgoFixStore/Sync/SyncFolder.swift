@@ -204,7 +204,7 @@ extension SQLiteStore {
                     guard c.profileId == profile else { throw DeviceFileProblem.otherPractice(c.profileId) }
                     let known = DeviceFileReader.decodeHashes(
                         try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name]))
-                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile, now: now)
+                    let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile)
                     try merge(file, name: name, path: full, mark: mark, hashes: c.records.map(\.hash), into: &state, db: db, report: &report)
                     continue
                 }
@@ -212,7 +212,7 @@ extension SQLiteStore {
                 guard let claimed = header.profileId else { throw DeviceFileProblem.notADeviceFile("no profileId") }
                 if profile == nil {
                     // An empty store joins the practice of the first readable file.
-                    let file = try DeviceFileReader.decode(data, profile: claimed, now: now)
+                    let file = try DeviceFileReader.decode(data, profile: claimed)
                     guard file.users.contains(where: { $0.id == claimed && $0.deletedAt == nil }) else {
                         throw DeviceFileProblem.invalid("it holds no live profile to join")
                     }
@@ -223,7 +223,7 @@ extension SQLiteStore {
                     continue
                 }
                 guard claimed == profile else { throw DeviceFileProblem.otherPractice(claimed) }
-                let file = try DeviceFileReader.decode(data, profile: claimed, now: now)
+                let file = try DeviceFileReader.decode(data, profile: claimed)
                 try merge(file, name: name, path: full, mark: mark, hashes: nil, into: &state, db: db, report: &report)
             } catch let problem as DeviceFileProblem {
                 warn(problem)
