@@ -651,3 +651,28 @@ final class SiteRollupComparisonTests: XCTestCase {
         XCTAssertFalse(january.contains(" vs "), "January compared with a December before the practice")
     }
 }
+
+/// Issue 31 (workspace): theme folders that are links.
+final class ThemeLinkTests: XCTestCase {
+    /// A Templates folder that is a link is refused by name (its overrides were left out without a
+    /// word), and a link to a folder put inside Assets after a good build is refused by the next
+    /// build too (the change check skipped it and found nothing to do).
+    func test_build_aThemeFolderLinkIsRefusedEvenAfterAGoodBuild() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: cli.workdir + "/theme/Templates", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: cli.workdir + "/Templates", withDestinationPath: "theme/Templates")
+        let linked = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(linked.status, 1)
+        XCTAssertTrue(linked.err.contains("Templates") && linked.err.contains("a symbolic link to a folder"), linked.err)
+        try fm.removeItem(atPath: cli.workdir + "/Templates")
+        try fm.createDirectory(atPath: cli.workdir + "/Assets", withIntermediateDirectories: true)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        try fm.createDirectory(atPath: cli.workdir + "/theme/img", withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: cli.workdir + "/Assets/img", withDestinationPath: "../theme/img")
+        let after = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(after.status, 1, after.out)
+        XCTAssertTrue(after.err.contains("Assets/img") && after.err.contains("a symbolic link to a folder"), after.err)
+    }
+}

@@ -145,6 +145,8 @@ public enum BuildFingerprint {
                 add("no folder")
                 return
             }
+            // The folder a link (its files are then not read by the build, which refuses it).
+            if lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK { add("a link") }
             var files: [String] = []
             Digest.collectFiles(in: path, prefix: "", into: &files)
             for rel in files.sorted() {
@@ -174,7 +176,9 @@ public enum BuildFingerprint {
                 if type == UInt8(DT_DIR) {
                     collectFiles(in: full, prefix: prefix + name + "/", into: &files)
                 } else if type == UInt8(DT_LNK), stat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-                    continue
+                    // Not followed, but counted (as "not a file"): a link put in after a good build
+                    // makes the next one build, and refuse it, rather than find nothing changed.
+                    files.append(prefix + name)
                 } else {
                     files.append(prefix + name)
                 }

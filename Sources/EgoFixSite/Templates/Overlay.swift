@@ -42,6 +42,12 @@ enum Overlay {
         guard isDir.boolValue else {
             throw TemplateError.unreadable(path: folder.path, reason: "it is a file, not a folder")
         }
+        // The folder itself a link (Templates -> ../theme/Templates): not followed, as no link to
+        // a folder is, and said (its files were left out without a word).
+        var own = stat()
+        if lstat(folder.path, &own) == 0, (own.st_mode & S_IFMT) == S_IFLNK {
+            throw TemplateError.refused(path: folder.path, reason: "a symbolic link to a folder, which is not followed. Make it a folder, or link its files one by one")
+        }
         guard let enumerator = fm.enumerator(atPath: folder.path) else {
             throw TemplateError.unreadable(path: folder.path, reason: "cannot list the folder")
         }
