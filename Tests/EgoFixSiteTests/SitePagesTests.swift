@@ -68,6 +68,8 @@ final class SitePagesTests: XCTestCase {
             let doc = HTMLDocument(String(decoding: data, as: UTF8.self))
             let metas = doc.all("meta")
             XCTAssertTrue(metas.contains { $0.attr("http-equiv") == "Content-Security-Policy" && ($0.attr("content") ?? "").contains("default-src 'none'") }, path)
+            // A font put in Assets loads (self-hosted fonts are the site's own; none from elsewhere).
+            XCTAssertTrue(metas.contains { ($0.attr("content") ?? "").contains("font-src 'self';") }, path)
             XCTAssertTrue(metas.contains { $0.attr("name") == "referrer" && $0.attr("content") == "no-referrer" }, path)
             XCTAssertTrue(doc.all("script").isEmpty, path)
             if !path.hasPrefix("share/") {
