@@ -101,14 +101,22 @@ public struct WorkspaceConfig: Equatable, Sendable {
             if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 throw ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
             }
-            if let cap = maxValueLength[key], value.count > cap {
-                throw ParseError(file: file, line: n, message: "'\(key)' is \(value.count) characters long, over the limit of \(cap); shorten it")
+            // Counted in code points, not characters: one letter with 30,000 combining marks was
+            // one character, and 60 KB in every page's title.
+            if let cap = maxValueLength[key], value.unicodeScalars.count > cap {
+                throw ParseError(file: file, line: n, message: "'\(key)' is \(value.unicodeScalars.count) characters long, over the limit of \(cap); shorten it")
             }
             switch key {
-            case "title": c.title = value
+            case "title":
+                // Every page's title and the header's name: an empty one left "Dashboard | ".
+                guard value.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint
+                                                             && $0.properties.generalCategory != .format }) else {
+                    throw ParseError(file: file, line: n, message: "'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\"")
+                }
+                c.title = value
             case "base_url":
-                guard value.hasPrefix("https://") || value.hasPrefix("http://") else {
-                    throw ParseError(file: file, line: n, message: "base_url must start with https:// or http://")
+                if let problem = ConfigLimits.baseURLProblem(value) {
+                    throw ParseError(file: file, line: n, message: "base_url " + problem)
                 }
                 c.baseURL = value.hasSuffix("/") ? value : value + "/"
             case "time_zone":

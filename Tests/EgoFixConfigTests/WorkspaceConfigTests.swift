@@ -72,5 +72,22 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertTrue(message("title = \"" + String(repeating: "x", count: 10_000_000) + "\"").contains("over the limit of 65536"))
         XCTAssertEqual(message("\n\n[site]\ntitle = \"x\""), "egofix.toml:3: tables are not used in egofix.toml; put every key at the top level")
         XCTAssertEqual(message("site.title = \"x\""), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level")
+        // One letter and 30,000 combining marks: one character, 60 KB; the cap counts code points.
+        XCTAssertTrue(message("title = \"e" + String(repeating: "\u{301}", count: 30_000) + "\"").contains("30001 characters long, over the limit of 200"))
+    }
+
+    /// Issue 31 (workspace): a title with nothing to show and a base URL with no host are refused.
+    func test_config_refusesAnEmptyTitleAndABaseURLWithoutAHost() {
+        func message(_ text: String) -> String {
+            do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
+        }
+        for title in ["", "   ", "\u{202E}", "\u{200B}"] {
+            XCTAssertTrue(message("title = \"\(title)\"").contains("'title' has nothing to show"), title.unicodeScalars.map(\.value).description)
+        }
+        XCTAssertEqual(message("title = \"Mine\""), "")
+        for url in ["https://", "http:///x", "https://a b/"] {
+            XCTAssertTrue(message("base_url = \"\(url)\"").contains("base_url needs a host"), url)
+        }
+        XCTAssertEqual(try? WorkspaceConfig.parse("base_url = \"https://example.org\"").baseURL, "https://example.org/")
     }
 }
