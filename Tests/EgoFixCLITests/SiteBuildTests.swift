@@ -675,4 +675,20 @@ final class ThemeLinkTests: XCTestCase {
         XCTAssertEqual(after.status, 1, after.out)
         XCTAssertTrue(after.err.contains("Assets/img") && after.err.contains("a symbolic link to a folder"), after.err)
     }
+
+    /// An asset at a page's path is named as the asset, in Assets/ (the error said a page was
+    /// "produced twice", naming neither).
+    func test_build_anAssetAtAPagesPathIsNamed() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Assets", withIntermediateDirectories: true)
+        try Data("<p>mine</p>".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/Assets/index.html"))
+        let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("Assets/index.html has the path of a file the build makes (index.html)"), r.err)
+        try Data("x".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/Assets/reminders.ics"))
+        try FileManager.default.removeItem(atPath: cli.workdir + "/Assets/index.html")
+        let ics = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertTrue(ics.err.contains("Assets/reminders.ics has the path of a file the build makes"), ics.err)
+    }
 }

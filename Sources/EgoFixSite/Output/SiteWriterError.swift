@@ -9,6 +9,8 @@ import Darwin
 public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     case invalidPath(String, reason: String)
     case duplicatePath(String)
+    /// A file of the workspace's Assets at the path of a page or file the build makes.
+    case assetOverMadeFile(asset: String, path: String)
     case pathConflict(String, with: String)
     case notASiteFolder(String)
     /// The output folder given cannot hold a site: `/`, or a path ending in `.` or `..`.
@@ -23,6 +25,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
             return "site file '\(path)': \(reason). This is a bug in the page that produced it."
         case .duplicatePath(let path):
             return "site file '\(path)' was produced twice. Two pages want the same path; rename one."
+        case .assetOverMadeFile(let asset, let path):
+            return "\(asset) has the path of a file the build makes (\(path)): an asset cannot replace it. Rename or move the asset."
         case .pathConflict(let path, let other):
             return "site file '\(path)' conflicts with '\(other)' (one is a folder of the other). Rename one."
         case .notASiteFolder(let path):
