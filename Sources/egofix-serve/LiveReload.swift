@@ -52,7 +52,8 @@ final class LiveReload: @unchecked Sendable {
     /// An HTML page as serve sends it: its Content-Security-Policy amended to allow exactly the
     /// reload script (by `nonce`) and the events endpoint (`eventsURL`), the script before
     /// `</body>`, and the last rebuild's error as a banner at the top of the body.
-    static func inject(html: String, nonce: String, eventsURL: String, generation: Int, error: String?) -> String {
+    /// `hasSite`: false when no build has succeeded yet (the page is serve's own stand-in).
+    static func inject(html: String, nonce: String, eventsURL: String, generation: Int, error: String?, hasSite: Bool = true) -> String {
         var page = html
         let marker = "http-equiv=\"Content-Security-Policy\" content=\""
         if let start = page.range(of: marker), let end = page[start.upperBound...].firstIndex(of: "\"") {
@@ -60,7 +61,9 @@ final class LiveReload: @unchecked Sendable {
         }
         if let error, let body = page.range(of: "<body"), let close = page[body.upperBound...].firstIndex(of: ">") {
             let banner = "\n<aside class=\"serve-error\" role=\"alert\"><p><strong>egofix serve: the last rebuild failed.</strong> "
-                + "This is the last good site. It rebuilds when the error is fixed.</p><pre>\(HTMLEscape.escape(error))</pre></aside>\n"
+                + (hasSite ? "This is the last good site. It rebuilds when the error is fixed."
+                           : "There is no site yet. It builds when the error is fixed.")
+                + "</p><pre>\(HTMLEscape.escape(error))</pre></aside>\n"
             page.insert(contentsOf: banner, at: page.index(after: close))
         }
         let script = "<script nonce=\"\(nonce)\">new EventSource(\"\(eventsPath)?since=\(generation)\")"

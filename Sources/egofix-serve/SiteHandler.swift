@@ -37,6 +37,18 @@ struct SiteHandler: HTTPHandler {
             if case .file(let page) = ServedFiles.resolve(rawPath: "/404.html", root: root) {
                 return try send(page, status: .notFound, request: request)
             }
+            // No site at all (the first build failed): a page of serve's own with the error and
+            // the reload script, which reloads once a build succeeds (a plain "Not on the site."
+            // said nothing and stayed).
+            let (generation, error) = live.state
+            if let error {
+                let html = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                    + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><title>egofix serve</title></head><body>\n</body></html>\n"
+                let page = LiveReload.inject(html: html, nonce: LiveReload.nonce(), eventsURL: "http://\(host(request))\(LiveReload.eventsPath)",
+                                             generation: generation, error: error, hasSite: false)
+                return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                                    body: Data(page.utf8))
+            }
             return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: Data("Not on the site.\n".utf8))
         }

@@ -309,6 +309,26 @@ final class ServeTests: XCTestCase {
 }
 
 extension ServeTests {
+    /// Started with a broken template and no site built before: every page is serve's own, with
+    /// the error and the reload script (it was a plain "Not on the site." that never reloaded),
+    /// and the site once the template is mended.
+    func test_serve_aFirstBuildThatFailsShowsWhyUntilItIsMended() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates", withIntermediateDirectories: true)
+        try "{{#unclosed}}\n".write(toFile: cli.workdir + "/Templates/dashboard.mustache", atomically: true, encoding: .utf8)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        let page = try fetch(s.url)
+        XCTAssertEqual(page.status, 404)
+        XCTAssertTrue(page.headers.lowercased().contains("content-type: text/html"), page.headers)
+        XCTAssertTrue(page.body.contains("There is no site yet. It builds when the error is fixed."), page.body)
+        XCTAssertTrue(page.body.contains("dashboard.mustache"), page.body)
+        XCTAssertTrue(page.body.contains("EventSource"), "no reload script")
+        try FileManager.default.removeItem(atPath: cli.workdir + "/Templates/dashboard.mustache")
+        XCTAssertNotNil(wait(10) { (try? fetch(s.url))?.body.contains("Dashboard") == true ? true : nil })
+    }
+
     func test_serve_badConfigKeepsTheLastGoodSiteAndSaysWhy() throws {
         let cli = try CLI()
         XCTAssertEqual(try cli.run(["demo"]).status, 0)
