@@ -50,7 +50,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Taken before each build: what changes while a build runs is built next.
         var last = builder.fingerprint()
         let first = await builder.build()
-        report(first, first: true)
+        report(first, first: true, hasSite: FileManager.default.fileExists(atPath: site + "/index.html"))
         switch first {
         case .failure(let message): live.built(error: message)
         case .busy: last = ""  // another serve of this workspace was building: build at the first look
@@ -88,7 +88,7 @@ struct ServeCommand: AsyncParsableCommand {
             let now = builder.fingerprint()
             guard now != last else { continue }
             let result = await builder.build()
-            report(result, first: false)
+            report(result, first: false, hasSite: FileManager.default.fileExists(atPath: builder.site + "/index.html"))
             switch result {
             case .success: live.built(error: nil)
             case .failure(let message): live.built(error: message)
@@ -98,13 +98,13 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private func report(_ result: Rebuilder.Outcome, first: Bool) {
+    private func report(_ result: Rebuilder.Outcome, first: Bool, hasSite: Bool) {
         switch result {
         case .success(let r, let ms):
             ServeCommand.say(Terminal.neutralised("\(first ? "Built" : "Rebuilt") \(r.files) files in \(ms) ms: \(r.written) written, \(r.unchanged) unchanged, \(r.removed) removed."))
             for line in r.notesNotOnTheSite { StandardStreams.error("egofix: warning: " + line + "\n") }
         case .failure(let message):
-            StandardStreams.error("egofix: " + Terminal.visible("\(first ? "build" : "rebuild") failed: \(message)") + (message.hasSuffix(".") ? "" : ".") + " Serving the last good site until it is fixed.\n")
+            StandardStreams.error("egofix: " + Terminal.visible("\(first ? "build" : "rebuild") failed: \(message)") + (message.hasSuffix(".") ? "" : ".") + (hasSite ? " Serving the last good site until it is fixed.\n" : " There is no site yet; the pages say why until it is fixed.\n"))
         case .busy:
             break
         }

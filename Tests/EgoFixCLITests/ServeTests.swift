@@ -325,6 +325,7 @@ extension ServeTests {
         XCTAssertTrue(page.body.contains("There is no site yet. It builds when the error is fixed."), page.body)
         XCTAssertTrue(page.body.contains("dashboard.mustache"), page.body)
         XCTAssertTrue(page.body.contains("EventSource"), "no reload script")
+        XCTAssertTrue(s.err.text.contains("There is no site yet; the pages say why until it is fixed."), s.err.text)
         try FileManager.default.removeItem(atPath: cli.workdir + "/Templates/dashboard.mustache")
         XCTAssertNotNil(wait(10) { (try? fetch(s.url))?.body.contains("Dashboard") == true ? true : nil })
     }
