@@ -62,6 +62,26 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: b.store), "a refused import left a store")
     }
 
+    /// A quick fix marked on two machines keeps the other machine's text as a note on the winner,
+    /// as a daily fix does; it was left only in a superseded record, on no page and in no history.
+    func test_sync_cli_aQuickFixMarkedOnTwoMachinesKeepsBothTexts() throws {
+        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["crash", "-m", "crash"], at: "2026-03-02T08:01:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:03:00Z").status, 0)
+        let onA = try a.run(["applied", "-m", "TEXT-FROM-A"], at: "2026-03-02T09:00:00Z")
+        XCTAssertTrue(onA.out.contains("QUICK") || onA.out.hasPrefix("FIX APPLIED"), onA.out)
+        XCTAssertEqual(try b.run(["skipped", "-m", "TEXT-FROM-B"], at: "2026-03-02T10:00:00Z").status, 0)
+        for m in [a, b, a] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-02T11:00:00Z").status, 0) }
+        for m in [a, b] {
+            let history = try m.run(["history", "--json"], at: "2026-03-02T11:01:00Z").out
+            XCTAssertTrue(history.contains("TEXT-FROM-A") && history.contains("TEXT-FROM-B"), history)
+        }
+        XCTAssertEqual(try a.export(), try b.export())
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

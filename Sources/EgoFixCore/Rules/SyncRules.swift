@@ -66,61 +66,74 @@ public enum SyncRules {
     ///   in (updatedAt, id) order, while the whole stays within `Thresholds.maxMarkdownBytes`
     ///   (a note over that is kept only in its own, superseded record).
     ///
-    /// Quick fixes are never grouped: each crash queues its own. Returns the completions changed.
+    /// Quick fixes are not grouped by day (each crash queues its own), only with the versions of
+    /// themselves: one quick fix marked on two machines keeps the other machine's text as a note,
+    /// as a daily fix does (it was left only in its superseded record, on no page). Returns the
+    /// completions changed.
     public static func resolveSameDay(_ completions: [FixCompletion], fixTypes: [UUID: FixType],
                                       calendar: Calendar) -> [FixCompletion] {
         var groups: [Int: [FixCompletion]] = [:]
+        struct QuickKey: Hashable { let fix: UUID; let at: Date }
+        var quick: [QuickKey: [FixCompletion]] = [:]
         for c in completions where c.deletedAt == nil || isSuperseded(c) {
-            guard let type = fixTypes[c.fixId], type != .quickFix else { continue }
-            groups[c.givenDay { LocalDay($0, calendar: calendar) }.ordinal, default: []].append(c)
+            guard let type = fixTypes[c.fixId] else { continue }
+            if type == .quickFix {
+                quick[QuickKey(fix: c.fixId, at: c.assignedAt), default: []].append(c)
+            } else {
+                groups[c.givenDay { LocalDay($0, calendar: calendar) }.ordinal, default: []].append(c)
+            }
         }
+        let quickKeys = quick.keys.sorted { $0.at != $1.at ? $0.at < $1.at : $0.fix.sortsBefore($1.fix) }
+        return groups.keys.sorted().flatMap { resolve(groups[$0] ?? []) } + quickKeys.flatMap { resolve(quick[$0] ?? []) }
+    }
+
+    /// One group of the same-day rule: the winner, the others superseded, their text as notes.
+    static func resolve(_ members: [FixCompletion]) -> [FixCompletion] {
         var changed: [FixCompletion] = []
-        for day in groups.keys.sorted() {
-            guard let members = groups[day], members.count > 1 else { continue }
-            let winner = members.max { a, b in
-                let (am, bm) = (a.outcome != .pending, b.outcome != .pending)
-                if am != bm { return bm }
-                if a.updatedAt != b.updatedAt { return a.updatedAt < b.updatedAt }
-                if (a.syncToken ?? "") != (b.syncToken ?? "") { return (a.syncToken ?? "") < (b.syncToken ?? "") }
-                return a.id.uuidString < b.id.uuidString
+        guard members.count > 1 else { return [] }
+        let winner = members.max { a, b in
+            let (am, bm) = (a.outcome != .pending, b.outcome != .pending)
+            if am != bm { return bm }
+            if a.updatedAt != b.updatedAt { return a.updatedAt < b.updatedAt }
+            if (a.syncToken ?? "") != (b.syncToken ?? "") { return (a.syncToken ?? "") < (b.syncToken ?? "") }
+            return a.id.uuidString < b.id.uuidString
+        }
+        guard let winner else { return [] }
+        let others = members.filter { $0.id != winner.id }.sorted {
+            $0.updatedAt != $1.updatedAt ? $0.updatedAt < $1.updatedAt : $0.id.uuidString < $1.id.uuidString
+        }
+        var parts: [String] = []
+        let own = ownText(winner.reflection)
+        if !own.isEmpty { parts.append(own) }
+        var bytes = own.utf8.count
+        for o in others {
+            let text = ownText(o.reflection)
+            guard !text.isEmpty else { continue }
+            let n = note(for: o, text: text)
+            let added = n.utf8.count + (parts.isEmpty ? 0 : 2)
+            guard bytes + added <= Thresholds.maxMarkdownBytes else { continue }
+            parts.append(n)
+            bytes += added
+        }
+        var w = winner
+        if !parts.isEmpty {
+            w.reflection = parts.joined(separator: "\n\n")
+        } else if winner.reflection?.hasPrefix(noteStart) == true {
+            w.reflection = nil
+        }
+        w.deletedAt = nil
+        if w != winner { changed.append(w) }
+        for o in others {
+            // A loser holds only its own text (notes it carried as an earlier winner go).
+            var lost = o
+            lost.deletedAt = o.assignedAt
+            let text = ownText(o.reflection)
+            if !text.isEmpty {
+                lost.reflection = text
+            } else if o.reflection?.hasPrefix(noteStart) == true {
+                lost.reflection = nil
             }
-            guard let winner else { continue }
-            let others = members.filter { $0.id != winner.id }.sorted {
-                $0.updatedAt != $1.updatedAt ? $0.updatedAt < $1.updatedAt : $0.id.uuidString < $1.id.uuidString
-            }
-            var parts: [String] = []
-            let own = ownText(winner.reflection)
-            if !own.isEmpty { parts.append(own) }
-            var bytes = own.utf8.count
-            for o in others {
-                let text = ownText(o.reflection)
-                guard !text.isEmpty else { continue }
-                let n = note(for: o, text: text)
-                let added = n.utf8.count + (parts.isEmpty ? 0 : 2)
-                guard bytes + added <= Thresholds.maxMarkdownBytes else { continue }
-                parts.append(n)
-                bytes += added
-            }
-            var w = winner
-            if !parts.isEmpty {
-                w.reflection = parts.joined(separator: "\n\n")
-            } else if winner.reflection?.hasPrefix(noteStart) == true {
-                w.reflection = nil
-            }
-            w.deletedAt = nil
-            if w != winner { changed.append(w) }
-            for o in others {
-                // A loser holds only its own text (notes it carried as an earlier winner go).
-                var lost = o
-                lost.deletedAt = o.assignedAt
-                let text = ownText(o.reflection)
-                if !text.isEmpty {
-                    lost.reflection = text
-                } else if o.reflection?.hasPrefix(noteStart) == true {
-                    lost.reflection = nil
-                }
-                if lost != o { changed.append(lost) }
-            }
+            if lost != o { changed.append(lost) }
         }
         return changed
     }
