@@ -136,8 +136,7 @@ package struct Session {
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         let now = try clock(nowFlag, environment: env)
         let tz = try timeZone(config: config, environment: env)
-        let path = StoreLocation.resolve(flag: storeFlag ?? (env["EGOFIX_STORE"] == nil ? config.store.map(expandTilde) : nil),
-                                         environment: env)
+        let path = storePath(flag: storeFlag, config: config, env: env)
         var openPath = path
         // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
         // become an empty practice that seems to work (even `check` said "integrity: ok"). The
@@ -159,6 +158,12 @@ package struct Session {
         return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
                        style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create,
                        storeWasEmptyFile: emptyFile)
+    }
+
+    /// The store file a command reads: --store, else $EGOFIX_STORE, else `store` in egofix.toml
+    /// (its "~/" already the home), else the default.
+    package static func storePath(flag: String?, config: WorkspaceConfig, env: [String: String]) -> String {
+        StoreLocation.resolve(flag: flag ?? (env["EGOFIX_STORE"] == nil ? config.store : nil), environment: env)
     }
 
     static func expandTilde(_ p: String) -> String {

@@ -8,7 +8,7 @@ import Foundation
 package enum StoreBuildSource {
     /// The store as a build's source (`egofix build`, and each of `egofix serve`'s builds).
     package static func source(store: String?, now: String?, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
-        let path = Self.path(store: store, config: config, env: env)
+        let path = Session.storePath(flag: store, config: config, env: env)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
@@ -19,11 +19,5 @@ package enum StoreBuildSource {
             try s.ensureCatalogue()
             return SitePractice(data: try await Practice.load(s.repos, onShared: onShared), now: s.now, calendar: s.calendar)
         })
-    }
-
-    /// The store file a build reads: --store, else $EGOFIX_STORE, else `store` in egofix.toml, else the default.
-    package static func path(store: String?, config: WorkspaceConfig, env: [String: String]) -> String {
-        StoreLocation.resolve(flag: store ?? (env["EGOFIX_STORE"] == nil ? config.store.map(Session.expandTilde) : nil),
-                              environment: env)
     }
 }

@@ -28,7 +28,7 @@ struct ServeCommand: AsyncParsableCommand {
         // A store that is not there is refused at the start, as every command refuses it (serve
         // served a site of 404s, "the last good site" it never had, and waited).
         if let config = try? Session.loadConfig(folder: workspace, checkingTimeZone: false) {
-            let path = StoreBuildSource.path(store: options.store, config: config, env: env)
+            let path = Session.storePath(flag: options.store, config: config, env: env)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one; `--store` or EGOFIX_STORE names another.")
             }
@@ -232,7 +232,7 @@ struct Rebuilder: Sendable {
         let zone = (try? Session.timeZone(config: config, environment: env)) ?? TimeZone(identifier: "UTC") ?? .current
         let now = (try? Session.clock(options.now, environment: env)) ?? Date()
         let day = SiteClockView(now: now, calendar: UserCalendar.make(timeZone: zone)).text
-        return InputWatch.fingerprint(store: StoreBuildSource.path(store: options.store, config: config, env: env), workspace: workspace,
+        return InputWatch.fingerprint(store: Session.storePath(flag: options.store, config: config, env: env), workspace: workspace,
                                       contentFolder: config.content ?? "content", day: day)
     }
 }

@@ -105,7 +105,7 @@ struct Today: AsyncParsableCommand {
             if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true))] }
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
-            let active = try await s.repos.bugs.getAll().contains { $0.deletedAt == nil && $0.isActive && $0.status == .active }
+            let active = try await s.repos.bugs.getAll().contains(where: \.takesTurns)
             var out = ["REST DAY", "", active ? "No fix today. Every fix that fits has had its turn lately."
                                               : "No fix today: no bug is in its active period. `egofix bug activate SLUG` starts one."]
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }

@@ -132,15 +132,19 @@ struct Diagnostic: AsyncParsableCommand {
             try s.ensureCatalogue()
             return (try await s.profile(), try await svc.isDue(at: s.now))
         }
+        let week = svc.weekUnderReview(at: s.now)
+        // The week under review already has its diagnostic (else, when it is not due in the
+        // window, the week ended before the practice began).
+        func done() async throws -> Bool {
+            try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
+        }
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
-            let week = svc.weekUnderReview(at: s.now)
-            let done = try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
+            let done = try await done()
             s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."])
             return
         }
-        let week = svc.weekUnderReview(at: s.now)
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
         if !inWindow && !anyway {
             let closed = "diagnostic due. It opens Sunday at 18:00 and stays open through Monday."
@@ -150,9 +154,7 @@ struct Diagnostic: AsyncParsableCommand {
             return
         }
         if inWindow && !due {
-            let done = try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
-            if done { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
-            // Not done and not due: the week under review ended before the practice began.
+            if try await done() { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
             throw CLIError("no diagnostic for \(week.isoWeekLabel): the practice began after that week. The first one opens Sunday at 18:00.")
         }
         // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.

@@ -23,6 +23,10 @@ public struct Bug: Identifiable, Codable, Sendable, Equatable {
     public var deletedAt: Date?
     public var syncToken: String?
 
+    /// Whether it takes its turn for daily fixes: live, active, and in its active period (a
+    /// stable bug is given retests only).
+    public var takesTurns: Bool { deletedAt == nil && isActive && status == .active }
+
     public init(id: UUID = UUID(), slug: String, title: String, description: String,
                 color: String = "#8a8f98", isActive: Bool = false, status: BugStatus = .identified,
                 activatedAt: Date? = nil, stableSince: Date? = nil, lastRetestAt: Date? = nil,

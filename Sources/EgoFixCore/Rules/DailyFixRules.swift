@@ -220,7 +220,7 @@ public enum DailyFixRules {
     static func turnOrderIndices(_ bugs: [Bug], primaryBugId: UUID?) -> [Int] {
         var order: [Int] = []
         order.reserveCapacity(bugs.count)
-        for i in bugs.indices where bugs[i].deletedAt == nil && bugs[i].isActive && bugs[i].status == .active { order.append(i) }
+        for i in bugs.indices where bugs[i].takesTurns { order.append(i) }
         // Sorted in place (the same stable sort as `sorted`, without a second array).
         order.sort { i, j in
             let pa = bugs[i].id == primaryBugId, pb = bugs[j].id == primaryBugId
