@@ -16,7 +16,7 @@ public enum DiagnosticSchedule {
     /// The Monday of the week under review when `now` is inside the window, else nil.
     public static func reviewedWeek(now: Date, calendar: Calendar) -> LocalDay? {
         let day = LocalDay(now, calendar: calendar)
-        let hour = calendar.component(.hour, from: now)
+        let hour = LocalDay.minuteOfDay(now, calendar: calendar) / 60
         switch day.isoWeekday {
         case 7 where hour >= Thresholds.diagnosticOpensSundayHour: return day.isoWeekStart
         case 1: return day.adding(days: -7)

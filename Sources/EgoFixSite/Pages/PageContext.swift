@@ -33,6 +33,8 @@ final class PageContext: Sendable {
     let navNone: TemplateValue
     let footerLine: String
     let currentWeek: Period
+    /// The week whose diagnostic is open now (Sunday 18:00 through Monday), else nil.
+    let openDiagnosticWeek: LocalDay?
     /// The user's id as text (the tidbit seed), made once.
     let userIdText: String
     /// Per bug and day, what was marked and crashed (the period pages' bug rows).
@@ -67,6 +69,7 @@ final class PageContext: Sendable {
         for d in content.versions { vn[d.name] = d }
         versionNotes = vn
         currentWeek = Period.week(containing: index.today)
+        openDiagnosticWeek = DiagnosticSchedule.reviewedWeek(now: options.now, calendar: options.calendar)
         bugTallies = BugTallies(index)
 
         // The user's Markdown: every reflection and crash note on some page, rendered once, in parallel.

@@ -174,7 +174,7 @@ extension PageContext {
     /// A week without a diagnostic: open now (Sunday from 18:00 through Monday), still to open
     /// (this week, before Sunday evening), or skipped.
     func noDiagnostic(week p: Period) -> String {
-        if DiagnosticSchedule.reviewedWeek(now: options.now, calendar: options.calendar) == p.start {
+        if openDiagnosticWeek == p.start {
             return "Open now, through Monday: egofix diagnostic, 30 seconds. Skipping costs nothing."
         }
         if p.start == currentWeek.start { return "It opens Sunday at 18:00 and stays open through Monday. Skipping costs nothing." }
