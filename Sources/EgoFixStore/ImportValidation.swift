@@ -281,7 +281,7 @@ enum ImportValidation {
         guard let e = error as? DecodingError else {
             return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
         }
-        var path: [CodingKey]
+        let path: [CodingKey]
         let message: String
         switch e {
         case .keyNotFound(let key, let ctx):
@@ -299,19 +299,34 @@ enum ImportValidation {
         @unknown default:
             return ImportIssue(table: "", index: nil, field: "", message: "\(fallback): \(error)")
         }
+        return issue(at: path.map { $0.intValue.map(PathKey.index) ?? .name($0.stringValue) }, message: message)
+    }
+
+    /// A place in the file: an object's key or an array's index.
+    enum PathKey {
+        case name(String)
+        case index(Int)
+    }
+
+    /// An ImportIssue at `path` in the file: its first key the table, then the record's index, then the field.
+    static func issue(at path: [PathKey], message: String) -> ImportIssue {
+        var path = path[...]
         var table = ""
         var index: Int?
-        if let first = path.first, first.intValue == nil, path.count > 1 {
-            table = first.stringValue
+        if case .name(let first)? = path.first, path.count > 1 {
+            table = first
             path.removeFirst()
-            if let i = path.first?.intValue {
+            if case .index(let i)? = path.first {
                 index = i
                 path.removeFirst()
             }
         }
         var field = ""
         for key in path {
-            if let i = key.intValue { field += "[\(i)]" } else { field += (field.isEmpty ? "" : ".") + key.stringValue }
+            switch key {
+            case .index(let i): field += "[\(i)]"
+            case .name(let n): field += (field.isEmpty ? "" : ".") + n
+            }
         }
         return ImportIssue(table: table, index: index, field: field, message: message)
     }
@@ -350,24 +365,21 @@ enum ImportValidation {
 
     /// The first number in `value` that no integer field holds (a fraction, or beyond 64 bits),
     /// outside the fields that are fractions (`pValue`), as an issue at its place in the file.
-    static func wholeNumberProblem(in value: Any, path: [String]) -> ImportIssue? {
+    static func wholeNumberProblem(in value: Any, path: [PathKey]) -> ImportIssue? {
         if value is Bool { return nil }
         if let n = value as? NSNumber {
             let d = n.doubleValue
-            guard path.last != "pValue", d != d.rounded() || abs(d) >= 9.2e18 else { return nil }
-            let table = path.count > 1 && Int(path[0]) == nil ? path[0] : ""
-            let index = table.isEmpty ? nil : path.dropFirst().first.flatMap { Int($0) }
-            let rest = path.dropFirst(table.isEmpty ? 0 : (index == nil ? 1 : 2))
-            let field = rest.reduce("") { f, k in Int(k) != nil ? f + "[\(k)]" : (f.isEmpty ? k : f + "." + k) }
-            return ImportIssue(table: table, index: index, field: field, message: "\(n) is not a whole number this field can hold")
+            if case .name("pValue")? = path.last { return nil }
+            guard d != d.rounded() || abs(d) >= 9.2e18 else { return nil }
+            return issue(at: path, message: "\(n) is not a whole number this field can hold")
         }
         if let array = value as? [Any] {
             for (i, item) in array.enumerated() {
-                if let found = wholeNumberProblem(in: item, path: path + [String(i)]) { return found }
+                if let found = wholeNumberProblem(in: item, path: path + [.index(i)]) { return found }
             }
         } else if let object = value as? [String: Any] {
             for key in object.keys.sorted() {
-                if let child = object[key], let found = wholeNumberProblem(in: child, path: path + [key]) { return found }
+                if let child = object[key], let found = wholeNumberProblem(in: child, path: path + [.name(key)]) { return found }
             }
         }
         return nil

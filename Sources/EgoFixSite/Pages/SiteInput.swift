@@ -96,19 +96,20 @@ public struct SiteContent: Sendable {
                             want: "about.md (lowercase letters, digits and '-')"))
         // A note with nothing in it says nothing: not published (an empty free page was a page of
         // its title alone, in every page's navigation).
+        // Front matter is not read either: the title is the first "#" heading (a "---" block
+        // showed as a rule and a heading of its lines).
         func blank(_ d: Document) -> Bool { d.markdown.allSatisfy(\.isWhitespace) }
-        for d in content.weeks + content.versions + content.pages where blank(d) {
-            ignored.append("\(d.source) is empty: it adds nothing to the site until it has some text.")
+        for d in content.weeks + content.versions + content.pages {
+            if blank(d) {
+                ignored.append("\(d.source) is empty: it adds nothing to the site until it has some text.")
+            } else if d.markdown.hasPrefix("---\n") || d.markdown.hasPrefix("---\r\n") {
+                ignored.append("\(d.source) starts with a '---' block: front matter is not read, and the block shows as text. "
+                               + "A free page's title is its first '# ' heading.")
+            }
         }
         content.weeks.removeAll(where: blank)
         content.versions.removeAll(where: blank)
         content.pages.removeAll(where: blank)
-        // Front matter is not read: the title is the first "#" heading (a "---" block showed as a
-        // rule and a heading of its lines).
-        for d in content.weeks + content.versions + content.pages where d.markdown.hasPrefix("---\n") || d.markdown.hasPrefix("---\r\n") {
-            ignored.append("\(d.source) starts with a '---' block: front matter is not read, and the block shows as text. "
-                           + "A free page's title is its first '# ' heading.")
-        }
         content.ignored = ignored
         return content
     }
