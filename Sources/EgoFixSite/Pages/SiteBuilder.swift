@@ -86,14 +86,16 @@ public struct SiteBuilder: Sendable {
         let cards = (try? cardList.get()) ?? []
         let keys = cards.map { ShareCardPNG.key($0, salt: options.cardSalt) }
         let shares = ctx.sharePlan(assets: assets, cards: cards)
-        // An asset of the workspace's own at a page's path says so (it was "site file 'index.html'
-        // was produced twice", naming neither the asset nor Assets/).
-        let made = Set(pages.map(\.path) + cards.map(ShareCardPNG.path) + ["changelog/feed.xml", "reminders.ics"]
-                       + shares.map(\.path).filter { path in !assets.files.contains { $0.path == path } })
-        if let clash = assets.files.first(where: { !$0.isBuiltIn && made.contains($0.path) }) {
-            throw SiteWriterError.assetOverMadeFile(asset: clash.origin, path: clash.path)
+        let planned = (pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path)
+        // A path planned twice because an asset of the workspace's own has a made file's path says
+        // so (it was "site file 'index.html' was produced twice", naming neither the asset nor Assets/).
+        var seen = Set<String>()
+        for path in planned where !seen.insert(path).inserted {
+            if let asset = assets.files.first(where: { !$0.isBuiltIn && $0.path == path }) {
+                throw SiteWriterError.assetOverMadeFile(asset: asset.origin, path: path)
+            }
         }
-        let paths = PathOrder.sorted((pages + extras + shares).map(\.path) + cards.map(ShareCardPNG.path))
+        let paths = PathOrder.sorted(planned)
         try reserve(paths)
 
         // Everything renders and is written on every core. Cards go last: they are usually being
