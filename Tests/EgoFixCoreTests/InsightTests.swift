@@ -85,6 +85,37 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(far.activity(on: LocalDay(year: 2026, month: 3, day: 4)).crashes, 0)
     }
 
+    /// Two machines in two zones act in the same second: New York still on Monday, Sydney already
+    /// on Tuesday (the reader in Berlin). Each fix and crash stays on the day its own machine made
+    /// it; both used to land on one day, the day of whichever event was read last.
+    func test_DayLedger_twoZonesInTheSameSecondKeepTheirOwnDays() throws {
+        var log = InsightLog()
+        let t = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-02T23:30:00Z"))
+        let newYork = Clock("America/New_York").calendar, sydney = Clock("Australia/Sydney").calendar
+        let a = log.fix(log.bug, .low, 1), b = log.fix(log.other, .low, 1)
+        log.mark(.applied, a, at: t)
+        log.mark(.failed, b, at: t)
+        log.crashes.append(Crash(id: Catalogue.uuid("crash-ny"), userId: log.user, bugId: log.bug.id, crashedAt: t))
+        log.crashes.append(Crash(id: Catalogue.uuid("crash-syd"), userId: log.user, bugId: log.other.id, crashedAt: t))
+        log.events += [
+            .make(userId: log.user, type: .fixApplied, bugId: log.bug.id, fixId: a.id, at: t, calendar: newYork),
+            .make(userId: log.user, type: .crashLogged, bugId: log.bug.id, at: t, calendar: newYork),
+            .make(userId: log.user, type: .fixFailed, bugId: log.other.id, fixId: b.id, at: t, calendar: sydney),
+            .make(userId: log.user, type: .crashLogged, bugId: log.other.id, at: t, calendar: sydney),
+        ]
+        let ledger = DayLedger(log.practice, calendar: log.cal)
+        let monday = LocalDay(year: 2026, month: 3, day: 2), tuesday = LocalDay(year: 2026, month: 3, day: 3)
+        XCTAssertEqual(ledger.activity(on: monday).applied, 1)
+        XCTAssertEqual(ledger.activity(on: monday).failed, 0)
+        XCTAssertEqual(ledger.activity(on: monday).crashes, 1)
+        XCTAssertEqual(ledger.activity(on: tuesday).failed, 1)
+        XCTAssertEqual(ledger.activity(on: tuesday).applied, 0)
+        XCTAssertEqual(ledger.activity(on: tuesday).crashes, 1)
+        let days = SyncRules.engagements(completions: log.completions, crashes: log.crashes, diagnostics: [],
+                                         events: log.events, calendar: log.cal).filter { $0.at == t }.map(\.day)
+        XCTAssertEqual(Set(days), [monday, tuesday], "each machine's engagement counts its own day for the streak")
+    }
+
     // MARK: Contribution graph
 
     func test_ContributionGraph_colorMatchesOutcome() {

@@ -179,7 +179,7 @@ struct History: AsyncParsableCommand {
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
         let recorded = RecordedDays(events: data.events, calendar: s.calendar)
-        for c in data.completions where c.deletedAt == nil { byDay[c.shownDay(recorded.day), default: []].append(c) }
+        for c in data.completions where c.deletedAt == nil { byDay[recorded.day(of: c), default: []].append(c) }
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
         let reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)

@@ -66,13 +66,13 @@ public struct DayLedger: Sendable {
         // Every record counts on the day it was made where it was made (travel does not move it).
         let events = practice.liveEvents
         let toDay = recorded ?? RecordedDays(events: events, calendar: cal)
-        let completionDays = live.map { $0.shownDay(toDay.day) }
-        let crashDays = crashes.map { toDay.day($0.crashedAt) }
+        let completionDays = live.map { toDay.day(of: $0) }
+        let crashDays = crashes.map { toDay.day(of: $0) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
-        let rebootDays = versionReboots.map { toDay.day($0.createdAt) }
-        let eventDays = events.map { toDay.day($0.timestamp) }
+        let rebootDays = versionReboots.map { toDay.day($0.createdAt, madeWith: .crashRebooted) }
+        let eventDays = events.map { toDay.day(of: $0) }
         let diagnostics = practice.liveDiagnostics
-        let diagnosticDays = diagnostics.map { toDay.day($0.completedAt) }
+        let diagnosticDays = diagnostics.map { toDay.day($0.completedAt, madeWith: .weeklyCompleted) }
         var low = Int.max, high = Int.min
         for list in [completionDays, crashDays, rebootDays, eventDays, diagnosticDays] {
             for d in list {

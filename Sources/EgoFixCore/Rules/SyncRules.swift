@@ -285,17 +285,15 @@ public enum SyncRules {
                                    events: [AnalyticsEvent], calendar: Calendar) -> [Engagement] {
         let recorded = RecordedDays(events: events, calendar: calendar)
         var out: [Engagement] = []
-        func add(_ at: Date, day: Int? = nil) {
-            out.append(Engagement(at: at, day: day.map(LocalDay.init(ordinal:)) ?? recorded.day(at)))
-        }
+        func add(_ at: Date, _ day: LocalDay) { out.append(Engagement(at: at, day: day)) }
         for c in completions where c.deletedAt == nil {
-            add(c.assignedAt, day: c.day)
-            if let d = c.completedAt { add(d) }
+            add(c.assignedAt, c.day.map(LocalDay.init(ordinal:)) ?? recorded.day(c.assignedAt) { $0.fixId == c.fixId })
+            if let d = c.completedAt { add(d, recorded.day(d) { $0.fixId == c.fixId }) }
         }
-        for c in crashes where c.deletedAt == nil { add(c.crashedAt) }
-        for d in diagnostics where d.deletedAt == nil { add(d.completedAt) }
+        for c in crashes where c.deletedAt == nil { add(c.crashedAt, recorded.day(of: c)) }
+        for d in diagnostics where d.deletedAt == nil { add(d.completedAt, recorded.day(d.completedAt, madeWith: .weeklyCompleted)) }
         let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
-        for e in events where e.deletedAt == nil && counted.contains(e.eventType) { add(e.timestamp) }
+        for e in events where e.deletedAt == nil && counted.contains(e.eventType) { add(e.timestamp, recorded.day(of: e)) }
         return out.sorted { ($0.at, $0.day) < ($1.at, $1.day) }
     }
 
