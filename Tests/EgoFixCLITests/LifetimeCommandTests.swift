@@ -325,4 +325,18 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(r.out.hasPrefix("HISTORY  2026-02-27 to 2026-03-05"), r.out)
         XCTAssertLessThan(r.out.split(separator: "\n").map(\.count).max() ?? 0, 200, r.out)
     }
+
+    /// The same record on the site: the week pages stop at this week, not at 2099 (it made 3,853
+    /// of them), and the build says the record waits for its day.
+    func test_build_aRecordYearsAheadWaitsForItsDay() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "clock glitch"], at: "2099-12-31T09:00:00Z").status, 0)
+        let site = cli.workdir + "/site"
+        let r = try cli.run(["build", "--out", site], at: "2026-03-05T09:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        let weeks = try FileManager.default.contentsOfDirectory(atPath: site + "/weeks").filter { $0.hasPrefix("20") }.sorted()
+        XCTAssertEqual(weeks, ["2026-W10"])
+        XCTAssertTrue(r.err.contains("egofix: warning: records on 1 day after 2026-03-05 (the latest 2099-12-31) are not on the site"), r.err)
+    }
 }

@@ -2,8 +2,9 @@ import EgoFixCore
 import Foundation
 
 extension PageContext {
-    /// The week notes for weeks without a page (before the first day or after today) and the
-    /// version notes for versions the changelog does not have (not reached yet), one line each.
+    /// The week notes for weeks without a page (before the first day or after today), records
+    /// dated after the last page, and the version notes for versions the changelog does not have
+    /// (not reached yet), one line each.
     func notesNotOnTheSite() -> [String] {
         var lines = content.ignored
         let weeks = Period.all(.week, from: index.first, through: index.last)
@@ -14,6 +15,10 @@ extension PageContext {
                 lines.append("\(doc.source) is not on the site: there are week pages from \(first) to \(last) only. "
                              + (doc.name < first ? "\(doc.name) is before the practice began." : "The note joins the site once \(doc.name) is one of them."))
             }
+        }
+        if let ahead = index.daysAhead {
+            lines.append("records on \(ahead.count) \(ahead.count == 1 ? "day" : "days") after \(index.last) (the latest \(ahead.latest)) "
+                         + "are not on the site: a clock that ran ahead made them. They join it when their days come.")
         }
         let versions = changelogVersions.map(\.version)
         for doc in content.versions where !versions.contains(doc.name) {

@@ -23,7 +23,12 @@ struct SiteIndex: Sendable {
     let openedDays: Set<LocalDay>
     let diagnosticsByWeek: [LocalDay: WeeklyDiagnostic]
     let first: LocalDay
+    /// The last day with a page: today, or a day with records up to two days after it (a flight
+    /// west over the date line), as `history` reads it.
     let last: LocalDay
+    /// Days with records after `last`, from a clock that ran ahead, and the latest of them: they
+    /// join the site when their days come (one such record used to make week pages up to 2099).
+    let daysAhead: (count: Int, latest: LocalDay)?
     /// The days the month, quarter and year pages cover: from `first` to `last`, and the
     /// Thursdays of their weeks, which decide a week's month (a practice begun on Sunday March 1
     /// has a week page for Feb 23 to Mar 1, in February, so February has a page too).
@@ -76,21 +81,21 @@ struct SiteIndex: Sendable {
         var comp: [LocalDay: [FixCompletion]] = [:]
         // A completion is listed on the day it counts on (the ledger's day), so a period's list and
         // its counts hold the same fixes; within the day, in the order they were given.
-        for c in data.completions where c.deletedAt == nil { comp[c.shownDay(toDay.day), default: []].append(c) }
+        for c in data.completions where c.deletedAt == nil { comp[toDay.day(of: c), default: []].append(c) }
         for k in Array(comp.keys) { comp[k]?.sort { $0.assignedAt != $1.assignedAt ? $0.assignedAt < $1.assignedAt : $0.id.sortsBefore($1.id) } }
         completionsByDay = comp
         var crashes: [LocalDay: [Crash]] = [:]
-        for c in data.crashes where c.deletedAt == nil { crashes[toDay.day(c.crashedAt), default: []].append(c) }
+        for c in data.crashes where c.deletedAt == nil { crashes[toDay.day(of: c), default: []].append(c) }
         for k in Array(crashes.keys) { crashes[k]?.sort { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.sortsBefore($1.id) } }
         crashesByDay = crashes
         daysSorted(comp, crashes)
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
-            reboots[toDay.day(v.createdAt), default: []].append(v)
+            reboots[toDay.day(v.createdAt, madeWith: .crashRebooted), default: []].append(v)
         }
         rebootsByDay = reboots
         var opened = Set<LocalDay>()
-        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(e.timestamp)) }
+        for e in data.events where e.deletedAt == nil && e.eventType == .appOpened { opened.insert(toDay.day(of: e)) }
         openedDays = opened
         var diags: [LocalDay: WeeklyDiagnostic] = [:]
         for d in data.diagnostics where d.deletedAt == nil { diags[d.week(in: calendar)] = d }
@@ -101,7 +106,10 @@ struct SiteIndex: Sendable {
         // Today is in the range whichever side of the records it falls (a clock behind the first
         // record: a flight west the night the practice began), so this week always has a page.
         first = min(today, ([start].compactMap { $0 } + activity).min() ?? today)
-        last = max(today, activity.max() ?? today)
+        let horizon = today.adding(days: 2)
+        last = max(today, activity.filter { $0 <= horizon }.max() ?? today)
+        let ahead = Set(activity.filter { $0 > horizon })
+        daysAhead = ahead.max().map { (ahead.count, $0) }
         versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
                                           at: { $0.createdAt }, id: { $0.id })
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
