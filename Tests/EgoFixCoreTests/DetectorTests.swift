@@ -334,6 +334,7 @@ final class DetectorTests: XCTestCase {
         }
         XCTAssertNil(r([2, 1, 1, 1, 2, 1, 2, 1], [2, 1, 1, 1, 1, 0, 2, 1]).pattern, "r = 0.6999: just below")
         XCTAssertNotNil(r([0, 1, 0, 1, 2, 0, 1, 0], [0, 1, 1, 0, 2, 0, 2, 0]).pattern, "r = 0.704: just above")
+        XCTAssertNil(r([1, 2, 0, 2, 1, 2], [2, 2, 0, 2, 1, 1]).pattern, "r = 0.7 exactly (weeks 2,1,2,0,2,1 against 1,1,2,0,2,2, oldest first) is not above 0.7; the sums give 0.7000000000000001")
     }
 
     func test_CorrelatedBugs_sharedTrendIsNotEvidence() throws {

@@ -107,7 +107,9 @@ public struct CorrelatedBugsDetector: DataDetector {
         let status = DetectorStatus(patternType: patternType, name: name, have: mostWeeks,
                                     need: minimumDataPoints, unit: "weeks")
         var best: (test: Test, p: Double)?
-        for t in tests where t.r > Thresholds.correlationMinimumR {
+        // "r > 0.7", with room for rounding: a correlation of exactly 0.7 (ratings 2,1,2,0,2,1 against
+        // 1,1,2,0,2,2) comes out of the sums as 0.7000000000000001, and must not pass.
+        for t in tests where t.r > Thresholds.correlationMinimumR + 1e-9 {
             let xd = PatternStatistics.detrended(t.x)
             let seed = StableHash.fnv1a(["correlation", data.context.userId.uuidString, t.a.uuidString,
                                          t.b.uuidString, t.series.rawValue]) ^ data.context.seed
