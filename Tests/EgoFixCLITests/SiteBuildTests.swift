@@ -386,6 +386,27 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual(site.status, 0, site.err)
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
     }
+
+    /// A pattern type dismissed with `patterns --dismiss` leaves the dashboard and this week's
+    /// report too, not only the terminal; the patterns page still lists it.
+    func test_build_aDismissedPatternTypeLeavesTheDashboard() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let at = "2026-11-22T20:00:00+01:00"
+        func pages() throws -> (dashboard: String, week: String, patterns: String) {
+            XCTAssertEqual(try cli.run(["build"], at: at).status, 0)
+            let read = { (p: String) in try String(contentsOfFile: cli.workdir + "/site/" + p, encoding: .utf8) }
+            return (try read("index.html"), try read("weeks/2026-W47/index.html"), try read("patterns/index.html"))
+        }
+        let before = try pages()
+        XCTAssertTrue(before.dashboard.contains("rise and fall together."), before.dashboard)
+        XCTAssertEqual(try cli.run(["patterns", "--dismiss", "correlatedBugs"], at: at).status, 0)
+        let after = try pages()
+        XCTAssertFalse(after.dashboard.contains("rise and fall together."), after.dashboard)
+        XCTAssertFalse(after.week.contains("rise and fall together."), after.week)
+        XCTAssertTrue(after.dashboard.contains("class=\"pattern\""), "the next pattern takes its place")
+        XCTAssertTrue(after.patterns.contains("rise and fall together."))
+    }
 }
 
 /// Issue 31 (lifetime): the pages' links at the edges of months and weeks, in lives the demo does

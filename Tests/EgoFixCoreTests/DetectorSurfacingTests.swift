@@ -55,6 +55,19 @@ final class DetectorSurfacingTests: XCTestCase {
         XCTAssertEqual(PatternSurfacing.page([observation, insight, alert]).map(\.title), ["alert", "insight", "observation"])
     }
 
+    /// The dashboard and the week pages show what a page may: alerts and insights, nothing
+    /// dismissed nor of a dismissed type; observations only on the patterns page. They showed the
+    /// strongest finding whatever had been dismissed.
+    func test_PatternSurfacing_pagesLeaveOutObservationsAndDismissedTypes() {
+        let dismissedOld = pattern("dismissed", .correlatedBugs, .alert, p: 0.01, detected: clock.at(2026, 5, 1), dismissed: clock.at(2026, 5, 2))
+        let sameTypeNew = pattern("same type, new", .correlatedBugs, .alert, p: 0.001)
+        let observation = pattern("observation", .avoidance, .observation, p: 0.3)
+        let insight = pattern("insight", .plateau, .insight, p: 1)
+        let shows = PatternSurfacing.showsOnPages(history: [dismissedOld])
+        XCTAssertEqual([dismissedOld, sameTypeNew, observation, insight].filter(shows).map(\.title), ["insight"])
+        XCTAssertEqual([sameTypeNew, observation].filter(PatternSurfacing.showsOnPages(history: [])).map(\.title), ["same type, new"])
+    }
+
     func test_PatternSurfacing_dismissedDoesNotComeBack() {
         let dismissed = pattern("gone", .avoidance, .alert, p: 0.001, dismissed: clock.at(2026, 1, 1))
         XCTAssertNil(PatternSurfacing.pick(from: [dismissed], history: [dismissed], moment: .beforeDailyFix,

@@ -68,6 +68,20 @@ public enum PatternSurfacing {
         return LocalDay(now, calendar: calendar).days(since: LocalDay(last, calendar: calendar)) < Thresholds.patternCooldownDays
     }
 
+    /// Whether a page other than the patterns page (the dashboard, a week's report) may show a
+    /// pattern: an alert or an insight, not deleted or dismissed, nor of a dismissed type
+    /// (`history`: every pattern stored). Observations stay on the patterns page. The day's limit
+    /// and the cooldown are for interruptions; a page is read when its reader chooses, and
+    /// building it views nothing.
+    public static func showsOnPages(history: [DetectedPattern]) -> @Sendable (DetectedPattern) -> Bool {
+        let dismissed = Set(history.filter { $0.dismissedAt != nil || $0.deletedAt != nil }.map(\.id))
+        let dismissedTypes = Set(history.filter { $0.dismissedAt != nil && $0.deletedAt == nil }.map(\.patternType))
+        return { p in
+            p.deletedAt == nil && p.dismissedAt == nil && p.severity != .observation
+                && !dismissed.contains(p.id) && !dismissedTypes.contains(p.patternType)
+        }
+    }
+
     /// The patterns page: every live pattern, strongest first, dismissed ones last.
     public static func page(_ patterns: [DetectedPattern]) -> [DetectedPattern] {
         patterns.filter { $0.deletedAt == nil }.sorted { a, b in

@@ -145,9 +145,12 @@ final class PageContext: Sendable {
             footerLine = "No profile yet. `egofix init` starts one."
         }
         patternRun = detection.wait()
-        storedPatterns = (options.patternsAreDetection ? patternRun.patterns : data.patterns).filter { $0.deletedAt == nil }
+        // The dashboard and the week pages follow the surfacing rules that apply to a page:
+        // no observation, nothing dismissed (`egofix patterns --dismiss TYPE` said so).
+        let shows = PatternSurfacing.showsOnPages(history: data.patterns)
+        storedPatterns = (options.patternsAreDetection ? patternRun.patterns : data.patterns).filter(shows)
             .map { (LocalDay($0.detectedAt, calendar: options.calendar), $0) }
-        surfacedPattern = patternRun.patterns.sorted(by: PatternEngine.order).first
+        surfacedPattern = patternRun.patterns.filter(shows).sorted(by: PatternEngine.order).first
     }
 
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
