@@ -265,6 +265,26 @@ final class DetectorTests: XCTestCase {
         XCTAssertNotEqual(p.severity, .observation)
     }
 
+    /// "More than 60 % of loud responses in one context, minimum 3" counts every loud rating, not
+    /// only one bug's: three bugs loud at work one week each (3 of 3) is a spike; it was
+    /// "Nothing detected" with "1 of 3 loud weeks for one bug".
+    func test_ContextSpikeDetector_countsLoudRatingsAcrossBugs() throws {
+        var s = DetectorScenario(bugs: ["need-to-be-right", "need-to-be-liked", "need-to-impress"])
+        let bugs = [s.bug("need-to-be-right"), s.bug("need-to-be-liked"), s.bug("need-to-impress")]
+        for (i, b) in bugs.enumerated() { s.rate(weeksAgo: 2 + i, bugs.map { ($0, $0.id == b.id ? .loud : .quiet, $0.id == b.id ? .work : nil) }) }
+        s.rate(weeksAgo: 1, bugs.map { ($0, .present, .home) })
+        let r = s.run(ContextSpikeDetector())
+        let p = try XCTUnwrap(r.pattern, r.status.line)
+        XCTAssertEqual(p.title, "3 of your 3 loud ratings, across bugs, were loudest at work.")
+        XCTAssertEqual(Set(p.relatedBugIds), Set(bugs.map(\.id)))
+        XCTAssertEqual(r.status.line, "context check: enough data (3 loud ratings)")
+        var t = DetectorScenario(bugs: ["need-to-be-right", "need-to-be-liked"])
+        let a = t.bug("need-to-be-right"), b = t.bug("need-to-be-liked")
+        t.rate(weeksAgo: 1, [(a, .loud, .work), (b, .loud, .home)])
+        t.rate(weeksAgo: 2, [(a, .loud, .online), (b, .quiet, nil)])
+        XCTAssertNil(t.run(ContextSpikeDetector()).pattern, "1 of 3 at each place")
+    }
+
     func test_ContextSpikeDetector_unsureNeverSpikes() {
         var s = DetectorScenario(bugs: ["need-to-impress"])
         let b = s.bug("need-to-impress")

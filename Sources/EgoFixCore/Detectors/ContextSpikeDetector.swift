@@ -1,13 +1,14 @@
 import Foundation
 
-/// Context spike: more than 60 % of one bug's loud ratings name the same context as where it was
-/// loudest, at least 3.
+/// Context spike: more than 60 % of the loud ratings name the same context as where it was
+/// loudest, at least 3; tested on every loud rating (when more than one bug has them) and on each
+/// bug's own.
 ///
 /// "Unsure" (`.unknown`) counts in the total but is never the spike. Confidence: Fisher's exact
 /// test (a hypergeometric tail) of that context among the bug's loud ratings against its present
 /// ones, so a bug that lives at work whatever its volume is not reported as loud at work; with no
 /// present ratings to compare there is no evidence either way (p = 1). Bonferroni-corrected for
-/// bugs tested × 5 contexts.
+/// groups tested × 5 contexts.
 public struct ContextSpikeDetector: DataDetector {
     public init() {}
 
@@ -49,18 +50,20 @@ public struct ContextSpikeDetector: DataDetector {
         let loud = data.ratings.filter { $0.intensity == .loud }
         let bugIds = Set(loud.map(\.bugId))
         let perBug = data.sortedBugIds(bugIds).map { b in (b, loud.filter { $0.bugId == b }) }
-        let status = DetectorStatus(patternType: patternType, name: name,
-                                    have: perBug.map { $0.1.count }.max() ?? 0, need: minimumDataPoints,
-                                    unit: "loud weeks for one bug")
-        let groups = perBug.filter { $0.1.count >= minimumDataPoints }
+        let status = DetectorStatus(patternType: patternType, name: name, have: loud.count, need: minimumDataPoints,
+                                    unit: "loud ratings")
+        // Groups: every loud rating (nil) when more than one bug has them, then each bug with enough.
+        var groups: [(UUID?, [RatingRecord])] = []
+        if bugIds.count > 1 && loud.count >= minimumDataPoints { groups.append((nil, loud)) }
+        groups += perBug.filter { $0.1.count >= minimumDataPoints }.map { ($0.0, $0.1) }
         guard !groups.isEmpty else { return DetectorResult(pattern: nil, status: status) }
         let comparisons = groups.count * Self.known.count
 
-        struct Candidate { let group: UUID; let ctx: EventContext; let k: Int; let n: Int; let p: Double; let present: [RatingRecord] }
+        struct Candidate { let group: UUID?; let ctx: EventContext; let k: Int; let n: Int; let p: Double; let present: [RatingRecord]; let loud: [RatingRecord] }
         var best: Candidate?
         for (g, rs) in groups {
             let n = rs.count
-            let present = data.ratings.filter { $0.bugId == g && $0.intensity == .present && $0.context != nil }
+            let present = data.ratings.filter { (g == nil || $0.bugId == g) && $0.intensity == .present && $0.context != nil }
             let loudWithContext = rs.filter { $0.context != nil }
             for ctx in Self.known {
                 let k = rs.filter { $0.context == ctx }.count
@@ -69,9 +72,11 @@ public struct ContextSpikeDetector: DataDetector {
                     k: k, population: loudWithContext.count + present.count,
                     successes: k + present.filter { $0.context == ctx }.count, draws: loudWithContext.count)
                 let p = PatternStatistics.bonferroni(raw, comparisons: comparisons)
-                let c = Candidate(group: g, ctx: ctx, k: k, n: n, p: p, present: present)
+                let c = Candidate(group: g, ctx: ctx, k: k, n: n, p: p, present: present, loud: rs)
                 if let b = best {
-                    if c.p != b.p ? c.p < b.p : c.k > b.k { best = c }
+                    // Lower p first; then one bug over all of them; then more loud ratings.
+                    let better = c.p != b.p ? c.p < b.p : (c.group != nil) != (b.group != nil) ? c.group != nil : c.k > b.k
+                    if better { best = c }
                 } else {
                     best = c
                 }
@@ -81,19 +86,27 @@ public struct ContextSpikeDetector: DataDetector {
 
         let severity = PatternStatistics.severity(forCorrectedP: c.p)
         let where_ = Self.phrase(c.ctx)
-        let about = " about " + data.topic(c.group)
-        let title = "\(c.k) of your \(c.n) loud weeks\(about) were loudest \(where_)."
+        let title: String, related: [UUID]
+        if let g = c.group {
+            title = "\(c.k) of your \(c.n) loud weeks about \(data.topic(g)) were loudest \(where_)."
+            related = [g]
+        } else {
+            // Several bugs, one place: each rating is a bug's week, so a week can count twice.
+            title = "\(c.k) of your \(c.n) loud ratings, across bugs, were loudest \(where_)."
+            related = data.sortedBugIds(Set(c.loud.filter { $0.context == c.ctx }.map(\.bugId)))
+        }
         var body = ""
         if c.present.count >= 3 {
-            body = "In the weeks it was only present, \(Self.noun(c.ctx)) came up \(c.present.filter { $0.context == c.ctx }.count) of \(c.present.count) times. "
+            let unit = c.group == nil ? "ratings that were" : "weeks it was"
+            body = "In the \(unit) only present, \(Self.noun(c.ctx)) came up \(c.present.filter { $0.context == c.ctx }.count) of \(c.present.count) times. "
         }
-        body += "The bug is the same everywhere. The volume is not."
-        let first = data.ratings.first { $0.bugId == c.group }?.week ?? data.today
-        let basis = PatternCopy.basis("\(PatternCopy.count(c.n, "loud week", "loud weeks")) over \(PatternCopy.count(data.weeks(since: first), "week", "weeks"))",
+        body += c.group == nil ? "Different bugs, the same room. The room may be the common factor." : "The bug is the same everywhere. The volume is not."
+        let first = data.ratings.first { c.group == nil || $0.bugId == c.group }?.week ?? data.today
+        let basis = PatternCopy.basis("\(PatternCopy.count(c.n, c.group == nil ? "loud rating" : "loud week", c.group == nil ? "loud ratings" : "loud weeks")) over \(PatternCopy.count(data.weeks(since: first), "week", "weeks"))",
                                       severity: severity)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body,
-                                   related: [c.group], dataPoints: c.n, pValue: c.p,
-                                   basis: basis, key: [c.ctx.rawValue])
+                                   related: related, dataPoints: c.n, pValue: c.p,
+                                   basis: basis, key: [c.ctx.rawValue] + (c.group == nil ? ["all bugs"] : []))
         return DetectorResult(pattern: pattern, status: status)
     }
 }
