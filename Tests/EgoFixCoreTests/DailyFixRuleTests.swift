@@ -89,6 +89,26 @@ final class DailyFixRuleTests: XCTestCase {
         XCTAssertEqual(DailyFixRules.choose(input(bugs: [bug], fixes: fixes, day: monday.adding(days: 1))).fix?.type, .daily)
     }
 
+    /// Monday's overhaul follows the severity ramp (low to day 13, medium from 14, high from 42),
+    /// the nearest severity when the target has none left: a high overhaul came on day 32.
+    func test_weeklyOverhaulFollowsTheSeverityRamp() {
+        let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
+        let daily = Catalogue.fixes(for: bug, weekly: 0)
+        let weekly = [FixSeverity.high, .medium, .low].enumerated().map { i, sev in
+            Fix(id: Catalogue.uuid("overhaul-\(sev.rawValue)"), number: 900 + i, bugId: bug.id, type: .weekly, severity: sev,
+                prompt: "overhaul \(sev.rawValue)", createdAt: c.at(2026, 1, 1))
+        }
+        func overhaul(_ day: LocalDay, _ fixes: [Fix]) -> FixSeverity? {
+            guard case .fix(let f, .weeklyOverhaul) = DailyFixRules.choose(input(bugs: [bug], fixes: daily + fixes, day: day)) else { return nil }
+            return f.severity
+        }
+        let start = c.day(2026, 3, 2)
+        XCTAssertEqual(overhaul(start.adding(days: 14), weekly), .medium)
+        XCTAssertEqual(overhaul(start.adding(days: 35), weekly), .medium, "day 35: not high yet")
+        XCTAssertEqual(overhaul(start.adding(days: 42), weekly), .high)
+        XCTAssertEqual(overhaul(start.adding(days: 14), weekly.filter { $0.severity != .medium }), .low, "the nearest, lower first")
+    }
+
     func test_activeBugsTakeTurns() {
         let a = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 3))
         let b = Catalogue.bug("need-to-be-busy", activatedAt: c.at(2026, 3, 3))
