@@ -17,7 +17,11 @@ package enum StoreBuildSource {
         return .store(path: path, clock: clock, load: { onShared in
             let s = try Session.open(store: store, now: now)
             try s.ensureCatalogue()
-            return SitePractice(data: try await Practice.load(s.repos, onShared: onShared), now: s.now, calendar: s.calendar)
+            var data = try await Practice.load(s.repos, onShared: onShared)
+            // Each bug as it stands at the build's clock (stable after its quiet weeks, without
+            // waiting for the next `egofix today` to save it).
+            data.bugs = BugLifecycle.settled(data, at: s.now, calendar: s.calendar)
+            return SitePractice(data: data, now: s.now, calendar: s.calendar)
         })
     }
 }

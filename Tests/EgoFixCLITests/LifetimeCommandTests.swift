@@ -339,4 +339,30 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(weeks, ["2026-W10"])
         XCTAssertTrue(r.err.contains("egofix: warning: records on 1 day after 2026-03-05 (the latest 2099-12-31) are not on the site"), r.err)
     }
+
+    /// A bug that became stable by time alone (28 days, three quiet weeks, no crash) reads as
+    /// stable in `status`, `remind` and the site before the next `today` saves it: `remind` said
+    /// "Fix #039 is ready." for a fix `today` would not give. Neither writes the store.
+    func test_Status_andRemindReadABugStableByTimeAlone() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        for d in ["08", "15", "22", "29"] {
+            let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        let at = "2026-03-31T09:00:00Z"
+        let status = try cli.run(["status"], at: at)
+        XCTAssertTrue(status.out.contains("Need to be right         stable"), status.out)
+        let remind = try cli.run(["remind"], at: at)
+        XCTAssertEqual(remind.status, 0, remind.err)
+        XCTAssertFalse(remind.out.contains("is ready"), remind.out)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: at).status, 0)
+        let bugPage = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+        XCTAssertTrue(bugPage.contains("stable"), bugPage)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let stored = (doc["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-right" }?["status"] as? String
+        XCTAssertEqual(stored, "active", "reading changes nothing; the next today saves it")
+        XCTAssertTrue(try cli.run(["today"], at: "2026-03-31T09:01:00Z").out.contains("REST DAY"))
+    }
 }

@@ -138,6 +138,28 @@ public enum BugLifecycle {
         }
     }
 
+    /// A bug's retests: the completions of its fixes assigned since its last retest began (none
+    /// without one). `bugOf` names a fix's bug.
+    public static func retests(of bug: Bug, among completions: [FixCompletion], bugOf: (UUID) -> UUID?) -> [FixCompletion] {
+        guard let since = bug.lastRetestAt else { return [] }
+        return completions.filter { $0.assignedAt >= since && bugOf($0.fixId) == bug.id }
+    }
+
+    /// The practice's bugs as the rules have them at `now`: each with the transition
+    /// `LifecycleService.reconcile` would save, applied in memory. For what only reads (a build):
+    /// a bug that became stable by time alone read as active until the next `egofix today`.
+    public static func settled(_ p: Practice, at now: Date, calendar: Calendar) -> [Bug] {
+        var bugOf: [UUID: UUID] = [:]
+        if p.bugs.contains(where: { $0.lastRetestAt != nil }) {
+            for f in p.fixes { bugOf[f.id] = f.bugId }
+        }
+        return p.bugs.map { bug in
+            evaluate(bug, crashes: p.crashes, diagnostics: p.diagnostics,
+                     retests: retests(of: bug, among: p.completions, bugOf: { bugOf[$0] }), now: now, calendar: calendar)
+                .map { apply($0, to: bug, at: now) } ?? bug
+        }
+    }
+
     /// Applies a transition, stamping the dates the lifecycle keeps.
     public static func apply(_ t: Transition, to bug: Bug, at now: Date) -> Bug {
         var b = bug

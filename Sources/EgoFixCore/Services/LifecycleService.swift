@@ -18,11 +18,11 @@ public struct LifecycleService: Sendable {
         let fixes = try await repos.fixes.getAll()
         var last: BugLifecycle.Transition?
         for bug in bugs {
-            // Retests: this bug's fixes assigned since its last retest began (none without one).
             var retests: [FixCompletion] = []
             if let since = bug.lastRetestAt {
                 let mine = Set(fixes.filter { $0.bugId == bug.id }.map(\.id))
-                retests = try await repos.completions.getAssigned(from: since, to: .distantFuture).filter { mine.contains($0.fixId) }
+                retests = BugLifecycle.retests(of: bug, among: try await repos.completions.getAssigned(from: since, to: .distantFuture),
+                                               bugOf: { mine.contains($0) ? bug.id : nil })
             }
             if let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
                                              now: now, calendar: calendar) {
