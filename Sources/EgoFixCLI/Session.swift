@@ -179,6 +179,15 @@ package struct Session {
         return SeedFiles.load(folder: hasLocal ? local : nil)
     }
 
+    /// Where the store notes the week whose diagnostic was skipped (bookkeeping: not exported,
+    /// not synced, cleared by an import).
+    static let skippedDiagnosticKey = "diagnostic-skipped"
+
+    /// The Monday of the week whose diagnostic was last skipped with this store, if any.
+    func skippedDiagnosticWeek() throws -> LocalDay? {
+        try store.meta(Session.skippedDiagnosticKey).flatMap(Int.init).map { LocalDay(ordinal: $0) }
+    }
+
     /// Loads the catalogue when the store has none or the seeds changed since the last load: only then
     /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
     func ensureCatalogue() throws {

@@ -365,4 +365,22 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(stored, "active", "reading changes nothing; the next today saves it")
         XCTAssertTrue(try cli.run(["today"], at: "2026-03-31T09:01:00Z").out.contains("REST DAY"))
     }
+
+    /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
+    /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
+    /// still takes it, and next week's opens as usual.
+    func test_Diagnostic_aSkipStopsTheAskingForThatWeek() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        XCTAssertTrue(try cli.run(["remind"], at: "2026-03-08T18:29:00Z").out.contains("Weekly diagnostic open"))
+        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:30:00Z").out.contains("Skipped. Nothing recorded, nothing owed."))
+        for (args, at) in [(["remind"], "2026-03-08T18:31:00Z"), (["status"], "2026-03-08T18:31:00Z"), (["today"], "2026-03-09T10:00:00Z")] {
+            let r = try cli.run(args, at: at)
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertFalse(r.out.contains("diagnostic open"), "\(args): \(r.out)")
+        }
+        let rated = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-09T10:05:00Z")
+        XCTAssertEqual(rated.status, 0, rated.err)
+        XCTAssertTrue(try cli.run(["remind"], at: "2026-03-15T18:31:00Z").out.contains("Weekly diagnostic open"), "next week asks again")
+    }
 }

@@ -122,7 +122,7 @@ struct Diagnostic: AsyncParsableCommand {
     @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable. A context, where it was loudest, only after "
                                + "present or loud: work, home, social, family, online, unsure.", valueName: "rating"))
     var rate: [String] = []
-    @Flag(help: "Skip this week. Records nothing.") var skip = false
+    @Flag(help: "Skip this week. Records nothing; today, status and remind stop asking about it.") var skip = false
     @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
 
     func run() async throws {
@@ -142,6 +142,9 @@ struct Diagnostic: AsyncParsableCommand {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
             let done = try await done()
+            // Nothing is recorded; this store only notes the week, so that `today`, `status` and
+            // `remind` stop asking about it. `egofix diagnostic` still takes it.
+            if !done, due { try s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal)) }
             s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."])
             return
         }
@@ -284,7 +287,7 @@ struct Status: AsyncParsableCommand {
         // save), read and not written: status changes nothing.
         let snap = try await s.store.rolledBack { () -> StatusSnapshot in
             try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
-            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now)
+            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
         }
         if json {
             Swift.print(try JSONOut.encode(snap))

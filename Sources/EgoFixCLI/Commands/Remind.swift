@@ -49,7 +49,8 @@ struct Remind: AsyncParsableCommand {
         // is stable, not after the next `today` saves it); nothing is written.
         let due = try await s.store.rolledBack { () -> ReminderCadence.Now in
             try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
-            return try await ReminderService(repos: s.repos, calendar: s.calendar).due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard)
+            return try await ReminderService(repos: s.repos, calendar: s.calendar)
+                .due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
         }
         guard notify else {
             if !due.lines.isEmpty { s.print(due.lines) }

@@ -3,13 +3,18 @@ import Foundation
 public struct DiagnosticService: Sendable {
     public let repos: Repositories
     public let calendar: Calendar
+    /// The Monday of a week whose diagnostic was skipped here (`egofix diagnostic --skip`): it is
+    /// not due again, so nothing keeps asking after "nothing owed".
+    public let skippedWeek: LocalDay?
 
-    public init(repos: Repositories, calendar: Calendar) {
+    public init(repos: Repositories, calendar: Calendar, skippedWeek: LocalDay? = nil) {
         self.repos = repos
         self.calendar = calendar
+        self.skippedWeek = skippedWeek
     }
 
     public func isDue(at now: Date) async throws -> Bool {
+        if let skippedWeek, DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) == skippedWeek { return false }
         let start = try await repos.users.get().map { LocalDay($0.createdAt, calendar: calendar) }
         return DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll(), practiceStart: start)
     }

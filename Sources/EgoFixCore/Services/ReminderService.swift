@@ -11,11 +11,11 @@ public struct ReminderService: Sendable {
         self.calendar = calendar
     }
 
-    public func due(at now: Date, remindAt: ReminderTime) async throws -> ReminderCadence.Now {
+    public func due(at now: Date, remindAt: ReminderTime, skippedDiagnosticWeek: LocalDay? = nil) async throws -> ReminderCadence.Now {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let bugs = try await repos.bugs.getAll()
         let day = LocalDay(now, calendar: calendar)
-        let diagnostic = try await DiagnosticService(repos: repos, calendar: calendar).isDue(at: now)
+        let diagnostic = try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now)
         var dayFix: (label: String, open: Bool)?
         if ReminderCadence.plan(bugs: bugs, day: day, calendar: calendar).dailyFix {
             let fixes = try await repos.fixes.getAll()

@@ -24,7 +24,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     public let openCrashes: Int
     public let diagnosticDue: Bool
 
-    public static func make(repos: Repositories, calendar: Calendar, at now: Date) async throws -> StatusSnapshot {
+    public static func make(repos: Repositories, calendar: Calendar, at now: Date, skippedDiagnosticWeek: LocalDay? = nil) async throws -> StatusSnapshot {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let streakSvc = StreakService(repos: repos, calendar: calendar)
         let streak = try await streakSvc.currentStreak(at: now)
@@ -47,6 +47,6 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
             pendingFix: pending.flatMap { byId[$0.fixId]?.label }, pendingFixPrompt: pending.flatMap { byId[$0.fixId]?.prompt },
             openCrashes: try await repos.crashes.getUnrebooted().count,
-            diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar).isDue(at: now))
+            diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
     }
 }
