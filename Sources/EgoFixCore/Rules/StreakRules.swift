@@ -84,12 +84,13 @@ public enum StreakRules {
     /// The streak line with its self-aware comment. Nothing in it mentions a break: at 0, "nothing
     /// counted yet" only while nothing ever was (`longest` 0); after a reset, the usual comment.
     public static func line(days: Int, longest: Int) -> String {
+        // Five comments taking turns with the count; day 14 reads as the spec's example.
         let comments = [
-            "this number means nothing about your growth. but you looked.",
             "this metric is meaningless. but you looked anyway.",
             "the streak serves the tool. the tool does not serve the streak.",
             "counting days is easier than counting changes.",
             "a number that goes up. your brain likes those.",
+            "this number means nothing about your growth. but you looked.",
         ]
         if days == 0 && longest == 0 { return "day 0 // nothing counted yet." }
         return "day \(days) // " + comments[days % comments.count]
