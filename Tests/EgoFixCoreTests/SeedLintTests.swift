@@ -38,6 +38,19 @@ final class SeedLintTests: XCTestCase {
         XCTAssertEqual(try lint(), [])
     }
 
+    /// About 60 % of a bug's active fixes carry an inline comment (the spec); a bug with none, or
+    /// with one on every fix, is named. A small catalogue of one's own is not held to the share.
+    func test_lint_style_aboutSixtyPercentCarryAComment() throws {
+        let right = try XCTUnwrap(bugs.first { $0["slug"] as? String == "need-to-be-right" }?["id"] as? String)
+        let mine = fixes.indices.filter { fixes[$0]["bugId"] as? String == right }
+        for i in mine { fixes[i]["inlineComment"] = NSNull() }
+        let issues = try lint().filter { $0.field == "inlineComment" }
+        XCTAssertEqual(issues.map(\.entry), ["need-to-be-right fixes"], "\(issues)")
+        XCTAssertTrue(issues.first?.message.contains("0 of ") ?? false, "\(issues)")
+        fixes = fixes.enumerated().filter { !mine.dropFirst(10).contains($0.offset) }.map(\.element)
+        XCTAssertEqual(try lint().filter { $0.field == "inlineComment" }, [], "10 fixes of one's own, none with a comment")
+    }
+
     func test_lint_schema_missingField() throws {
         fixes[4].removeValue(forKey: "prompt")
         try assertOne("fixes.json", "FIX #005", "prompt", "is missing")

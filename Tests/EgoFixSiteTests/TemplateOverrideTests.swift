@@ -24,4 +24,20 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertTrue(month.contains("<h2>Per bug</h2>"))
         XCTAssertFalse(month.contains("<h2>By bug</h2>"))
     }
+
+    /// An override that drops the Content-Security-Policy meta is said (the build warns with the
+    /// page templates it leaves without one); an unchanged copy, or none, says nothing.
+    func test_anOverrideWithoutTheCSPIsNamed() throws {
+        XCTAssertEqual(try TemplateSet.load(workspace: nil).pagesWithoutCSP, [])
+        let dir = try TempDir()
+        let folder = dir.url.appendingPathComponent("Templates")
+        let top = String(decoding: try XCTUnwrap(BuiltIn.file("Templates/partials/top.mustache")), as: UTF8.self)
+        try dir.write("Templates/partials/top.mustache", top)
+        XCTAssertEqual(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).pagesWithoutCSP, [])
+        let dropped = top.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("Content-Security-Policy") }
+        try dir.write("Templates/partials/top.mustache", dropped.joined(separator: "\n"))
+        let without = try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).pagesWithoutCSP
+        XCTAssertTrue(without.contains("week") && without.contains("dashboard"), "\(without)")
+        XCTAssertFalse(without.contains { $0.hasPrefix("share/") || $0.hasPrefix("partials/") }, "share pages carry their own; partials are not pages")
+    }
 }

@@ -16,6 +16,12 @@ public enum HouseStyle {
     /// At most this many of a bug's quiz and scenario prompts may open with the same word
     /// (the first edition opened 25 of 30 scenarios with "Rehearse").
     public static let sharedFirstWordInQuizzes = 2
+    /// The share of a bug's active fixes that carry an inline comment: about 60 % (the spec), the
+    /// best ones; a comment on every fix stops being read.
+    public static let commentShare = 0.55...0.65
+    /// ...checked for a bug with at least this many active fixes (a small catalogue of one's own
+    /// is not held to a share).
+    public static let commentShareMinimumFixes = 40
     /// At most this share of a bug's tidbits may open with a name.
     public static let tidbitsOpeningWithAName = 1.0 / 3.0
 

@@ -87,10 +87,15 @@ public enum SeedLint {
         var slugs: Set<String> = []
         var bugOrder: [String] = []   // bug ids as written, in file order
         var slugOrder: [String] = []
+        var bugNames: [String: String] = [:]   // bug id -> slug, for messages
         for (i, o) in entries(bugs, bf).enumerated() {
             let slug = string(o, "slug", bf, "entry \(i + 1)")
             let e = slug.map { "bug '\($0)'" } ?? "entry \(i + 1)"
-            if let id = checkId(o, bf, e) { bugIds.insert(id); bugOrder.append(id.uuidString) }
+            if let id = checkId(o, bf, e) {
+                bugIds.insert(id)
+                bugOrder.append(id.uuidString)
+                bugNames[id.uuidString] = slug
+            }
             if let slug {
                 slugOrder.append(slug)
                 if slugs.contains(slug) { issue(bf, e, "slug", "duplicate slug") }
@@ -150,10 +155,10 @@ public enum SeedLint {
             if let it { lintConfiguration(o["configuration"], it, ff, e, style: style, &issues) }
             if style, let bugId, let prompt {
                 active.append(ActiveFix(entry: e, bug: UUID(uuidString: bugId)?.uuidString ?? bugId, interaction: it,
-                                        prompt: prompt, validation: validation))
+                                        prompt: prompt, validation: validation, commented: o["inlineComment"].map { if case .string = $0 { return true } else { return false } } ?? false))
             }
         }
-        lintAcrossFixes(active, bugOrder: bugOrder, ff, &issues)
+        lintAcrossFixes(active, bugOrder: bugOrder, bugNames: bugNames, ff, &issues)
 
         // micro_education.json
         let ef = SeedCatalogue.educationFile
@@ -178,6 +183,7 @@ public enum SeedLint {
         let interaction: InteractionType?
         let prompt: String
         let validation: String?
+        let commented: Bool
     }
 
     struct Tidbit {
@@ -187,8 +193,8 @@ public enum SeedLint {
     }
 
     /// Across the active fixes: no validation twice; per bug, no opening shared by too many prompts,
-    /// and quiz and scenario prompts that vary their first word.
-    static func lintAcrossFixes(_ fixes: [ActiveFix], bugOrder: [String], _ ff: String, _ issues: inout [Issue]) {
+    /// quiz and scenario prompts that vary their first word, and about 60 % with an inline comment.
+    static func lintAcrossFixes(_ fixes: [ActiveFix], bugOrder: [String], bugNames: [String: String], _ ff: String, _ issues: inout [Issue]) {
         var validations: [String: String] = [:]
         for f in fixes {
             guard let v = f.validation else { continue }
@@ -200,6 +206,13 @@ public enum SeedLint {
         let byBug = Dictionary(grouping: fixes, by: \.bug)
         for bug in bugOrder {
             guard let mine = byBug[bug] else { continue }
+            let commented = mine.filter(\.commented).count
+            let share = Double(commented) / Double(mine.count)
+            if mine.count >= HouseStyle.commentShareMinimumFixes, !HouseStyle.commentShare.contains(share) {
+                issues.append(Issue(file: ff, entry: "\(bugNames[bug] ?? bug) fixes", field: "inlineComment",
+                                    message: "\(commented) of \(mine.count) active fixes carry a comment (\(Int((share * 100).rounded())) %); "
+                                        + "about 60 % should (\(Int(HouseStyle.commentShare.lowerBound * 100)) to \(Int(HouseStyle.commentShare.upperBound * 100)) %): keep the best"))
+            }
             var openings: [String: [String]] = [:]
             for f in mine {
                 let o = HouseStyle.opening(f.prompt, words: 3)

@@ -16,6 +16,10 @@ extension PageContext {
                              + (doc.name < first ? "\(doc.name) is before the practice began." : "The note joins the site once \(doc.name) is one of them."))
             }
         }
+        if !templates.pagesWithoutCSP.isEmpty {
+            lines.append("with the overrides in Templates/, the pages made from \(templates.pagesWithoutCSP.joined(separator: ", ")) "
+                         + "carry no Content-Security-Policy meta (the built-in partials/top.mustache has it): a browser may load from other hosts on them.")
+        }
         if let ahead = index.daysAhead {
             lines.append("records on \(ahead.count) \(ahead.count == 1 ? "day" : "days") after \(index.last) (the latest \(ahead.latest)) "
                          + "are not on the site: a clock that ran ahead made them. They join it when their days come.")

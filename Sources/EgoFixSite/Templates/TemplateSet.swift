@@ -31,6 +31,10 @@ public struct TemplateSet: Sendable {
     private let renderer: TemplateRenderer
     /// Template names, sorted.
     public let names: [String]
+    /// With overrides, the names of the page templates (not partials) whose text and partials hold no
+    /// Content-Security-Policy meta: pages made from them let a browser load from other hosts.
+    /// Empty for the built-in theme, which has it on every page.
+    public let pagesWithoutCSP: [String]
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -90,6 +94,20 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
+        var withoutCSP: [String] = []
+        if overridden {
+            let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
+            func reachesCSP(_ name: String, _ seen: inout Set<String>) -> Bool {
+                guard seen.insert(name).inserted else { return false }
+                if texts[name]?.contains("Content-Security-Policy") ?? false { return true }
+                return entries[name]?.partials.contains { reachesCSP($0.name, &seen) } ?? false
+            }
+            for name in names where !name.hasPrefix("partials/") {
+                var seen = Set<String>()
+                if !reachesCSP(name, &seen) { withoutCSP.append(name) }
+            }
+        }
+        pagesWithoutCSP = withoutCSP
     }
 
     /// Where a template came from ("Templates/week.mustache (built-in)" or a file path).
