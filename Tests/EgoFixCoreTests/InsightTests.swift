@@ -116,6 +116,26 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(Set(days), [monday, tuesday], "each machine's engagement counts its own day for the streak")
     }
 
+    /// The same about one bug (the common case: the primary bug), once both machines have synced:
+    /// two crashes at one second tell their days apart by the machine that made each, as their
+    /// events do (both sat on the day of the first event).
+    func test_DayLedger_twoCrashesAboutOneBugInTheSameSecondKeepTheirMachinesDays() throws {
+        var log = InsightLog()
+        let t = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-03-02T23:30:00Z"))
+        let newYork = Clock("America/New_York").calendar, sydney = Clock("Australia/Sydney").calendar
+        for (name, token) in [("crash-a", "machine-a"), ("crash-b", "machine-b")] {
+            log.crashes.append(Crash(id: Catalogue.uuid(name), userId: log.user, bugId: log.bug.id, crashedAt: t, syncToken: token))
+        }
+        var a = AnalyticsEvent.make(userId: log.user, type: .crashLogged, bugId: log.bug.id, at: t, calendar: sydney)
+        var b = AnalyticsEvent.make(userId: log.user, type: .crashLogged, bugId: log.bug.id, at: t, calendar: newYork)
+        a.syncToken = "machine-b"   // Sydney's event, read first
+        b.syncToken = "machine-a"
+        log.events += [a, b]
+        let ledger = DayLedger(log.practice, calendar: log.cal)
+        XCTAssertEqual(ledger.activity(on: LocalDay(year: 2026, month: 3, day: 2)).crashes, 1, "machine a's, in New York")
+        XCTAssertEqual(ledger.activity(on: LocalDay(year: 2026, month: 3, day: 3)).crashes, 1, "machine b's, in Sydney")
+    }
+
     // MARK: Contribution graph
 
     func test_ContributionGraph_colorMatchesOutcome() {

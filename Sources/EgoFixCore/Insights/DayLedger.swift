@@ -69,10 +69,10 @@ public struct DayLedger: Sendable {
         let completionDays = live.map { toDay.day(of: $0) }
         let crashDays = crashes.map { toDay.day(of: $0) }
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
-        let rebootDays = versionReboots.map { toDay.day($0.createdAt, madeWith: .crashRebooted) }
+        let rebootDays = versionReboots.map { toDay.day($0.createdAt, madeWith: .crashRebooted, token: $0.syncToken) }
         let eventDays = events.map { toDay.day(of: $0) }
         let diagnostics = practice.liveDiagnostics
-        let diagnosticDays = diagnostics.map { toDay.day($0.completedAt, madeWith: .weeklyCompleted) }
+        let diagnosticDays = diagnostics.map { toDay.day($0.completedAt, madeWith: .weeklyCompleted, token: $0.syncToken) }
         var low = Int.max, high = Int.min
         for list in [completionDays, crashDays, rebootDays, eventDays, diagnosticDays] {
             for d in list {

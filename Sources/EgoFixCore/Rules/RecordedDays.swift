@@ -10,13 +10,15 @@ import Foundation
 /// Two machines in two zones can act in the same second (New York still on Monday, Sydney
 /// already on Tuesday): at such an instant each record finds its day from its own event, the one
 /// about the same fix (a completion), the same bug (a crash) or of its kind (a reboot, a
-/// diagnostic), not from whichever event was read last.
+/// diagnostic), made on the same machine (the same syncToken, once both have synced), not from
+/// whichever event was read last.
 public struct RecordedDays: Sendable {
     /// What an event at an instant with two days was about, and the day it was made on.
     struct Stamp: Sendable {
         let type: EventType
         let fixId: UUID?
         let bugId: UUID?
+        let token: String?
         let day: LocalDay
     }
 
@@ -38,7 +40,7 @@ public struct RecordedDays: Sendable {
             // Every live event at an instant where one moved, in the events' order.
             var at: [Date: [Stamp]] = [:]
             for e in events where e.deletedAt == nil && moved[e.timestamp] != nil {
-                at[e.timestamp, default: []].append(Stamp(type: e.eventType, fixId: e.fixId, bugId: e.bugId,
+                at[e.timestamp, default: []].append(Stamp(type: e.eventType, fixId: e.fixId, bugId: e.bugId, token: e.syncToken,
                                                           day: e.localDay(or: calendar)))
             }
             for (instant, stamps) in at where stamps.contains(where: { $0.day != stamps[0].day }) {
@@ -64,23 +66,28 @@ public struct RecordedDays: Sendable {
     /// The day a completion is listed and counted on (`FixCompletion.shownDay`), read from the
     /// events about its fix.
     public func day(of completion: FixCompletion) -> LocalDay {
-        completion.shownDay { day($0) { $0.fixId == completion.fixId } }
+        completion.shownDay { day($0, token: completion.syncToken) { $0.fixId == completion.fixId } }
     }
 
     /// The day a crash was logged on, read from the crash event about its bug.
     public func day(of crash: Crash) -> LocalDay {
-        day(crash.crashedAt) { $0.type == .crashLogged && $0.bugId == crash.bugId }
+        day(crash.crashedAt, token: crash.syncToken) { $0.type == .crashLogged && $0.bugId == crash.bugId }
     }
 
-    /// The day of a record made with an event of `type` and no fix or bug (a reboot, a diagnostic).
-    public func day(_ instant: Date, madeWith type: EventType) -> LocalDay {
-        day(instant) { $0.type == type }
+    /// The day of a record made with an event of `type` and no fix or bug (a reboot, a diagnostic);
+    /// `token`: the record's syncToken.
+    public func day(_ instant: Date, madeWith type: EventType, token: String?) -> LocalDay {
+        day(instant, token: token) { $0.type == type }
     }
 
-    /// The day of the first event at `instant` that `about` picks, when events at that instant
-    /// were made on two days; else `day(instant)`.
-    func day(_ instant: Date, about: (Stamp) -> Bool) -> LocalDay {
-        if !split.isEmpty, let stamps = split[instant], let s = stamps.first(where: about) { return s.day }
+    /// The day of the event at `instant` that `about` picks, made on the machine of `token` when
+    /// one was, else the first, when events at that instant were made on two days; else
+    /// `day(instant)`.
+    func day(_ instant: Date, token: String?, about: (Stamp) -> Bool) -> LocalDay {
+        if !split.isEmpty, let stamps = split[instant] {
+            let mine = stamps.filter(about)
+            if let s = mine.first(where: { token != nil && $0.token == token }) ?? mine.first { return s.day }
+        }
         return day(instant)
     }
 }

@@ -287,11 +287,11 @@ public enum SyncRules {
         var out: [Engagement] = []
         func add(_ at: Date, _ day: LocalDay) { out.append(Engagement(at: at, day: day)) }
         for c in completions where c.deletedAt == nil {
-            add(c.assignedAt, c.day.map(LocalDay.init(ordinal:)) ?? recorded.day(c.assignedAt) { $0.fixId == c.fixId })
-            if let d = c.completedAt { add(d, recorded.day(d) { $0.fixId == c.fixId }) }
+            add(c.assignedAt, c.day.map(LocalDay.init(ordinal:)) ?? recorded.day(c.assignedAt, token: c.syncToken) { $0.fixId == c.fixId })
+            if let d = c.completedAt { add(d, recorded.day(d, token: c.syncToken) { $0.fixId == c.fixId }) }
         }
         for c in crashes where c.deletedAt == nil { add(c.crashedAt, recorded.day(of: c)) }
-        for d in diagnostics where d.deletedAt == nil { add(d.completedAt, recorded.day(d.completedAt, madeWith: .weeklyCompleted)) }
+        for d in diagnostics where d.deletedAt == nil { add(d.completedAt, recorded.day(d.completedAt, madeWith: .weeklyCompleted, token: d.syncToken)) }
         let counted: Set<EventType> = [.appOpened, .fixAssigned, .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .weeklyCompleted]
         for e in events where e.deletedAt == nil && counted.contains(e.eventType) { add(e.timestamp, recorded.day(of: e)) }
         return out.sorted { ($0.at, $0.day) < ($1.at, $1.day) }

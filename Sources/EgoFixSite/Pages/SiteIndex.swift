@@ -91,7 +91,7 @@ struct SiteIndex: Sendable {
         daysSorted(comp, crashes)
         var reboots: [LocalDay: [VersionEntry]] = [:]
         for v in data.versions where v.deletedAt == nil && v.changeType == .reboot {
-            reboots[toDay.day(v.createdAt, madeWith: .crashRebooted), default: []].append(v)
+            reboots[toDay.day(v.createdAt, madeWith: .crashRebooted, token: v.syncToken), default: []].append(v)
         }
         rebootsByDay = reboots
         var opened = Set<LocalDay>()
