@@ -363,6 +363,27 @@ final class DateLineHistoryTests: XCTestCase {
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
         let stored = (doc["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-right" }?["status"] as? String
         XCTAssertEqual(stored, "active", "reading changes nothing; the next today saves it")
+        // Both only read: they work on a store this user cannot write (as root, run as nobody).
+        if getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.workdir)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
+            for command in ["status", "remind"] {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+                p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path, command, "--store", cli.store, "--now", at]
+                p.environment = ["TZ": "UTC", "NO_COLOR": "1", "HOME": cli.workdir, "PATH": "/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
+                let out = Pipe(), err = Pipe()
+                p.standardOutput = out
+                p.standardError = err
+                try p.run()
+                let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+                p.waitUntilExit()
+                XCTAssertEqual(p.terminationStatus, 0, "\(command) on a store it cannot write: \(e)")
+                if command == "status" { XCTAssertTrue(o.contains("stable"), o) }
+            }
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
+        }
         XCTAssertTrue(try cli.run(["today"], at: "2026-03-31T09:01:00Z").out.contains("REST DAY"))
     }
 

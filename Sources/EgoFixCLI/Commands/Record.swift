@@ -282,11 +282,8 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try await s.store.transaction { try s.ensureCatalogue() }
-        // The bugs as they stand now (a bug stable after its quiet weeks, which `today` would
-        // save), read and not written: status changes nothing.
-        let snap = try await s.store.rolledBack { () -> StatusSnapshot in
-            try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
+        let snap = try await s.store.transaction { () -> StatusSnapshot in
+            try s.ensureCatalogue()
             return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
         }
         if json {

@@ -44,11 +44,8 @@ struct Remind: AsyncParsableCommand {
         if install { return try installUnits(at: time) }
         if uninstall { return try uninstallUnits() }
         let s = try Session.open(options)
-        try await s.store.transaction { try s.ensureCatalogue() }
-        // Read with the bugs as they stand now (a stable bug gets the quieter cadence the day it
-        // is stable, not after the next `today` saves it); nothing is written.
-        let due = try await s.store.rolledBack { () -> ReminderCadence.Now in
-            try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
+        let due = try await s.store.transaction { () -> ReminderCadence.Now in
+            try s.ensureCatalogue()
             return try await ReminderService(repos: s.repos, calendar: s.calendar)
                 .due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
         }

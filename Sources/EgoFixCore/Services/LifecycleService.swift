@@ -12,11 +12,29 @@ public struct LifecycleService: Sendable {
     /// Evaluates one bug (or every bug) and saves any transition.
     @discardableResult
     public func reconcile(bugId: UUID? = nil, at now: Date) async throws -> BugLifecycle.Transition? {
+        var last: BugLifecycle.Transition?
+        for (bug, transition) in try await evaluated(bugId: bugId, at: now) {
+            guard let transition else { continue }
+            try await repos.bugs.save(BugLifecycle.apply(transition, to: bug, at: now))
+            last = transition
+        }
+        return last
+    }
+
+    /// Every live bug as the rules have it at `now`, with the transition `reconcile` would save
+    /// applied and nothing written: for the commands that only read (`status`, `remind`), which
+    /// also work on a store they cannot write.
+    public func current(at now: Date) async throws -> [Bug] {
+        try await evaluated(bugId: nil, at: now).map { bug, t in t.map { BugLifecycle.apply($0, to: bug, at: now) } ?? bug }
+    }
+
+    /// Each bug (or the one), with the transition the rules give it at `now`, if any.
+    private func evaluated(bugId: UUID?, at now: Date) async throws -> [(Bug, BugLifecycle.Transition?)] {
         let bugs = try await repos.bugs.getAll().filter { bugId == nil || $0.id == bugId }
         let crashes = try await repos.crashes.getAll()
         let diagnostics = try await repos.diagnostics.getAll()
         let fixes = try await repos.fixes.getAll()
-        var last: BugLifecycle.Transition?
+        var out: [(Bug, BugLifecycle.Transition?)] = []
         for bug in bugs {
             var retests: [FixCompletion] = []
             if let since = bug.lastRetestAt {
@@ -24,12 +42,9 @@ public struct LifecycleService: Sendable {
                 retests = BugLifecycle.retests(of: bug, among: try await repos.completions.getAssigned(from: since, to: .distantFuture),
                                                bugOf: { mine.contains($0) ? bug.id : nil })
             }
-            if let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
-                                             now: now, calendar: calendar) {
-                try await repos.bugs.save(BugLifecycle.apply(t, to: bug, at: now))
-                last = t
-            }
+            out.append((bug, BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
+                                                   now: now, calendar: calendar)))
         }
-        return last
+        return out
     }
 }

@@ -13,7 +13,8 @@ public struct ReminderService: Sendable {
 
     public func due(at now: Date, remindAt: ReminderTime, skippedDiagnosticWeek: LocalDay? = nil) async throws -> ReminderCadence.Now {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        let bugs = try await repos.bugs.getAll()
+        // The bugs as they stand now: a stable bug gets the quieter cadence the day it is stable.
+        let bugs = try await LifecycleService(repos: repos, calendar: calendar).current(at: now)
         let day = LocalDay(now, calendar: calendar)
         let diagnostic = try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now)
         var dayFix: (label: String, open: Bool)?

@@ -29,8 +29,10 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let streakSvc = StreakService(repos: repos, calendar: calendar)
         let streak = try await streakSvc.currentStreak(at: now)
         let applied = try await repos.completions.count(outcome: .applied)
-        let active = DailyFixRules.turnOrder(try await repos.bugs.getActive(), primaryBugId: user.primaryBugId)
-            + (try await repos.bugs.getActive()).filter { $0.status != .active }.sorted { $0.slug < $1.slug }
+        // The bugs as they stand now (one stable after its quiet weeks, which `today` would save).
+        let bugs = try await LifecycleService(repos: repos, calendar: calendar).current(at: now).filter(\.isActive)
+        let active = DailyFixRules.turnOrder(bugs, primaryBugId: user.primaryBugId)
+            + bugs.filter { $0.status != .active }.sorted { $0.slug < $1.slug }
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         // The fix `egofix applied` would mark (PendingFixRule).
