@@ -403,5 +403,11 @@ final class DateLineHistoryTests: XCTestCase {
         let rated = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-09T10:05:00Z")
         XCTAssertEqual(rated.status, 0, rated.err)
         XCTAssertTrue(try cli.run(["remind"], at: "2026-03-15T18:31:00Z").out.contains("Weekly diagnostic open"), "next week asks again")
+        // Skipped in a terminal (enter on every bug): the same.
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+            let skipped = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:00:00Z", input: "\n")
+            XCTAssertTrue(skipped.out.contains("Skipped. Nothing recorded, nothing owed."), skipped.out)
+            XCTAssertFalse(try cli.run(["status"], at: "2026-03-15T19:01:00Z").out.contains("diagnostic open"))
+        }
     }
 }

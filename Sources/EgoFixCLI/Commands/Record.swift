@@ -142,9 +142,7 @@ struct Diagnostic: AsyncParsableCommand {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
             let done = try await done()
-            // Nothing is recorded; this store only notes the week, so that `today`, `status` and
-            // `remind` stop asking about it. `egofix diagnostic` still takes it.
-            if !done, due { try s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal)) }
+            if !done, due { noteSkipped(s, week) }
             s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."])
             return
         }
@@ -197,6 +195,7 @@ struct Diagnostic: AsyncParsableCommand {
                 responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
             }
             guard !responses.isEmpty else {
+                noteSkipped(s, week)
                 s.print(["Skipped. Nothing recorded, nothing owed."])
                 return
             }
@@ -272,6 +271,13 @@ struct Diagnostic: AsyncParsableCommand {
             ctx = c
         }
         return BugDiagnosticResponse(bugId: bug.id, intensity: intensity, primaryContext: ctx)
+    }
+
+    /// Nothing is recorded for a skip; the store only notes the week, so that `today`, `status`
+    /// and `remind` stop asking about it (`egofix diagnostic` still takes it). Best effort: on a
+    /// store this user cannot write, skipping still succeeds and costs nothing.
+    private func noteSkipped(_ s: Session, _ week: LocalDay) {
+        try? s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal))
     }
 }
 
