@@ -80,7 +80,9 @@ final class DailyFixRuleTests: XCTestCase {
 
     func test_weeklyOverhaulOnMondaysAfterTwoWeeks() {
         let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
-        let fixes = Catalogue.fixes(for: bug)
+        let fixes = Catalogue.fixes(for: bug, weekly: 0)
+            + [Fix(id: Catalogue.uuid("overhaul-medium"), number: 900, bugId: bug.id, type: .weekly, severity: .medium,
+                   prompt: "overhaul", createdAt: c.at(2026, 1, 1))]
         let monday = c.day(2026, 3, 16) // 14 days active
         guard case .fix(let f, let reason) = DailyFixRules.choose(input(bugs: [bug], fixes: fixes, day: monday)) else { return XCTFail() }
         XCTAssertEqual(f.type, .weekly)
@@ -89,8 +91,8 @@ final class DailyFixRuleTests: XCTestCase {
         XCTAssertEqual(DailyFixRules.choose(input(bugs: [bug], fixes: fixes, day: monday.adding(days: 1))).fix?.type, .daily)
     }
 
-    /// Monday's overhaul follows the severity ramp (low to day 13, medium from 14, high from 42),
-    /// the nearest severity when the target has none left: a high overhaul came on day 32.
+    /// Monday's overhaul follows the severity ramp (low to day 13, medium from 14, high from 42):
+    /// the target severity, else a lower one, else the daily fix; a high overhaul came on day 32.
     func test_weeklyOverhaulFollowsTheSeverityRamp() {
         let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
         let daily = Catalogue.fixes(for: bug, weekly: 0)
@@ -107,6 +109,8 @@ final class DailyFixRuleTests: XCTestCase {
         XCTAssertEqual(overhaul(start.adding(days: 35), weekly), .medium, "day 35: not high yet")
         XCTAssertEqual(overhaul(start.adding(days: 42), weekly), .high)
         XCTAssertEqual(overhaul(start.adding(days: 14), weekly.filter { $0.severity != .medium }), .low, "the nearest, lower first")
+        XCTAssertNil(overhaul(start.adding(days: 35), weekly.filter { $0.severity == .high }), "never above the ramp: the daily fix instead")
+        XCTAssertEqual(overhaul(start.adding(days: 42), weekly.filter { $0.severity == .high }), .high)
     }
 
     func test_activeBugsTakeTurns() {

@@ -249,17 +249,19 @@ public enum DailyFixRules {
         }
     }
 
-    /// The bug's fix for the day among the fixes not excluded: Monday's overhaul when allowed, else
-    /// a daily fix; of the target severity, else the nearest severity (lower first). `bug` indexes `bugs`.
+    /// The bug's fix for the day among the fixes not excluded: Monday's overhaul when allowed (of
+    /// the target severity or lower), else a daily fix of the target severity, else the nearest
+    /// severity (lower first). `bug` indexes `bugs`.
     static func pick<Source: FixSource>(_ fixes: Source, _ excluded: Excluded, day: LocalDay, days: LocalDay.Converter,
                                         bugs: [Bug], bug b: Int, allowWeekly: Bool, hash: DayHash) -> Fix? {
         let bugId = bugs[b].id
         let daysActive = bugs[b].activatedAt.map { day.days(since: days.day($0)) } ?? 0
-        let severities = preference[slot(targetSeverity(daysActive: daysActive))]
-        // Monday's overhaul follows the severity ramp as the daily fixes do (a high overhaul on
-        // day 32 came ten days before the ramp reaches high).
+        let target = targetSeverity(daysActive: daysActive)
+        let severities = preference[slot(target)]
+        // Monday's overhaul follows the severity ramp: the target severity, else a lower one, else
+        // the day's daily fix (a high overhaul came on day 32, ten days before the ramp reaches high).
         if allowWeekly, day.isoWeekday == 1, daysActive >= Thresholds.weeklyOverhaulAfterDays {
-            for sev in severities {
+            for sev in severities where sev.rank <= target.rank {
                 if let f = fixes.best(excluded, bugIndex: b, bug: bugId, type: .weekly, severity: sev, hash: hash) { return f }
             }
         }

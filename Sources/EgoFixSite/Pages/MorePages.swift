@@ -217,7 +217,7 @@ extension PageContext {
                         "The longest streak is kept. The number means nothing about your growth."]),
             ("Daily fix", ["One fix per local day, the same one all day.",
                            "Severity follows how long the bug has been active: low before day \(T.mediumSeverityAfterDays), medium from day \(T.mediumSeverityAfterDays), high from day \(T.highSeverityAfterDays).",
-                           "On Mondays, after \(T.weeklyOverhaulAfterDays) days active, a weekly system overhaul instead, its severity by the same rule.",
+                           "On Mondays, after \(T.weeklyOverhaulAfterDays) days active, a weekly system overhaul instead, of that severity or lower.",
                            "Never a fix already applied while unseen ones are left. A skipped fix waits \(T.skippedCooldownDays) days; a failed one \(T.failedCooldownDays) days.",
                            "Active bugs take turns. When no active bug has an unseen fix, a rerun: a fix applied at least \(T.rerunAfterDays) days ago, the longest ago first, marked as a rerun.",
                            "When a bug is down to \(T.unseenFixesLowWarning) unseen fixes, the day's card says so once.",
