@@ -338,6 +338,14 @@ final class DateLineHistoryTests: XCTestCase {
         let weeks = try FileManager.default.contentsOfDirectory(atPath: site + "/weeks").filter { $0.hasPrefix("20") }.sorted()
         XCTAssertEqual(weeks, ["2026-W10"])
         XCTAssertTrue(r.err.contains("egofix: warning: records on 1 day after 2026-03-05 (the latest 2099-12-31) are not on the site"), r.err)
+        // Nor anywhere else: the changelog, the feed, the history and the rollups' counts.
+        for page in ["changelog/index.html", "changelog/feed.xml", "history/index.html", "index.html", "months/2026-03/index.html", "years/2026/index.html"] {
+            let text = try String(contentsOfFile: site + "/" + page, encoding: .utf8)
+            XCTAssertFalse(text.contains("2099"), "\(page) shows the record from 2099")
+            XCTAssertFalse(text.contains("clock glitch"), "\(page) shows the record from 2099")
+        }
+        let month = try String(contentsOfFile: site + "/months/2026-03/index.html", encoding: .utf8)
+        XCTAssertFalse(month.contains("crashes</span><span class=\"value\">1<"), month)
     }
 
     /// A bug that became stable by time alone (28 days, three quiet weeks, no crash) reads as

@@ -42,8 +42,13 @@ final class PageContext: Sendable {
     /// The tidbits a page may pick from, per trigger: the primary bug's, in the picker's order
     /// (none without a primary bug).
     let tidbitsByTrigger: [EducationTrigger: [MicroEducation]]
+    /// Days with records after the site's last day (`SiteHorizon`), and the latest of them.
+    let daysAhead: (count: Int, latest: LocalDay)?
 
-    init(data: Practice, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
+    init(data all: Practice, content: SiteContent, options: SiteOptions, templates: TemplateSet) throws {
+        // Records from a clock that ran ahead wait for their days (`SiteHorizon`).
+        let (data, ahead) = SiteHorizon.clip(all, now: options.now, calendar: options.calendar)
+        daysAhead = ahead
         self.data = data
         self.content = content
         self.options = options

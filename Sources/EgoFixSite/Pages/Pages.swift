@@ -20,7 +20,7 @@ extension PageContext {
             lines.append("with the overrides in Templates/, the pages made from \(templates.pagesWithoutCSP.joined(separator: ", ")) "
                          + "carry no Content-Security-Policy meta (the built-in partials/top.mustache has it): a browser may load from other hosts on them.")
         }
-        if let ahead = index.daysAhead {
+        if let ahead = daysAhead {
             lines.append("records on \(ahead.count) \(ahead.count == 1 ? "day" : "days") after \(index.last) (the latest \(ahead.latest)) "
                          + "are not on the site: a clock that ran ahead made them. They join it when their days come.")
         }

@@ -24,11 +24,8 @@ struct SiteIndex: Sendable {
     let diagnosticsByWeek: [LocalDay: WeeklyDiagnostic]
     let first: LocalDay
     /// The last day with a page: today, or a day with records up to two days after it (a flight
-    /// west over the date line), as `history` reads it.
+    /// west over the date line; later ones are not given to the index, `SiteHorizon`).
     let last: LocalDay
-    /// Days with records after `last`, from a clock that ran ahead, and the latest of them: they
-    /// join the site when their days come (one such record used to make week pages up to 2099).
-    let daysAhead: (count: Int, latest: LocalDay)?
     /// The days the month, quarter and year pages cover: from `first` to `last`, and the
     /// Thursdays of their weeks, which decide a week's month (a practice begun on Sunday March 1
     /// has a week page for Feb 23 to Mar 1, in February, so February has a page too).
@@ -106,10 +103,7 @@ struct SiteIndex: Sendable {
         // Today is in the range whichever side of the records it falls (a clock behind the first
         // record: a flight west the night the practice began), so this week always has a page.
         first = min(today, ([start].compactMap { $0 } + activity).min() ?? today)
-        let horizon = today.adding(days: 2)
-        last = max(today, activity.filter { $0 <= horizon }.max() ?? today)
-        let ahead = Set(activity.filter { $0 > horizon })
-        daysAhead = ahead.max().map { (ahead.count, $0) }
+        last = max(today, activity.max() ?? today)
         versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
                                           at: { $0.createdAt }, id: { $0.id })
         appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
