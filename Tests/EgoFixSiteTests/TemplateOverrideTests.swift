@@ -40,4 +40,18 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertTrue(without.contains("week") && without.contains("dashboard"), "\(without)")
         XCTAssertFalse(without.contains { $0.hasPrefix("share/") || $0.hasPrefix("partials/") }, "share pages carry their own; partials are not pages")
     }
+
+    /// A file in Templates/ that no page uses (a misspelt name) is said; a partial of one's own
+    /// that an override includes is used.
+    func test_anUnusedTemplateFileIsNamed() throws {
+        let dir = try TempDir()
+        let folder = dir.url.appendingPathComponent("Templates")
+        let week = String(decoding: try XCTUnwrap(BuiltIn.file("Templates/week.mustache")), as: UTF8.self)
+        try dir.write("Templates/week.mustache", week + "{{> partials/mine}}\n")
+        try dir.write("Templates/partials/mine.mustache", "<p>mine</p>\n")
+        try dir.write("Templates/weeks.mustache", week)
+        let unused = try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).unusedOverrides
+        XCTAssertEqual(unused.map { URL(fileURLWithPath: $0).lastPathComponent }, ["weeks.mustache"])
+        XCTAssertEqual(try TemplateSet.load(workspace: nil).unusedOverrides, [])
+    }
 }

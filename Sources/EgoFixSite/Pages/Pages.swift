@@ -16,6 +16,9 @@ extension PageContext {
                              + (doc.name < first ? "\(doc.name) is before the practice began." : "The note joins the site once \(doc.name) is one of them."))
             }
         }
+        for origin in templates.unusedOverrides {
+            lines.append("\(origin) is not used: no page has that name and no template includes it.")
+        }
         if !templates.pagesWithoutCSP.isEmpty {
             lines.append("with the overrides in Templates/, the pages made from \(templates.pagesWithoutCSP.joined(separator: ", ")) "
                          + "carry no Content-Security-Policy meta (the built-in partials/top.mustache has it): a browser may load from other hosts on them.")

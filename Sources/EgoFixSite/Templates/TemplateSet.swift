@@ -35,6 +35,9 @@ public struct TemplateSet: Sendable {
     /// Content-Security-Policy meta: pages made from them let a browser load from other hosts.
     /// Empty for the built-in theme, which has it on every page.
     public let pagesWithoutCSP: [String]
+    /// Files in the workspace's `Templates/` that no page uses: not the name of a built-in
+    /// template, and included by none (a misspelt `weeks.mustache` changed nothing, silently).
+    public let unusedOverrides: [String]
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -56,17 +59,19 @@ public struct TemplateSet: Sendable {
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
         }
-        try self.init(sources: sources)
+        try self.init(sources: sources, builtInNames: Set(builtIn.map { String($0.path.dropLast(".mustache".count)) }))
     }
 
     /// Templates given directly as text (for tests and tools): name → Mustache source.
     public init(templates: [String: String]) throws {
         try self.init(sources: templates.keys.sorted().compactMap { name in
             templates[name].map { (name, "Templates/\(name).mustache", $0, false) }
-        })
+        }, builtInNames: nil)
     }
 
-    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)]) throws {
+    /// `builtInNames`: the built-in theme's template names, which the pages render (nil: every
+    /// template given is one).
+    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)], builtInNames: Set<String>?) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         // With an override, how deep a render can nest through chains of partials is checked;
@@ -108,6 +113,18 @@ public struct TemplateSet: Sendable {
             }
         }
         pagesWithoutCSP = withoutCSP
+        var unused: [String] = []
+        if overridden, let builtInNames {
+            // What the pages reach: the built-in names and every partial they include, transitively.
+            var reached = Set<String>()
+            var stack = builtInNames.sorted()
+            while let name = stack.popLast() {
+                guard reached.insert(name).inserted else { continue }
+                stack += entries[name]?.partials.map(\.name) ?? []
+            }
+            unused = sources.filter { !$0.builtIn && !reached.contains($0.name) }.map(\.origin).sorted()
+        }
+        unusedOverrides = unused
     }
 
     /// Where a template came from ("Templates/week.mustache (built-in)" or a file path).
