@@ -1,4 +1,5 @@
 import EgoFixCore
+import EgoFixSite
 import Foundation
 
 /// What `egofix serve` may send from the site folder, and how: a request path resolved inside the
@@ -21,6 +22,8 @@ enum ServedFiles {
         for s in segments {
             if s == ".." || s == "." || s.contains("\\") || s.contains("\0") { return .refused }
         }
+        // The marker that says egofix made the folder is bookkeeping, not a page.
+        if segments.count == 1, segments[0] == SiteWriter.markerName { return .notFound }
         guard let realRoot = realPath(root) else { return .notFound }
         var candidate = root + "/" + segments.joined(separator: "/")
         var isFolder: ObjCBool = false

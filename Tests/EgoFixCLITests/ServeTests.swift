@@ -97,6 +97,9 @@ final class ServeTests: XCTestCase {
         let css = try fetch(s.url + "style.css")
         XCTAssertEqual(css.status, 200)
         XCTAssertTrue(css.headers.lowercased().contains("content-type: text/css"), css.headers)
+        // The marker that says egofix made the folder is not a page.
+        XCTAssertTrue(FileManager.default.fileExists(atPath: s.site + "/.egofix-site"))
+        XCTAssertEqual(try fetch(s.url + ".egofix-site").status, 404)
 
         // A fix marked in another terminal: the dashboard changes.
         XCTAssertEqual(try cli.run(["applied", "-m", "Let Tom finish his sentence."]).status, 0)
