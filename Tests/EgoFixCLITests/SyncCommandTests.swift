@@ -82,6 +82,35 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try a.export(), try b.export())
     }
 
+    /// One quick fix marked on both machines in the same second, with a text on one of them: the
+    /// stores agree after a, b, a, and the text is there once. When the textless version won the
+    /// tie, the text became its note, and the next sync compared that noted version again and
+    /// flipped: machine a kept its text and noted it a second time as another machine's (half the
+    /// runs, by the records' random ids; six runs here).
+    func test_sync_cli_aSameSecondOutcomeOnTwoMachinesConverges() throws {
+        for _ in 0..<6 {
+            let a = try CLI(zone: "Europe/London"), b = try CLI(zone: "Pacific/Tongatapu")
+            let dir = try shared(a)
+            XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-liked"], at: "2027-09-10T08:00:00Z").status, 0)
+            XCTAssertEqual(try a.run(["sync", dir], at: "2027-09-10T08:00:05Z").status, 0)
+            XCTAssertEqual(try b.run(["init", "--from", dir], at: "2027-09-10T08:00:10Z").status, 0)
+            XCTAssertEqual(try a.run(["crash", "need-to-be-liked"], at: "2027-09-11T07:00:00Z").status, 0)
+            XCTAssertEqual(try a.run(["sync", dir], at: "2027-09-11T07:01:00Z").status, 0)
+            XCTAssertEqual(try b.run(["sync", dir], at: "2027-09-11T07:02:00Z").status, 0)
+            XCTAssertEqual(try a.run(["skipped", "-m", "Not great. Tried anyway."], at: "2027-09-11T15:06:30Z").status, 0)
+            XCTAssertEqual(try b.run(["skipped"], at: "2027-09-11T15:06:30Z").status, 0)
+            for (m, t) in [(a, "16:00:00"), (b, "16:00:01"), (a, "16:00:02")] {
+                XCTAssertEqual(try m.run(["sync", dir], at: "2027-09-11T\(t)Z").status, 0)
+            }
+            let exported = try a.export()
+            XCTAssertEqual(exported, try b.export())
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+            let live = ((doc["completions"] as? [[String: Any]]) ?? []).filter { $0["deletedAt"] == nil || $0["deletedAt"] is NSNull }
+            let texts = live.compactMap { $0["reflection"] as? String }
+            XCTAssertEqual(texts.map { $0.components(separatedBy: "Not great. Tried anyway.").count - 1 }.reduce(0, +), 1, "\(texts)")
+        }
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

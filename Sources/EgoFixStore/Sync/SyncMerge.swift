@@ -82,6 +82,7 @@ struct SyncState {
             return c
         }
         waiting += Self.lww(&completions, incoming, &touched, resolvable: { fixTypes[$0.fixId] != nil },
+                            tieBreak: SyncState.ownBytes(_:greaterThan:),
                             lost: { winner, loser in
                                 if let k = SyncRules.keptVersion(winner: winner, loser: loser) { kept.append(k) }
                             })
@@ -134,8 +135,10 @@ struct SyncState {
     }
 
     /// Last writer wins (`SyncRules.newer`); records failing `resolvable` are not taken and counted.
+    /// `tieBreak(r, l)`: whether `r` wins a tie on everything else (by default its canonical bytes).
     private static func lww<R: SyncStamped>(_ local: inout [UUID: R], _ incoming: [R], _ touched: inout Set<UUID>,
                                             resolvable: (R) -> Bool = { _ in true },
+                                            tieBreak: (R, R) -> Bool = { r, l in SyncState.bytes(r, greaterThan: l) },
                                             lost: (_ winner: R, _ loser: R) -> Void = { _, _ in }) -> Int {
         var waiting = 0
         for r in incoming {
@@ -147,7 +150,7 @@ struct SyncState {
                 if SyncState.same(l, r) { continue }
                 let newer = SyncRules.newer(updatedAt: r.updatedAt, deleted: r.deletedAt != nil, token: r.syncToken,
                                             than: l.updatedAt, deleted: l.deletedAt != nil, token: l.syncToken,
-                                            tieBreak: { SyncState.bytes(r, greaterThan: l) })
+                                            tieBreak: { tieBreak(r, l) })
                 guard newer else {
                     lost(l, r)
                     continue
@@ -201,6 +204,21 @@ struct SyncState {
     static func same<R: SQLRecord>(_ a: R, _ b: R) -> Bool {
         guard let x = try? a.databaseValues(), let y = try? b.databaseValues() else { return false }
         return x == y
+    }
+
+    /// A completion's tie: its bytes without the notes other machines' texts added to it, then
+    /// (the same own text) with them. A version that won a tie and then took the loser's text as
+    /// a note must still win it: compared with its notes, the winner flipped on the next sync,
+    /// and a machine noted its own text as another machine's.
+    static func ownBytes(_ a: FixCompletion, greaterThan b: FixCompletion) -> Bool {
+        func own(_ c: FixCompletion) -> FixCompletion {
+            var c = c
+            let text = SyncRules.ownText(c.reflection)
+            c.reflection = text.isEmpty ? nil : text
+            return c
+        }
+        let (x, y) = (own(a), own(b))
+        return x != y ? bytes(x, greaterThan: y) : bytes(a, greaterThan: b)
     }
 
     /// The last resort of the total order: canonical JSON bytes, compared in order.
