@@ -111,6 +111,37 @@ final class SyncCommandTests: XCTestCase {
         }
     }
 
+    /// A pattern type dismissed on one machine after the other viewed it: the stores agree after
+    /// a, b, a. The dismissal saved today's figures over the stored finding, losing its viewing, and
+    /// the two machines kept different copies of it for good.
+    func test_sync_cli_aPatternDismissedOnOneMachineConverges() throws {
+        let a = try CLI(zone: "Europe/Berlin"), b = try CLI(zone: "Europe/Berlin")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T09:00:05Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T09:00:10Z").status, 0)
+        for d in 2...21 {
+            let day = String(format: "2026-03-%02d", d)
+            _ = try a.run(["today"], at: day + "T10:00:00Z")
+            _ = try a.run(["applied"], at: day + "T10:05:00Z")
+            if [7, 14, 21].contains(d) {
+                XCTAssertEqual(try a.run(["crash"], at: day + "T20:00:00Z").status, 0)
+                XCTAssertEqual(try a.run(["reboot"], at: day + "T20:10:00Z").status, 0)
+            }
+        }
+        _ = try a.run(["today"], at: "2026-03-22T10:00:00Z")
+        _ = try a.run(["applied"], at: "2026-03-22T10:05:00Z")
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-22T10:10:00Z").status, 0)
+        XCTAssertEqual(try b.run(["sync", dir], at: "2026-03-22T10:11:00Z").status, 0)
+        XCTAssertEqual(try b.run(["crash"], at: "2026-03-28T20:00:00Z").status, 0)
+        let dismissed = try b.run(["patterns", "--dismiss", "temporalCrash"], at: "2026-03-28T21:00:00Z")
+        XCTAssertEqual(dismissed.status, 0, dismissed.err)
+        for (m, t) in [(a, "21:02"), (b, "21:03"), (a, "21:04")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-28T\(t):00Z").status, 0)
+        }
+        XCTAssertEqual(try a.export(), try b.export())
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

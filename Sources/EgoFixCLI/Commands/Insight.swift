@@ -75,7 +75,12 @@ struct Patterns: AsyncParsableCommand {
             let found = run.patterns.filter { $0.patternType == type }
             guard !found.isEmpty else { throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.") }
             let user = try await s.profile()
-            for var p in found {
+            // As surfacing does: the finding as first stored (with when it was viewed), only its
+            // dismissal added. Saving today's figures over it lost the viewing and left two
+            // machines holding different copies of one pattern.
+            let stored = try await s.repos.patterns.getAll()
+            for found in found {
+                var p = stored.first { $0.id == found.id && $0.deletedAt == nil } ?? found
                 p.dismissedAt = s.now
                 try await s.repos.patterns.save(p)
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
