@@ -418,4 +418,30 @@ final class DateLineHistoryTests: XCTestCase {
             XCTAssertFalse(try cli.run(["status"], at: "2026-03-15T19:01:00Z").out.contains("diagnostic open"))
         }
     }
+
+    /// A reboot made where it is already tomorrow (Tonga) while the site is built in New York:
+    /// history listed it on its day and no week page did (a reboot did not count as activity for
+    /// the site's last day).
+    func test_build_aRebootOnTomorrowsDateHasItsWeekPage() throws {
+        let cli = try CLI(zone: "America/New_York")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2025-04-21T09:00:00-04:00").status, 0)
+        XCTAssertEqual(try cli.run(["crash"], at: "2025-04-27T18:00:00-04:00").status, 0)
+        XCTAssertEqual(try cli.run(["reboot"], at: "2025-04-28T12:00:00+13:00", env: ["TZ": "Pacific/Tongatapu"]).status, 0)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2025-04-27T19:10:00-04:00").status, 0)
+        let week = try String(contentsOfFile: site + "/weeks/2025-W18/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("reboot"), week)
+    }
+
+    /// The dashboard's "since" is the day the practice began where it began (Honolulu, 1 March),
+    /// as history has it, not that instant read in Kiritimati (2 March).
+    func test_build_theDashboardsSinceIsTheDayThePracticeBegan() throws {
+        let cli = try CLI(zone: "Pacific/Honolulu")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-01T22:00:00-10:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "x"], at: "2026-03-01T22:05:00-10:00").status, 0)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-03T10:00:00+14:00", env: ["TZ": "Pacific/Kiritimati"]).status, 0)
+        let dashboard = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("since 2026-03-01"), dashboard)
+    }
 }

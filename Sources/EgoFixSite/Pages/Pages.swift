@@ -97,7 +97,7 @@ extension PageContext {
             "version": .text(user.currentVersion),
             "toNext": .text("\(VersionRules.fixesToNextVersion(appliedCount: applied)) to v\(VersionRules.version(forAppliedCount: applied).next.version)"),
             "streak": .text("day \(streak)"), "longest": .text(String(user.longestStreak)), "applied": .text(String(applied)),
-            "since": .text("since \(index.clock.day(user.createdAt))"),
+            "since": .text("since \(index.practiceStart ?? index.clock.day(user.createdAt))"),
             "streakLine": .text(StreakRules.line(days: streak, longest: user.longestStreak)),
             "bugs": .list(active.map { ["slug": .text($0.slug), "title": .text($0.title), "status": .text($0.status.rawValue),
                                         "primary": .bool($0.id == user.primaryBugId)] }),

@@ -23,6 +23,8 @@ struct SiteIndex: Sendable {
     let openedDays: Set<LocalDay>
     let diagnosticsByWeek: [LocalDay: WeeklyDiagnostic]
     let first: LocalDay
+    /// The day the practice began, where it began (nil before `egofix init`).
+    let practiceStart: LocalDay?
     /// The last day with a page: today, or a day with records up to two days after it (a flight
     /// west over the date line; later ones are not given to the index, `SiteHorizon`).
     let last: LocalDay
@@ -98,8 +100,9 @@ struct SiteIndex: Sendable {
         for d in data.diagnostics where d.deletedAt == nil { diags[d.week(in: calendar)] = d }
         diagnosticsByWeek = diags
 
-        let activity = Array(comp.keys) + Array(crashes.keys) + Array(opened) + Array(diags.keys)
+        let activity = Array(comp.keys) + Array(crashes.keys) + Array(reboots.keys) + Array(opened) + Array(diags.keys)
         let start = data.profile.map { toDay.day($0.createdAt) }
+        practiceStart = start
         // Today is in the range whichever side of the records it falls (a clock behind the first
         // record: a flight west the night the practice began), so this week always has a page.
         first = min(today, ([start].compactMap { $0 } + activity).min() ?? today)
