@@ -195,7 +195,9 @@ struct Diagnostic: AsyncParsableCommand {
                 responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
             }
             guard !responses.isEmpty else {
-                noteSkipped(s, week)
+                // Only the week the window is open for (with --anyway mid-week, the week whose
+                // diagnostic opens on Sunday is not skipped by it).
+                if due, !(try await done()) { noteSkipped(s, week) }
                 s.print(["Skipped. Nothing recorded, nothing owed."])
                 return
             }
