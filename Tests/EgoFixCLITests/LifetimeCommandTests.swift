@@ -348,6 +348,45 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertFalse(month.contains("crashes</span><span class=\"value\">1<"), month)
     }
 
+    /// What a record from a clock that ran ahead changed leaves the site with it: a crash kept is
+    /// not shown as rebooted in 2029, and the streak is the one the days shown make (it read
+    /// "day 1" beside five days in a row).
+    func test_build_whatARecordYearsAheadChangedWaitsWithIt() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        for d in 2...6 {
+            _ = try cli.run(["today"], at: "2026-03-0\(d)T09:00:00Z")
+            XCTAssertEqual(try cli.run(["applied", "-m", "x"], at: "2026-03-0\(d)T10:00:00Z").status, 0)
+        }
+        XCTAssertEqual(try cli.run(["crash"], at: "2026-03-06T11:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["reboot"], at: "2029-06-01T12:00:00Z").status, 0)
+        _ = try cli.run(["today"], at: "2029-06-01T12:05:00Z")
+        XCTAssertEqual(try cli.run(["applied", "-m", "y"], at: "2029-06-01T12:06:00Z").status, 0)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-06T13:00:00Z").status, 0)
+        for page in ["weeks/2026-W10/index.html", "bugs/need-to-be-right/index.html", "index.html"] {
+            XCTAssertFalse(try String(contentsOfFile: site + "/" + page, encoding: .utf8).contains("2029"), page)
+        }
+        let dashboard = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("streak</span><span class=\"value\">day 5<"), dashboard)
+    }
+
+    /// A record made in Kiritimati (+14) on a day after the horizon of a reader at -12 is less
+    /// than a day ahead of the reader's clock: it waits for its day too, at any hour (at 11:30
+    /// it was on the site, at 10:00 not, and a no-change rebuild kept whichever came first).
+    func test_build_aRecordAheadFromTheFarEastWaitsAtAnyHour() throws {
+        let cli = try CLI(zone: "Pacific/Kiritimati")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-01T09:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right"], at: "2026-03-03T10:30:00Z").status, 0)
+        for t in ["10:00", "11:30"] {
+            let site = cli.workdir + "/site-" + t
+            let r = try cli.run(["build", "--out", site], at: "2026-03-02T\(t):00Z", env: ["TZ": "Etc/GMT+12"])
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertTrue(r.err.contains("(the latest 2026-03-04) are not on the site"), "\(t): \(r.err)")
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: site + "/weeks").filter { $0.hasPrefix("20") }, ["2026-W09"], t)
+        }
+    }
+
     /// A bug that became stable by time alone (28 days, three quiet weeks, no crash) reads as
     /// stable in `status`, `remind` and the site before the next `today` saves it: `remind` said
     /// "Fix #039 is ready." for a fix `today` would not give. Neither writes the store.
@@ -411,11 +450,15 @@ final class DateLineHistoryTests: XCTestCase {
         let rated = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-09T10:05:00Z")
         XCTAssertEqual(rated.status, 0, rated.err)
         XCTAssertTrue(try cli.run(["remind"], at: "2026-03-15T18:31:00Z").out.contains("Weekly diagnostic open"), "next week asks again")
-        // Skipped in a terminal (enter on every bug): the same.
+        // Skipped in a terminal (enter on every bug): the same. Mid-week with --anyway, it skips
+        // nothing that opens later: that Sunday's diagnostic is asked as usual.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
             let skipped = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:00:00Z", input: "\n")
             XCTAssertTrue(skipped.out.contains("Skipped. Nothing recorded, nothing owed."), skipped.out)
             XCTAssertFalse(try cli.run(["status"], at: "2026-03-15T19:01:00Z").out.contains("diagnostic open"))
+            let midWeek = try cli.runInTerminal(["diagnostic", "--anyway"], at: "2026-03-18T12:00:00Z", input: "\n")
+            XCTAssertTrue(midWeek.out.contains("Skipped."), midWeek.out)
+            XCTAssertTrue(try cli.run(["status"], at: "2026-03-22T19:00:00Z").out.contains("diagnostic open"))
         }
     }
 

@@ -34,6 +34,10 @@ final class TemplateOverrideTests: XCTestCase {
         let top = String(decoding: try XCTUnwrap(BuiltIn.file("Templates/partials/top.mustache")), as: UTF8.self)
         try dir.write("Templates/partials/top.mustache", top)
         XCTAssertEqual(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).pagesWithoutCSP, [])
+        // A partial of one's own outside partials/ is no page.
+        try dir.write("Templates/includes/nav.mustache", "<nav></nav>\n")
+        try dir.write("Templates/partials/top.mustache", top + "{{> includes/nav}}\n")
+        XCTAssertEqual(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).pagesWithoutCSP, [])
         let dropped = top.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.contains("Content-Security-Policy") }
         try dir.write("Templates/partials/top.mustache", dropped.joined(separator: "\n"))
         let without = try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).pagesWithoutCSP

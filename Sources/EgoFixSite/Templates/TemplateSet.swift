@@ -107,7 +107,10 @@ public struct TemplateSet: Sendable {
                 if texts[name]?.contains("Content-Security-Policy") ?? false { return true }
                 return entries[name]?.partials.contains { reachesCSP($0.name, &seen) } ?? false
             }
-            for name in names where !name.hasPrefix("partials/") {
+            // The templates pages are made from: the built-in theme's, not its partials (a
+            // template of one's own outside partials/ is a partial too).
+            let pages = (builtInNames ?? Set(names)).filter { !$0.hasPrefix("partials/") }.sorted()
+            for name in pages {
                 var seen = Set<String>()
                 if !reachesCSP(name, &seen) { withoutCSP.append(name) }
             }
