@@ -19,10 +19,10 @@ enum SiteHorizon {
         // zone is more than 14 hours ahead of UTC), so a record on a day after the horizon was made
         // on the horizon's UTC date or later.
         let soonest = Date(timeIntervalSince1970: Double(horizon.ordinal) * 86_400)
-        let anyAhead = p.completions.contains { $0.dayInstant > soonest || $0.assignedAt > soonest }
-            || p.crashes.contains { $0.crashedAt > soonest } || p.versions.contains { $0.createdAt > soonest }
-            || p.events.contains { $0.timestamp > soonest } || p.diagnostics.contains { $0.completedAt > soonest }
-            || p.patterns.contains { $0.detectedAt > soonest }
+        let anyAhead = p.completions.contains { $0.dayInstant >= soonest || $0.assignedAt >= soonest }
+            || p.crashes.contains { $0.crashedAt >= soonest } || p.versions.contains { $0.createdAt >= soonest }
+            || p.events.contains { $0.timestamp >= soonest } || p.diagnostics.contains { $0.completedAt >= soonest }
+            || p.patterns.contains { $0.detectedAt >= soonest }
         guard anyAhead else { return (p, nil) }
 
         let toDay = RecordedDays(events: p.events.filter { $0.deletedAt == nil }, calendar: calendar)
