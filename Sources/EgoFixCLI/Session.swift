@@ -190,10 +190,14 @@ package struct Session {
 
     /// Loads the catalogue when the store has none or the seeds changed since the last load: only then
     /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
+    /// A store this user cannot write keeps the catalogue it has: after an upgrade, `status` and
+    /// the other commands that only read still work on it (they failed to write the new one).
     func ensureCatalogue() throws {
         let files = Session.seedFiles()
         let fingerprint = String(Session.seedFingerprint([files.bugs, files.fixes, files.education]), radix: 16)
-        if try store.meta("catalogue") == fingerprint { return }
+        let stored = try store.meta("catalogue")
+        if stored == fingerprint { return }
+        if stored != nil, !FileManager.default.isWritableFile(atPath: storePath) { return }
         let catalogue = try files.builtInCatalogue()
         _ = try store.loadCatalogue(catalogue)
         try store.setMeta("catalogue", fingerprint)

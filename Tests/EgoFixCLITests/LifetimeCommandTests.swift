@@ -413,6 +413,16 @@ final class DateLineHistoryTests: XCTestCase {
         // Both only read: they work on a store this user cannot write (as root, run as nobody).
         if getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.workdir)
+            // As after an upgrade: the store's catalogue is not the binary's (it cannot be written
+            // here; the store's own is read).
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
+                p.arguments = [cli.store, "UPDATE meta SET value = 'an older catalogue' WHERE key = 'catalogue'"]
+                try p.run()
+                p.waitUntilExit()
+                XCTAssertEqual(p.terminationStatus, 0)
+            }
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
             for command in ["status", "remind"] {
                 let p = Process()
