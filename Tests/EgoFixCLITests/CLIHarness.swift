@@ -34,13 +34,19 @@ struct CLI {
     }
 
     @discardableResult
+    /// `wrapper`: a program egofix runs under, with its arguments (`setpriv --reuid=65534 ...`).
     func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:],
-             stdout target: FileHandle? = nil, in folder: String? = nil) throws -> Result {
+             stdout target: FileHandle? = nil, in folder: String? = nil, wrapper: [String] = []) throws -> Result {
         let p = Process()
-        p.executableURL = CLI.binary
         var a = args
         if !args.contains("--store") && !["lint", "help", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
         if let now { a += ["--now", now] }
+        if let program = wrapper.first {
+            p.executableURL = URL(fileURLWithPath: program)
+            a = wrapper.dropFirst() + [CLI.binary.path] + a
+        } else {
+            p.executableURL = CLI.binary
+        }
         p.arguments = a
         var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
         for (k, v) in extra { env[k] = v }

@@ -425,19 +425,9 @@ final class DateLineHistoryTests: XCTestCase {
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
             for command in ["status", "remind"] {
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-                p.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", CLI.binary.path, command, "--store", cli.store, "--now", at]
-                p.environment = ["TZ": "UTC", "NO_COLOR": "1", "HOME": cli.workdir, "PATH": "/usr/bin:/bin", "SWIFT_BACKTRACE": "enable=no"]
-                let out = Pipe(), err = Pipe()
-                p.standardOutput = out
-                p.standardError = err
-                try p.run()
-                let o = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-                p.waitUntilExit()
-                XCTAssertEqual(p.terminationStatus, 0, "\(command) on a store it cannot write: \(e)")
-                if command == "status" { XCTAssertTrue(o.contains("stable"), o) }
+                let r = try cli.run([command], at: at, wrapper: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+                XCTAssertEqual(r.status, 0, "\(command) on a store it cannot write: \(r.err)")
+                if command == "status" { XCTAssertTrue(r.out.contains("stable"), r.out) }
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
         }
