@@ -15,6 +15,12 @@ enum Surfacer {
         try await surface(s, moment: moment, run: try await run(s))
     }
 
+    /// A finding as first stored (with when it was viewed or dismissed), else as found now:
+    /// patterns are never edited, only their instants are added.
+    static func asStored(_ p: DetectedPattern, _ stored: [DetectedPattern]) -> DetectedPattern {
+        stored.first { $0.id == p.id && $0.deletedAt == nil } ?? p
+    }
+
     /// The same, from a detection run made earlier in this command (for example while the day's
     /// fix was being assigned: the detectors read crashes, outcomes and diagnostics, which
     /// opening the day's fix does not change).
@@ -26,7 +32,7 @@ enum Surfacer {
         // Shown with today's figures; stored as it first was (the same finding, by its derived
         // id), with only when it was viewed changed: patterns are never edited, and the other
         // machines merge only their instants.
-        var record = history.first { $0.id == p.id && $0.deletedAt == nil } ?? p
+        var record = asStored(p, history)
         record.viewedAt = s.now
         try await s.repos.patterns.save(record)
         try await EventRecorder(repos: s.repos, calendar: s.calendar)
@@ -80,7 +86,7 @@ struct Patterns: AsyncParsableCommand {
             // machines holding different copies of one pattern.
             let stored = try await s.repos.patterns.getAll()
             for found in found {
-                var p = stored.first { $0.id == found.id && $0.deletedAt == nil } ?? found
+                var p = Surfacer.asStored(found, stored)
                 p.dismissedAt = s.now
                 try await s.repos.patterns.save(p)
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
