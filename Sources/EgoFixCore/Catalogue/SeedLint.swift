@@ -143,7 +143,8 @@ public enum SeedLint {
             let it = enumValue(o, "interactionType", InteractionType.self, InteractionType.allCases, ff, e)
             let prompt = string(o, "prompt", ff, e)
             copy(prompt, ff, e, "prompt", CopyRules.Limits.prompt, style: style)
-            if let c = string(o, "inlineComment", ff, e, optional: true) {
+            let comment = string(o, "inlineComment", ff, e, optional: true)
+            if let c = comment {
                 copy(c, ff, e, "inlineComment", CopyRules.Limits.inlineComment, style: style)
                 if c.split(separator: "\n", omittingEmptySubsequences: false).contains(where: { !$0.hasPrefix("// ") }) {
                     issue(ff, e, "inlineComment", "every line must start with '// '")
@@ -155,7 +156,7 @@ public enum SeedLint {
             if let it { lintConfiguration(o["configuration"], it, ff, e, style: style, &issues) }
             if style, let bugId, let prompt {
                 active.append(ActiveFix(entry: e, bug: UUID(uuidString: bugId)?.uuidString ?? bugId, interaction: it,
-                                        prompt: prompt, validation: validation, commented: o["inlineComment"].map { if case .string = $0 { return true } else { return false } } ?? false))
+                                        prompt: prompt, validation: validation, commented: comment != nil))
             }
         }
         lintAcrossFixes(active, bugOrder: bugOrder, bugNames: bugNames, ff, &issues)

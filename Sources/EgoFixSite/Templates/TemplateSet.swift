@@ -99,34 +99,29 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         self.renderer = TemplateRenderer(templates: compiled)
         self.names = entries.keys.sorted()
-        var withoutCSP: [String] = []
+        // Checks of the overrides: what each page reaches (itself and the partials it includes,
+        // transitively) holds the CSP meta; every file of one's own is reached by some page.
+        var withoutCSP: [String] = [], unused: [String] = []
         if overridden {
-            let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
-            func reachesCSP(_ name: String, _ seen: inout Set<String>) -> Bool {
-                guard seen.insert(name).inserted else { return false }
-                if texts[name]?.contains("Content-Security-Policy") ?? false { return true }
-                return entries[name]?.partials.contains { reachesCSP($0.name, &seen) } ?? false
+            func reached(from roots: [String]) -> Set<String> {
+                var seen = Set<String>(), stack = roots
+                while let name = stack.popLast() {
+                    guard seen.insert(name).inserted else { continue }
+                    stack += entries[name]?.partials.map(\.name) ?? []
+                }
+                return seen
             }
+            let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
             // The templates pages are made from: the built-in theme's, not its partials (a
             // template of one's own outside partials/ is a partial too).
             let pages = (builtInNames ?? Set(names)).filter { !$0.hasPrefix("partials/") }.sorted()
-            for name in pages {
-                var seen = Set<String>()
-                if !reachesCSP(name, &seen) { withoutCSP.append(name) }
+            withoutCSP = pages.filter { page in !reached(from: [page]).contains { texts[$0]?.contains("Content-Security-Policy") ?? false } }
+            if let builtInNames {
+                let used = reached(from: builtInNames.sorted())
+                unused = sources.filter { !$0.builtIn && !used.contains($0.name) }.map(\.origin).sorted()
             }
         }
         pagesWithoutCSP = withoutCSP
-        var unused: [String] = []
-        if overridden, let builtInNames {
-            // What the pages reach: the built-in names and every partial they include, transitively.
-            var reached = Set<String>()
-            var stack = builtInNames.sorted()
-            while let name = stack.popLast() {
-                guard reached.insert(name).inserted else { continue }
-                stack += entries[name]?.partials.map(\.name) ?? []
-            }
-            unused = sources.filter { !$0.builtIn && !reached.contains($0.name) }.map(\.origin).sorted()
-        }
         unusedOverrides = unused
     }
 
