@@ -434,6 +434,35 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(try cli.run(["today"], at: "2026-03-31T09:01:00Z").out.contains("REST DAY"))
     }
 
+    /// A bug's "stable since" is the day its conditions first held (here its 28th active day,
+    /// 2026-03-30), whichever command or build sees it first: the site said 03-31 when built on
+    /// the 31st, 04-02 when built on the 2nd, and `today` saved the day it ran.
+    func test_Lifecycle_stableSinceIsTheDayTheConditionsFirstHeld() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        for d in ["08", "15", "22"] {
+            let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        func stableSince(builtAt at: String) throws -> String {
+            let site = cli.workdir + "/site"
+            let r = try cli.run(["build", "--out", site], at: at)
+            XCTAssertEqual(r.status, 0, r.err)
+            let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+            guard let range = page.range(of: #"Stable since \d{4}-\d{2}-\d{2}"#, options: .regularExpression) else { return "none" }
+            return String(page[range])
+        }
+        XCTAssertEqual(try stableSince(builtAt: "2026-03-29T23:00:00Z"), "none", "27 days active")
+        XCTAssertEqual(try stableSince(builtAt: "2026-03-31T09:00:00Z"), "Stable since 2026-03-30")
+        XCTAssertEqual(try stableSince(builtAt: "2026-04-02T09:00:00Z"), "Stable since 2026-03-30")
+        XCTAssertEqual(try cli.run(["today"], at: "2026-04-02T09:05:00Z").status, 0)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let bug = try XCTUnwrap((doc["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-right" })
+        XCTAssertEqual(bug["status"] as? String, "stable")
+        XCTAssertEqual(bug["stableSince"] as? String, "2026-03-30T00:00:00.000Z", "saved as the day it became stable, not the day today ran")
+        XCTAssertEqual(try stableSince(builtAt: "2026-04-03T09:00:00Z"), "Stable since 2026-03-30")
+    }
+
     /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
     /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
     /// still takes it, and next week's opens as usual.

@@ -71,6 +71,46 @@ final class LifecycleTests: XCTestCase {
         XCTAssertNil(BugLifecycle.evaluate(bug, crashes: [], diagnostics: present, retests: [], now: c.at(2026, 6, 30), calendar: c.calendar))
     }
 
+    /// Each transition is dated by the moment its conditions first held, not by when a command
+    /// looked: a build on Tuesday and a `today` on Thursday give the same stable date.
+    func test_transitionsAreDatedWhenTheirConditionsFirstHeld() {
+        let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2, 9))
+        let weeks = quietWeeks(bug, from: c.day(2026, 3, 9), count: 3)   // the third completed Sunday 03-29, 19:00
+        func stable(_ crashes: [Crash], at now: Date) -> Date? {
+            guard let t = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: weeks, retests: [], now: now, calendar: c.calendar)
+            else { return nil }
+            let at = BugLifecycle.effective(t, of: bug, crashes: crashes, diagnostics: weeks, retests: [], now: now, calendar: c.calendar)
+            return BugLifecycle.apply(t, to: bug, at: now, effective: at).stableSince
+        }
+        // The 28th active day (03-30) comes after the third quiet rating: its start.
+        XCTAssertEqual(stable([], at: c.at(2026, 4, 1)), c.at(2026, 3, 30, 0))
+        XCTAssertEqual(stable([], at: c.at(2026, 4, 20)), c.at(2026, 3, 30, 0))
+        // A crash on 03-12 holds it off until its 21st day (04-02).
+        let crash = Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 12, 15))
+        XCTAssertEqual(stable([crash], at: c.at(2026, 4, 5)), c.at(2026, 4, 2, 0))
+        // Activated earlier, the third quiet rating is what came last.
+        let early = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 2, 1))
+        XCTAssertEqual(BugLifecycle.effective(.stabilised, of: early, crashes: [], diagnostics: weeks, retests: [], now: c.at(2026, 4, 5),
+                                              calendar: c.calendar), c.at(2026, 3, 29, 19))
+        // Regressed at its first cause since it became stable, not when it was seen.
+        var stableBug = Catalogue.bug("need-to-be-right", status: .stable, activatedAt: c.at(2026, 1, 1))
+        stableBug.stableSince = c.at(2026, 3, 1)
+        let later = Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 18, 8))
+        let loud = diag(stableBug, .loud, week: c.day(2026, 3, 9))      // completed 03-15, 19:00
+        XCTAssertEqual(BugLifecycle.effective(.regressed(reason: "crash logged"), of: stableBug, crashes: [later], diagnostics: [loud],
+                                              retests: [], now: c.at(2026, 3, 25), calendar: c.calendar), c.at(2026, 3, 15, 19))
+        // Resolved on its 90th stable day, or 90 days after its last rating that was not quiet.
+        let quiet = quietWeeks(stableBug, from: c.day(2026, 3, 2), count: 12)
+        XCTAssertEqual(BugLifecycle.effective(.resolved, of: stableBug, crashes: [], diagnostics: quiet, retests: [], now: c.at(2026, 6, 20),
+                                              calendar: c.calendar), c.at(2026, 5, 30, 0))
+        let present = quiet + [diag(stableBug, .present, week: c.day(2026, 3, 23))]   // completed 03-29, 19:00
+        XCTAssertEqual(BugLifecycle.effective(.resolved, of: stableBug, crashes: [], diagnostics: present, retests: [], now: c.at(2026, 7, 1),
+                                              calendar: c.calendar), c.at(2026, 6, 27, 0))
+        // Never after the clock.
+        XCTAssertEqual(BugLifecycle.effective(.stabilised, of: bug, crashes: [], diagnostics: weeks, retests: [], now: c.at(2026, 3, 29, 20),
+                                              calendar: c.calendar), c.at(2026, 3, 29, 20))
+    }
+
     func test_resolvedBugCanRegress() {
         var bug = Catalogue.bug("need-to-be-right", status: .resolved, activatedAt: c.at(2026, 1, 1))
         bug.stableSince = c.at(2026, 2, 1)

@@ -138,6 +138,56 @@ public enum BugLifecycle {
         }
     }
 
+    /// When a transition `evaluate` gives at `now` took effect: the moment its conditions first
+    /// held, not the moment a command or a build first looked. A bug that became stable by time
+    /// alone reads "stable since" the same day whichever command, build or machine saw it first.
+    /// - stable: the latest of its third quiet rating in a row, the start of its 28th active day,
+    ///   and the start of the 21st day after its last crash;
+    /// - resolved: the start of its 90th stable day, or of the 90th day after its last rating
+    ///   that was not quiet, whichever is later;
+    /// - a regression: its first crash, loud rating or failed retest since it became stable;
+    /// - an activation: `now`.
+    /// Never after `now` (a record from a clock that ran ahead does not date a bug's change).
+    public static func effective(_ t: Transition, of bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
+                                 retests: [FixCompletion], now: Date, calendar: Calendar) -> Date {
+        func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity, week: Date)] {
+            var out: [(completed: Date, intensity: BugIntensity, week: Date)] = []
+            for d in diagnostics where d.deletedAt == nil && d.completedAt > start {
+                if let r = d.responses.first(where: { $0.bugId == bug.id }) { out.append((d.completedAt, r.intensity, d.weekStarting)) }
+            }
+            return out.indices.sorted { out[$0].week < out[$1].week }.map { out[$0] }
+        }
+        func dayStart(_ instant: Date, plus days: Int) -> Date {
+            LocalDay(instant, calendar: calendar).adding(days: days).start(in: calendar)
+        }
+        let mine = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
+        var at: Date
+        switch t {
+        case .activated:
+            return now
+        case .stabilised:
+            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+            let rated = ratings(after: fresh)
+            let quiet = rated.reversed().prefix { $0.intensity == .quiet }.reversed()
+            at = quiet.prefix(Thresholds.stableQuietWeeks).map(\.completed).max() ?? now
+            at = max(at, dayStart(fresh, plus: Thresholds.stableMinimumActiveDays))
+            if let crash = mine.map(\.crashedAt).max() { at = max(at, dayStart(crash, plus: Thresholds.stableCrashFreeDays)) }
+        case .resolved:
+            guard let stable = bug.stableSince else { return now }
+            at = dayStart(stable, plus: Thresholds.resolvedAfterStableDays)
+            if let noisy = ratings(after: stable).filter({ $0.intensity != .quiet }).map(\.completed).max() {
+                at = max(at, dayStart(noisy, plus: Thresholds.resolvedAfterStableDays))
+            }
+        case .regressed:
+            let since = (bug.status == .resolved ? bug.resolvedAt : nil) ?? bug.stableSince ?? bug.updatedAt
+            let causes = mine.map(\.crashedAt).filter { $0 > since }
+                + ratings(after: since).filter { $0.intensity == .loud }.map(\.completed)
+                + retests.filter { $0.deletedAt == nil && $0.outcome == .failed }.map { $0.completedAt ?? $0.assignedAt }.filter { $0 > since }
+            at = causes.min() ?? now
+        }
+        return min(at, now)
+    }
+
     /// A bug's retests: the completions of its fixes assigned since its last retest began (none
     /// without one). `bugOf` names a fix's bug.
     public static func retests(of bug: Bug, among completions: [FixCompletion], bugOf: (UUID) -> UUID?) -> [FixCompletion] {
@@ -154,31 +204,35 @@ public enum BugLifecycle {
             for f in p.fixes { bugOf[f.id] = f.bugId }
         }
         return p.bugs.map { bug in
-            evaluate(bug, crashes: p.crashes, diagnostics: p.diagnostics,
-                     retests: retests(of: bug, among: p.completions, bugOf: { bugOf[$0] }), now: now, calendar: calendar)
-                .map { apply($0, to: bug, at: now) } ?? bug
+            let retests = retests(of: bug, among: p.completions, bugOf: { bugOf[$0] })
+            guard let t = evaluate(bug, crashes: p.crashes, diagnostics: p.diagnostics, retests: retests, now: now, calendar: calendar)
+            else { return bug }
+            let at = effective(t, of: bug, crashes: p.crashes, diagnostics: p.diagnostics, retests: retests, now: now, calendar: calendar)
+            return apply(t, to: bug, at: now, effective: at)
         }
     }
 
-    /// Applies a transition, stamping the dates the lifecycle keeps.
-    public static func apply(_ t: Transition, to bug: Bug, at now: Date) -> Bug {
+    /// Applies a transition, stamping the dates the lifecycle keeps with the moment it took
+    /// effect (`effective`, else `now`); `now` is when the record changed.
+    public static func apply(_ t: Transition, to bug: Bug, at now: Date, effective: Date? = nil) -> Bug {
         var b = bug
+        let at = effective ?? now
         b.status = t.newStatus
         b.updatedAt = now
         switch t {
         case .activated:
             b.isActive = true
-            if b.activatedAt == nil { b.activatedAt = now }
+            if b.activatedAt == nil { b.activatedAt = at }
         case .stabilised:
-            b.stableSince = now
+            b.stableSince = at
             b.lastRetestAt = nil
         case .resolved:
-            b.resolvedAt = now
+            b.resolvedAt = at
         case .regressed:
             b.stableSince = nil
             b.resolvedAt = nil
             b.lastRetestAt = nil
-            b.regressedAt = now
+            b.regressedAt = at
         }
         return b
     }
