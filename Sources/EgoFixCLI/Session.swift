@@ -179,6 +179,18 @@ package struct Session {
         return SeedFiles.load(folder: hasLocal ? local : nil)
     }
 
+    /// The store's bugs in the catalogue's order (the seed file's, as the spec's crash log lists
+    /// them); a bug the catalogue no longer names comes after, by title.
+    func bugsInCatalogueOrder() async throws -> [Bug] {
+        let seeds = (try? JSONDecoder().decode([SeedCatalogue.BugSeed].self, from: Session.seedFiles().bugs ?? Data())) ?? []
+        let place = Dictionary(seeds.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
+        return try await repos.bugs.getAll().sorted {
+            let (a, b) = (place[$0.slug] ?? Int.max, place[$1.slug] ?? Int.max)
+            if a != b { return a < b }
+            return $0.title != $1.title ? $0.title < $1.title : $0.id.uuidString < $1.id.uuidString
+        }
+    }
+
     /// Where the store notes the week whose diagnostic was skipped (bookkeeping: not exported,
     /// not synced, cleared by an import).
     static let skippedDiagnosticKey = "diagnostic-skipped"

@@ -202,6 +202,11 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual((diagnostics.first?["responses"] as? [[String: Any]])?.count, 1, "the bug answered is kept, the one skipped left out")
         let crash = try cli.runInTerminal(["crash"], at: "2026-03-16T10:00:00+01:00", input: "")
         XCTAssertTrue(crash.out.contains("Nothing logged."), crash.out)
+        // The bugs in the spec's crash log order (the catalogue's), not by title.
+        let listed = ["Need to be right", "Need to be liked", "Need to impress", "Need to be busy", "Fear of being ordinary"]
+            .map { crash.out.range(of: $0)?.lowerBound }
+        XCTAssertFalse(listed.contains(nil), crash.out)
+        XCTAssertEqual(listed.compactMap { $0 }, listed.compactMap { $0 }.sorted(), crash.out)
         XCTAssertFalse(crash.out.contains("CRASH LOGGED"), crash.out)
         XCTAssertEqual(((try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])?["crashes"] as? [Any])?.count, 0)
     }

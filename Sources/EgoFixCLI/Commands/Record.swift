@@ -28,7 +28,7 @@ struct CrashCommand: AsyncParsableCommand {
         if let slug {
             bug = try await s.bug(slug: slug)
         } else if Prompt.interactive {
-            let bugs = try await s.repos.bugs.getAll().sorted { $0.title < $1.title }
+            let bugs = try await s.bugsInCatalogueOrder()
             // Nothing is logged until both steps are answered: the header says a crash is being
             // logged, not that it was (Ctrl-C here logs nothing); Ctrl-D cancels, as it does in init.
             Swift.print("CRASH\n")
