@@ -517,6 +517,39 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover))
     }
 
+    /// Ctrl-C during a build that writes: it stops with exit 130 and one line, removes the
+    /// half-made folder beside the site (private pages, left until the next build before) and
+    /// leaves the site as it was.
+    func test_Hardening_ctrlCDuringABuildLeavesNothingBeside() throws {
+        let cli = try CLI()
+        let out = cli.workdir + "/site", leftover = cli.workdir + "/.site.egofix-build"
+        let first = try cli.run(["build", "--demo", "--out", out], in: cli.workdir)
+        XCTAssertEqual(first.status, 0, first.err)
+        let before = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+        let index = FileManager.default.contents(atPath: out + "/index.html")
+        // A long build (a hundred years), interrupted once it has begun writing.
+        let p = Process()
+        p.executableURL = CLI.binary
+        p.arguments = ["build", "--demo", "--years", "100", "--out", out]
+        p.environment = ["TZ": "UTC", "HOME": cli.workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        p.currentDirectoryURL = URL(fileURLWithPath: cli.workdir)
+        let err = Pipe()
+        p.standardError = err
+        p.standardOutput = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(60)
+        while !FileManager.default.fileExists(atPath: leftover), p.isRunning, Date() < deadline { usleep(2_000) }
+        guard p.isRunning else { throw XCTSkip("the build finished before it could be interrupted") }
+        kill(p.processIdentifier, SIGINT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 130, message)
+        XCTAssertEqual(message, "egofix: interrupted; the site is as it was.\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), "the half-made folder is removed")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), before)
+        XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+    }
+
     // MARK: - 13. Smaller ones
 
     func test_Hardening_versionNoteWithLeadingZeroIsRefused() throws {

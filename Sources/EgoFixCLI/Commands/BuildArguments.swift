@@ -33,11 +33,14 @@ package struct BuildArguments: Equatable, Sendable {
                                        manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
                                                                                        home: env["HOME"]))
         request.releaseAtExit = true
+        request.stopsOnInterrupt = true
         request.remindAt = config.remindAt ?? .standard
         // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
         if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
         let result: SiteBuildResult
-        do { result = try await SitePipeline.run(request) } catch let e as SiteBuildFailure { throw CLIError(e.description) }
+        do { result = try await SitePipeline.run(request) } catch let e as SiteBuildFailure {
+            throw CLIError(e.description, code: e.signal.map { 128 + $0 } ?? 1)
+        }
 
         for line in result.notesNotOnTheSite {
             StandardStreams.error("egofix: warning: " + line + "\n")

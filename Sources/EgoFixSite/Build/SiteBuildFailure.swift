@@ -6,6 +6,8 @@ public struct SiteBuildFailure: Error, CustomStringConvertible {
     public let description: String
     /// Another build was writing into the same folder (nothing is wrong; it can be run again).
     public var isBusy = false
+    /// The signal that stopped the build (Ctrl-C: SIGINT), if one did.
+    public var signal: Int32?
 
     public init(description: String, isBusy: Bool = false) {
         self.description = description

@@ -20,6 +20,9 @@ public struct SiteBuildRequest: Sendable {
     public var progress: (@Sendable (String) -> Void)?
     /// The page context is never freed: for a process that ends right after the build.
     public var releaseAtExit = false
+    /// Ctrl-C or SIGTERM while the build writes stops it cleanly: the half-made folder is removed and
+    /// the site left as it was (`egofix build`; serve stops on its own terms).
+    public var stopsOnInterrupt = false
     /// When the day's reminder comes in reminders.ics (`remind_at` in egofix.toml).
     public var remindAt: ReminderTime = .standard
 

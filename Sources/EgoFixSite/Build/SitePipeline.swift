@@ -30,16 +30,33 @@ public final class SitePipeline: @unchecked Sendable {
         Step(name: "load templates and content", run: { $0.loadTheme() }),
         Step(name: "load practice", run: { try await $0.loadPractice() }),
         Step(name: "draw share cards", run: { $0.drawShareCards() }),
-        Step(name: "render pages", run: { try $0.renderPages() }),
-        Step(name: "swap in", run: { try $0.swapIn() }),
+        Step(name: renderStep, run: { try $0.renderPages() }),
+        Step(name: swapStep, run: { try $0.swapIn() }),
         Step(name: "write manifest", run: { $0.writeManifest() }),
     ]
+
+    /// The step that makes the new folder beside the site, and the one that swaps it in.
+    static let renderStep = "render pages", swapStep = "swap in"
 
     /// Runs every step of a build of `request`.
     public static func run(_ request: SiteBuildRequest) async throws -> SiteBuildResult {
         let pipeline = SitePipeline(request)
         var last = Date()
+        var watching = false
+        defer { if watching { BuildInterrupt.stopWatching() } }
         for step in steps {
+            // From the first write (the new folder beside the site) a signal is noted; before the
+            // swap it leaves the site as it was, after it the build finishes.
+            if step.name == renderStep, request.stopsOnInterrupt {
+                BuildInterrupt.watch()
+                watching = true
+            }
+            if watching, step.name == swapStep, let sig = BuildInterrupt.received {
+                pipeline.site?.abandon()
+                var failure = SiteBuildFailure(description: "interrupted; the site is as it was.")
+                failure.signal = sig
+                throw failure
+            }
             let goOn: Bool
             do { goOn = try await step.run(pipeline) } catch { throw SiteBuildFailure.wrapping(error) }
             let now = Date()
