@@ -441,7 +441,8 @@ final class DateLineHistoryTests: XCTestCase {
 
     /// A bug's "stable since" is the day its conditions first held (here its 28th active day,
     /// 2026-03-30), whichever command or build sees it first: the site said 03-31 when built on
-    /// the 31st, 04-02 when built on the 2nd, and `today` saved the day it ran.
+    /// the 31st, 04-02 when built on the 2nd, and `today` saved the day it ran. Read in a zone to
+    /// the west it is still that day.
     func test_Lifecycle_stableSinceIsTheDayTheConditionsFirstHeld() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
@@ -464,8 +465,39 @@ final class DateLineHistoryTests: XCTestCase {
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
         let bug = try XCTUnwrap((doc["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-right" })
         XCTAssertEqual(bug["status"] as? String, "stable")
-        XCTAssertEqual(bug["stableSince"] as? String, "2026-03-30T00:00:00.000Z", "saved as the day it became stable, not the day today ran")
+        XCTAssertEqual(bug["stableSince"] as? String, "2026-03-30T12:00:00.000Z", "saved as the day it became stable, not the day today ran")
         XCTAssertEqual(try stableSince(builtAt: "2026-04-03T09:00:00Z"), "Stable since 2026-03-30")
+        let site = cli.workdir + "/site-west"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-04-03T15:00:00Z", env: ["TZ": "America/New_York"]).status, 0)
+        let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("Stable since 2026-03-30"), page)
+    }
+
+    /// Dated when it took effect, one change can make the next due at once: a bug nobody looked at
+    /// from March to July was stable since March 30 and so resolved since June 28. `status`, the
+    /// site and `today` all say so, the first time as every time after, and no retest is handed to
+    /// a bug resolved by the rules.
+    func test_Lifecycle_aChangeThatMakesTheNextDueAppliesBoth() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        for d in ["08", "15", "22"] {
+            XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z").status, 0)
+        }
+        let at = "2026-07-15T09:00:00Z"
+        XCTAssertTrue(try cli.run(["status"], at: at).out.contains("Need to be right         resolved"))
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: at).status, 0)
+        let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("Stable since 2026-03-30") && page.contains("Resolved 2026-06-28"), page)
+        let today = try cli.run(["today"], at: at)
+        XCTAssertEqual(today.status, 0, today.err)
+        XCTAssertFalse(today.out.lowercased().contains("retest"), today.out)
+        XCTAssertTrue(try cli.run(["status"], at: "2026-07-15T09:01:00Z").out.contains("Need to be right         resolved"))
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let bug = try XCTUnwrap((doc["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-right" })
+        XCTAssertEqual(bug["status"] as? String, "resolved")
+        XCTAssertEqual(bug["resolvedAt"] as? String, "2026-06-28T12:00:00.000Z")
+        XCTAssertNil(bug["lastRetestAt"] as? String)
     }
 
     /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,

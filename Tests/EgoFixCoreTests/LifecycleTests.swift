@@ -82,12 +82,12 @@ final class LifecycleTests: XCTestCase {
             let at = BugLifecycle.effective(t, of: bug, crashes: crashes, diagnostics: weeks, retests: [], now: now, calendar: c.calendar)
             return BugLifecycle.apply(t, to: bug, at: now, effective: at).stableSince
         }
-        // The 28th active day (03-30) comes after the third quiet rating: its start.
-        XCTAssertEqual(stable([], at: c.at(2026, 4, 1)), c.at(2026, 3, 30, 0))
-        XCTAssertEqual(stable([], at: c.at(2026, 4, 20)), c.at(2026, 3, 30, 0))
+        // The 28th active day (03-30) comes after the third quiet rating: its noon.
+        XCTAssertEqual(stable([], at: c.at(2026, 4, 1)), c.at(2026, 3, 30, 12))
+        XCTAssertEqual(stable([], at: c.at(2026, 4, 20)), c.at(2026, 3, 30, 12))
         // A crash on 03-12 holds it off until its 21st day (04-02).
         let crash = Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 12, 15))
-        XCTAssertEqual(stable([crash], at: c.at(2026, 4, 5)), c.at(2026, 4, 2, 0))
+        XCTAssertEqual(stable([crash], at: c.at(2026, 4, 5)), c.at(2026, 4, 2, 12))
         // Activated earlier, the third quiet rating is what came last.
         let early = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 2, 1))
         XCTAssertEqual(BugLifecycle.effective(.stabilised, of: early, crashes: [], diagnostics: weeks, retests: [], now: c.at(2026, 4, 5),
@@ -102,10 +102,10 @@ final class LifecycleTests: XCTestCase {
         // Resolved on its 90th stable day, or 90 days after its last rating that was not quiet.
         let quiet = quietWeeks(stableBug, from: c.day(2026, 3, 2), count: 12)
         XCTAssertEqual(BugLifecycle.effective(.resolved, of: stableBug, crashes: [], diagnostics: quiet, retests: [], now: c.at(2026, 6, 20),
-                                              calendar: c.calendar), c.at(2026, 5, 30, 0))
+                                              calendar: c.calendar), c.at(2026, 5, 30, 12))
         let present = quiet + [diag(stableBug, .present, week: c.day(2026, 3, 23))]   // completed 03-29, 19:00
         XCTAssertEqual(BugLifecycle.effective(.resolved, of: stableBug, crashes: [], diagnostics: present, retests: [], now: c.at(2026, 7, 1),
-                                              calendar: c.calendar), c.at(2026, 6, 27, 0))
+                                              calendar: c.calendar), c.at(2026, 6, 27, 12))
         // Never after the clock.
         XCTAssertEqual(BugLifecycle.effective(.stabilised, of: bug, crashes: [], diagnostics: weeks, retests: [], now: c.at(2026, 3, 29, 20),
                                               calendar: c.calendar), c.at(2026, 3, 29, 20))

@@ -152,6 +152,7 @@ extension DemoSimulator {
         }
         engage(day)
         life[i].recentCrashes.append(crash)
+        life[i].lastCrash = crash
         if bugs[i].status == .stable || bugs[i].status == .resolved { life[i].crashesSinceTransition.append(crash) }
     }
 
@@ -235,10 +236,11 @@ extension DemoSimulator {
                 life[i].recentCrashes.removeAll { $0.crashedAt < cutoff }
             }
         }
-        let tr = BugLifecycle.evaluate(bugs[i], crashes: bugs[i].status == .active ? life[i].recentCrashes : life[i].crashesSinceTransition,
-                                       diagnostics: life[i].ratings, retests: [], now: at, calendar: cal)
-        if let tr {
-            bugs[i] = BugLifecycle.apply(tr, to: bugs[i], at: at)
+        var crashes = bugs[i].status == .active ? life[i].recentCrashes : life[i].crashesSinceTransition
+        if BugLifecycle.evaluate(bugs[i], crashes: crashes, diagnostics: life[i].ratings, retests: [], now: at, calendar: cal) != nil {
+            // As the commands do: each change dated when it took effect, and every one due.
+            if let last = life[i].lastCrash, !crashes.contains(where: { $0.id == last.id }) { crashes.append(last) }
+            bugs[i] = BugLifecycle.settle(bugs[i], crashes: crashes, diagnostics: life[i].ratings, retests: { _ in [] }, now: at, calendar: cal).bug
             life[i].crashesSinceTransition = []
             life[i].firstNoisy = nil
             refreshRatings(i)

@@ -23,6 +23,9 @@ struct DemoSimulator {
         var ratings: [WeeklyDiagnostic] = []
         var recentCrashes: [Crash] = []
         var crashesSinceTransition: [Crash] = []
+        /// The latest crash, kept after `recentCrashes` lets it go: it dates the day a bug can
+        /// become stable (`BugLifecycle.effective`).
+        var lastCrash: Crash?
     }
 
     let cal: Calendar

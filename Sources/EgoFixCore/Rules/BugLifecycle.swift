@@ -141,13 +141,16 @@ public enum BugLifecycle {
     /// When a transition `evaluate` gives at `now` took effect: the moment its conditions first
     /// held, not the moment a command or a build first looked. A bug that became stable by time
     /// alone reads "stable since" the same day whichever command, build or machine saw it first.
-    /// - stable: the latest of its third quiet rating in a row, the start of its 28th active day,
-    ///   and the start of the 21st day after its last crash;
-    /// - resolved: the start of its 90th stable day, or of the 90th day after its last rating
-    ///   that was not quiet, whichever is later;
+    /// - stable: the latest of its third quiet rating in a row, its 28th active day, and the 21st
+    ///   day after its last crash;
+    /// - resolved: its 90th stable day, or the 90th day after its last rating that was not quiet,
+    ///   whichever is later;
     /// - a regression: its first crash, loud rating or failed retest since it became stable;
     /// - an activation: `now`.
-    /// Never after `now` (a record from a clock that ran ahead does not date a bug's change).
+    /// A day reached by counting is stamped at its local noon, not its midnight: read in a zone up
+    /// to 12 hours away it is still that day (a midnight stamp read further west was the day
+    /// before, one day short of the rule). Never after `now` (a record from a clock that ran ahead
+    /// does not date a bug's change).
     public static func effective(_ t: Transition, of bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                  retests: [FixCompletion], now: Date, calendar: Calendar) -> Date {
         func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity, week: Date)] {
@@ -157,8 +160,8 @@ public enum BugLifecycle {
             }
             return out.indices.sorted { out[$0].week < out[$1].week }.map { out[$0] }
         }
-        func dayStart(_ instant: Date, plus days: Int) -> Date {
-            LocalDay(instant, calendar: calendar).adding(days: days).start(in: calendar)
+        func noonOfDay(_ instant: Date, plus days: Int) -> Date {
+            LocalDay(instant, calendar: calendar).adding(days: days).at(hour: 12, in: calendar)
         }
         let mine = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
         var at: Date
@@ -170,13 +173,13 @@ public enum BugLifecycle {
             let rated = ratings(after: fresh)
             let quiet = rated.reversed().prefix { $0.intensity == .quiet }.reversed()
             at = quiet.prefix(Thresholds.stableQuietWeeks).map(\.completed).max() ?? now
-            at = max(at, dayStart(fresh, plus: Thresholds.stableMinimumActiveDays))
-            if let crash = mine.map(\.crashedAt).max() { at = max(at, dayStart(crash, plus: Thresholds.stableCrashFreeDays)) }
+            at = max(at, noonOfDay(fresh, plus: Thresholds.stableMinimumActiveDays))
+            if let crash = mine.map(\.crashedAt).max() { at = max(at, noonOfDay(crash, plus: Thresholds.stableCrashFreeDays)) }
         case .resolved:
             guard let stable = bug.stableSince else { return now }
-            at = dayStart(stable, plus: Thresholds.resolvedAfterStableDays)
+            at = noonOfDay(stable, plus: Thresholds.resolvedAfterStableDays)
             if let noisy = ratings(after: stable).filter({ $0.intensity != .quiet }).map(\.completed).max() {
-                at = max(at, dayStart(noisy, plus: Thresholds.resolvedAfterStableDays))
+                at = max(at, noonOfDay(noisy, plus: Thresholds.resolvedAfterStableDays))
             }
         case .regressed:
             let since = (bug.status == .resolved ? bug.resolvedAt : nil) ?? bug.stableSince ?? bug.updatedAt
@@ -204,12 +207,27 @@ public enum BugLifecycle {
             for f in p.fixes { bugOf[f.id] = f.bugId }
         }
         return p.bugs.map { bug in
-            let retests = retests(of: bug, among: p.completions, bugOf: { bugOf[$0] })
-            guard let t = evaluate(bug, crashes: p.crashes, diagnostics: p.diagnostics, retests: retests, now: now, calendar: calendar)
-            else { return bug }
-            let at = effective(t, of: bug, crashes: p.crashes, diagnostics: p.diagnostics, retests: retests, now: now, calendar: calendar)
-            return apply(t, to: bug, at: now, effective: at)
+            settle(bug, crashes: p.crashes, diagnostics: p.diagnostics, retests: { retests(of: $0, among: p.completions, bugOf: { bugOf[$0] }) },
+                   now: now, calendar: calendar).bug
         }
+    }
+
+    /// A bug with every transition the rules give it at `now` applied, each dated when it took
+    /// effect, and the last of them. Dated so, one change can make the next one due at once (a bug
+    /// stable since March is resolved by July), so they are applied until none is left: whichever
+    /// command or build looks, and however often, the bug reads the same. At most one of each
+    /// kind (regressed, stable, resolved) follows another.
+    public static func settle(_ bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic], retests: (Bug) -> [FixCompletion],
+                              now: Date, calendar: Calendar) -> (bug: Bug, last: Transition?) {
+        var b = bug, last: Transition?
+        for _ in 0..<3 {
+            let r = retests(b)
+            guard let t = evaluate(b, crashes: crashes, diagnostics: diagnostics, retests: r, now: now, calendar: calendar) else { break }
+            let at = effective(t, of: b, crashes: crashes, diagnostics: diagnostics, retests: r, now: now, calendar: calendar)
+            b = apply(t, to: b, at: now, effective: at)
+            last = t
+        }
+        return (b, last)
     }
 
     /// Applies a transition, stamping the dates the lifecycle keeps with the moment it took

@@ -9,36 +9,33 @@ public struct LifecycleService: Sendable {
         self.calendar = calendar
     }
 
-    /// Evaluates one bug (or every bug) and saves any transition.
+    /// Evaluates one bug (or every bug) and saves any transition (`BugLifecycle.settle`: each
+    /// dated when it took effect, and every one that is due).
     @discardableResult
     public func reconcile(bugId: UUID? = nil, at now: Date) async throws -> BugLifecycle.Transition? {
         var last: BugLifecycle.Transition?
-        for (bug, change) in try await evaluated(bugId: bugId, at: now) {
-            guard let change else { continue }
-            try await repos.bugs.save(BugLifecycle.apply(change.transition, to: bug, at: now, effective: change.effective))
-            last = change.transition
+        for settled in try await evaluated(bugId: bugId, at: now) {
+            guard let transition = settled.last else { continue }
+            try await repos.bugs.save(settled.bug)
+            last = transition
         }
         return last
     }
 
-    /// Every live bug as the rules have it at `now`, with the transition `reconcile` would save
+    /// Every live bug as the rules have it at `now`, with the transitions `reconcile` would save
     /// applied and nothing written: for the commands that only read (`status`, `remind`), which
     /// also work on a store they cannot write.
     public func current(at now: Date) async throws -> [Bug] {
-        try await evaluated(bugId: nil, at: now).map { bug, change in
-            change.map { BugLifecycle.apply($0.transition, to: bug, at: now, effective: $0.effective) } ?? bug
-        }
+        try await evaluated(bugId: nil, at: now).map(\.bug)
     }
 
-    /// Each bug (or the one), with the transition the rules give it at `now`, if any, and the
-    /// moment it took effect.
-    private func evaluated(bugId: UUID?, at now: Date) async throws
-        -> [(Bug, (transition: BugLifecycle.Transition, effective: Date)?)] {
+    /// Each bug (or the one) as the rules have it at `now`, with the last transition made, if any.
+    private func evaluated(bugId: UUID?, at now: Date) async throws -> [(bug: Bug, last: BugLifecycle.Transition?)] {
         let bugs = try await repos.bugs.getAll().filter { bugId == nil || $0.id == bugId }
         let crashes = try await repos.crashes.getAll()
         let diagnostics = try await repos.diagnostics.getAll()
         let fixes = try await repos.fixes.getAll()
-        var out: [(Bug, (transition: BugLifecycle.Transition, effective: Date)?)] = []
+        var out: [(bug: Bug, last: BugLifecycle.Transition?)] = []
         for bug in bugs {
             var retests: [FixCompletion] = []
             if let since = bug.lastRetestAt {
@@ -46,12 +43,10 @@ public struct LifecycleService: Sendable {
                 retests = BugLifecycle.retests(of: bug, among: try await repos.completions.getAssigned(from: since, to: .distantFuture),
                                                bugOf: { mine.contains($0) ? bug.id : nil })
             }
-            let change = BugLifecycle.evaluate(bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
-                                               now: now, calendar: calendar).map { t in
-                (t, BugLifecycle.effective(t, of: bug, crashes: crashes, diagnostics: diagnostics, retests: retests,
-                                           now: now, calendar: calendar))
-            }
-            out.append((bug, change))
+            // A transition clears the retest it began with: only the bug as stored has one.
+            let settled = BugLifecycle.settle(bug, crashes: crashes, diagnostics: diagnostics,
+                                              retests: { $0.lastRetestAt == bug.lastRetestAt ? retests : [] }, now: now, calendar: calendar)
+            out.append(settled)
         }
         return out
     }
