@@ -548,6 +548,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: leftover), "the half-made folder is removed")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out).sorted(), before)
         XCTAssertEqual(FileManager.default.contents(atPath: out + "/index.html"), index)
+        // Started with Ctrl-C ignored (nohup, `trap '' INT`), a build keeps ignoring it and finishes.
+        let q = Process()
+        q.executableURL = URL(fileURLWithPath: "/bin/sh")
+        q.arguments = ["-c", "trap '' INT; exec \"$0\" build --demo --years 100 --out site", CLI.binary.path]
+        q.environment = p.environment
+        q.currentDirectoryURL = p.currentDirectoryURL
+        q.standardOutput = FileHandle.nullDevice
+        q.standardError = FileHandle.nullDevice
+        try q.run()
+        while !FileManager.default.fileExists(atPath: leftover), q.isRunning, Date() < deadline.addingTimeInterval(60) { usleep(2_000) }
+        guard q.isRunning else { throw XCTSkip("the build finished before the signal could be sent") }
+        kill(q.processIdentifier, SIGINT)
+        q.waitUntilExit()
+        XCTAssertEqual(q.terminationStatus, 0, "an ignored Ctrl-C stays ignored")
+        XCTAssertGreaterThan(try FileManager.default.contentsOfDirectory(atPath: out + "/years").count, 90, "the hundred-year site was swapped in")
     }
 
     // MARK: - 13. Smaller ones

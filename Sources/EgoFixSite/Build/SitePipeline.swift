@@ -42,23 +42,24 @@ public final class SitePipeline: @unchecked Sendable {
     public static func run(_ request: SiteBuildRequest) async throws -> SiteBuildResult {
         let pipeline = SitePipeline(request)
         var last = Date()
-        var watching = false
-        defer { if watching { BuildInterrupt.stopWatching() } }
+        var watching: BuildInterrupt.Previous?
+        defer { if let watching { BuildInterrupt.stopWatching(watching) } }
+        func interrupted(_ sig: Int32) -> SiteBuildFailure {
+            pipeline.site?.abandon()
+            var failure = SiteBuildFailure(description: "interrupted; the site is as it was.")
+            failure.signal = sig
+            return failure
+        }
         for step in steps {
-            // From the first write (the new folder beside the site) a signal is noted; before the
-            // swap it leaves the site as it was, after it the build finishes.
-            if step.name == renderStep, request.stopsOnInterrupt {
-                BuildInterrupt.watch()
-                watching = true
-            }
-            if watching, step.name == swapStep, let sig = BuildInterrupt.received {
-                pipeline.site?.abandon()
-                var failure = SiteBuildFailure(description: "interrupted; the site is as it was.")
-                failure.signal = sig
-                throw failure
-            }
+            // From the first write (the new folder beside the site) a signal is noted: each file
+            // put looks (`SiteBuild.put`), and so does the swap; after the swap the build finishes.
+            if step.name == renderStep, request.stopsOnInterrupt { watching = BuildInterrupt.watch() }
+            if watching != nil, step.name == swapStep, let sig = BuildInterrupt.received { throw interrupted(sig) }
             let goOn: Bool
-            do { goOn = try await step.run(pipeline) } catch { throw SiteBuildFailure.wrapping(error) }
+            do { goOn = try await step.run(pipeline) } catch {
+                if watching != nil, let sig = BuildInterrupt.received { throw interrupted(sig) }
+                throw SiteBuildFailure.wrapping(error)
+            }
             let now = Date()
             pipeline.result.stepTimes.append((step.name, now.timeIntervalSince(last)))
             last = now

@@ -124,6 +124,7 @@ public final class SiteBuild: @unchecked Sendable {
     /// previous site when the bytes are the same there, else written. Returns whether it was written.
     @discardableResult
     public func put(_ path: String, _ data: Data) throws -> Bool {
+        if BuildInterrupt.received != nil { throw SiteWriterError.interrupted }
         state.lock()
         guard !done else {
             state.unlock()

@@ -17,6 +17,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     case unusableOutput(String)
     case busy(String)
     case finished
+    /// Ctrl-C or SIGTERM while the build was writing (`BuildInterrupt`).
+    case interrupted
     case io(path: String, reason: String)
 
     public var description: String {
@@ -38,6 +40,8 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
             return "\(path): another egofix build is writing here. Wait for it to finish and run again."
         case .finished:
             return "this site build was already committed or abandoned."
+        case .interrupted:
+            return "interrupted; the site is as it was."
         case .io(let path, let reason):
             return "\(path): \(reason)"
         }
