@@ -500,6 +500,23 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertNil(bug["lastRetestAt"] as? String)
     }
 
+    /// `remind_at = "02:30"` on the night Berlin's clocks go back: `remind` said "ready" at 02:45
+    /// summer time, then nothing at 02:15 winter time, and `applied` was refused ("no pending fix")
+    /// until 02:30 came round again.
+    func test_Reminders_aRemindAtInTheRepeatedHourStaysCome() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        _ = FileManager.default.createFile(atPath: cli.workdir + "/egofix.toml", contents: Data("remind_at = \"02:30\"\n".utf8))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2027-10-30T09:00:00+02:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2027-10-30T09:01:00+02:00").status, 0)
+        XCTAssertEqual(try cli.run(["remind"], at: "2027-10-31T00:25:00Z").out, "", "02:25 summer time")
+        XCTAssertTrue(try cli.run(["remind"], at: "2027-10-31T00:45:00Z").out.contains("is ready."), "02:45 summer time")
+        let later = try cli.run(["remind"], at: "2027-10-31T01:15:00Z")
+        XCTAssertTrue(later.out.contains("is ready."), "02:15 winter time: \(later.out)")
+        let applied = try cli.run(["applied"], at: "2027-10-31T01:15:00Z")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.out.contains("FIX APPLIED"), applied.out)
+    }
+
     /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
     /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
     /// still takes it, and next week's opens as usual.

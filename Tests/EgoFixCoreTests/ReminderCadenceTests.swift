@@ -94,6 +94,25 @@ final class ReminderCadenceTests: XCTestCase {
                        day.adding(days: 1).at(hour: 2, minute: 30, in: cal))
     }
 
+    /// In an autumn night's repeated hour the clock reads 02:15 half an hour after 02:45: a
+    /// `remind_at` of 02:30 that came at 02:45 summer time stays come (it said "ready", then
+    /// nothing, and an outcome was refused, until 02:30 came round again).
+    func test_cadence_aRemindAtInTheAutumnRepeatedHourStaysCome() throws {
+        let at = try XCTUnwrap(ReminderTime("02:30"))
+        let day = clock.day(2027, 10, 31)   // Berlin: 03:00 summer time is 02:00 winter time
+        let first = ScheduledReminder(kind: .dailyFix, day: day, hour: at.hour, minute: at.minute, calendar: cal).instant
+        XCTAssertEqual(first, try XCTUnwrap(ISO8601DateFormatter().date(from: "2027-10-31T00:30:00Z")), "the first 02:30, summer time")
+        let b = [bug("a", status: .active, activated: clock.at(2027, 10, 20))]
+        func lines(_ utc: String) throws -> [String] {
+            ReminderCadence.due(now: try XCTUnwrap(ISO8601DateFormatter().date(from: utc)), bugs: b, remindAt: at, dayFix: ("FIX #042", true),
+                                diagnosticDue: false, calendar: cal).lines
+        }
+        XCTAssertEqual(try lines("2027-10-31T00:25:00Z"), [], "02:25 summer time")
+        XCTAssertEqual(try lines("2027-10-31T00:45:00Z"), ["Fix #042 is ready."], "02:45 summer time")
+        XCTAssertEqual(try lines("2027-10-31T01:15:00Z"), ["Fix #042 is ready."], "02:15 winter time, half an hour later")
+        XCTAssertTrue(at.hasCome(at: try XCTUnwrap(ISO8601DateFormatter().date(from: "2027-10-31T01:15:00Z")), calendar: cal))
+    }
+
     func test_cadence_stillRunningComesOnWednesdaysAtRemindAt() throws {
         let stable = [bug("c", status: .stable, activated: clock.at(2026, 6, 1), stableSince: clock.at(2026, 11, 1))]
         let at = try XCTUnwrap(ReminderTime("07:45"))

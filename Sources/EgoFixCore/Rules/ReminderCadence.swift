@@ -53,6 +53,13 @@ public struct ReminderTime: Equatable, Sendable, CustomStringConvertible {
     }
 
     public var minuteOfDay: Int { hour * 60 + minute }
+
+    /// Whether this time has come on `now`'s local day: from its first instant on (the calendar
+    /// feed's and the timer's), so in an autumn night's repeated hour it stays come when the
+    /// clock goes back (02:30 in Berlin at 02:45 summer time is not undone at 02:15 winter time).
+    public func hasCome(at now: Date, calendar: Calendar) -> Bool {
+        now >= ScheduledReminder(kind: .dailyFix, day: LocalDay(now, calendar: calendar), hour: hour, minute: minute, calendar: calendar).instant
+    }
 }
 
 /// One reminder: what it is about and when, in the user's time zone.
@@ -265,7 +272,7 @@ public enum ReminderCadence {
                            diagnosticDue: Bool, calendar: Calendar) -> Now {
         let day = LocalDay(now, calendar: calendar)
         let plan = plan(bugs: bugs, day: day, calendar: calendar)
-        let afterTime = LocalDay.minuteOfDay(now, calendar: calendar) >= remindAt.minuteOfDay
+        let afterTime = remindAt.hasCome(at: now, calendar: calendar)
         var r = Now(diagnostic: diagnosticDue)
         if afterTime, plan.dailyFix, let f = dayFix, f.open { r.fixLabel = f.label }
         if afterTime, plan.stillRunning { r.stillRunning = true }

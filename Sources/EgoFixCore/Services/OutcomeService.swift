@@ -35,7 +35,7 @@ public struct OutcomeService: Sendable {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
             let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day.adding(days: -1), dayOf: dayOf)
-            if let from = givingTodaysFixFrom, LocalDay.minuteOfDay(now, calendar: calendar) >= from.minuteOfDay,
+            if let from = givingTodaysFixFrom, from.hasCome(at: now, calendar: calendar),
                yesterday?.completion.outcome != .pending,
                let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) {
                 return given
