@@ -155,7 +155,10 @@ extension PageContext {
 
     /// A month, quarter or year page's values: what the "period" template is given.
     func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
-        let graphEnd = max(p.start, min(p.end, index.last))
+        // A month or quarter whose first day is still to come has a page when the current week's
+        // Thursday falls in it: its graph is that first day, said as not begun (not "nothing
+        // recorded" on a day that has not come).
+        let graphEnd = max(p.start, min(p.end, index.last)), begun = p.start <= index.last
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
         // Every week with days in the month (a week across two months is in both lists; its page's
         // month is its Thursday's), and every month or quarter that has a page.
@@ -165,7 +168,8 @@ extension PageContext {
             .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
         return PeriodPage(
             head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
-            graph: GraphInput(cells: index.graphCells(from: p.start, through: graphEnd), from: p.start, through: graphEnd, title: p.title),
+            graph: GraphInput(cells: begun ? index.graphCells(from: p.start, through: graphEnd) : [], from: p.start, through: graphEnd,
+                              title: p.title, summary: begun ? nil : p.title + " has not begun."),
             bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 
