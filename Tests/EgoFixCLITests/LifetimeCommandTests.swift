@@ -518,8 +518,9 @@ final class DateLineHistoryTests: XCTestCase {
     }
 
     /// A month whose first day is still to come has a page when this week's Thursday falls in it;
-    /// its graph said "October 2026, 2026-10-01 to 2026-10-01: nothing recorded.", a day after
-    /// the build. It says the month has not begun.
+    /// its graph drew that first day as "no activity" and said "October 2026, 2026-10-01 to
+    /// 2026-10-01: nothing recorded.", a day after the build. It says "Not yet.", as a week page
+    /// says of its days to come.
     func test_build_aMonthNotBegunSaysSo() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-09-20T09:00:00Z").status, 0)
@@ -527,8 +528,8 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-09-28T09:00:00Z").status, 0)
         for (page, title) in [("months/2026-10", "October 2026"), ("quarters/2026-Q4", "Q4 2026")] {
             let html = try String(contentsOfFile: site + "/" + page + "/index.html", encoding: .utf8)
-            XCTAssertTrue(html.contains("aria-label=\"\(title) has not begun.\""), html)
-            XCTAssertFalse(html.contains("2026-10-01 to 2026-10-01"), html)
+            XCTAssertTrue(html.contains("aria-label=\"Contribution graph, \(title)\"><p class=\"muted\">Not yet.</p></div>"), html)
+            XCTAssertFalse(html.contains("2026-10-01 to 2026-10-01") || html.contains("<svg"), html)
         }
         let september = try String(contentsOfFile: site + "/months/2026-09/index.html", encoding: .utf8)
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)

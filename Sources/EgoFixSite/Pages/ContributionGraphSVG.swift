@@ -161,16 +161,14 @@ public enum ContributionGraphSVG {
     static let charWidth = 6.1
 
     public static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
-                              title: String = "Contribution graph", summary: String? = nil) -> String {
+                              title: String = "Contribution graph") -> String {
         var out = ByteText(capacity: 512 + 200 * (GraphGrid.weeks(from: from, through: through) * 7))
-        render(cells, from: from, through: through, title: title, summary: summary, into: &out)
+        render(cells, from: from, through: through, title: title, into: &out)
         return out.string
     }
 
     /// `render`, written at the end of `out`.
-    /// `summary`, when given, is said instead of the one counted from the cells.
-    static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay, title: String, summary given: String? = nil,
-                       into out: inout ByteText) {
+    static func render(_ cells: [GraphCell], from: LocalDay, through: LocalDay, title: String, into out: inout ByteText) {
         let grid = GraphGrid(cells, from: from, through: through)
         let gridWidth = left + grid.weeks * pitch
         let legendY = top + 7 * pitch + 12
@@ -178,7 +176,7 @@ public enum ContributionGraphSVG {
         let width = max(gridWidth, legendWidth) + 4
         let height = legendY + cell + 26
 
-        let summary = given ?? grid.summary(title: title)
+        let summary = grid.summary(title: title)
         out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph\" viewBox=\"0 0 ")
         out.append(width)
         out.append(" ")
@@ -296,8 +294,8 @@ public enum ContributionGraphSVG {
 
     /// The same, for a template (`{{{graph}}}`).
     public static func html(_ cells: [GraphCell], from: LocalDay, through: LocalDay,
-                            title: String = "Contribution graph", summary: String? = nil) -> RawHTML {
-        RawHTML(trusted: render(cells, from: from, through: through, title: title, summary: summary))
+                            title: String = "Contribution graph") -> RawHTML {
+        RawHTML(trusted: render(cells, from: from, through: through, title: title))
     }
 
     static func cellSVG(_ c: GraphCell, x: Int, y: Int, title: String) -> String {

@@ -156,8 +156,7 @@ extension PageContext {
     /// A month, quarter or year page's values: what the "period" template is given.
     func periodPage(_ p: Period, prev: Period?, next: Period?) -> PeriodPage {
         // A month or quarter whose first day is still to come has a page when the current week's
-        // Thursday falls in it: its graph is that first day, said as not begun (not "nothing
-        // recorded" on a day that has not come).
+        // Thursday falls in it: no graph of days that have not come, "Not yet."
         let graphEnd = max(p.start, min(p.end, index.last)), begun = p.start <= index.last
         let childKind: Period.Kind = p.kind == .month ? .week : (p.kind == .quarter ? .month : .quarter)
         // Every week with days in the month (a week across two months is in both lists; its page's
@@ -169,7 +168,7 @@ extension PageContext {
         return PeriodPage(
             head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
             graph: GraphInput(cells: begun ? index.graphCells(from: p.start, through: graphEnd) : [], from: p.start, through: graphEnd,
-                              title: p.title, summary: begun ? nil : p.title + " has not begun."),
+                              title: p.title, begun: begun),
             bugRows: bugRows(from: p.start, through: p.end), children: children)
     }
 

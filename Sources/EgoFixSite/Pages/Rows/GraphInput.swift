@@ -7,9 +7,12 @@ struct GraphInput: Sendable {
     let from: LocalDay
     let through: LocalDay
     let title: String
-    /// Said instead of the counted summary (a period that has not begun).
-    var summary: String?
+    /// False for a period whose first day is still to come: no graph, "Not yet." (as a week page
+    /// says of its days to come).
+    var begun = true
 
     /// The graph as the templates are given it.
-    var html: RawHTML { ContributionGraphSVG.html(cells, from: from, through: through, title: title, summary: summary) }
+    var html: RawHTML {
+        begun ? ContributionGraphSVG.html(cells, from: from, through: through, title: title) : RawHTML(trusted: "<p class=\"muted\">Not yet.</p>")
+    }
 }
