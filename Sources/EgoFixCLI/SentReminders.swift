@@ -41,6 +41,11 @@ struct SentReminders {
         return ("fix \(day)", "diagnostic \(sunday)", "still \(day)")
     }
 
+    /// Whether the day's fix was announced on `day` ("Fix #041 is ready.").
+    func sentFix(on day: LocalDay) -> Bool {
+        lines.contains(Self.keys(ReminderCadence.Now(), day: day).fix)
+    }
+
     /// `due` without what was already sent.
     func unsent(_ due: ReminderCadence.Now, day: LocalDay) -> ReminderCadence.Now {
         let k = Self.keys(due, day: day)

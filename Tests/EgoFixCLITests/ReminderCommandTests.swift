@@ -122,6 +122,24 @@ final class ReminderCommandTests: XCTestCase {
         return (bin, cli.workdir + "/notify.log")
     }
 
+    /// The timer installed with `remind --install --at 07:30` announces the day's fix at 07:30;
+    /// `applied` at 07:45 said there was no pending fix to mark until remind_at (09:00). A fix the
+    /// timer has announced can be marked at once.
+    func test_remind_aFixTheTimerAnnouncedCanBeMarkedAtOnce() throws {
+        let cli = try started()
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-11-24T08:05:00Z", stdin: "").status, 0, "Tuesday's fix")
+        let unannounced = try cli.run(["applied"], at: "2026-11-25T06:35:00Z", stdin: "")
+        XCTAssertNotEqual(unannounced.status, 0, "07:35, nothing announced, before remind_at: \(unannounced.out)")
+        let (bin, log) = try fakeNotifySend(cli)
+        let env = ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]
+        let r = try cli.run(["remind", "--notify", "--at", "07:30"], at: "2026-11-25T06:40:00Z", env: env)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(try String(contentsOfFile: log, encoding: .utf8).contains(" is ready."))
+        let applied = try cli.run(["applied"], at: "2026-11-25T06:45:00Z", stdin: "")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.out.contains("FIX APPLIED"), applied.out)
+    }
+
     func test_timer_runsThreeSecondsRingsNotifiesAndRecordsTheTimer() throws {
         let cli = try started(timedOnly: true)
         XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)

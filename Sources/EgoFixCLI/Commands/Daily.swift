@@ -214,14 +214,23 @@ struct OutcomeOptions: ParsableArguments {
 }
 
 enum OutcomeCommand {
+    /// From when an outcome before `today` gives today's fix: `remind_at`, or the start of the day
+    /// once the timer has announced the fix ("Fix #041 is ready."), which it does at its own time
+    /// when installed with `remind --install --at`.
+    static func givingTodaysFix(_ s: Session) -> ReminderTime {
+        let announced = SentReminders(store: s.storePath, environment: Session.environment()).sentFix(on: LocalDay(s.now, calendar: s.calendar))
+        return announced ? .startOfDay : s.config.remindAt ?? .standard
+    }
+
     static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
         let s = try Session.open(o.store)
+        let from = givingTodaysFix(s)
         // A first look, rolled back (the write lock is not held while an editor may stay open for
         // minutes), so a wrong option or no pending fix is refused before the reflection is asked
         // for; a refused command gives out no fix (today's, given by an outcome before `today`).
         let peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
             try s.ensureCatalogue()
-            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
+            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
         }
         _ = try interactionOutcome(fix: peek.1, o)
         var draft: String?
@@ -232,7 +241,7 @@ enum OutcomeCommand {
         do {
             out = try await s.store.transaction { () -> [String] in
                 try s.ensureCatalogue()
-                let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: s.config.remindAt ?? .standard)
+                let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
                 // The same fix (a fix given by the look ahead was given again, as a new record).
                 guard target.1.id == peek.1.id else {
                     throw CLIError("the fix to mark changed while the reflection was written: it is \(target.1.label) now, not \(peek.1.label). Nothing recorded; run the command again.")

@@ -28,6 +28,8 @@ public struct ReminderTime: Equatable, Sendable, CustomStringConvertible {
     public let minute: Int
 
     public static let standard = ReminderTime(checkedHour: Thresholds.remindAtDefaultHour, minute: 0)
+    /// 00:00: come as soon as the day begins.
+    public static let startOfDay = ReminderTime(checkedHour: 0, minute: 0)
 
     private init(checkedHour: Int, minute: Int) {
         self.hour = checkedHour
