@@ -65,13 +65,6 @@ public enum BugLifecycle {
                 body(diagnostics[i].completedAt, r.intensity, diagnostics[i].weekStarting)
             }
         }
-        /// The bug's ratings by week (a stable sort, so the same as sorting the diagnostics first).
-        var myRatings: [(Date, BugIntensity)] {
-            var out: [(Date, BugIntensity, week: Date)] = []
-            forEachRating { out.append(($0, $1, $2)) }
-            return out.indices.sorted { out[$0].week < out[$1].week }.map { (out[$0].0, out[$0].1) }
-        }
-
         switch bug.status {
         case .identified:
             return nil
@@ -85,9 +78,6 @@ public enum BugLifecycle {
             var quietRun = 0
             var lastWeek: Date?
             var inOrder = true
-            var freshRatings: [(Date, BugIntensity)] {
-                myRatings.filter { $0.0 > fresh }
-            }
             forEachRating { completed, intensity, week in
                 guard completed > fresh else { return }
                 if let lastWeek, lastWeek > week { inOrder = false }
@@ -97,9 +87,9 @@ public enum BugLifecycle {
             if inOrder {
                 guard quietRun >= Thresholds.stableQuietWeeks else { return nil }
             } else {
-                let lastRatings = freshRatings.suffix(Thresholds.stableQuietWeeks)
+                let lastRatings = ratings(of: bug, in: diagnostics, after: fresh).suffix(Thresholds.stableQuietWeeks)
                 guard lastRatings.count == Thresholds.stableQuietWeeks,
-                      lastRatings.allSatisfy({ $0.1 == .quiet }) else { return nil }
+                      lastRatings.allSatisfy({ $0.intensity == .quiet }) else { return nil }
             }
             let today = LocalDay(now, calendar: calendar)
             guard bug.activatedAt != nil,
@@ -153,12 +143,8 @@ public enum BugLifecycle {
     /// does not date a bug's change).
     public static func effective(_ t: Transition, of bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                  retests: [FixCompletion], now: Date, calendar: Calendar) -> Date {
-        func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity, week: Date)] {
-            var out: [(completed: Date, intensity: BugIntensity, week: Date)] = []
-            for d in diagnostics where d.deletedAt == nil && d.completedAt > start {
-                if let r = d.responses.first(where: { $0.bugId == bug.id }) { out.append((d.completedAt, r.intensity, d.weekStarting)) }
-            }
-            return out.indices.sorted { out[$0].week < out[$1].week }.map { out[$0] }
+        func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity)] {
+            BugLifecycle.ratings(of: bug, in: diagnostics, after: start)
         }
         func noonOfDay(_ instant: Date, plus days: Int) -> Date {
             LocalDay(instant, calendar: calendar).adding(days: days).at(hour: 12, in: calendar)
@@ -189,6 +175,19 @@ public enum BugLifecycle {
             at = causes.min() ?? now
         }
         return min(at, now)
+    }
+
+    /// The bug's ratings made after `start`, by week (a stable sort, so the same as sorting the
+    /// diagnostics first).
+    static func ratings(of bug: Bug, in diagnostics: [WeeklyDiagnostic], after start: Date)
+        -> [(completed: Date, intensity: BugIntensity)] {
+        var out: [(completed: Date, intensity: BugIntensity, week: Date)] = []
+        for i in diagnostics.indices where diagnostics[i].deletedAt == nil && diagnostics[i].completedAt > start {
+            if let r = diagnostics[i].responses.first(where: { $0.bugId == bug.id }) {
+                out.append((diagnostics[i].completedAt, r.intensity, diagnostics[i].weekStarting))
+            }
+        }
+        return out.indices.sorted { out[$0].week < out[$1].week }.map { (out[$0].completed, out[$0].intensity) }
     }
 
     /// A bug's retests: the completions of its fixes assigned since its last retest began (none
