@@ -35,20 +35,20 @@ struct SentReminders {
         }
     }
 
-    /// The keys of what `due` holds on `day`: the diagnostic by the Sunday its window opened.
-    static func keys(_ due: ReminderCadence.Now, day: LocalDay) -> (fix: String, diagnostic: String, still: String) {
+    /// The keys of the reminders of `day`: the diagnostic by the Sunday its window opened.
+    static func keys(day: LocalDay) -> (fix: String, diagnostic: String, still: String) {
         let sunday = day.isoWeekday == 7 ? day : day.adding(days: -day.isoWeekday)
         return ("fix \(day)", "diagnostic \(sunday)", "still \(day)")
     }
 
     /// Whether the day's fix was announced on `day` ("Fix #041 is ready.").
     func sentFix(on day: LocalDay) -> Bool {
-        lines.contains(Self.keys(ReminderCadence.Now(), day: day).fix)
+        lines.contains(Self.keys(day: day).fix)
     }
 
     /// `due` without what was already sent.
     func unsent(_ due: ReminderCadence.Now, day: LocalDay) -> ReminderCadence.Now {
-        let k = Self.keys(due, day: day)
+        let k = Self.keys(day: day)
         var out = due
         if lines.contains(k.fix) { out.fixLabel = nil }
         if lines.contains(k.diagnostic) { out.diagnostic = false }
@@ -58,7 +58,7 @@ struct SentReminders {
 
     /// Notes `sent` as sent and writes the file (0600 in a 0700 folder); failures are ignored.
     mutating func record(_ sent: ReminderCadence.Now, day: LocalDay) {
-        let k = Self.keys(sent, day: day)
+        let k = Self.keys(day: day)
         if sent.fixLabel != nil { lines.append(k.fix) }
         if sent.diagnostic { lines.append(k.diagnostic) }
         if sent.stillRunning { lines.append(k.still) }
