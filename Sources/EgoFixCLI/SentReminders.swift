@@ -9,7 +9,8 @@ import Foundation
 /// `kept` of them, in $XDG_STATE_HOME/egofix (else ~/.local/state/egofix), one file per store.
 /// Best effort: a file that cannot be read or written means a reminder may come twice, never that
 /// one is lost. Only a notification shown is noted (one printed instead went to a journal). Plain
-/// `egofix remind` (what is due now, asked in a terminal) does not use it.
+/// `egofix remind` (what is due now, asked in a terminal) notes only that it said the day's fix
+/// ("said fix 2026-03-01"), so that the fix can be marked at once; the timer still sends it.
 struct SentReminders {
     static let kept = 64
 
@@ -41,9 +42,20 @@ struct SentReminders {
         return ("fix \(day)", "diagnostic \(sunday)", "still \(day)")
     }
 
-    /// Whether the day's fix was announced on `day` ("Fix #041 is ready.").
+    /// Whether the day's fix was announced on `day` ("Fix #041 is ready."), by the timer or by
+    /// `egofix remind` in a terminal.
     func sentFix(on day: LocalDay) -> Bool {
-        lines.contains(Self.keys(day: day).fix)
+        let fix = Self.keys(day: day).fix
+        return lines.contains(fix) || lines.contains("said " + fix)
+    }
+
+    /// Notes that `egofix remind` printed the day's fix on `day` (not a notification: the timer
+    /// still sends its own).
+    mutating func recordSaid(day: LocalDay) {
+        let said = "said " + Self.keys(day: day).fix
+        guard !lines.contains(said) else { return }
+        lines.append(said)
+        save()
     }
 
     /// `due` without what was already sent.
@@ -62,6 +74,11 @@ struct SentReminders {
         if sent.fixLabel != nil { lines.append(k.fix) }
         if sent.diagnostic { lines.append(k.diagnostic) }
         if sent.stillRunning { lines.append(k.still) }
+        save()
+    }
+
+    /// Writes the file (0600 in a 0700 folder), the last `kept` lines; failures are ignored.
+    private mutating func save() {
         lines = Array(lines.suffix(Self.kept))
         guard let path else { return }
         let folder = (path as NSString).deletingLastPathComponent

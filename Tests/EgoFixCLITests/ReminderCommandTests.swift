@@ -140,6 +140,25 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(applied.out.contains("FIX APPLIED"), applied.out)
     }
 
+    /// `egofix remind --at 07:30` asked in a terminal said the fix is ready; `applied` then
+    /// refused it until remind_at (09:00).
+    func test_remind_aFixSaidInATerminalCanBeMarkedAtOnce() throws {
+        let cli = try started()
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-11-24T08:05:00Z", stdin: "").status, 0, "Tuesday's fix")
+        let r = try cli.run(["remind", "--at", "07:30"], at: "2026-11-25T06:40:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains(" is ready."), r.out)
+        let applied = try cli.run(["applied"], at: "2026-11-25T06:45:00Z", stdin: "")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.out.contains("FIX APPLIED"), applied.out)
+        // Said in a terminal is not sent: the timer still notifies that day.
+        XCTAssertTrue(try cli.run(["remind", "--at", "07:30"], at: "2026-11-26T06:40:00Z").out.contains(" is ready."))
+        let (bin, log) = try fakeNotifySend(cli)
+        let env = ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]
+        XCTAssertEqual(try cli.run(["remind", "--notify", "--at", "07:30"], at: "2026-11-26T06:41:00Z", env: env).status, 0)
+        XCTAssertTrue(((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains(" is ready."))
+    }
+
     func test_timer_runsThreeSecondsRingsNotifiesAndRecordsTheTimer() throws {
         let cli = try started(timedOnly: true)
         XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)

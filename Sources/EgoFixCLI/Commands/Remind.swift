@@ -51,6 +51,11 @@ struct Remind: AsyncParsableCommand {
         }
         guard notify else {
             if !due.lines.isEmpty { s.print(due.lines) }
+            // Said is said: the fix it names can be marked now, even before remind_at (`--at 07:30`).
+            if due.fixLabel != nil {
+                var said = SentReminders(store: s.storePath, environment: Session.environment())
+                said.recordSaid(day: s.today)
+            }
             return
         }
         // What the timer runs: each reminder once (a fix still unmarked at Sunday 18:00, or the
