@@ -17,7 +17,7 @@ package enum StoreBuildSource {
         return .store(path: path, clock: clock, load: { onShared in
             let s = try Session.open(store: store, now: now)
             try s.ensureCatalogue()
-            var data = try await Practice.load(s.repos, onShared: onShared)
+            var data = try await s.store.readPractice(onShared: onShared)
             // Each bug as it stands at the build's clock (stable after its quiet weeks, without
             // waiting for the next `egofix today` to save it).
             data.bugs = BugLifecycle.settled(data, at: s.now, calendar: s.calendar)

@@ -273,11 +273,25 @@ extension SQLiteStore {
     /// Not reentrant: inside one, `body` just runs. Everything `body` does through the
     /// repositories, and the store's own bookkeeping, joins the transaction.
     public func transaction<T>(_ body: () async throws -> T) async throws -> T {
+        try await enclosed(begin: "BEGIN IMMEDIATE TRANSACTION", operation: "locking the store", body)
+    }
+
+    /// Runs `body`'s reads as one read transaction: SQLite's shared lock is taken at once and held
+    /// to the end, so no other process commits in between and every table is read as of one moment
+    /// (read one transaction each, a build beside `egofix applied` in another terminal could see
+    /// the new version entry without the outcome that made it). Joins a command's transaction
+    /// when one is open.
+    public func snapshot<T>(_ body: () async throws -> T) async throws -> T {
+        try await enclosed(begin: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master", operation: "reading", body)
+    }
+
+    private func enclosed<T>(begin: String, operation: String, _ body: () async throws -> T) async throws -> T {
         guard !access.command.isOpen else { return try await body() }
         do {
-            try await queue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION") }
+            try await queue.writeWithoutTransaction { db in try db.execute(sql: begin) }
         } catch {
-            throw SQLiteStore.map(error, path: path, operation: "locking the store")
+            try? await queue.writeWithoutTransaction { db in if db.isInsideTransaction { try db.execute(sql: "ROLLBACK") } }
+            throw SQLiteStore.map(error, path: path, operation: operation)
         }
         access.command.set(true)
         let result: T

@@ -239,4 +239,40 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(events.count, 2 * perWriter)
         XCTAssertEqual(Set(events.map(\.id)).count, 2 * perWriter)
     }
+
+    /// A build reads the whole practice as one moment: an outcome committed by another process in
+    /// the middle (its completion, version entry and events together) is all in or all out. Read
+    /// a table at a time, a build could show the version without the outcome. Here the writer
+    /// waits at its commit (its pending lock keeps new readers out, so the events' own connection
+    /// cannot start and the events are read on the first), and lands once the read is done.
+    func test_readPractice_isOneMoment_evenWithAWriterWaiting() async throws {
+        let dir = try TempDir()
+        let path = dir.file("moment.sqlite")
+        let reader = try open(path), writer = try open(path)
+        let user = uuid("user")
+        func event(_ name: String, _ i: Int) -> AnalyticsEvent {
+            AnalyticsEvent(id: uuid(name), userId: user, eventType: .appOpened, dayOfWeek: 2, hourOfDay: 9,
+                           timestamp: Fixture.start.addingTimeInterval(Double(i)))
+        }
+        for i in 0..<50 { try await writer.repositories.events.save(event("before-\(i)", i)) }
+        // Without a second process waiting: the events come from their own connection, all of them.
+        let quiet = try await reader.readPractice(), all = try await writer.repositories.events.getAll()
+        XCTAssertEqual(quiet.events.map(\.id), all.map(\.id))
+        XCTAssertEqual(quiet.events.count, 50)
+
+        let landed = Task.detached { () -> Bool in
+            (try? await writer.repositories.events.save(event("during", 99))) != nil
+        }
+        let (seen, again) = try await reader.snapshot { () -> (Practice, [AnalyticsEvent]) in
+            // The writer has its reserved lock and waits at its commit for this read to end.
+            try await Task.sleep(nanoseconds: 300_000_000)
+            return (try await reader.readPractice(), try await reader.repositories.events.getAll())
+        }
+        XCTAssertEqual(seen.events.count, 50, "the outcome committed mid-read is not half in")
+        XCTAssertEqual(again.map(\.id), seen.events.map(\.id))
+        let wrote = await landed.value
+        XCTAssertTrue(wrote, "the writer lands once the read is over")
+        let after = try await reader.readPractice()
+        XCTAssertEqual(after.events.count, 51)
+    }
 }

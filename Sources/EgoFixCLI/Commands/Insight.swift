@@ -176,7 +176,7 @@ struct History: AsyncParsableCommand {
         let s = try Session.open(options)
         try s.ensureCatalogue()
         _ = try await s.profile()
-        let data = try await Practice.load(s.repos)
+        let data = try await s.store.readPractice()
         let ledger = DayLedger(data, calendar: s.calendar)
         let from = s.today.adding(days: -(days - 1))
         // Through today, or through a later day that holds records: after a flight west over the
