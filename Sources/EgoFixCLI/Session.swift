@@ -182,9 +182,14 @@ package struct Session {
     /// The store's bugs in the catalogue's order (the seed file's, as the spec's crash log lists
     /// them); a bug the catalogue no longer names comes after, by title.
     func bugsInCatalogueOrder() async throws -> [Bug] {
+        Session.inCatalogueOrder(try await repos.bugs.getAll())
+    }
+
+    /// `bugs` in the catalogue's order (the crash log's and init's menus number them alike).
+    static func inCatalogueOrder(_ bugs: [Bug]) -> [Bug] {
         let seeds = (try? JSONDecoder().decode([SeedCatalogue.BugSeed].self, from: Session.seedFiles().bugs ?? Data())) ?? []
         let place = Dictionary(seeds.enumerated().map { ($1.slug, $0) }, uniquingKeysWith: { first, _ in first })
-        return try await repos.bugs.getAll().sorted {
+        return bugs.sorted {
             let (a, b) = (place[$0.slug] ?? Int.max, place[$1.slug] ?? Int.max)
             if a != b { return a < b }
             return $0.title != $1.title ? $0.title < $1.title : $0.id.uuidString < $1.id.uuidString
@@ -286,22 +291,15 @@ enum ReflectionInput {
             let editor = env["VISUAL"] ?? env["EDITOR"] ?? "vi"
             let path = NSTemporaryDirectory() + "egofix-\(what)-\(getpid()).md"
             _ = FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", editor + " \"$1\"", "sh", path]
-            let text: String
-            do {
-                try p.run()
-                p.waitUntilExit()
-                text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-            } catch {
+            guard let status = Editor.run(editor, file: path) else {
                 try? FileManager.default.removeItem(atPath: path)
-                throw error
+                throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")
             }
+            let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
             // An empty file holds nothing to keep.
             if text.isEmpty { try? FileManager.default.removeItem(atPath: path) } else { draft = path }
-            guard p.terminationStatus == 0 else {
-                throw CLIError("\(editor) exited with \(p.terminationStatus). Nothing recorded." + kept(draft, what))
+            guard status == 0 else {
+                throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
             }
             do { return try checked(text, what: what) } catch {
                 throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept(draft, what))
@@ -382,8 +380,9 @@ enum Prompt {
         case ended
     }
 
-    /// A numbered menu. `skip` says what enter does ("to skip", "for your primary bug").
-    static func choose(_ question: String, _ options: [String], skip: String = "to skip") -> Choice {
+    /// A numbered menu. `skip` says what enter does ("to skip", "for your primary bug"); without
+    /// one, enter asks again.
+    static func choose(_ question: String, _ options: [String], skip: String? = "to skip") -> Choice {
         Swift.print(Terminal.neutralised(question, keepingStyle: true))
         for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
         while true {
@@ -391,17 +390,68 @@ enum Prompt {
                 Swift.print("")
                 return .ended
             }
-            if a.isEmpty { return .skipped }
+            if a.isEmpty, skip != nil { return .skipped }
             if let n = Int(a), (1...options.count).contains(n) { return .picked(n - 1) }
-            Swift.print("  a number from 1 to \(options.count), or enter \(skip)")
+            Swift.print("  a number from 1 to \(options.count)" + (skip.map { ", or enter \($0)" } ?? ""))
         }
     }
 
-    /// Runs `cleanup` and ends the process (130) if Ctrl-C comes while the returned source is
-    /// live (cancel it when the question is answered): a prompt waits in the middle of a command.
-    static func onInterrupt(_ cleanup: @escaping @Sendable () -> Void) -> DispatchSourceSignal {
+    /// What a free-text question got: the text (nil for none), or the end of input (Ctrl-D).
+    enum Answer: Equatable {
+        case text(String?)
+        case ended
+    }
+
+    /// The longest line a terminal hands over (Linux's line discipline keeps 4,095 bytes and
+    /// drops the rest of the line).
+    static let terminalLine = 4095
+
+    /// A free-text answer (a crash's note, the timer's reflection): the line typed, or every line
+    /// of a paste (left unread, the lines after the first ran as shell commands once egofix
+    /// ended). Read as bytes and checked as `-m` is (`ReflectionInput.checked`): text that is not
+    /// UTF-8 or a line the terminal cut short is refused, never stored changed. `longer` says
+    /// where a longer text goes.
+    static func askText(_ question: String, what: String, longer: String) throws -> Answer {
+        Swift.print(question, terminator: " ")
+        fflush(nil)
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        var first = true
+        while true {
+            if !first {
+                // The rest of a paste is already there, or comes within moments.
+                var p = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 50) > 0 else { break }
+            }
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 {
+                if first {
+                    Swift.print("")
+                    return .ended
+                }
+                break
+            }
+            bytes += chunk[0..<n]
+            first = false
+        }
+        // A line still being typed when the paste ended goes too, rather than to the shell.
+        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+        if bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).contains(where: { $0.count >= terminalLine }) {
+            throw CLIError("the \(what) is longer than a terminal line holds (4,095 bytes) and was cut short. \(longer) Nothing recorded.")
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError("the \(what) is not UTF-8 text (check the terminal's encoding). Nothing recorded.")
+        }
+        return .text(try ReflectionInput.checked(text, what: what))
+    }
+
+    /// Runs `cleanup`, says `line` and ends the process (130) if Ctrl-C comes while the returned
+    /// source is live (cancel it when the question is answered): a prompt waits in the middle of
+    /// a command.
+    static func onInterrupt(saying line: String, _ cleanup: @escaping @Sendable () -> Void = {}) -> DispatchSourceSignal {
         watchInterrupt {
-            Swift.print("")
+            Swift.print("\n" + line)
             cleanup()
             Foundation.exit(130)
         }

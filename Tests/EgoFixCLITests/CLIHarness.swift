@@ -85,12 +85,20 @@ final class BundleMarker {}
 extension CLI {
     /// `egofix ARGS` in a pseudo-terminal (util-linux's `script`), `input` typed into it (each line
     /// read when a prompt asks; its end is Ctrl-D): what a person at a terminal sees and gets.
-    func runInTerminal(_ args: [String], at now: String, input: String) throws -> Result {
+    /// `then` runs in the same terminal after egofix ends (a `sed` there reads what egofix left
+    /// unread, as the shell would). A run that has not ended in 60 s is stopped (`timeout`), as a hang.
+    /// `later` is typed a second after `input` (a Ctrl-C meant for a prompt, not for the shell
+    /// that starts egofix).
+    func runInTerminal(_ args: [String], at now: String, input: String, later: String? = nil, env extra: [String: String] = [:],
+                       then: String = "") throws -> Result {
         let command = ([CLI.binary.path] + args + ["--store", store, "--now", now]).map { "'" + $0 + "'" }.joined(separator: " ")
+            + (then.isEmpty ? "" : "; " + then)
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", command, "/dev/null"]
-        p.environment = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
+        p.arguments = ["60", "/usr/bin/script", "-qec", command, "/dev/null"]
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        for (k, v) in extra { env[k] = v }
+        p.environment = env
         p.currentDirectoryURL = URL(fileURLWithPath: workdir)
         let inPipe = Pipe(), outPipe = Pipe()
         p.standardInput = inPipe
@@ -98,6 +106,10 @@ extension CLI {
         p.standardError = outPipe
         try p.run()
         inPipe.fileHandleForWriting.write(Data(input.utf8))
+        if let later {
+            Thread.sleep(forTimeInterval: 1)
+            inPipe.fileHandleForWriting.write(Data(later.utf8))
+        }
         try inPipe.fileHandleForWriting.close()
         let out = String(decoding: outPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()

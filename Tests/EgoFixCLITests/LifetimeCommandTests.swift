@@ -211,6 +211,72 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(((try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])?["crashes"] as? [Any])?.count, 0)
     }
 
+    /// `applied -e` in a terminal: the editor owns the terminal (started in a process group of
+    /// its own, it was stopped at its first read and egofix waited for ever).
+    func test_Prompts_anEditorInATerminalCanReadIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        let editor = cli.workdir + "/editor.sh"
+        try "#!/bin/sh\nIFS= read -r line < /dev/tty\nprintf '%s' \"$line\" > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(editor, 0o755), 0)
+        let r = try cli.runInTerminal(["applied", "-e"], at: "2026-03-09T09:10:00+01:00", input: "Typed in the editor.\n", env: ["EDITOR": editor])
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("FIX APPLIED"), r.out)
+        XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"Typed in the editor.\""))
+    }
+
+    /// The crash note typed at the prompt: a paste of several lines is the note, whole (only the
+    /// first line was kept, and the others ran as shell commands once egofix ended); text the
+    /// terminal cut, text that is not UTF-8 and control characters are refused as with -m (they
+    /// were stored, and the export no longer imported). Ctrl-D and Ctrl-C log nothing, and say so.
+    func test_Prompts_aPastedNoteIsTakenWholeAndCheckedAsMIs() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        func crashes() throws -> [[String: Any]] {
+            try XCTUnwrap((try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])?["crashes"] as? [[String: Any]])
+        }
+        let pasted = try cli.runInTerminal(["crash"], at: "2026-03-10T10:00:00+01:00", input: "\nfirst line\necho LEAKED\nthird line\n",
+                                           then: "timeout --foreground 1 sed 's/^/LEFT:/'")
+        XCTAssertTrue(pasted.out.contains("CRASH LOGGED"), pasted.out)
+        XCTAssertFalse(pasted.out.contains("LEFT:"), "nothing typed is left for the shell: \(pasted.out)")
+        XCTAssertEqual(try crashes().first?["note"] as? String, "first line\necho LEAKED\nthird line")
+        for (input, says) in [("\nx\u{1B}[31mred\n", "control character U+001B"), ("\n" + String(repeating: "\u{FC}", count: 3000) + "\n", "4,095 bytes")] {
+            let r = try cli.runInTerminal(["crash"], at: "2026-03-10T11:00:00+01:00", input: input)
+            XCTAssertNotEqual(r.status, 0, r.out)
+            XCTAssertTrue(r.out.contains(says) && r.out.contains("Nothing recorded."), r.out)
+        }
+        let ended = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n\u{04}")
+        XCTAssertTrue(ended.out.contains("Nothing logged."), ended.out)
+        let interrupted = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n", later: "\u{03}")
+        XCTAssertEqual(interrupted.status, 130, interrupted.out)
+        XCTAssertTrue(interrupted.out.contains("Nothing logged."), interrupted.out)
+        XCTAssertEqual(try crashes().count, 1)
+    }
+
+    /// init's menu numbers the bugs as the crash log does (it listed them by title), and enter
+    /// there asks again (it said "enter to skip", then ended with "no bug chosen").
+    func test_Prompts_initNumbersTheBugsAsTheCrashLogDoes() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        let r = try cli.runInTerminal(["init"], at: "2026-03-09T09:00:00+01:00", input: "\n2\n")
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertFalse(r.out.contains("enter to skip"), r.out)
+        XCTAssertTrue(r.out.contains("a number from 1 to 5\r\n"), r.out)
+        XCTAssertTrue(r.out.contains("Primary bug: Need to be liked."), r.out)
+        let crash = try cli.runInTerminal(["crash"], at: "2026-03-10T10:00:00+01:00", input: "")
+        // "  1  Need to be right  // ..." in init's menu, "  1  Need to be right" in the crash log's.
+        func numbered(_ out: String) -> [String] {
+            out.components(separatedBy: "\r\n").compactMap { line -> String? in
+                let parts = line.components(separatedBy: "  ")
+                return parts.count >= 3 && parts[0].isEmpty && Int(parts[1]) != nil ? parts[2] : nil
+            }
+        }
+        XCTAssertEqual(numbered(r.out).count, 5, r.out)
+        XCTAssertEqual(numbered(r.out), numbered(crash.out), crash.out)
+    }
+
     /// TZ as glibc also takes it, a zone file's path (TZ=:/etc/localtime is a common default), names that zone.
     func test_TimeZone_aZoneFilesPathInTZ() throws {
         let cli = try CLI()

@@ -45,12 +45,14 @@ struct Init: AsyncParsableCommand {
             // Asked before the store is locked: the answer may take a while. Ctrl-C meanwhile
             // leaves no store made for it (it left one with no practice in it).
             let store = s.store, made = s.createdStore, wasEmpty = s.storeWasEmptyFile
-            let interrupt = Prompt.onInterrupt { if made { store.removeIfUnused(keepingFile: wasEmpty) } }
+            let interrupt = Prompt.onInterrupt(saying: "Nothing started.") { if made { store.removeIfUnused(keepingFile: wasEmpty) } }
             defer { interrupt.cancel() }
             Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
-            let choice = Prompt.choose("Primary bug:", vm.bugs.map { "\($0.title)  " + s.style.dim("// " + $0.description) })
+            // Numbered as the crash log numbers them; enter is no answer here (there is no default).
+            let menu = Session.inCatalogueOrder(vm.bugs)
+            let choice = Prompt.choose("Primary bug:", menu.map { "\($0.title)  " + s.style.dim("// " + $0.description) }, skip: nil)
             guard case .picked(let i) = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
-            slug = vm.bugs[i].slug
+            slug = menu[i].slug
         }
         let chosen = slug ?? ""
         let out = try await s.store.transaction { () -> [String] in

@@ -25,6 +25,9 @@ struct CrashCommand: AsyncParsableCommand {
         }
         // The two steps are asked before the store is locked: a prompt may wait for minutes.
         var bug: Bug?
+        // Ctrl-C at either step logs nothing, and says so.
+        let interrupt = slug == nil && note == nil && Prompt.interactive ? Prompt.onInterrupt(saying: "Nothing logged.") : nil
+        defer { interrupt?.cancel() }
         if let slug {
             bug = try await s.bug(slug: slug)
         } else if Prompt.interactive {
@@ -53,12 +56,18 @@ struct CrashCommand: AsyncParsableCommand {
         var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
-                text = Prompt.ask("Note (optional, enter to skip):").flatMap { $0.isEmpty ? nil : $0 }
+                switch try Prompt.askText("Note (optional, enter to skip):", what: "note", longer: "Pass a longer one with -m, or pipe it in.") {
+                case .text(let typed): text = typed
+                case .ended:
+                    s.print(["Nothing logged."])
+                    return
+                }
             } else if !Prompt.interactive && isatty(STDIN_FILENO) == 0 {
                 var none: String?
                 text = try ReflectionInput.read(message: nil, edit: false, what: "note", draft: &none)
             }
         }
+        interrupt?.cancel()
         let crashed = bug
         let note = text
         let out = try await s.store.transaction { () -> [String] in
@@ -169,8 +178,10 @@ struct Diagnostic: AsyncParsableCommand {
                                                    seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
             }
-            // Enter skips one bug (the answers given are kept); Ctrl-D leaves the check-in with
-            // nothing recorded. (Enter on a later bug dropped the answers already given.)
+            // Enter skips one bug (the answers given are kept); Ctrl-D or Ctrl-C leaves the
+            // check-in with nothing recorded. (Enter on a later bug dropped the answers already given.)
+            let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
+            defer { interrupt.cancel() }
             for b in bugs {
                 let i: Int
                 switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {

@@ -72,7 +72,7 @@ struct TimerCommand: AsyncParsableCommand {
             case nil, "":
                 s.print([s.style.dim("// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later.")])
                 return
-            default: continue
+            default: Swift.print("  a, s or f, or enter to leave it open")
             }
         }
         guard let outcome else { return }
@@ -81,7 +81,11 @@ struct TimerCommand: AsyncParsableCommand {
         var args = ["--timer-done"]
         if let store = options.store { args.append("--store=" + store) }
         if let now = options.now { args.append("--now=" + now) }
-        if let text = Prompt.ask("Reflection (optional, one line; enter for none):"), !text.isEmpty { args.append("--message=" + text) }
+        // The end of input here is no reflection; the outcome is still recorded.
+        if case .text(let text?) = try Prompt.askText("Reflection (optional; enter for none):", what: "reflection",
+                                                      longer: "`egofix \(outcome.rawValue) -e` takes a longer one.") {
+            args.append("--message=" + text)
+        }
         try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
     }
 }
