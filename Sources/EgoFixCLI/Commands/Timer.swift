@@ -61,6 +61,9 @@ struct TimerCommand: AsyncParsableCommand {
         }
         // Asked after the store is let go: the answer may take a while. An answer that is none of
         // them is asked again; enter (or end of input) leaves the fix open.
+        let leftOpen = "// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later."
+        let interrupt = Prompt.onInterrupt(saying: leftOpen)
+        defer { interrupt.cancel() }
         var outcome: FixOutcome?
         while outcome == nil {
             let answer = Prompt.ask("Applied, skipped or failed? [a/s/f, enter leaves it open]")
@@ -70,7 +73,7 @@ struct TimerCommand: AsyncParsableCommand {
             case "s", "skipped": outcome = .skipped
             case "f", "failed": outcome = .failed
             case nil, "":
-                s.print([s.style.dim("// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later.")])
+                s.print([s.style.dim(leftOpen)])
                 return
             default: Swift.print("  a, s or f, or enter to leave it open")
             }
@@ -86,6 +89,7 @@ struct TimerCommand: AsyncParsableCommand {
                                                       longer: "`egofix \(outcome.rawValue) -e` takes a longer one.") {
             args.append("--message=" + text)
         }
+        interrupt.cancel()
         try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
     }
 }
