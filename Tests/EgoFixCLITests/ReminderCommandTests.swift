@@ -206,6 +206,7 @@ final class ReminderCommandTests: XCTestCase {
         let out = r.out
         XCTAssertEqual(r.status, 0, out)
         XCTAssertEqual(out.components(separatedBy: "Applied, skipped or failed?").count - 1, 2, "asked again after 'x': \(out)")
+        XCTAssertTrue(out.contains("a, s or f, or enter to leave it open"), "and says what it takes: \(out)")
         XCTAssertFalse(out.contains("parsable argument"), out)
         let export = String(decoding: try cli.export(), as: UTF8.self)
         XCTAssertTrue(export.contains("Wrote it, did not send it."), export)
