@@ -29,11 +29,13 @@ struct SentReminders {
         }
         let key = String(StableHash.fnv1a([RealPath.of(store) ?? store]), radix: 16)
         path = state.map { $0 + "/egofix/reminded-" + key }
-        if let path, AtomicFile.notARegularFile(path) == nil, let data = FileManager.default.contents(atPath: path) {
-            lines = String(decoding: data.prefix(16 << 10), as: UTF8.self).split(separator: "\n").map(String.init)
-        } else {
-            lines = []
-        }
+        lines = path.map(SentReminders.read) ?? []
+    }
+
+    /// The file's lines (none when it is missing or unreadable).
+    private static func read(_ path: String) -> [String] {
+        guard AtomicFile.notARegularFile(path) == nil, let data = FileManager.default.contents(atPath: path) else { return [] }
+        return String(decoding: data.prefix(16 << 10), as: UTF8.self).split(separator: "\n").map(String.init)
     }
 
     /// The keys of the reminders of `day`: the diagnostic by the Sunday its window opened.
@@ -77,8 +79,14 @@ struct SentReminders {
         save()
     }
 
-    /// Writes the file (0600 in a 0700 folder), the last `kept` lines; failures are ignored.
+    /// Writes the file (0600 in a 0700 folder), the last `kept` lines; failures are ignored. The
+    /// file is read again first and the lines noted since are kept (a timer and a terminal may both
+    /// note a reminder at once).
     private mutating func save() {
+        if let path {
+            let onDisk = SentReminders.read(path)
+            lines = onDisk + lines.filter { !onDisk.contains($0) }
+        }
         lines = Array(lines.suffix(Self.kept))
         guard let path else { return }
         let folder = (path as NSString).deletingLastPathComponent

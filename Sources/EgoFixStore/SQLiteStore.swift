@@ -25,6 +25,8 @@ public final class SQLiteStore: Sendable {
     let clock: @Sendable () -> Date
     /// This process's share of the file (see `StoreHolder`); nil in memory.
     private let holder: StoreHolder?
+    /// The file this store opened (nil in memory).
+    var fileIdentity: StoreHolder.Identity? { holder?.identity }
     /// The folders this open made for the file, deepest first: a refused command removes them
     /// with the file (a refused sync left ~/.local/share/egofix behind).
     private let madeFolders: [String]
@@ -280,8 +282,8 @@ extension SQLiteStore {
     /// to the end, so no other process commits in between and every table is read as of one moment
     /// (read one transaction each, a build beside `egofix applied` in another terminal could see
     /// the new version entry without the outcome that made it). Joins a command's transaction
-    /// when one is open.
-    public func snapshot<T>(_ body: () async throws -> T) async throws -> T {
+    /// when one is open. For reads only: a write inside would not wait for the write lock.
+    func snapshot<T>(_ body: () async throws -> T) async throws -> T {
         try await enclosed(begin: "BEGIN DEFERRED TRANSACTION; SELECT count(*) FROM sqlite_master", operation: "reading", body)
     }
 
@@ -366,6 +368,25 @@ extension SQLiteStore {
 /// and stops before writing anything.
 final class StoreHolder: Sendable {
     private let fd: Int32
+    /// The file's device and inode, as opened.
+    let identity: Identity
+
+    /// Which file a path names.
+    struct Identity: Equatable, Sendable {
+        let device: UInt64, inode: UInt64
+
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+
+        /// The file at `path` now, or nil.
+        init?(path: String) {
+            var st = stat()
+            guard stat(path, &st) == 0 else { return nil }
+            self.init(st)
+        }
+    }
 
     init(path: String) throws {
         // Without waiting: a FIFO in the store's place must not stall the command (SQLite refuses it next).
@@ -378,6 +399,7 @@ final class StoreHolder: Sendable {
             throw StoreError.cannotOpen(path: path, reason: "another egofix removed or replaced it while this one opened it; run the command again")
         }
         self.fd = fd
+        identity = Identity(mine)
     }
 
     /// Whether this process alone has the file open (the lock taken exclusively, without waiting).

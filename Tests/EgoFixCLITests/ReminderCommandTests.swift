@@ -141,18 +141,22 @@ final class ReminderCommandTests: XCTestCase {
     }
 
     /// `egofix remind --at 07:30` asked in a terminal said the fix is ready; `applied` then
-    /// refused it until remind_at (09:00).
+    /// refused it until remind_at (09:00). Printed into a pipe or a file, nobody was told.
     func test_remind_aFixSaidInATerminalCanBeMarkedAtOnce() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
         let cli = try started()
         XCTAssertEqual(try cli.run(["applied"], at: "2026-11-24T08:05:00Z", stdin: "").status, 0, "Tuesday's fix")
-        let r = try cli.run(["remind", "--at", "07:30"], at: "2026-11-25T06:40:00Z")
-        XCTAssertEqual(r.status, 0, r.err)
+        let piped = try cli.run(["remind", "--at", "07:30"], at: "2026-11-25T06:38:00Z")
+        XCTAssertTrue(piped.out.contains(" is ready."), piped.out)
+        XCTAssertNotEqual(try cli.run(["applied"], at: "2026-11-25T06:39:00Z", stdin: "").status, 0, "said into a pipe: not seen")
+        let r = try cli.runInTerminal(["remind", "--at", "07:30"], at: "2026-11-25T06:40:00Z", input: "")
+        XCTAssertEqual(r.status, 0, r.out)
         XCTAssertTrue(r.out.contains(" is ready."), r.out)
         let applied = try cli.run(["applied"], at: "2026-11-25T06:45:00Z", stdin: "")
         XCTAssertEqual(applied.status, 0, applied.err)
         XCTAssertTrue(applied.out.contains("FIX APPLIED"), applied.out)
         // Said in a terminal is not sent: the timer still notifies that day.
-        XCTAssertTrue(try cli.run(["remind", "--at", "07:30"], at: "2026-11-26T06:40:00Z").out.contains(" is ready."))
+        XCTAssertTrue(try cli.runInTerminal(["remind", "--at", "07:30"], at: "2026-11-26T06:40:00Z", input: "").out.contains(" is ready."))
         let (bin, log) = try fakeNotifySend(cli)
         let env = ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log]
         XCTAssertEqual(try cli.run(["remind", "--notify", "--at", "07:30"], at: "2026-11-26T06:41:00Z", env: env).status, 0)

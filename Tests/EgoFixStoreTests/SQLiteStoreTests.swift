@@ -240,14 +240,51 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(Set(events.map(\.id)).count, 2 * perWriter)
     }
 
-    /// A build reads the whole practice as one moment: an outcome committed by another process in
-    /// the middle (its completion, version entry and events together) is all in or all out. Read
-    /// a table at a time, a build could show the version without the outcome. Here the writer
-    /// waits at its commit (its pending lock keeps new readers out, so the events' own connection
-    /// cannot start and the events are read on the first), and lands once the read is done.
-    func test_readPractice_isOneMoment_evenWithAWriterWaiting() async throws {
+    /// A build reads the whole practice as one moment: what another process commits meanwhile (an
+    /// outcome: its completion, version entry and events together) is all in or all out. Read a
+    /// table at a time, a build could show a crash without its event, or the version without the
+    /// outcome. A writer commits a crash and its event together, over and over, while the reader
+    /// reads: every read holds as many crashes as crash events.
+    func test_readPractice_isOneMoment_whileAWriterCommits() async throws {
         let dir = try TempDir()
         let path = dir.file("moment.sqlite")
+        let reader = try open(path), writer = try open(path)
+        let user = uuid("user"), bug = Fixture.bug("need-to-be-right")
+        try await writer.repositories.bugs.save(bug)
+        let stop = Date().addingTimeInterval(2)
+        let writing = Task.detached { () -> Int in
+            var i = 0
+            while Date() < stop {
+                let at = Fixture.start.addingTimeInterval(Double(i))
+                try? await writer.transaction {
+                    try await writer.repositories.crashes.save(Crash(id: uuid("crash-\(i)"), userId: user, bugId: bug.id, crashedAt: at))
+                    try await writer.repositories.events.save(AnalyticsEvent(id: uuid("event-\(i)"), userId: user, eventType: .crashLogged,
+                                                                             bugId: bug.id, dayOfWeek: 2, hourOfDay: 9, timestamp: at))
+                }
+                i += 1
+            }
+            return i
+        }
+        var reads = 0, torn: [String] = []
+        while Date() < stop {
+            let p = try await reader.readPractice()
+            if p.crashes.count != p.events.count { torn.append("\(p.crashes.count) crashes, \(p.events.count) events") }
+            reads += 1
+        }
+        let written = await writing.value
+        XCTAssertGreaterThan(written, 10)
+        XCTAssertGreaterThan(reads, 10)
+        XCTAssertEqual(torn, [], "\(torn.count) of \(reads) reads were torn")
+        let last = try await reader.readPractice()
+        XCTAssertEqual(last.crashes.count, written)
+        XCTAssertEqual(last.events.count, written)
+    }
+
+    /// A writer of this process waiting at its commit keeps new readers out: the events are then
+    /// read on the first connection, and the read is still one moment (the write lands after it).
+    func test_readPractice_withAWriterWaitingReadsTheEventsOnItsOwnConnection() async throws {
+        let dir = try TempDir()
+        let path = dir.file("waiting.sqlite")
         let reader = try open(path), writer = try open(path)
         let user = uuid("user")
         func event(_ name: String, _ i: Int) -> AnalyticsEvent {
@@ -255,24 +292,37 @@ final class SQLiteStoreTests: XCTestCase {
                            timestamp: Fixture.start.addingTimeInterval(Double(i)))
         }
         for i in 0..<50 { try await writer.repositories.events.save(event("before-\(i)", i)) }
-        // Without a second process waiting: the events come from their own connection, all of them.
-        let quiet = try await reader.readPractice(), all = try await writer.repositories.events.getAll()
-        XCTAssertEqual(quiet.events.map(\.id), all.map(\.id))
-        XCTAssertEqual(quiet.events.count, 50)
-
-        let landed = Task.detached { () -> Bool in
-            (try? await writer.repositories.events.save(event("during", 99))) != nil
-        }
-        let (seen, again) = try await reader.snapshot { () -> (Practice, [AnalyticsEvent]) in
-            // The writer has its reserved lock and waits at its commit for this read to end.
+        let (seen, landed) = try await reader.snapshot { () -> (Practice, Task<Bool, Never>) in
+            // Started once the snapshot holds its lock: the writer waits at its commit until the read is over.
+            let landed = Task.detached { (try? await writer.repositories.events.save(event("during", 99))) != nil }
             try await Task.sleep(nanoseconds: 300_000_000)
-            return (try await reader.readPractice(), try await reader.repositories.events.getAll())
+            return (try await reader.readPractice(), landed)
         }
-        XCTAssertEqual(seen.events.count, 50, "the outcome committed mid-read is not half in")
-        XCTAssertEqual(again.map(\.id), seen.events.map(\.id))
+        XCTAssertEqual(seen.events.count, 50)
         let wrote = await landed.value
         XCTAssertTrue(wrote, "the writer lands once the read is over")
         let after = try await reader.readPractice()
         XCTAssertEqual(after.events.count, 51)
+    }
+
+    /// The store file replaced at its path while a build reads it (`mv backup.sqlite store.sqlite`,
+    /// a sync tool): the whole read comes from the file the store opened (the events came from the
+    /// new one, the rest from the old).
+    func test_readPractice_aFileReplacedMidReadIsNotMixedIn() async throws {
+        let dir = try TempDir()
+        let path = dir.file("store.sqlite"), other = dir.file("other.sqlite")
+        let user = uuid("user")
+        let a = try open(path), b = try open(other)
+        for i in 0..<5 {
+            try await a.repositories.events.save(AnalyticsEvent(id: uuid("a-\(i)"), userId: user, eventType: .appOpened, dayOfWeek: 2,
+                                                                hourOfDay: 9, timestamp: Fixture.start.addingTimeInterval(Double(i))))
+        }
+        try await b.repositories.events.save(AnalyticsEvent(id: uuid("b"), userId: user, eventType: .appOpened, dayOfWeek: 2,
+                                                            hourOfDay: 9, timestamp: Fixture.start))
+        let seen = try await a.snapshot { () -> Practice in
+            XCTAssertEqual(rename(other, path), 0)
+            return try await a.readPractice()
+        }
+        XCTAssertEqual(seen.events.count, 5)
     }
 }

@@ -51,8 +51,10 @@ struct Remind: AsyncParsableCommand {
         }
         guard notify else {
             if !due.lines.isEmpty { s.print(due.lines) }
-            // Said is said: the fix it names can be marked now, even before remind_at (`--at 07:30`).
-            if due.fixLabel != nil {
+            // Said is said: the fix it names can be marked now, even before remind_at (`--at 07:30`),
+            // once it is on a terminal (not into a file or a script, nor lost to a full disk).
+            if due.fixLabel != nil, isatty(STDOUT_FILENO) == 1 {
+                try StandardStreams.finish()
                 var said = SentReminders(store: s.storePath, environment: Session.environment())
                 said.recordSaid(day: s.today)
             }

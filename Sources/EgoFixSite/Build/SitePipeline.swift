@@ -178,14 +178,15 @@ public final class SitePipeline: @unchecked Sendable {
             // The demo's cards are drawn on the other core as its history shares each fix.
             practice = try DemoSite.make(years: years, seed: seed, catalogue: try catalogue(), onShare: cards.start)
         case .store(_, _, let load):
-            // The store's cards are drawn on the other core while the rest of the practice loads.
+            // The store's cards are started on the other core once its tables are read, while the
+            // lifecycle is settled and the page context begins.
             practice = try await load(cards.start)
         }
         return true
     }
 
     private func drawShareCards() -> Bool {
-        // Both sources start their cards while the practice loads; this makes sure every card the
+        // Both sources start their cards as the practice loads; this makes sure every card the
         // site will have is started, whatever the source reported (a card started is not again).
         if let practice { cards?.start(sharedIn: practice.data) }
         return true
