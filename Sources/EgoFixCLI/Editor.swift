@@ -15,18 +15,20 @@ enum Editor {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The editor gets Ctrl-C and Ctrl-\ as usual; egofix ignores them until it returns.
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGINT)
-        sigaddset(&defaults, SIGQUIT)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
+        // The editor gets Ctrl-C and Ctrl-\ as usual, unless egofix was started ignoring them
+        // (`nohup`, a background job): then they stay ignored, as system(3) leaves them. egofix
+        // ignores them until the editor returns.
         let previousInt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
         defer {
             signal(SIGINT, previousInt)
             signal(SIGQUIT, previousQuit)
         }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        if !isIgnore(previousInt) { sigaddset(&defaults, SIGINT) }
+        if !isIgnore(previousQuit) { sigaddset(&defaults, SIGQUIT) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         let cArgs = argv.map { strdup($0) }
         defer { cArgs.forEach { free($0) } }
         var pid = pid_t()
@@ -41,5 +43,10 @@ enum Editor {
         }
         let signalled = status & 0x7f
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
+    }
+
+    private static func isIgnore(_ handler: __sighandler_t?) -> Bool {
+        guard let handler else { return false }
+        return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }
