@@ -18,13 +18,22 @@ enum Editor {
         // The editor gets Ctrl-C and Ctrl-\ as usual, unless egofix was started ignoring them
         // (`nohup`, a background job): then they stay ignored, as system(3) leaves them. egofix
         // ignores them until the editor returns.
-        let previousInt = signal(SIGINT, SIG_IGN), previousQuit = signal(SIGQUIT, SIG_IGN)
+        // (Saved and put back whole with sigaction: the handler may be libdispatch's, `InterruptWatch`.)
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        sigemptyset(&ignore.sa_mask)
+        var previousInt = sigaction(), previousQuit = sigaction()
+        sigaction(SIGINT, &ignore, &previousInt)
+        sigaction(SIGQUIT, &ignore, &previousQuit)
         defer {
-            signal(SIGINT, previousInt)
-            signal(SIGQUIT, previousQuit)
+            sigaction(SIGINT, &previousInt, nil)
+            sigaction(SIGQUIT, &previousQuit, nil)
         }
+        // SIGPIPE and SIGXFSZ are ignored by the Swift runtime, not by the user: the editor gets them back.
         var defaults = sigset_t()
         sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGXFSZ)
         if !isIgnore(previousInt) { sigaddset(&defaults, SIGINT) }
         if !isIgnore(previousQuit) { sigaddset(&defaults, SIGQUIT) }
         posix_spawnattr_setsigdefault(&attributes, &defaults)
@@ -45,8 +54,8 @@ enum Editor {
         return signalled == 0 ? (status >> 8) & 0xff : 128 + signalled
     }
 
-    private static func isIgnore(_ handler: __sighandler_t?) -> Bool {
-        guard let handler else { return false }
+    private static func isIgnore(_ action: sigaction) -> Bool {
+        guard action.sa_flags & SA_SIGINFO == 0, let handler = action.__sigaction_handler.sa_handler else { return false }
         return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 }

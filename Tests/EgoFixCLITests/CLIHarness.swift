@@ -87,10 +87,10 @@ extension CLI {
     /// read when a prompt asks; its end is Ctrl-D): what a person at a terminal sees and gets.
     /// `then` runs in the same terminal after egofix ends (a `sed` there reads what egofix left
     /// unread, as the shell would). A run that has not ended in 60 s is stopped (`timeout`), as a hang.
-    /// `later` is typed a second after `input` (a Ctrl-C meant for a prompt, not for the shell
+    /// `later` is typed `delay` seconds after `input` (a Ctrl-C meant for a prompt, not for the shell
     /// that starts egofix).
-    func runInTerminal(_ args: [String], at now: String, input: String, later: String? = nil, env extra: [String: String] = [:],
-                       then: String = "") throws -> Result {
+    func runInTerminal(_ args: [String], at now: String, input: String, later: String? = nil, after delay: TimeInterval = 1,
+                       env extra: [String: String] = [:], then: String = "") throws -> Result {
         let command = ([CLI.binary.path] + args + ["--store", store, "--now", now]).map { "'" + $0 + "'" }.joined(separator: " ")
             + (then.isEmpty ? "" : "; " + then)
         let p = Process()
@@ -107,7 +107,7 @@ extension CLI {
         try p.run()
         inPipe.fileHandleForWriting.write(Data(input.utf8))
         if let later {
-            Thread.sleep(forTimeInterval: 1)
+            Thread.sleep(forTimeInterval: delay)
             inPipe.fileHandleForWriting.write(Data(later.utf8))
         }
         try inPipe.fileHandleForWriting.close()

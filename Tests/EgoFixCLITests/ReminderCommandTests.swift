@@ -185,6 +185,18 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
     }
 
+    /// Ctrl-C at the timer's question, after its countdown: the timer is recorded and the fix
+    /// left open, and it says so (the keystroke was swallowed and the question waited on).
+    func test_timer_ctrlCAtItsQuestionLeavesTheFixOpen() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "", later: "\u{03}", after: 3)
+        XCTAssertTrue(r.out.contains("Stopped. The timer is recorded;"), r.out)
+        XCTAssertTrue(r.out.contains(" is left open"), r.out)
+        XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"timerCompleted\""))
+    }
+
     /// On a terminal (a pseudo-terminal from util-linux's `script`, when there is one): the bar.
     func test_timer_showsABarOnATerminal() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }

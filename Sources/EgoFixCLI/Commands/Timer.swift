@@ -62,7 +62,7 @@ struct TimerCommand: AsyncParsableCommand {
         // Asked after the store is let go: the answer may take a while. An answer that is none of
         // them is asked again; enter (or end of input) leaves the fix open.
         let leftOpen = "// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later."
-        let interrupt = Prompt.onInterrupt(saying: leftOpen)
+        let interrupt = Prompt.onInterrupt(saying: "Stopped. The timer is recorded; \(fix.label) is left open: `egofix applied` (or skipped, failed) marks it later.")
         defer { interrupt.cancel() }
         var outcome: FixOutcome?
         while outcome == nil {
@@ -117,8 +117,8 @@ enum Countdown {
     /// Runs `seconds`; nil when it ran out, else the seconds that were left when Ctrl-C stopped it.
     static func run(seconds total: Int, terminal: Bool) async -> Int? {
         let interrupted = Flag()
-        let source = Prompt.watchInterrupt { interrupted.raise() }
-        defer { source.cancel() }
+        let watch = InterruptWatch { interrupted.raise() }
+        defer { watch.cancel() }
         let clock = ContinuousClock()
         let start = clock.now
         var shown = -1

@@ -1,0 +1,91 @@
+import EgoFixCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads private text without it passing through shell history: -m, piped stdin, or $EDITOR.
+enum ReflectionInput {
+    /// With `edit`, the file written in the editor is left in place and named in `draft`: the
+    /// caller removes it once the text is stored, and names it when the command is refused, so
+    /// text written there is never lost (it exists nowhere else).
+    static func read(message: String?, edit: Bool, what: String, draft: inout String?) throws -> String? {
+        // Both would leave one of them unread; which one is the user's call.
+        if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
+        if let message { return try checked(message, what: what) }
+        if edit {
+            let env = ProcessInfo.processInfo.environment
+            let editor = env["VISUAL"] ?? env["EDITOR"] ?? "vi"
+            let path = NSTemporaryDirectory() + "egofix-\(what)-\(getpid()).md"
+            _ = FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
+            guard let status = Editor.run(editor, file: path) else {
+                try? FileManager.default.removeItem(atPath: path)
+                throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")
+            }
+            let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            // An empty file holds nothing to keep.
+            if text.isEmpty { try? FileManager.default.removeItem(atPath: path) } else { draft = path }
+            guard status == 0 else {
+                throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
+            }
+            do { return try checked(text, what: what) } catch {
+                throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept(draft, what))
+            }
+        }
+        if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
+            if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
+            // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
+            guard let text = String(validating: input.bytes, as: UTF8.self) else {
+                throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded.")
+            }
+            return try checked(text, what: what)
+        }
+        return nil
+    }
+
+    /// Whether descriptor 0 is the standard input this process was started with. Started with it
+    /// closed (as some daemons and scripts run commands), the runtime's first file opened takes
+    /// descriptor 0 before main, and reading it would read that file. A descriptor opened here has
+    /// FD_CLOEXEC set; an inherited one never has (exec closes those).
+    static var standardInputIsInherited: Bool {
+        let flags = fcntl(STDIN_FILENO, F_GETFD)
+        return flags != -1 && flags & FD_CLOEXEC == 0
+    }
+
+    /// Standard input to its end, or nil when there is none (closed: Foundation's reader traps on
+    /// a closed descriptor). Past the size cap the rest is only counted, up to 1 GiB, so a huge
+    /// pipe is refused with its size without being held.
+    static func pipedInput() throws -> (bytes: [UInt8], total: Int)? {
+        var out: [UInt8] = []
+        var extra = 0
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while extra < 1 << 30 {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EBADF && out.isEmpty { return nil }
+                throw CLIError("cannot read standard input (\(String(cString: strerror(errno)))). Nothing recorded.")
+            }
+            if out.count <= Thresholds.maxMarkdownBytes { out += chunk[0..<n] } else { extra += n }
+        }
+        return (out, out.count + extra)
+    }
+
+    /// " The reflection is kept in PATH." when text written in the editor was not stored.
+    static func kept(_ draft: String?, _ what: String) -> String {
+        draft.map { " The \(what) is kept in \($0)." } ?? ""
+    }
+
+    /// `what` names the text in errors ("reflection", "note").
+    static func checked(_ s: String, what: String = "reflection") throws -> String? {
+        if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }
+        // A NUL would cut the text short in the store, an escape sequence would drive the
+        // terminal that shows it later: refused, never stored in part.
+        for (offset, c) in s.unicodeScalars.enumerated() where Terminal.isControl(c) && c != "\t" && c != "\n" && c != "\r" {
+            throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value)) at character \(offset + 1); remove it (tabs and line breaks are fine). Nothing recorded.")
+        }
+        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        return t.isEmpty ? nil : t
+    }
+}
