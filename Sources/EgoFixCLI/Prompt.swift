@@ -48,43 +48,74 @@ enum Prompt {
     static let terminalLine = 4095
 
     /// A free-text answer (a crash's note, the timer's reflection): the line typed, or every line
-    /// of a paste (left unread, the lines after the first ran as shell commands once egofix
-    /// ended). Read as bytes and checked as `-m` is (`ReflectionInput.checked`): text that is not
-    /// UTF-8 or a line the terminal cut short is refused, never stored changed. `longer` says
-    /// where a longer text goes.
-    static func askText(_ question: String, what: String, longer: String) throws -> Answer {
+    /// of a paste, the last one too when it has no line break (left unread, the lines after the
+    /// first ran as shell commands once egofix ended). The first line is read as the terminal
+    /// edits it; the rest of a paste then as it comes, until the input has been quiet for 0.2 s
+    /// (a paste over ssh arrives in pieces). Read as bytes and checked as `-m` is
+    /// (`ReflectionInput.checked`): text that is not UTF-8, or a line the terminal cut short, is
+    /// refused, never stored changed; `refused` ends the message. `longer` says where a longer
+    /// text goes.
+    static func askText(_ question: String, what: String, longer: String, refused: String = "Nothing recorded.") throws -> Answer {
         Swift.print(question, terminator: " ")
         fflush(nil)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 8192)
-        var first = true
-        while true {
-            if !first {
-                // The rest of a paste is already there, or comes within moments.
-                var p = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                guard poll(&p, 1, 50) > 0 else { break }
-            }
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 {
-                if first {
-                    Swift.print("")
-                    return .ended
-                }
-                break
-            }
-            bytes += chunk[0..<n]
-            first = false
+        var saved = termios()
+        let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        defer { if terminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
+        if terminal, saved.c_lflag & tcflag_t(ICANON) == 0 || saved.c_lflag & tcflag_t(ECHO) == 0 {
+            // A line as the user types it, with its editing keys, whatever mode the terminal was left in.
+            var lines = saved
+            lines.c_lflag |= tcflag_t(ICANON | ECHO)
+            tcsetattr(STDIN_FILENO, TCSANOW, &lines)
         }
-        // A line still being typed when the paste ended goes too, rather than to the shell.
-        if isatty(STDIN_FILENO) == 1 { tcflush(STDIN_FILENO, TCIFLUSH) }
+        var chunk = [UInt8](repeating: 0, count: 8192)
+        func readSome() -> Int {
+            while true {
+                let n = chunk.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                return n
+            }
+        }
+        let n = readSome()
+        guard n > 0 else {
+            Swift.print("")
+            return .ended
+        }
+        var bytes = Array(chunk[0..<n])
+        if terminal {
+            // The rest of a paste, a partial last line too, as it comes (in pieces over ssh), until
+            // the input has been quiet for 0.2 s.
+            var rest = saved
+            rest.c_lflag &= ~tcflag_t(ICANON)
+            withUnsafeMutableBytes(of: &rest.c_cc) { cc in
+                cc[Int(VMIN)] = 0
+                cc[Int(VTIME)] = 2
+            }
+            if tcsetattr(STDIN_FILENO, TCSANOW, &rest) == 0 {
+                while true {
+                    let more = readSome()
+                    guard more > 0 else { break }
+                    bytes += chunk[0..<more]
+                }
+            }
+        }
+        // A last line without its line break (ended with Ctrl-D, or a paste's): what follows starts on a line of its own.
+        if bytes.last != UInt8(ascii: "\n") { Swift.print("") }
         if bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).contains(where: { $0.count >= terminalLine }) {
-            throw CLIError("the \(what) is longer than a terminal line holds (4,095 bytes) and was cut short. \(longer) Nothing recorded.")
+            throw CLIError("the \(what) is longer than a terminal line holds (4,095 bytes) and was cut short. \(longer) \(refused)")
         }
         guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CLIError("the \(what) is not UTF-8 text (check the terminal's encoding). Nothing recorded.")
+            throw CLIError("the \(what) is not UTF-8 text (check the terminal's encoding). \(refused)")
         }
-        return .text(try ReflectionInput.checked(text, what: what))
+        return .text(try ReflectionInput.checked(text, what: what, refused: refused))
+    }
+
+    /// Drops lines typed before a question was asked (Enter pressed during the timer's countdown
+    /// answered its first question). A Ctrl-D typed ahead is no line, and stays: the question
+    /// then ends at once, as it did.
+    static func discardTypeahead() {
+        var waiting: Int32 = 0
+        guard isatty(STDIN_FILENO) == 1, ioctl(STDIN_FILENO, UInt(FIONREAD), &waiting) == 0, waiting > 0 else { return }
+        tcflush(STDIN_FILENO, TCIFLUSH)
     }
 
     /// Runs `cleanup`, says `line` and ends the process (130) if Ctrl-C comes while the returned

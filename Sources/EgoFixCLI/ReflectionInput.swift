@@ -15,22 +15,35 @@ enum ReflectionInput {
         if let message { return try checked(message, what: what) }
         if edit {
             let env = ProcessInfo.processInfo.environment
-            let editor = env["VISUAL"] ?? env["EDITOR"] ?? "vi"
-            let path = NSTemporaryDirectory() + "egofix-\(what)-\(getpid()).md"
-            _ = FileManager.default.createFile(atPath: path, contents: Data(), attributes: [.posixPermissions: 0o600])
+            // An empty VISUAL or EDITOR names no editor (`VISUAL= egofix applied -e`).
+            let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
+            let path = try privateFile(what)
             guard let status = Editor.run(editor, file: path) else {
-                try? FileManager.default.removeItem(atPath: path)
+                discard(path)
                 throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")
             }
-            let text = String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
+            let bytes = FileManager.default.contents(atPath: path) ?? Data()
             // An empty file holds nothing to keep.
-            if text.isEmpty { try? FileManager.default.removeItem(atPath: path) } else { draft = path }
+            if bytes.isEmpty { discard(path) } else { draft = path }
             guard status == 0 else {
                 throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
             }
-            do { return try checked(text, what: what) } catch {
+            // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                throw CLIError("the \(what) written in the editor is not UTF-8 text (check the editor's encoding). Nothing recorded." + kept(draft, what))
+            }
+            let checkedText: String?
+            do { checkedText = try checked(text, what: what) } catch {
                 throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept(draft, what))
             }
+            // Nothing written (`:q!`, or an editor that returned at once) is not a choice to mark
+            // it without one, as a commit with an empty message is not made.
+            guard let written = checkedText else {
+                if let d = draft { discard(d) }
+                draft = nil
+                throw CLIError("the \(what) was left empty in the editor. Nothing recorded; leave out -e to mark it without one.")
+            }
+            return written
         }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
             if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
@@ -72,18 +85,46 @@ enum ReflectionInput {
         return (out, out.count + extra)
     }
 
+    /// A new, empty file for the editor, in a folder of its own that only this user can enter
+    /// (mkdtemp: a name nobody can guess or make first; a file named by the process id could be
+    /// made beforehand by another user, readable by them, or be an earlier kept draft, emptied).
+    static func privateFile(_ what: String) throws -> String {
+        var template = Array((NSTemporaryDirectory() + "egofix-XXXXXX").utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
+        guard let made else {
+            throw CLIError("cannot make a private folder in \(NSTemporaryDirectory()) for the editor (\(String(cString: strerror(errno)))). Nothing recorded.")
+        }
+        let path = String(cString: made) + "/\(what).md"
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            rmdir(String(cString: made))
+            throw CLIError("cannot make \(path) for the editor (\(reason)). Nothing recorded.")
+        }
+        close(fd)
+        return path
+    }
+
+    /// Removes a file `privateFile` made, and its folder.
+    static func discard(_ path: String) {
+        unlink(path)
+        rmdir((path as NSString).deletingLastPathComponent)
+    }
+
     /// " The reflection is kept in PATH." when text written in the editor was not stored.
     static func kept(_ draft: String?, _ what: String) -> String {
         draft.map { " The \(what) is kept in \($0)." } ?? ""
     }
 
     /// `what` names the text in errors ("reflection", "note").
-    static func checked(_ s: String, what: String = "reflection") throws -> String? {
+    static func checked(_ s: String, what: String = "reflection", refused: String = "Nothing recorded.") throws -> String? {
         if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }
         // A NUL would cut the text short in the store, an escape sequence would drive the
         // terminal that shows it later: refused, never stored in part.
         for (offset, c) in s.unicodeScalars.enumerated() where Terminal.isControl(c) && c != "\t" && c != "\n" && c != "\r" {
-            throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value)) at character \(offset + 1); remove it (tabs and line breaks are fine). Nothing recorded.")
+            // An escape is most often an arrow key pressed at a prompt.
+            let key = c == "\u{1B}" ? " (an arrow or another special key sends one)" : ""
+            throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value))\(key) at character \(offset + 1); remove it (tabs and line breaks are fine). \(refused)")
         }
         let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
         return t.isEmpty ? nil : t

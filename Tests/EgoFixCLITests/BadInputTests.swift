@@ -80,6 +80,43 @@ final class BadInputTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: path))
     }
 
+    /// `-e`: text the editor saved in another encoding is refused and kept (it was stored with
+    /// U+FFFD in place of each letter); nothing saved records nothing (the outcome was marked, for
+    /// good, with no reflection); an empty VISUAL falls back to EDITOR (it ran the file itself).
+    /// The file is made in a folder only this user can enter, under a name nobody can guess.
+    func test_badInput_editorTextIsCheckedAndItsFileIsPrivate() throws {
+        let cli = try onboarded()
+        func editor(_ name: String, _ body: String) throws -> String {
+            let path = cli.workdir + "/" + name
+            try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            XCTAssertEqual(chmod(path, 0o755), 0)
+            return path
+        }
+        let latin = try cli.run(["applied", "-e"], at: "2026-03-02T12:00:00+01:00", env: ["EDITOR": try editor("latin.sh", #"printf 'Caf\351' > "$1""#)])
+        XCTAssertEqual(latin.status, 1, latin.err)
+        XCTAssertTrue(latin.err.contains("not UTF-8 text"), latin.err)
+        let kept = try XCTUnwrap(latin.err.range(of: #"kept in (\S+)\.\n"#, options: .regularExpression).map { String(latin.err[$0].dropFirst(8).dropLast(2)) }, latin.err)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: (kept as NSString).deletingLastPathComponent)[.posixPermissions] as? Int, 0o700)
+        XCTAssertFalse(kept.contains("\(getpid())") || kept.hasSuffix("-reflection.md"), kept)
+        try? FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
+        let empty = try cli.run(["applied", "-e"], at: "2026-03-02T12:01:00+01:00", env: ["EDITOR": try editor("empty.sh", #": > "$1""#)])
+        XCTAssertEqual(empty.status, 1, empty.err)
+        XCTAssertTrue(empty.err.contains("left empty in the editor. Nothing recorded"), empty.err)
+        let ok = try cli.run(["applied", "-e"], at: "2026-03-02T12:02:00+01:00",
+                             env: ["VISUAL": "", "EDITOR": try editor("ok.sh", #"printf 'Said less.' > "$1""#)])
+        XCTAssertEqual(ok.status, 0, ok.err)
+        XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"Said less.\""))
+    }
+
+    /// A context that is not one is refused before the crash log asks anything.
+    func test_badInput_anUnknownContextIsRefusedBeforeTheQuestions() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try onboarded()
+        let r = try cli.runInTerminal(["crash", "--context", "wrk"], at: "2026-03-02T12:00:00+01:00", input: "")
+        XCTAssertTrue(r.out.contains("unknown context 'wrk'"), r.out)
+        XCTAssertFalse(r.out.contains("What resurfaced?"), r.out)
+    }
+
     /// Standard input closed (as some daemons and scripts run commands): no stdin, not a trap.
     func test_badInput_closedStandardInputIsNoInput() throws {
         let cli = try onboarded()

@@ -247,12 +247,17 @@ final class LifetimeCommandTests: XCTestCase {
             XCTAssertNotEqual(r.status, 0, r.out)
             XCTAssertTrue(r.out.contains(says) && r.out.contains("Nothing recorded."), r.out)
         }
+        // A paste whose last line has no line break, arriving in pieces: all of it.
+        let pieces = try cli.runInTerminal(["crash"], at: "2026-03-10T11:30:00+01:00", input: "\nline one\n", later: "line two\nno break",
+                                           after: 0.15, then: "timeout --foreground 1 sed 's/^/LEFT:/'")
+        XCTAssertFalse(pieces.out.contains("LEFT:"), pieces.out)
+        XCTAssertEqual(try crashes().last?["note"] as? String, "line one\nline two\nno break")
         let ended = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n\u{04}")
         XCTAssertTrue(ended.out.contains("Nothing logged."), ended.out)
         let interrupted = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n", later: "\u{03}")
         XCTAssertEqual(interrupted.status, 130, interrupted.out)
         XCTAssertTrue(interrupted.out.contains("Nothing logged."), interrupted.out)
-        XCTAssertEqual(try crashes().count, 1)
+        XCTAssertEqual(try crashes().count, 2)
     }
 
     /// init's menu numbers the bugs as the crash log does (it listed them by title), and enter
@@ -260,6 +265,9 @@ final class LifetimeCommandTests: XCTestCase {
     func test_Prompts_initNumbersTheBugsAsTheCrashLogDoes() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
         let cli = try CLI()
+        let ended = try cli.runInTerminal(["init"], at: "2026-03-09T08:59:00+01:00", input: "")
+        XCTAssertTrue(ended.out.contains("Nothing started."), ended.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "no store made for it")
         let r = try cli.runInTerminal(["init"], at: "2026-03-09T09:00:00+01:00", input: "\n2\n")
         XCTAssertEqual(r.status, 0, r.out)
         XCTAssertFalse(r.out.contains("enter to skip"), r.out)

@@ -218,7 +218,10 @@ final class ReminderCommandTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
         let cli = try started(timedOnly: true)
         XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
-        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "x\na\nWrote it, did not send it.\n")
+        // Enter pressed during the countdown is dropped (it answered "leave it open"); the
+        // answers are typed once the questions are asked.
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "\n",
+                                      later: "x\na\nWrote it, did not send it.\n", after: 2.5)
         let out = r.out
         XCTAssertEqual(r.status, 0, out)
         XCTAssertEqual(out.components(separatedBy: "Applied, skipped or failed?").count - 1, 2, "asked again after 'x': \(out)")

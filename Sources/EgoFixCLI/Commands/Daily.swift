@@ -51,7 +51,12 @@ struct Init: AsyncParsableCommand {
             // Numbered as the crash log numbers them; enter is no answer here (there is no default).
             let menu = Session.inCatalogueOrder(vm.bugs)
             let choice = Prompt.choose("Primary bug:", menu.map { "\($0.title)  " + s.style.dim("// " + $0.description) }, skip: nil)
-            guard case .picked(let i) = choice else { throw CLIError(OnboardingViewModel.OnboardingError.noBugChosen.description) }
+            // Ctrl-D leaves, as Ctrl-C does, with nothing started (and no store made for it).
+            guard case .picked(let i) = choice else {
+                if made { store.removeIfUnused(keepingFile: wasEmpty) }
+                s.print(["Nothing started."])
+                return
+            }
             slug = menu[i].slug
         }
         let chosen = slug ?? ""
@@ -255,7 +260,7 @@ enum OutcomeCommand {
             guard draft != nil else { throw error }
             throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + ReflectionInput.kept(draft, "reflection"))
         }
-        if let draft { try? FileManager.default.removeItem(atPath: draft) }
+        if let draft { ReflectionInput.discard(draft) }
         s.print(out)
     }
 

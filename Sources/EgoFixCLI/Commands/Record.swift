@@ -24,6 +24,14 @@ struct CrashCommand: AsyncParsableCommand {
             return try await s.profile()
         }
         // The two steps are asked before the store is locked: a prompt may wait for minutes.
+        // A context that is not one is refused before anything is asked.
+        var ctx: EventContext?
+        if let context {
+            guard let c = EventContext.parse(context) else {
+                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.words).")
+            }
+            ctx = c
+        }
         var bug: Bug?
         // Ctrl-C at either step logs nothing, and says so.
         let interrupt = slug == nil && note == nil && Prompt.interactive ? Prompt.onInterrupt(saying: "Nothing logged.") : nil
@@ -46,13 +54,6 @@ struct CrashCommand: AsyncParsableCommand {
             }
         }
         if bug == nil, let p = user.primaryBugId { bug = try await s.repos.bugs.getById(p) }
-        var ctx: EventContext?
-        if let context {
-            guard let c = EventContext.parse(context) else {
-                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.words).")
-            }
-            ctx = c
-        }
         var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
@@ -257,9 +258,10 @@ struct Diagnostic: AsyncParsableCommand {
         }
         let now = counts(week), before = counts(week.adding(days: -7))
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
+        let differs = now != before
         return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
                 + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
-                s.style.dim("// In brackets: the week before, where it differs.")]
+                s.style.dim(differs ? "// In brackets: the week before, where it differs." : "// The same as the week before.")]
     }
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {

@@ -64,6 +64,8 @@ struct TimerCommand: AsyncParsableCommand {
         let leftOpen = "// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later."
         let interrupt = Prompt.onInterrupt(saying: "Stopped. The timer is recorded; \(fix.label) is left open: `egofix applied` (or skipped, failed) marks it later.")
         defer { interrupt.cancel() }
+        // Keys pressed during the countdown are not answers to a question not yet asked.
+        Prompt.discardTypeahead()
         var outcome: FixOutcome?
         while outcome == nil {
             let answer = Prompt.ask("Applied, skipped or failed? [a/s/f, enter leaves it open]")
@@ -84,10 +86,19 @@ struct TimerCommand: AsyncParsableCommand {
         var args = ["--timer-done"]
         if let store = options.store { args.append("--store=" + store) }
         if let now = options.now { args.append("--now=" + now) }
-        // The end of input here is no reflection; the outcome is still recorded.
-        if case .text(let text?) = try Prompt.askText("Reflection (optional; enter for none):", what: "reflection",
-                                                      longer: "`egofix \(outcome.rawValue) -e` takes a longer one.") {
-            args.append("--message=" + text)
+        // The end of input here is no reflection; the outcome is still recorded. A reflection that
+        // cannot be stored as typed is asked for again (the timer is recorded already).
+        while true {
+            do {
+                if case .text(let text?) = try Prompt.askText("Reflection (optional; enter for none):", what: "reflection",
+                                                              longer: "`egofix \(outcome.rawValue) -e` takes a longer one.",
+                                                              refused: "Type it again, or enter for none.") {
+                    args.append("--message=" + text)
+                }
+                break
+            } catch {
+                Swift.print("  " + (EgoFix.userFacingMessage(error) ?? "\(error)"))
+            }
         }
         interrupt.cancel()
         try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
