@@ -1,5 +1,6 @@
 import EgoFixCore
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,6 +44,9 @@ enum Prompt {
         case ended
     }
 
+    /// The terminal's modes while `askText` has changed them, to put back if Ctrl-C ends the process.
+    private static let modes = Mutex<termios?>(nil)
+
     /// The longest line a terminal hands over (Linux's line discipline keeps 4,095 bytes and
     /// drops the rest of the line).
     static let terminalLine = 4095
@@ -60,7 +64,13 @@ enum Prompt {
         fflush(nil)
         var saved = termios()
         let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        defer { if terminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
+        if terminal { Prompt.modes.withLock { $0 = saved } }
+        defer {
+            if terminal {
+                tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+                Prompt.modes.withLock { $0 = nil }
+            }
+        }
         if terminal, saved.c_lflag & tcflag_t(ICANON) == 0 || saved.c_lflag & tcflag_t(ECHO) == 0 {
             // A line as the user types it, with its editing keys, whatever mode the terminal was left in.
             var lines = saved
@@ -123,6 +133,9 @@ enum Prompt {
     /// a command.
     static func onInterrupt(saying line: String, _ cleanup: @escaping @Sendable () -> Void = {}) -> InterruptWatch {
         InterruptWatch {
+            // The terminal as the prompt found it (Ctrl-C while a paste was read left it
+            // without line editing for the shell).
+            if var saved = Prompt.modes.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
             Swift.print("\n" + line)
             cleanup()
             Foundation.exit(130)
