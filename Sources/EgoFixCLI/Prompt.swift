@@ -100,10 +100,17 @@ enum Prompt {
                 cc[Int(VMIN)] = 0
                 cc[Int(VTIME)] = 2
             }
+            // Without line editing the end-of-input key (Ctrl-D, or `script` at the end of its
+            // input) comes as a byte: it ends the text there.
+            let endKey = withUnsafeBytes(of: saved.c_cc) { $0[Int(VEOF)] }
             if tcsetattr(STDIN_FILENO, TCSANOW, &rest) == 0 {
                 while true {
                     let more = readSome()
                     guard more > 0 else { break }
+                    if endKey != 0, let end = chunk[0..<more].firstIndex(of: endKey) {
+                        bytes += chunk[0..<end]
+                        break
+                    }
                     bytes += chunk[0..<more]
                 }
             }
