@@ -54,7 +54,14 @@ final class InterruptWatch: Sendable {
             let handler = handlers.last?.run
             lock.unlock()
             if let handler { return handler() }
+            // As if nothing watched: the default action, on this thread (which, as a dispatch
+            // worker, blocks signals: raised without unblocking it, the signal stayed pending and
+            // Ctrl-C did nothing).
             signal(SIGINT, SIG_DFL)
+            var only = sigset_t()
+            sigemptyset(&only)
+            sigaddset(&only, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &only, nil)
             raise(SIGINT)
         }
     }

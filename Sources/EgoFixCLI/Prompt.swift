@@ -12,7 +12,23 @@ enum Prompt {
     static func ask(_ question: String) -> String? {
         Swift.print(question, terminator: " ")
         fflush(nil)
+        var saved = termios()
+        let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
+        if terminal { lineModes(from: saved) }
+        defer { if terminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
         return readLine()?.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// A line as the user types it, with its editing keys, Enter, Ctrl-C and Ctrl-D, whatever mode
+    /// the terminal was left in (`stty raw -echo` by another program).
+    static func lineModes(from saved: termios) {
+        var lines = saved
+        lines.c_lflag |= tcflag_t(ICANON | ECHO | ISIG)
+        lines.c_iflag |= tcflag_t(ICRNL)
+        lines.c_iflag &= ~tcflag_t(INLCR | IGNCR)
+        lines.c_oflag |= tcflag_t(OPOST | ONLCR)
+        guard lines.c_lflag != saved.c_lflag || lines.c_iflag != saved.c_iflag || lines.c_oflag != saved.c_oflag else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &lines)
     }
 
     /// What a numbered menu got: an option, an empty answer (enter), or the end of input (Ctrl-D).
@@ -54,8 +70,8 @@ enum Prompt {
     /// A free-text answer (a crash's note, the timer's reflection): the line typed, or every line
     /// of a paste, the last one too when it has no line break (left unread, the lines after the
     /// first ran as shell commands once egofix ended). The first line is read as the terminal
-    /// edits it; the rest of a paste then as it comes, until the input has been quiet for 0.2 s
-    /// (a paste over ssh arrives in pieces). Read as bytes and checked as `-m` is
+    /// edits it; input already waiting then is the rest of a paste, read until the input has been
+    /// quiet for 0.2 s (a paste over ssh arrives in pieces). Read as bytes and checked as `-m` is
     /// (`ReflectionInput.checked`): text that is not UTF-8, or a line the terminal cut short, is
     /// refused, never stored changed; `refused` ends the message. `longer` says where a longer
     /// text goes.
@@ -71,12 +87,7 @@ enum Prompt {
                 Prompt.modes.withLock { $0 = nil }
             }
         }
-        if terminal, saved.c_lflag & tcflag_t(ICANON) == 0 || saved.c_lflag & tcflag_t(ECHO) == 0 {
-            // A line as the user types it, with its editing keys, whatever mode the terminal was left in.
-            var lines = saved
-            lines.c_lflag |= tcflag_t(ICANON | ECHO)
-            tcsetattr(STDIN_FILENO, TCSANOW, &lines)
-        }
+        if terminal { lineModes(from: saved) }
         var chunk = [UInt8](repeating: 0, count: 8192)
         func readSome() -> Int {
             while true {
@@ -92,26 +103,31 @@ enum Prompt {
         }
         var bytes = Array(chunk[0..<n])
         if terminal {
-            // The rest of a paste, a partial last line too, as it comes (in pieces over ssh), until
-            // the input has been quiet for 0.2 s.
+            // More already there when the first line is read (a partial line too) is the rest of
+            // a paste: read as it comes (in pieces over ssh) until the input has been quiet for
+            // 0.2 s. Nothing there: the line was typed, and keys pressed next are for the shell.
             var rest = saved
             rest.c_lflag &= ~tcflag_t(ICANON)
-            withUnsafeMutableBytes(of: &rest.c_cc) { cc in
-                cc[Int(VMIN)] = 0
-                cc[Int(VTIME)] = 2
+            func quiet(tenths: UInt8) -> Bool {
+                withUnsafeMutableBytes(of: &rest.c_cc) { cc in
+                    cc[Int(VMIN)] = 0
+                    cc[Int(VTIME)] = tenths
+                }
+                return tcsetattr(STDIN_FILENO, TCSANOW, &rest) == 0
             }
             // Without line editing the end-of-input key (Ctrl-D, or `script` at the end of its
             // input) comes as a byte: it ends the text there.
             let endKey = withUnsafeBytes(of: saved.c_cc) { $0[Int(VEOF)] }
-            if tcsetattr(STDIN_FILENO, TCSANOW, &rest) == 0 {
-                while true {
-                    let more = readSome()
-                    guard more > 0 else { break }
+            if quiet(tenths: 0) {
+                var more = readSome()
+                if more > 0 { _ = quiet(tenths: 2) }
+                while more > 0 {
                     if endKey != 0, let end = chunk[0..<more].firstIndex(of: endKey) {
                         bytes += chunk[0..<end]
                         break
                     }
                     bytes += chunk[0..<more]
+                    more = readSome()
                 }
             }
         }
@@ -143,9 +159,11 @@ enum Prompt {
             // The terminal as the prompt found it (Ctrl-C while a paste was read left it
             // without line editing for the shell).
             if var saved = Prompt.modes.withLock({ $0 }) { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
-            Swift.print("\n" + line)
+            // Written and ended without C's streams: the main thread waits in a read holding
+            // standard input's lock, and exit(3) flushing every stream waited for it (glibc 2.39).
+            _ = WholeWrite.write(Data(("\n" + line + "\n").utf8), to: STDOUT_FILENO)
             cleanup()
-            Foundation.exit(130)
+            _exit(130)
         }
     }
 }

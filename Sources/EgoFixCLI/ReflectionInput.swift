@@ -89,10 +89,14 @@ enum ReflectionInput {
     /// (mkdtemp: a name nobody can guess or make first; a file named by the process id could be
     /// made beforehand by another user, readable by them, or be an earlier kept draft, emptied).
     static func privateFile(_ what: String) throws -> String {
-        var template = Array((NSTemporaryDirectory() + "egofix-XXXXXX").utf8CString)
+        // An empty TMPDIR is no folder ("/" as Foundation reads it).
+        var folder = NSTemporaryDirectory()
+        if folder.isEmpty || folder == "/" { folder = "/tmp/" }
+        if !folder.hasSuffix("/") { folder += "/" }
+        var template = Array((folder + "egofix-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else {
-            throw CLIError("cannot make a private folder in \(NSTemporaryDirectory()) for the editor (\(String(cString: strerror(errno)))). Nothing recorded.")
+            throw CLIError("cannot make a private folder in \(folder) for the editor (\(String(cString: strerror(errno)))). Nothing recorded.")
         }
         let path = String(cString: made) + "/\(what).md"
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -105,10 +109,10 @@ enum ReflectionInput {
         return path
     }
 
-    /// Removes a file `privateFile` made, and its folder.
+    /// Removes a file `privateFile` made, with its folder and whatever the editor left in it (a
+    /// backup such as `reflection.md~`).
     static func discard(_ path: String) {
-        unlink(path)
-        rmdir((path as NSString).deletingLastPathComponent)
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 
     /// " The reflection is kept in PATH." when text written in the editor was not stored.

@@ -73,11 +73,11 @@ final class BadInputTests: XCTestCase {
         let path = try XCTUnwrap(r.err.range(of: #"kept in (\S+)\.\n"#, options: .regularExpression).map { String(r.err[$0].dropFirst(8).dropLast(2)) }, r.err)
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "Held my tongue at lunch.")
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
-        try? FileManager.default.removeItem(atPath: path)
-        // Stored, it is removed.
+        try FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+        // Stored, it is removed, with its folder (the harness's TMPDIR is the test's folder).
         let ok = try cli.run(["applied", "-e"], at: "2026-03-02T12:05:00+01:00", env: ["EDITOR": "sh -c 'echo Later. > \"$1\"' sh"])
         XCTAssertEqual(ok.status, 0, ok.err)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: path))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.hasPrefix("egofix-") }, [])
     }
 
     /// `-e`: text the editor saved in another encoding is refused and kept (it was stored with
@@ -98,7 +98,7 @@ final class BadInputTests: XCTestCase {
         let kept = try XCTUnwrap(latin.err.range(of: #"kept in (\S+)\.\n"#, options: .regularExpression).map { String(latin.err[$0].dropFirst(8).dropLast(2)) }, latin.err)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: (kept as NSString).deletingLastPathComponent)[.posixPermissions] as? Int, 0o700)
         XCTAssertFalse(kept.contains("\(getpid())") || kept.hasSuffix("-reflection.md"), kept)
-        try? FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
+        try FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
         let empty = try cli.run(["applied", "-e"], at: "2026-03-02T12:01:00+01:00", env: ["EDITOR": try editor("empty.sh", #": > "$1""#)])
         XCTAssertEqual(empty.status, 1, empty.err)
         XCTAssertTrue(empty.err.contains("left empty in the editor. Nothing recorded"), empty.err)
@@ -106,6 +106,8 @@ final class BadInputTests: XCTestCase {
                              env: ["VISUAL": "", "EDITOR": try editor("ok.sh", #"printf 'Said less.' > "$1""#)])
         XCTAssertEqual(ok.status, 0, ok.err)
         XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"Said less.\""))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.hasPrefix("egofix-") }, [],
+                       "nothing left in TMPDIR")
     }
 
     /// A context that is not one is refused before the crash log asks anything.

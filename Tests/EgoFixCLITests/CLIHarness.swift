@@ -48,7 +48,7 @@ struct CLI {
             p.executableURL = CLI.binary
         }
         p.arguments = a
-        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no", "TMPDIR": workdir]
         for (k, v) in extra { env[k] = v }
         p.environment = env
         p.currentDirectoryURL = URL(fileURLWithPath: folder ?? workdir)
@@ -96,7 +96,7 @@ extension CLI {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
         p.arguments = ["60", "/usr/bin/script", "-qec", command, "/dev/null"]
-        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no"]
+        var env = ["TZ": zone, "NO_COLOR": "1", "HOME": workdir, "PATH": "/usr/bin:/bin", "LANG": "C", "SWIFT_BACKTRACE": "enable=no", "TMPDIR": workdir]
         for (k, v) in extra { env[k] = v }
         p.environment = env
         p.currentDirectoryURL = URL(fileURLWithPath: workdir)

@@ -247,9 +247,9 @@ final class LifetimeCommandTests: XCTestCase {
             XCTAssertNotEqual(r.status, 0, r.out)
             XCTAssertTrue(r.out.contains(says) && r.out.contains("Nothing recorded."), r.out)
         }
-        // A paste whose last line has no line break, arriving in pieces: all of it.
-        let pieces = try cli.runInTerminal(["crash"], at: "2026-03-10T11:30:00+01:00", input: "\nline one\n", later: "line two\nno break",
-                                           after: 0.15, then: "timeout --foreground 1 sed 's/^/LEFT:/'")
+        // A paste whose last line has no line break: all of it.
+        let pieces = try cli.runInTerminal(["crash"], at: "2026-03-10T11:30:00+01:00", input: "\nline one\nline two\nno break",
+                                           then: "timeout --foreground 1 sed 's/^/LEFT:/'")
         XCTAssertFalse(pieces.out.contains("LEFT:"), pieces.out)
         XCTAssertEqual(try crashes().last?["note"] as? String, "line one\nline two\nno break")
         let ended = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n\u{04}")

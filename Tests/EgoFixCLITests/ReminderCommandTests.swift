@@ -197,6 +197,21 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(String(decoding: try cli.export(), as: UTF8.self).contains("\"timerCompleted\""))
     }
 
+    /// Ctrl-C between the timer's countdown and its question (the desktop notification takes
+    /// its time) ends the command, as Ctrl-C does where nothing asks (it was held on a dispatch
+    /// thread that blocks signals, never delivered, and the question was asked anyway).
+    func test_timer_ctrlCWhileTheNotificationIsSentEndsIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let bin = cli.workdir + "/slowbin"
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: bin + "/notify-send", contents: Data("#!/bin/sh\nsleep 4\n".utf8), attributes: [.posixPermissions: 0o755])
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "", later: "\u{03}", after: 2.5,
+                                      env: ["PATH": bin + ":/usr/bin:/bin"])
+        XCTAssertFalse(r.out.contains("Applied, skipped or failed?"), r.out)
+    }
+
     /// On a terminal (a pseudo-terminal from util-linux's `script`, when there is one): the bar.
     func test_timer_showsABarOnATerminal() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
