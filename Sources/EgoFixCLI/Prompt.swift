@@ -14,8 +14,16 @@ enum Prompt {
         fflush(nil)
         var saved = termios()
         let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if terminal { lineModes(from: saved) }
-        defer { if terminal { tcsetattr(STDIN_FILENO, TCSANOW, &saved) } }
+        if terminal {
+            Prompt.modes.withLock { $0 = saved }
+            lineModes(from: saved)
+        }
+        defer {
+            if terminal {
+                tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+                Prompt.modes.withLock { $0 = nil }
+            }
+        }
         return readLine()?.trimmingCharacters(in: .whitespaces)
     }
 
@@ -60,7 +68,7 @@ enum Prompt {
         case ended
     }
 
-    /// The terminal's modes while `askText` has changed them, to put back if Ctrl-C ends the process.
+    /// The terminal's modes while a question has changed them, to put back if Ctrl-C ends the process.
     private static let modes = Mutex<termios?>(nil)
 
     /// The longest line a terminal hands over (Linux's line discipline keeps 4,095 bytes and

@@ -89,10 +89,10 @@ enum ReflectionInput {
     /// (mkdtemp: a name nobody can guess or make first; a file named by the process id could be
     /// made beforehand by another user, readable by them, or be an earlier kept draft, emptied).
     static func privateFile(_ what: String) throws -> String {
-        // An empty TMPDIR is no folder ("/" as Foundation reads it).
+        // An empty TMPDIR (or "/") is no folder for this: Foundation reads it as "//".
         var folder = NSTemporaryDirectory()
-        if folder.isEmpty || folder == "/" { folder = "/tmp/" }
-        if !folder.hasSuffix("/") { folder += "/" }
+        while folder.hasSuffix("/") { folder.removeLast() }
+        folder = (folder.isEmpty ? "/tmp" : folder) + "/"
         var template = Array((folder + "egofix-XXXXXX").utf8CString)
         let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }
         guard let made else {

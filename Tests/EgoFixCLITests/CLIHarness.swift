@@ -85,13 +85,14 @@ final class BundleMarker {}
 extension CLI {
     /// `egofix ARGS` in a pseudo-terminal (util-linux's `script`), `input` typed into it (each line
     /// read when a prompt asks; its end is Ctrl-D): what a person at a terminal sees and gets.
-    /// `then` runs in the same terminal after egofix ends (a `sed` there reads what egofix left
+    /// `before` runs in the same terminal first, `then` after egofix ends (a `sed` there reads what egofix left
     /// unread, as the shell would). A run that has not ended in 60 s is stopped (`timeout`), as a hang.
     /// `later` is typed `delay` seconds after `input` (a Ctrl-C meant for a prompt, not for the shell
     /// that starts egofix).
     func runInTerminal(_ args: [String], at now: String, input: String, later: String? = nil, after delay: TimeInterval = 1,
-                       env extra: [String: String] = [:], then: String = "") throws -> Result {
-        let command = ([CLI.binary.path] + args + ["--store", store, "--now", now]).map { "'" + $0 + "'" }.joined(separator: " ")
+                       env extra: [String: String] = [:], before: String = "", then: String = "") throws -> Result {
+        let command = (before.isEmpty ? "" : before + "; ")
+            + ([CLI.binary.path] + args + ["--store", store, "--now", now]).map { "'" + $0 + "'" }.joined(separator: " ")
             + (then.isEmpty ? "" : "; " + then)
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")

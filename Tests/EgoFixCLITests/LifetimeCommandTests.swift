@@ -257,6 +257,14 @@ final class LifetimeCommandTests: XCTestCase {
         let interrupted = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "\n", later: "\u{03}")
         XCTAssertEqual(interrupted.status, 130, interrupted.out)
         XCTAssertTrue(interrupted.out.contains("Nothing logged."), interrupted.out)
+        // Ctrl-C at the menu, in a terminal set not to echo: it is left so (a question sets line
+        // mode while it asks; Ctrl-C left that mode on). The shell around egofix ignores Ctrl-C,
+        // to read the mode after it.
+        let quiet = try cli.runInTerminal(["crash"], at: "2026-03-10T12:00:00+01:00", input: "", later: "\u{03}",
+                                          before: "stty -echo; trap '' INT",
+                                          then: "stty -a | tr ' ;' '\\n\\n' | grep -x -e -echo -e echo | sed 's/^/MODE:/'")
+        XCTAssertTrue(quiet.out.contains("Nothing logged."), quiet.out)
+        XCTAssertTrue(quiet.out.contains("MODE:-echo"), quiet.out)
         XCTAssertEqual(try crashes().count, 2)
     }
 
