@@ -10,21 +10,23 @@ enum Prompt {
     static var interactive: Bool { isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1 }
 
     static func ask(_ question: String) -> String? {
+        asking(question) { _ in readLine()?.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Prints `question` and runs `body` to read its answer in line mode (`lineModes`), given the
+    /// terminal's modes as they were (nil off a terminal); they are put back after, and by Ctrl-C.
+    private static func asking<T>(_ question: String, _ body: (termios?) throws -> T) rethrows -> T {
         Swift.print(question, terminator: " ")
         fflush(nil)
         var saved = termios()
-        let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if terminal {
-            Prompt.modes.withLock { $0 = saved }
-            lineModes(from: saved)
-        }
+        guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return try body(nil) }
+        Prompt.modes.withLock { $0 = saved }
+        lineModes(from: saved)
         defer {
-            if terminal {
-                tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-                Prompt.modes.withLock { $0 = nil }
-            }
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
+            Prompt.modes.withLock { $0 = nil }
         }
-        return readLine()?.trimmingCharacters(in: .whitespaces)
+        return try body(saved)
     }
 
     /// A line as the user types it, with its editing keys, Enter, Ctrl-C and Ctrl-D, whatever mode
@@ -84,18 +86,19 @@ enum Prompt {
     /// refused, never stored changed; `refused` ends the message. `longer` says where a longer
     /// text goes.
     static func askText(_ question: String, what: String, longer: String, refused: String = "Nothing recorded.") throws -> Answer {
-        Swift.print(question, terminator: " ")
-        fflush(nil)
-        var saved = termios()
-        let terminal = tcgetattr(STDIN_FILENO, &saved) == 0
-        if terminal { Prompt.modes.withLock { $0 = saved } }
-        defer {
-            if terminal {
-                tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-                Prompt.modes.withLock { $0 = nil }
-            }
+        guard let bytes = asking(question, readText) else { return .ended }
+        if bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).contains(where: { $0.count >= terminalLine }) {
+            throw CLIError("the \(what) is longer than a terminal line holds (4,095 bytes) and was cut short. \(longer) \(refused)")
         }
-        if terminal { lineModes(from: saved) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError("the \(what) is not UTF-8 text (check the terminal's encoding). \(refused)")
+        }
+        return .text(try ReflectionInput.checked(text, what: what, refused: refused))
+    }
+
+    /// The bytes of a free-text answer (see `askText`), or nil at the end of input. `saved`: the
+    /// terminal's modes before the question (nil off a terminal).
+    private static func readText(_ saved: termios?) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 8192)
         func readSome() -> Int {
             while true {
@@ -107,10 +110,10 @@ enum Prompt {
         let n = readSome()
         guard n > 0 else {
             Swift.print("")
-            return .ended
+            return nil
         }
         var bytes = Array(chunk[0..<n])
-        if terminal {
+        if let saved {
             // More already there when the first line is read (a partial line too) is the rest of
             // a paste: read as it comes (in pieces over ssh) until the input has been quiet for
             // 0.2 s. Nothing there: the line was typed, and keys pressed next are for the shell.
@@ -141,13 +144,7 @@ enum Prompt {
         }
         // A last line without its line break (ended with Ctrl-D, or a paste's): what follows starts on a line of its own.
         if bytes.last != UInt8(ascii: "\n") { Swift.print("") }
-        if bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).contains(where: { $0.count >= terminalLine }) {
-            throw CLIError("the \(what) is longer than a terminal line holds (4,095 bytes) and was cut short. \(longer) \(refused)")
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CLIError("the \(what) is not UTF-8 text (check the terminal's encoding). \(refused)")
-        }
-        return .text(try ReflectionInput.checked(text, what: what, refused: refused))
+        return bytes
     }
 
     /// Drops lines typed before a question was asked (Enter pressed during the timer's countdown

@@ -392,9 +392,8 @@ final class StoreHolder: Sendable {
         // Without waiting: a FIFO in the store's place must not stall the command (SQLite refuses it next).
         let fd = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
-        var mine = stat(), there = stat()
-        guard flock(fd, LOCK_SH) == 0, fstat(fd, &mine) == 0, stat(path, &there) == 0,
-              mine.st_dev == there.st_dev, mine.st_ino == there.st_ino else {
+        var mine = stat()
+        guard flock(fd, LOCK_SH) == 0, fstat(fd, &mine) == 0, Identity(path: path) == Identity(mine) else {
             close(fd)
             throw StoreError.cannotOpen(path: path, reason: "another egofix removed or replaced it while this one opened it; run the command again")
         }

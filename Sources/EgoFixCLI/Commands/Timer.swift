@@ -61,8 +61,9 @@ struct TimerCommand: AsyncParsableCommand {
         }
         // Asked after the store is let go: the answer may take a while. An answer that is none of
         // them is asked again; enter (or end of input) leaves the fix open.
-        let leftOpen = "// Timer recorded. Left open: `egofix applied` (or skipped, failed) marks it later."
-        let interrupt = Prompt.onInterrupt(saying: "Stopped. The timer is recorded; \(fix.label) is left open: `egofix applied` (or skipped, failed) marks it later.")
+        let marksLater = "`egofix applied` (or skipped, failed) marks it later."
+        let leftOpen = "// Timer recorded. Left open: " + marksLater
+        let interrupt = Prompt.onInterrupt(saying: "Stopped. The timer is recorded; \(fix.label) is left open: " + marksLater)
         defer { interrupt.cancel() }
         // Keys pressed during the countdown are not answers to a question not yet asked.
         Prompt.discardTypeahead()
