@@ -13,32 +13,35 @@ enum Prompt {
         asking(question) { _ in readLine()?.trimmingCharacters(in: .whitespaces) }
     }
 
-    /// Prints `question` and runs `body` to read its answer in line mode (`lineModes`), given the
-    /// terminal's modes as they were (nil off a terminal); they are put back after, and by Ctrl-C.
+    /// Prints `question` and runs `body` to read its answer in line mode (`lineModes`), given those
+    /// modes (nil off a terminal); the terminal's own are put back after, and by Ctrl-C.
     private static func asking<T>(_ question: String, _ body: (termios?) throws -> T) rethrows -> T {
         Swift.print(question, terminator: " ")
         fflush(nil)
         var saved = termios()
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { return try body(nil) }
         Prompt.modes.withLock { $0 = saved }
-        lineModes(from: saved)
+        let lines = lineModes(from: saved)
         defer {
             tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             Prompt.modes.withLock { $0 = nil }
         }
-        return try body(saved)
+        return try body(lines)
     }
 
     /// A line as the user types it, with its editing keys, Enter, Ctrl-C and Ctrl-D, whatever mode
     /// the terminal was left in (`stty raw -echo` by another program).
-    static func lineModes(from saved: termios) {
+    @discardableResult
+    static func lineModes(from saved: termios) -> termios {
         var lines = saved
         lines.c_lflag |= tcflag_t(ICANON | ECHO | ISIG)
         lines.c_iflag |= tcflag_t(ICRNL)
         lines.c_iflag &= ~tcflag_t(INLCR | IGNCR)
         lines.c_oflag |= tcflag_t(OPOST | ONLCR)
-        guard lines.c_lflag != saved.c_lflag || lines.c_iflag != saved.c_iflag || lines.c_oflag != saved.c_oflag else { return }
-        tcsetattr(STDIN_FILENO, TCSANOW, &lines)
+        if lines.c_lflag != saved.c_lflag || lines.c_iflag != saved.c_iflag || lines.c_oflag != saved.c_oflag {
+            tcsetattr(STDIN_FILENO, TCSANOW, &lines)
+        }
+        return lines
     }
 
     /// What a numbered menu got: an option, an empty answer (enter), or the end of input (Ctrl-D).
@@ -96,9 +99,10 @@ enum Prompt {
         return .text(try ReflectionInput.checked(text, what: what, refused: refused))
     }
 
-    /// The bytes of a free-text answer (see `askText`), or nil at the end of input. `saved`: the
-    /// terminal's modes before the question (nil off a terminal).
-    private static func readText(_ saved: termios?) -> [UInt8]? {
+    /// The bytes of a free-text answer (see `askText`), or nil at the end of input. `lines`: the
+    /// terminal's line modes while it is asked (nil off a terminal); the rest of a paste is read
+    /// in those, less line editing (in the user's own, `stty raw` left its line breaks as CR).
+    private static func readText(_ lines: termios?) -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 8192)
         func readSome() -> Int {
             while true {
@@ -113,11 +117,11 @@ enum Prompt {
             return nil
         }
         var bytes = Array(chunk[0..<n])
-        if let saved {
+        if let lines {
             // More already there when the first line is read (a partial line too) is the rest of
             // a paste: read as it comes (in pieces over ssh) until the input has been quiet for
             // 0.2 s. Nothing there: the line was typed, and keys pressed next are for the shell.
-            var rest = saved
+            var rest = lines
             rest.c_lflag &= ~tcflag_t(ICANON)
             func quiet(tenths: UInt8) -> Bool {
                 withUnsafeMutableBytes(of: &rest.c_cc) { cc in
@@ -128,7 +132,7 @@ enum Prompt {
             }
             // Without line editing the end-of-input key (Ctrl-D, or `script` at the end of its
             // input) comes as a byte: it ends the text there.
-            let endKey = withUnsafeBytes(of: saved.c_cc) { $0[Int(VEOF)] }
+            let endKey = withUnsafeBytes(of: lines.c_cc) { $0[Int(VEOF)] }
             if quiet(tenths: 0) {
                 var more = readSome()
                 if more > 0 { _ = quiet(tenths: 2) }
