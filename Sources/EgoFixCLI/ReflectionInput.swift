@@ -13,38 +13,7 @@ enum ReflectionInput {
         // Both would leave one of them unread; which one is the user's call.
         if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
         if let message { return try checked(message, what: what) }
-        if edit {
-            let env = ProcessInfo.processInfo.environment
-            // An empty VISUAL or EDITOR names no editor (`VISUAL= egofix applied -e`).
-            let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
-            let path = try privateFile(what)
-            guard let status = Editor.run(editor, file: path) else {
-                discard(path)
-                throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")
-            }
-            let bytes = FileManager.default.contents(atPath: path) ?? Data()
-            // An empty file holds nothing to keep.
-            if bytes.isEmpty { discard(path) } else { draft = path }
-            guard status == 0 else {
-                throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
-            }
-            // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
-            guard let text = String(validating: bytes, as: UTF8.self) else {
-                throw CLIError("the \(what) written in the editor is not UTF-8 text (check the editor's encoding). Nothing recorded." + kept(draft, what))
-            }
-            let checkedText: String?
-            do { checkedText = try checked(text, what: what) } catch {
-                throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept(draft, what))
-            }
-            // Nothing written (`:q!`, or an editor that returned at once) is not a choice to mark
-            // it without one, as a commit with an empty message is not made.
-            guard let written = checkedText else {
-                if let d = draft { discard(d) }
-                draft = nil
-                throw CLIError("the \(what) was left empty in the editor. Nothing recorded; leave out -e to mark it without one.")
-            }
-            return written
-        }
+        if edit { return try fromEditor(what: what, draft: &draft) }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
             if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
@@ -83,6 +52,41 @@ enum ReflectionInput {
             if out.count <= Thresholds.maxMarkdownBytes { out += chunk[0..<n] } else { extra += n }
         }
         return (out, out.count + extra)
+    }
+
+    /// The text written in `$VISUAL` or `$EDITOR` (else vi) in a private file; `draft` names the
+    /// file while it holds text not yet stored.
+    static func fromEditor(what: String, draft: inout String?) throws -> String {
+        let env = ProcessInfo.processInfo.environment
+        // An empty VISUAL or EDITOR names no editor (`VISUAL= egofix applied -e`).
+        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
+        let path = try privateFile(what)
+        guard let status = Editor.run(editor, file: path) else {
+            discard(path)
+            throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")
+        }
+        let bytes = FileManager.default.contents(atPath: path) ?? Data()
+        // An empty file holds nothing to keep.
+        if bytes.isEmpty { discard(path) } else { draft = path }
+        guard status == 0 else {
+            throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
+        }
+        // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError("the \(what) written in the editor is not UTF-8 text (check the editor's encoding). Nothing recorded." + kept(draft, what))
+        }
+        let checkedText: String?
+        do { checkedText = try checked(text, what: what) } catch {
+            throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept(draft, what))
+        }
+        // Nothing written (`:q!`, or an editor that returned at once) is not a choice to mark
+        // it without one, as a commit with an empty message is not made.
+        guard let written = checkedText else {
+            if let d = draft { discard(d) }
+            draft = nil
+            throw CLIError("the \(what) was left empty in the editor. Nothing recorded; leave out -e to mark it without one.")
+        }
+        return written
     }
 
     /// A new, empty file for the editor, in a folder of its own that only this user can enter
