@@ -62,6 +62,54 @@ final class SitePagesTests: XCTestCase {
         XCTAssertTrue(String(decoding: feed, as: UTF8.self).contains("https://example.org/me/changelog/index.html"))
     }
 
+    /// The applied fix that makes the next version counts under the version it was applied in:
+    /// every finished version lists the 7 fixes that ended it, on the changelog and in the history's
+    /// table by version ("applied under v1.0: 6 fixes" beside "every 7 applied fixes bump the minor
+    /// number"; the 7th was listed under the version it made).
+    func test_site_changelog_eachFinishedVersionListsTheSevenFixesThatEndedIt() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 38)
+        let files = try PracticeFixture.build(p)
+        let changelog = try text(files, "changelog/index.html")
+        let counts = changelog.components(separatedBy: "<summary>applied under v").dropFirst().compactMap { part -> (String, Int)? in
+            guard let colon = part.firstIndex(of: ":") else { return nil }
+            let n = part[part.index(colon, offsetBy: 2)...].prefix { $0.isNumber }
+            return (String(part[..<colon]), Int(n) ?? -1)
+        }
+        let applied = p.data.completions.filter { $0.outcome == .applied && $0.deletedAt == nil }.count
+        XCTAssertGreaterThanOrEqual(counts.count, 3, changelog)
+        XCTAssertEqual(counts.map(\.1).reduce(0, +), applied, "every applied fix is listed once")
+        // The current version lists the fixes toward the next (none yet: no list).
+        let finished = applied % 7 == 0 ? counts[...] : counts.dropFirst()
+        if applied % 7 != 0 { XCTAssertEqual(counts.first?.1, applied % 7, "the current version") }
+        for (version, n) in finished { XCTAssertEqual(n, 7, "v\(version)") }
+        // The history's table by version: the applied column of each finished version sums to 7.
+        let history = try text(files, "history/index.html")
+        let sections = history.components(separatedBy: "<h3>v").dropFirst().map { $0.components(separatedBy: "</table>")[0] }
+        XCTAssertGreaterThanOrEqual(sections.count, 3)
+        for section in sections.dropFirst() {
+            let rows = section.components(separatedBy: "<tr><td").dropFirst()
+            let sum = rows.map { row in Int(row.components(separatedBy: "<td class=\"num\">")[1].prefix { $0.isNumber }) ?? 0 }.reduce(0, +)
+            XCTAssertEqual(sum, 7, String(section.prefix(40)))
+        }
+    }
+
+    /// A crash's line on the changelog names the bug once, as the pages name it: "CRASH 2026-03-05
+    /// Need to be right.", not "CRASH 2026-03-05 Crash: need to be right.".
+    func test_site_changelog_crashLinesSayTheWordOnce() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: ["Argued about tabs."])
+        let changelog = try text(try PracticeFixture.build(p), "changelog/index.html")
+        XCTAssertTrue(changelog.contains("<span class=\"outcome crash\">crash</span>"), changelog)
+        XCTAssertFalse(changelog.contains("Crash: "), changelog)
+        XCTAssertTrue(changelog.contains("</span> Need to be right.</p>"), changelog)
+        let entry = { (type: VersionChangeType, text: String) in
+            VersionEntry(userId: UUID(), version: "1.0", changeType: type, description: text, createdAt: Date())
+        }
+        XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash: need to be liked.")), "Need to be liked.")
+        XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "")
+        XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 3 crashes.")), "After 3 crashes.")
+        XCTAssertEqual(PageContext.eventText(entry(.crash, "A bad day at work.")), "A bad day at work.", "an import's own words stay")
+    }
+
     func test_site_everyPrivatePageHasCSPNoReferrerAndNoindex() async throws {
         let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: ["x"], crashNotes: []))
         for (path, data) in files where path.hasSuffix(".html") {

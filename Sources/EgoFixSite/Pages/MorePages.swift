@@ -29,6 +29,36 @@ extension PageContext {
         return lo < hi ? lo..<hi : lo..<lo
     }
 
+    /// Indexes of the outcomes of `times` (sorted) marked while `v` was the version: after its
+    /// start (from it, for the first version) and up to and with its end. The applied fix that
+    /// makes the next version is saved at the same instant as that version, and it counts under
+    /// the version it was applied in: each finished version lists the 7 fixes that ended it
+    /// ("applied under v1.0: 6 fixes" beside "Every 7 applied fixes bump the minor number").
+    static func outcomes(_ times: [Date], under v: ChangelogVersion) -> Range<Int> {
+        let lo = v.entry == nil ? times.lowerBound(of: v.start) { $0 } : times.upperBound(of: v.start) { $0 }
+        let hi = v.end.map { e in times.upperBound(of: e) { $0 } } ?? times.count
+        return lo < hi ? lo..<hi : lo..<lo
+    }
+
+    /// A crash's or a reboot's line on the changelog, after its label (CRASH, REBOOT): its entry's
+    /// description without the word the label already says ("CRASH 2026-11-14 Crash: need to be
+    /// busy." read the word twice), the bug named as every page names it. A description that does
+    /// not start so (an import's own) is shown as it is.
+    static func eventText(_ e: VersionEntry) -> String {
+        let word = e.changeType == .crash ? "Crash" : "Reboot"
+        var rest = Substring(e.description)
+        if rest == word + "." { return "" }
+        if rest.hasPrefix(word + ": ") {
+            rest = rest.dropFirst(word.count + 2)
+        } else if rest.hasPrefix(word + " ") {
+            rest = rest.dropFirst(word.count + 1)
+        } else {
+            return e.description
+        }
+        guard let first = rest.first else { return e.description }
+        return first.uppercased() + rest.dropFirst()
+    }
+
     func changelog() throws -> Data {
         let path = "changelog/index.html"
         let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: \.dayInstant, id: { $0.id })
@@ -37,7 +67,7 @@ extension PageContext {
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
         let versions = try changelogVersions.reversed().map { v -> TemplateValue in
-            let fixes = applied[PageContext.slice(appliedTimes, from: v.start, to: v.end)].map { c -> TemplateValue in
+            let fixes = applied[PageContext.outcomes(appliedTimes, under: v)].map { c -> TemplateValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
                         "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
@@ -45,7 +75,7 @@ extension PageContext {
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> TemplateValue in
                 ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
-                 "date": .text(index.clock.day(e.createdAt).description), "text": .text(e.description)]
+                 "date": .text(index.clock.day(e.createdAt).description), "text": .text(PageContext.eventText(e))]
             }
             let changeType = v.entry?.changeType == .majorUpdate ? "major update" : (v.entry == nil ? "initial release" : "minor update")
             return [
@@ -104,7 +134,7 @@ extension PageContext {
         }
         let times = byTime.map { $0.0.dayInstant }
         let byVersion = changelogVersions.reversed().compactMap { v -> TemplateValue? in
-            let range = PageContext.slice(times, from: v.start, to: v.end)
+            let range = PageContext.outcomes(times, under: v)
             guard !range.isEmpty else { return nil }
             let counts = tally(byTime[range])
             let rows = index.bugs.indices.compactMap { i -> TemplateValue? in
