@@ -84,8 +84,8 @@ final class ContributionGraphTests: XCTestCase {
     func test_svg_gridIsSevenRowsByWeekColumns() throws {
         let svg = ContributionGraphSVG.render(sampleCells(), from: monday, through: sunday)
         let groups = try cellGroups(svg)
-        // 28 days plus 6 legend kinds and 5 depth swatches.
-        XCTAssertEqual(groups.count, 28 + 6 + 5)
+        // 28 days plus 6 legend kinds and 4 depth swatches.
+        XCTAssertEqual(groups.count, 28 + 6 + 4)
         let rects = try elements(svg).filter { $0.0 == "rect" }.map(\.1)
         // The outlined "opened" cell is inset by half a pixel; leave it out of the count.
         let gridRects = rects.prefix(28).filter { $0["stroke"] == nil }
@@ -97,7 +97,7 @@ final class ContributionGraphTests: XCTestCase {
         let from = LocalDay(year: 2026, month: 11, day: 4)  // Wednesday
         let through = LocalDay(year: 2026, month: 11, day: 10)  // Tuesday
         let svg = ContributionGraphSVG.render([], from: from, through: through)
-        XCTAssertEqual(try cellGroups(svg).count, 7 + 6 + 5)
+        XCTAssertEqual(try cellGroups(svg).count, 7 + 6 + 4)
         let table = ContributionGraphTable.render([], from: from, through: through)
         XCTAssertEqual(table.components(separatedBy: "<td></td>").count - 1, 7, "two weeks, seven days out of range")
     }
@@ -149,6 +149,47 @@ final class ContributionGraphTests: XCTestCase {
         XCTAssertEqual((ContributionGraphSVG.markPath(.skipped, x: 0, y: 0) ?? "").filter { $0 == "M" }.count, 1)
         // Every kind appears in the legend in words.
         for kind in GraphCell.Kind.allCases { XCTAssertTrue(svg.contains(">\(kind.rawValue)</text>"), kind.rawValue) }
+    }
+
+    /// The marks are what tell skipped, failed and crash apart without colour: each stands at least
+    /// 3:1 against its own cell at every depth a day can have (WCAG's contrast for graphics that carry
+    /// meaning). The crash's x at depth 2, the legend's shade, was 2.0:1.
+    func test_svg_marksStandOutFromTheirCellAtEveryDepth() {
+        func luminance(_ hex: String) -> Double {
+            let v = Int(hex.dropFirst(), radix: 16) ?? 0
+            func channel(_ c: Int) -> Double {
+                let s = Double(c) / 255
+                return s <= 0.03928 ? s / 12.92 : pow((s + 0.055) / 1.055, 2.4)
+            }
+            return 0.2126 * channel(v >> 16) + 0.7152 * channel((v >> 8) & 0xff) + 0.0722 * channel(v & 0xff)
+        }
+        for kind in [GraphCell.Kind.skipped, .failed, .crash] {
+            for depth in 1...4 {
+                let mark = luminance(ContributionGraphPalette.markColor(kind, depth: depth).description)
+                let cell = luminance(ContributionGraphPalette.fill(kind, depth: depth))
+                let ratio = (max(mark, cell) + 0.05) / (min(mark, cell) + 0.05)
+                XCTAssertGreaterThanOrEqual(ratio, 3, "\(kind) at depth \(depth)")
+            }
+        }
+    }
+
+    /// The legend's depth scale shows the shades days have: 1 to 4 (its depth-0 swatch was a shade
+    /// no day is drawn in).
+    func test_svg_legendShowsTheDepthsADayCanHave() throws {
+        let svg = ContributionGraphSVG.render(sampleCells(), from: monday, through: sunday)
+        let legend = try XCTUnwrap(svg.components(separatedBy: "<g class=\"legend\">").last)
+        XCTAssertEqual(legend.components(separatedBy: "<title>depth ").dropFirst().map { String($0.prefix(1)) }, ["1", "2", "3", "4"])
+    }
+
+    /// A grey-outlined day is one with no outcome: opened, or a diagnostic or a reboot and nothing
+    /// else. The summary called such days "opened only", while they held a diagnostic or a reboot.
+    func test_svg_aDayWithoutAnOutcomeIsCountedAsSuch() throws {
+        let cells = [GraphCell(day: monday, kind: .opened, label: "2026-11-02: 1 diagnostic"),
+                     GraphCell(day: monday.adding(days: 1), kind: .opened, label: "2026-11-03: 1 reboot"),
+                     GraphCell(day: monday.adding(days: 2), kind: .opened)]
+        let label = try XCTUnwrap(try elements(ContributionGraphSVG.render(cells, from: monday, through: sunday)).first?.1["aria-label"])
+        XCTAssertTrue(label.hasSuffix(": 3 days with no outcome."), label)
+        XCTAssertFalse(label.contains("opened only"), label)
     }
 
     func test_svg_escapesLabelsAndRemovesControlCharacters() throws {

@@ -40,10 +40,13 @@ public enum ContributionGraphPalette {
     }
 
     /// The colour of the mark drawn over skipped, failed and crash cells: light on faint shades,
-    /// dark on strong ones.
+    /// dark on strong ones, at least 3:1 against the cell at every depth (WCAG's contrast for a
+    /// graphic that carries meaning: the mark is what tells the kinds apart without colour). The
+    /// kind's own strongest shade, as it was, fell to 2.0 on a crash of depth 2.
     static func markColor(_ kind: GraphCell.Kind, depth: Int) -> StaticString {
-        depth >= 3 ? backgroundHex : fillBytes(kind, depth: 4)
+        depth >= 3 ? backgroundHex : markLightHex
     }
+    static let markLightHex: StaticString = "#dcdfe4"
 }
 
 /// Shared layout of the graph and its table: which days, which weeks.
@@ -83,7 +86,8 @@ struct GraphGrid {
 
     /// Days per kind over the days in range, in `Kind.allCases` order: the days that held a fix
     /// applied, skipped or failed, or a crash, whatever their colour (a day may count under
-    /// several); the days opened only; the days without activity.
+    /// several); the days with no outcome (opened, a diagnostic or a reboot at most); the days
+    /// without activity.
     func counts() -> [(GraphCell.Kind, Int)] {
         var n = [Int](repeating: 0, count: GraphCell.Kind.allCases.count)
         for c in cells {
@@ -139,7 +143,7 @@ struct GraphGrid {
         case .skipped: return ("day with a fix skipped", "days with a fix skipped")
         case .failed: return ("day with a fix failed", "days with a fix failed")
         case .crash: return ("day with a crash", "days with a crash")
-        case .opened: return ("day opened only", "days opened only")
+        case .opened: return ("day with no outcome", "days with no outcome")
         case .empty: return ("day without activity", "days without activity")
         }
     }
@@ -350,7 +354,8 @@ public enum ContributionGraphSVG {
         let scaleY = y + pitch + 4
         s += "<text x=\"0\" y=\"\(scaleY + 9)\" fill=\"\(ContributionGraphPalette.text)\">depth: less</text>\n"
         var sx = Int((11 * charWidth).rounded(.up)) + 4
-        for depth in 0...4 {
+        // Depth 1 to 4: a day with anything in it is at least 1 (depth 0 is no day's shade).
+        for depth in 1...4 {
             let c = GraphCell(day: LocalDay(ordinal: 0), kind: .applied, depth: depth)
             s += cellSVG(c, x: sx, y: scaleY, title: "depth \(depth)")
             sx += pitch
