@@ -603,6 +603,9 @@ final class SiteWeekSoFarTests: XCTestCase {
         let now = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
         XCTAssertTrue(now.contains("-1 vs the same days before"), now)
         XCTAssertFalse(now.contains("-2 vs"), now)
+        // A count that did not move says so once ("same as the same days before" said "same" twice).
+        XCTAssertTrue(now.contains("unchanged vs the same days before"), now)
+        XCTAssertFalse(now.contains("same as the same"), now)
         let next = try cli.run(["build"], at: "2026-03-23T09:00:00Z")
         XCTAssertEqual(next.status, 0, next.err)
         let over = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)

@@ -350,7 +350,8 @@ final class PageContext: Sendable {
             var delta: String?
             if let b {
                 let d = a - b
-                delta = d == 0 ? "same as \(before)" : (d > 0 ? "+\(d) vs \(before)" : "\(d) vs \(before)")
+                // ("same as the same days before" said "same" twice.)
+                delta = d == 0 ? (soFar ? "unchanged vs \(before)" : "same as before") : (d > 0 ? "+\(d) vs \(before)" : "\(d) vs \(before)")
             }
             return CountRow(label: label, value: String(a), delta: delta)
         }
