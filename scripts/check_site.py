@@ -46,7 +46,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
-WIDTHS = [(390, 844), (1280, 900)]
+WIDTHS = [(390, 844), (768, 1024), (1280, 900)]
 PHONE_WIDTH = 390
 MAX_SHOT_HEIGHT = 16000
 MIN_GRAPH_DAY = 8  # px: a contribution-graph day smaller than this cannot be read
@@ -454,7 +454,14 @@ return {scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
         graphDays: Array.from(document.querySelectorAll('svg.contribution-graph')).map(svg => {
           const r = svg.querySelector('g.cell rect');
           return r ? Math.round(r.getBoundingClientRect().width * 10) / 10 : null;
-        })};
+        }),
+        // A legend shown but not whole in its graph's box (a scrolled graph cut it to "ied", "less").
+        legendsCut: Array.from(document.querySelectorAll('.graph > svg.contribution-graph')).filter(svg => {
+          const legend = svg.querySelector('g.legend');
+          if (!legend || getComputedStyle(legend).display === 'none') return false;
+          const box = svg.parentElement.getBoundingClientRect(), r = legend.getBoundingClientRect();
+          return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
+        }).length};
 """
 
 AXE_RUN_JS = r"""
@@ -508,6 +515,9 @@ def browser_checks(res: SiteResult, driver, axe_js: str, shots_dir: Path, pages:
                 if m["scrollWidth"] > m["innerWidth"] or m["offenders"]:
                     res.overflow.append(f"{where}: page {m['scrollWidth']} px wide in a {m['innerWidth']} px viewport; "
                                         + ("; ".join(m["offenders"]) or "no single element found"))
+                if m["legendsCut"]:
+                    res.graph_problems.append(f"{where}: {m['legendsCut']} contribution graph legend(s) shown but cut by the "
+                                              f"graph's scrolling box (show it whole or leave it out)")
                 small = [d for d in m["graphDays"] if d is not None and d < MIN_GRAPH_DAY]
                 if small:
                     res.graph_problems.append(f"{where}: contribution graph days drawn {min(small)} px wide "
