@@ -2,7 +2,7 @@
 # The whole test suite: dependencies, a warning-free build of our own code, every test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/deps.sh
+./scripts/deps.sh strace  # strace: the fault tests inject a full disk and kills with it
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log" | grep -E "error|warning:" || true
 if grep -E "^/.*/(Sources|Tests)/.*(warning|error):" "$log" | grep -v "/.build" ; then

@@ -36,11 +36,24 @@ public final class SQLiteStore: Sendable {
     public init(path: String, clock: @escaping @Sendable () -> Date) throws {
         self.path = path
         self.clock = clock
-        let (queue, made) = try SQLiteStore.open(path: path)
+        let (queue, made, madeFile) = try SQLiteStore.open(path: path)
         madeFolders = made
-        holder = path == ":memory:" ? nil : try StoreHolder(path: path)
-        try SQLiteStore.identify(queue, path: path)
-        try SQLiteStore.migrate(queue, path: path)
+        let holder = path == ":memory:" ? nil : try StoreHolder(path: path)
+        self.holder = holder
+        do {
+            try SQLiteStore.identify(queue, path: path)
+            try SQLiteStore.migrate(queue, path: path)
+        } catch {
+            // A file this open made and could not set up (a full disk: 0 bytes, or tables without
+            // a practice) goes again, with the folders made for it, unless another process has it
+            // open; the next command would have called it "not a store egofix wrote".
+            if madeFile, let holder, holder.tryExclusive() {
+                try? queue.close()
+                for suffix in ["", "-journal"] { unlink(path + suffix) }
+                for folder in made { rmdir(folder) }
+            }
+            throw error
+        }
         self.queue = queue
         let access = Access(queue: queue, clock: clock, cache: TableCache(), command: CommandTransaction())
         self.access = access
@@ -106,9 +119,11 @@ public final class SQLiteStore: Sendable {
         return stat(path, &st) == 0
     }
 
-    private static func open(path: String) throws -> (DatabaseQueue, [String]) {
+    /// The queue, the folders made for the file (deepest first) and whether the file was made.
+    private static func open(path: String) throws -> (DatabaseQueue, [String], Bool) {
         let fm = FileManager.default
         var made: [String] = []
+        var madeFile = false
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
@@ -132,6 +147,7 @@ public final class SQLiteStore: Sendable {
             let fd = Foundation.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             if fd >= 0 {
                 close(fd)
+                madeFile = true
             } else if errno != EEXIST {
                 throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
             } else if let target = try? fm.destinationOfSymbolicLink(atPath: path), !fm.fileExists(atPath: path) {
@@ -141,8 +157,9 @@ public final class SQLiteStore: Sendable {
             }
         }
         do {
-            return (try DatabaseQueue(path: path, configuration: configuration()), made)
+            return (try DatabaseQueue(path: path, configuration: configuration()), made, madeFile)
         } catch {
+            if madeFile { unlink(path) }
             throw map(error, path: path, operation: "opening")
         }
     }
@@ -209,11 +226,12 @@ public final class SQLiteStore: Sendable {
         switch e.resultCode {
         case .SQLITE_NOTADB: return StoreError.notADatabase(path: path, reason: reason)
         case .SQLITE_CORRUPT: return StoreError.damaged(path: path, reason: reason)
-        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
             return StoreError.cannotOpen(path: path, reason: reason)
+        case .SQLITE_READONLY: return StoreError.readOnly(path: path, operation: operation, reason: reason)
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return StoreError.database(operation: operation, reason: "store \(path) stayed locked by another process; try again")
-        case .SQLITE_FULL: return StoreError.database(operation: operation, reason: "the disk is full")
+        case .SQLITE_FULL: return StoreError.diskFull(path: path, operation: operation)
         default: return StoreError.database(operation: operation, reason: "\(reason), store \(path)")
         }
     }

@@ -204,6 +204,7 @@ extension SQLiteStore {
             throw StoreError.importWouldOverwrite(path: path, what: existing)
         }
 
+        var backedUp = false
         do {
             // The backup is taken inside the transaction that replaces the tables, holding the write
             // lock: a record another process commits meanwhile is either in the backup or refused
@@ -214,7 +215,11 @@ extension SQLiteStore {
                         // Another process wrote a practice since the check above.
                         throw StoreError.importWouldOverwrite(path: self.path, what: what)
                     }
-                    if let backupPath { try self.backup(to: backupPath) }
+                    if let backupPath {
+                        self.removeUnfinishedBackups()
+                        try self.backup(to: backupPath)
+                        backedUp = true
+                    }
                     for table in Snapshot.tables { try db.execute(sql: "DELETE FROM \(table)") }
                     // The store syncs under a new device id from now on; the one it had is kept
                     // aside, so its file in the sync folder is merged once more and then removed.
@@ -227,20 +232,17 @@ extension SQLiteStore {
                     return .commit
                 }
             }
-        } catch let error as StoreError {
-            throw error
         } catch {
+            // The store is as it was: the copy of it made for this import is one more file of
+            // private records, unnamed by the error (and, on a nearly full disk, the space the next
+            // try needs).
+            if backedUp, let backupPath { unlink(backupPath) }
+            if let error = error as? StoreError { throw error }
             throw SQLiteStore.map(error, path: path, operation: "importing")
         }
         return ImportReport(tables: snapshot.counts, replaced: existing != nil, backupPath: backupPath)
     }
 
-    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup),
-    /// with the store's own mode (0600 for a store egofix made): a backup holds the same reflections.
-    ///
-    /// The copy is read through a connection of its own, so it may be taken while this store's
-    /// connection holds the write lock (as an import does): it is then exactly the committed
-    /// store that the holder of the lock is about to change.
     /// A database error in words: its message, else (a backup's error carries the other
     /// connection's message, "not an error") its code's ("database or disk is full").
     static func reason(_ error: Error) -> String {
@@ -251,12 +253,22 @@ extension SQLiteStore {
         return String(code[code.index(after: open)..<code.index(before: code.endIndex)])
     }
 
+    /// Copies the store, as it is now, to a new file at `destination` (SQLite's online backup),
+    /// with the store's own mode (0600 for a store egofix made): a backup holds the same reflections.
+    ///
+    /// The copy is read through a connection of its own, so it may be taken while this store's
+    /// connection holds the write lock (as an import does): it is then exactly the committed
+    /// store that the holder of the lock is about to change.
     public func backup(to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
             throw StoreError.backupFailed(path: destination, reason: "a file is already there and would be overwritten")
         }
         let parent = StoreLocation.folder(of: destination)
+        // Written under a name of its own and renamed when whole: a backup cut short (the process
+        // killed, the disk full) is never a file under a backup's name (it left a 0-byte "backup"
+        // and its journal, which `removeUnfinishedBackups` now clears).
+        let partial = destination + SQLiteStore.unfinishedBackupSuffix
         do {
             if !parent.isEmpty, !fm.fileExists(atPath: parent) {
                 try fm.createDirectory(atPath: parent, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -264,7 +276,8 @@ extension SQLiteStore {
             var st = stat()
             let mode: mode_t = stat(path, &st) == 0 ? st.st_mode & 0o777 : 0o600
             // Made empty with that mode first; SQLite fills it (and gives its journal the same mode).
-            let fd = Foundation.open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
+            unlink(partial)
+            let fd = Foundation.open(partial, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
             guard fd >= 0 else {
                 throw StoreError.backupFailed(path: destination, reason: String(cString: strerror(errno)))
             }
@@ -273,15 +286,33 @@ extension SQLiteStore {
             var readOnly = SQLiteStore.configuration()
             readOnly.readonly = true
             let source = try DatabaseQueue(path: path, configuration: readOnly)
-            let target = try DatabaseQueue(path: destination, configuration: SQLiteStore.configuration())
+            let target = try DatabaseQueue(path: partial, configuration: SQLiteStore.configuration())
             try source.backup(to: target)
             try target.close()
             try source.close()
-        } catch let error as StoreError {
-            throw error
+            guard rename(partial, destination) == 0 else {
+                throw StoreError.backupFailed(path: destination, reason: String(cString: strerror(errno)))
+            }
         } catch {
-            try? fm.removeItem(atPath: destination)
+            for suffix in ["", "-journal"] { unlink(partial + suffix) }
+            if let error = error as? StoreError { throw error }
             throw StoreError.backupFailed(path: destination, reason: Self.reason(error))
         }
     }
+
+    /// Backups of this store that an import began and never finished (killed, or the disk full),
+    /// with their journals: removed. Called holding the store's write lock, so no import of this
+    /// store is writing one now.
+    func removeUnfinishedBackups() {
+        let folder = StoreLocation.folder(of: path)
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder) else { return }
+        for entry in entries where entry.hasPrefix(name + ".backup-")
+            && (entry.hasSuffix(SQLiteStore.unfinishedBackupSuffix) || entry.hasSuffix(SQLiteStore.unfinishedBackupSuffix + "-journal")) {
+            unlink(folder.isEmpty ? entry : (folder == "/" ? "" : folder) + "/" + entry)
+        }
+    }
+
+    /// What an unfinished backup's name ends with.
+    static let unfinishedBackupSuffix = ".unfinished"
 }

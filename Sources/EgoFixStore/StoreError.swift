@@ -27,6 +27,10 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case importWouldOverwrite(path: String, what: String)
     /// The backup could not be written (nothing was changed).
     case backupFailed(path: String, reason: String)
+    /// The store (or its folder, for the journal) cannot be written.
+    case readOnly(path: String, operation: String, reason: String)
+    /// The disk holding the store is full.
+    case diskFull(path: String, operation: String)
     /// Any other SQLite failure, with the operation that hit it.
     case database(operation: String, reason: String)
 
@@ -59,6 +63,11 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
             return "import refused: store \(path) already holds \(what). Pass --replace to overwrite it (the store is backed up first). Nothing was changed."
         case .backupFailed(let path, let reason):
             return "backup to \(path) failed (\(reason)). Check that its folder is writable and has space. Nothing was changed."
+        case .readOnly(let path, let operation, let reason):
+            return "cannot write store \(path) while \(operation) (\(reason)): the file or its folder is read-only. Check their permissions and mount, "
+                + "or point --store at another file. Nothing was changed."
+        case .diskFull(let path, let operation):
+            return "the disk holding store \(path) is full (while \(operation)). Free some space and run the command again. Nothing was changed."
         case .database(let operation, let reason):
             return "store error while \(operation) (\(reason))."
         }

@@ -639,3 +639,84 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: out))
     }
 }
+
+/// Faults a person meets: a full disk, a read-only store, a command killed midway. Faults are
+/// injected with strace (no privileges needed), the read-only store by running as nobody.
+final class FaultTests: XCTestCase {
+    let morning = "2026-03-02T09:00:00+01:00"
+    static let strace = "/usr/bin/strace"
+
+    /// The command under strace, with `inject` (a strace fault spec) applied.
+    func faulty(_ inject: String) throws -> [String] {
+        guard FileManager.default.isExecutableFile(atPath: FaultTests.strace) else { throw XCTSkip("no strace (scripts/test.sh installs it)") }
+        return [FaultTests.strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=" + inject]
+    }
+
+    /// `init` and `demo` on a disk with no room: one line saying so and what to do, and no store
+    /// file left (it was left empty or half set up, and the next command called it "not a store
+    /// egofix wrote" and sent the person to their backups).
+    func test_Faults_aStoreAFullDiskCouldNotSetUpIsNotLeftBehind() throws {
+        let cli = try CLI()
+        let full = try faulty("pwrite64:error=ENOSPC")
+        for args in [["init", "--bug", "need-to-be-right"], ["demo"]] {
+            let r = try cli.run(args, at: morning, wrapper: full)
+            XCTAssertEqual(r.status, 1, r.out)
+            XCTAssertTrue(r.err.hasPrefix("egofix: the disk holding store \(cli.store) is full"), r.err)
+            XCTAssertTrue(r.err.contains("Free some space and run the command again. Nothing was changed."), r.err)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+            for suffix in ["", "-journal"] {
+                XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store + suffix), "\(args[0]) left \(cli.store)\(suffix)")
+            }
+        }
+        let r = try cli.run(["init", "--bug", "need-to-be-right"], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+    }
+
+    /// An import killed while it copies the store for its backup leaves no file under a backup's
+    /// name (it left a 0-byte "backup" and its journal, for good); the next import clears what the
+    /// killed one began and makes its own.
+    func test_Faults_anImportKilledDuringItsBackupLeavesNoFalseBackup() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        let export = cli.workdir + "/e.json"
+        XCTAssertEqual(try cli.run(["export", export], at: morning).status, 0)
+        func backups() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains(".backup-") }.sorted()
+        }
+        let killed = try cli.run(["import", "--replace", export], at: morning, wrapper: try faulty("pwrite64:signal=KILL:when=2"))
+        XCTAssertNotEqual(killed.status, 0)
+        let begun = try backups()
+        XCTAssertFalse(begun.isEmpty, "the kill came during the backup")
+        XCTAssertTrue(begun.allSatisfy { $0.hasSuffix(".unfinished") || $0.hasSuffix(".unfinished-journal") }, begun.joined(separator: " "))
+        let r = try cli.run(["import", "--replace", export], at: morning)
+        XCTAssertEqual(r.status, 0, r.err)
+        let left = try backups()
+        XCTAssertEqual(left.count, 1, left.joined(separator: " "))
+        XCTAssertTrue(r.out.contains(left.first ?? "-"), r.out)
+        XCTAssertTrue(try cli.run(["check"]).out.contains("integrity: ok"))
+    }
+
+    /// An import that fails after its backup (here the store file is read-only to the user) leaves
+    /// the store as it was and no backup of it (a full copy of the private records, unnamed by the
+    /// error; on a nearly full disk, the room the next try needed). The error says what is wrong.
+    func test_Faults_aFailedImportLeavesNoBackupAndSaysWhy() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs root and setpriv") }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        let export = cli.workdir + "/e.json"
+        XCTAssertEqual(try cli.run(["export", export], at: morning).status, 0)
+        let before = try cli.export()
+        let fm = FileManager.default
+        try fm.setAttributes([.posixPermissions: 0o777], ofItemAtPath: cli.workdir)
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
+        try fm.setAttributes([.posixPermissions: 0o644], ofItemAtPath: export)
+        let r = try cli.run(["import", "--replace", export], at: morning, wrapper: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasPrefix("egofix: cannot write store \(cli.store) while importing"), r.err)
+        XCTAssertTrue(r.err.contains("read-only"), r.err)
+        XCTAssertFalse(r.err.contains("cannot open"), r.err)
+        XCTAssertEqual(try fm.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains(".backup-") }, [])
+        try fm.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
+        XCTAssertEqual(try cli.export(), before, "the store is as it was")
+    }
+}

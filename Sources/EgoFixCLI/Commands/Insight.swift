@@ -139,6 +139,14 @@ struct Demo: AsyncParsableCommand {
         var opts = options
         if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
         let s = try Session.open(opts, ifMissing: .create)
+        do { try await fill(s) } catch {
+            // A store made for a demo that was not written (a full disk) is not left behind, empty.
+            s.discardMadeStore()
+            throw error
+        }
+    }
+
+    private func fill(_ s: Session) async throws {
         if let u = try await s.repos.users.get() {
             throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
         }
