@@ -649,7 +649,28 @@ final class FaultTests: XCTestCase {
     /// The command under strace, with `inject` (a strace fault spec) applied.
     func faulty(_ inject: String) throws -> [String] {
         guard FileManager.default.isExecutableFile(atPath: FaultTests.strace) else { throw XCTSkip("no strace (scripts/test.sh installs it)") }
-        return [FaultTests.strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=" + inject]
+        let call = inject.prefix { $0 != ":" }
+        return [FaultTests.strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=" + inject]
+    }
+
+    /// A build the disk cannot hold says so of the site, not of the hidden folder it was made in
+    /// (gone by the time it was named), and that the previous site is kept; and it is.
+    func test_Faults_aBuildTheDiskCannotHoldKeepsThePreviousSiteAndSaysSo() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
+        let before = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T20:00:00+01:00").status, 0)
+        let r = try cli.run(["build", "--out", out], at: "2026-03-02T20:01:00+01:00", wrapper: try faulty("mkdir:error=ENOSPC:when=3"))
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasPrefix("egofix: cannot write the site into \(out) ("), r.err)
+        XCTAssertTrue(r.err.hasSuffix("No space left on device. The previous site is as it was.\n"), r.err)
+        XCTAssertFalse(r.err.contains("egofix-build"), r.err)
+        XCTAssertEqual(try String(contentsOfFile: out + "/index.html", encoding: .utf8), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains("egofix-build") }, [])
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: "2026-03-02T20:01:00+01:00").status, 0)
+        XCTAssertNotEqual(try String(contentsOfFile: out + "/index.html", encoding: .utf8), before)
     }
 
     /// `init` and `demo` on a disk with no room: one line saying so and what to do, and no store

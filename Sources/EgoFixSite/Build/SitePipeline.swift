@@ -1,5 +1,10 @@
 import EgoFixCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A site build as a list of named steps, run in order (`SitePipeline.steps`):
 ///
@@ -58,7 +63,7 @@ public final class SitePipeline: @unchecked Sendable {
             let goOn: Bool
             do { goOn = try await step.run(pipeline) } catch {
                 if watching != nil, let sig = BuildInterrupt.received { throw interrupted(sig) }
-                throw SiteBuildFailure.wrapping(error)
+                throw SiteBuildFailure.wrapping(pipeline.saidOfTheSite(error))
             }
             let now = Date()
             pipeline.result.stepTimes.append((step.name, now.timeIntervalSince(last)))
@@ -229,6 +234,20 @@ public final class SitePipeline: @unchecked Sendable {
         result.unchanged = report.unchanged.count
         result.removed = report.removed.count
         return true
+    }
+
+    /// A file or folder of the new site that could not be written, said of the site: the path in
+    /// the error was in the hidden folder beside it, gone with the build ("egofix:
+    /// …/.site.egofix-build/index.html: No space left on device"), and the site is as it was.
+    func saidOfTheSite(_ error: Error) -> Error {
+        guard case SiteWriterError.io(let path, var reason) = error else { return error }
+        let build = writer.buildFolder.path
+        guard path == build || path.hasPrefix(build + "/") else { return error }
+        let inside = path == build ? "" : " (" + String(path.dropFirst(build.count + 1)) + ")"
+        while reason.hasSuffix(".") { reason.removeLast() }
+        var st = stat()
+        let kept = stat(writer.root, &st) == 0 ? "The previous site is as it was." : "Nothing was written."
+        return SiteBuildFailure(description: "cannot write the site into \(request.outputPath)\(inside): \(reason). \(kept)")
     }
 
     private func writeManifest() -> Bool {

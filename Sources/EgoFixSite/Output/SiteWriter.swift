@@ -140,8 +140,14 @@ public final class SiteWriter: Sendable {
             if fm.fileExists(atPath: buildFolder.path) {
                 try fm.removeItem(at: buildFolder)  // left by an interrupted build
             }
-            try fm.createDirectory(at: buildFolder, withIntermediateDirectories: false,
-                                   attributes: [.posixPermissions: Int(SiteWriter.folderMode(""))])
+            // (mkdir's own reason: Foundation's said "The operation could not be completed. The
+            // volume is read only.")
+            let folder = buildFolder.path
+            guard mkdir(folder, SiteWriter.folderMode("")) == 0 else {
+                let code = errno
+                throw SiteWriterError.io(path: folder, reason: String(cString: strerror(code)))
+            }
+            _ = chmod(folder, SiteWriter.folderMode(""))
         } catch let error as SiteWriterError {
             lock.release()
             throw error
