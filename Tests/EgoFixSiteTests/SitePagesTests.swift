@@ -110,6 +110,28 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(PageContext.eventText(entry(.crash, "A bad day at work.")), "A bad day at work.", "an import's own words stay")
     }
 
+    /// p is named as what it is: the patterns page called it "Confidence", a number that falls as
+    /// the detectors grow surer.
+    func test_site_patternsPageNamesPForWhatItIs() async throws {
+        let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: []))
+        for path in ["patterns/index.html", "how/index.html"] {
+            let page = try text(files, path)
+            XCTAssertTrue(page.contains("the smaller, the surer"), path)
+            XCTAssertFalse(page.contains("Confidence is the chance") || page.contains("carries a confidence"), path)
+        }
+    }
+
+    /// A period's graph that begins before the practice did names those days "before day one":
+    /// "no activity" read as days missed.
+    func test_site_graphDaysBeforeDayOneAreNamedSo() async throws {
+        let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: []))
+        let month = try text(files, "months/2026-03/index.html"), year = try text(files, "years/2026/index.html")
+        XCTAssertTrue(month.contains("<title>2026-03-01: before day one</title>"), month)
+        XCTAssertFalse(month.contains("2026-03-01: no activity"), month)
+        XCTAssertTrue(year.contains("<title>2026-01-01: before day one</title>"))
+        XCTAssertFalse(month.contains("2026-03-02: before day one"), "day one is a day of the practice")
+    }
+
     func test_site_everyPrivatePageHasCSPNoReferrerAndNoindex() async throws {
         let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: ["x"], crashNotes: []))
         for (path, data) in files where path.hasSuffix(".html") {

@@ -117,6 +117,9 @@ struct SiteIndex: Sendable {
 
     /// The contribution graph's cells (Core's colour and depth rules), for the SVG renderer:
     /// the days in the range that are not empty.
+    /// The cells of the days from `from` through `through` that have something to show; a day in
+    /// range before the practice began is named so ("before day one"), not "no activity", which
+    /// read as a day missed.
     func graphCells(from: LocalDay, through: LocalDay) -> [GraphCell] {
         var lo = 0, hi = graph.count
         while lo < hi {
@@ -124,6 +127,13 @@ struct SiteIndex: Sendable {
             if graph[mid].day < from { lo = mid + 1 } else { hi = mid }
         }
         var out: [GraphCell] = []
+        if let start = practiceStart, from < start, from <= through {
+            var day = from
+            while day < start && day <= through {
+                out.append(GraphCell(day: day, kind: .empty, label: "\(day): before day one"))
+                day = day.adding(days: 1)
+            }
+        }
         var i = lo
         while i < graph.count && graph[i].day <= through {
             out.append(graph[i])
