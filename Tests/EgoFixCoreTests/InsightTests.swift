@@ -159,7 +159,10 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(g.cells.map(\.row), [0, 1, 2, 3, 4, 5, 6, 0, 1], "Monday is row 0")
         XCTAssertEqual(g.cells.map(\.column), [0, 0, 0, 0, 0, 0, 0, 1, 1])
         XCTAssertEqual(g.columns, 2)
-        XCTAssertEqual(g.cells[6].label, "2026-03-08: 1 applied, 1 crash")
+        // The label says in words what the shade says: its depth (the graph's only other channel).
+        XCTAssertEqual(g.cells[6].label, "2026-03-08: 1 applied, 1 crash, depth \(g.cells[6].depth) of 4")
+        XCTAssertEqual(g.cells[0].label, "2026-03-02: 1 applied, depth 1 of 4")
+        XCTAssertEqual(g.cells[3].label, "2026-03-05: opened, no outcome")
         XCTAssertEqual(g.cells[4].label, "2026-03-06: nothing")
     }
 

@@ -44,14 +44,14 @@ public struct ContributionCell: Sendable, Equatable {
     public let row: Int
     public let activity: DayActivity
 
-    /// "2026-11-22: 1 applied, 1 crash" — the table alternative and the SVG title.
+    /// "2026-11-22: 1 applied, 1 crash, depth 2 of 4" — the table alternative and the SVG title.
     public var label: String {
         // Written as UTF-8 into the string's own storage: one for every non-empty day of every
         // graph, so no parts, interpolations or joins.
         let a = activity
         let date = day.description
-        // Room for every part below at its longest: ", ", 20 digits, " ", "reflections".
-        return String(unsafeUninitializedCapacity: date.utf8.count + 2 + 7 * 34) { buf in
+        // Room for every part below at its longest: ", ", 20 digits, " ", "reflections"; then the depth.
+        return String(unsafeUninitializedCapacity: date.utf8.count + 2 + 7 * 34 + 16) { buf in
             var n = 0
             func put(_ s: StaticString) {
                 let p = s.utf8Start
@@ -88,6 +88,12 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.diagnostics, "diagnostic", "diagnostics")
             part(a.reboots, "reboot", "reboots")
             if first { put(color == .opened ? "opened, no outcome" : "nothing") }
+            // The shade in words: depth is what the graph says by shade alone.
+            if color != .empty && color != .opened {
+                put(", depth ")
+                put(depth)
+                put(" of 4")
+            }
             return n
         }
     }
