@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import EgoFixCore
+import EgoFixStore
 import Foundation
 
 struct TimerCommand: AsyncParsableCommand {
@@ -47,13 +48,19 @@ struct TimerCommand: AsyncParsableCommand {
         try StandardStreams.finish()
         DesktopNotification.send(title: ReminderCopy.notificationTitle, body: ReminderCopy.timerComplete)
 
-        try await s.store.transaction {
-            // Still the pending fix: marked elsewhere meanwhile, or its day over, it is not recorded.
-            let now = try? await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: end)
-            guard let now, now.0.id == completion.id else {
-                throw CLIError("\(fix.label) is no longer pending (marked elsewhere, or its day is over); the timer is not recorded.")
+        do {
+            try await s.store.transaction {
+                // Still the pending fix: marked elsewhere meanwhile, or its day over, it is not recorded.
+                let now = try? await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: end)
+                guard let now, now.0.id == completion.id else {
+                    throw CLIError("\(fix.label) is no longer pending (marked elsewhere, or its day is over); the timer is not recorded.")
+                }
+                try await TimerService(repos: s.repos, calendar: s.calendar).recordCompleted(fix, at: end)
             }
-            try await TimerService(repos: s.repos, calendar: s.calendar).recordCompleted(fix, at: end)
+        } catch StoreError.diskFull(let path, _) {
+            // "Run the command again" would be the whole countdown again.
+            throw CLIError("the disk holding store \(path) is full: the timer ran, and is not recorded. Free some space; then `egofix applied` "
+                           + "(or skipped, failed) marks \(fix.label), without a second countdown.")
         }
         guard Prompt.interactive else {
             s.print([s.style.dim("// Timer recorded. `egofix applied` (or skipped, failed) marks \(fix.label) with the timer done.")])
