@@ -461,7 +461,19 @@ return {scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
           if (!legend || getComputedStyle(legend).display === 'none') return false;
           const box = svg.parentElement.getBoundingClientRect(), r = legend.getBoundingClientRect();
           return r.width > 0 && (r.left < box.left - 0.5 || r.right > box.right + 0.5);
-        }).length};
+        }).length,
+        // The hint under a graph ("scroll the graph sideways") shows exactly when its box scrolls,
+        // and the legend exactly when it does not (a year under way fits where a whole one would not).
+        hintsWrong: Array.from(document.querySelectorAll('.graph')).filter(box => {
+          const svg = box.querySelector(':scope > svg.contribution-graph');
+          if (!svg || box.getBoundingClientRect().width === 0) return false;
+          const scrolls = box.scrollWidth > box.clientWidth + 1;
+          const next = box.nextElementSibling;
+          const hint = next && next.classList.contains('graph-hint') ? getComputedStyle(next).display !== 'none' : scrolls;
+          const legend = svg.querySelector('g.legend');
+          const legendShown = !!legend && getComputedStyle(legend).display !== 'none';
+          return hint !== scrolls || legendShown === scrolls;
+        }).map(box => (box.getAttribute('aria-label') || 'graph') + (box.scrollWidth > box.clientWidth + 1 ? ' (scrolls)' : ' (fits)'))};
 """
 
 AXE_RUN_JS = r"""
@@ -515,6 +527,9 @@ def browser_checks(res: SiteResult, driver, axe_js: str, shots_dir: Path, pages:
                 if m["scrollWidth"] > m["innerWidth"] or m["offenders"]:
                     res.overflow.append(f"{where}: page {m['scrollWidth']} px wide in a {m['innerWidth']} px viewport; "
                                         + ("; ".join(m["offenders"]) or "no single element found"))
+                if m["hintsWrong"]:
+                    res.graph_problems.append(f"{where}: the scroll hint or the legend does not match whether the graph scrolls: "
+                                              + "; ".join(m["hintsWrong"]))
                 if m["legendsCut"]:
                     res.graph_problems.append(f"{where}: {m['legendsCut']} contribution graph legend(s) shown but cut by the "
                                               f"graph's scrolling box (show it whole or leave it out)")

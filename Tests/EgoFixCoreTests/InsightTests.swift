@@ -166,6 +166,19 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(g.cells[4].label, "2026-03-06: nothing")
     }
 
+    /// A grey-outlined day's label says it held no outcome, whatever else it held (a reboot, a
+    /// diagnostic): "2026-03-03: 1 reboot" read as if the reboot were the day's outcome.
+    func test_ContributionGraph_aDayWithoutAnOutcomeSaysSo() {
+        var log = InsightLog()
+        let c = log.clock
+        log.crash(nil, at: c.at(2026, 3, 2, 20))
+        log.versions.append(VersionRules.entry(for: .reboot, current: VersionRules.version(forAppliedCount: 0), userId: log.user,
+                                               at: c.at(2026, 3, 3, 9), description: "Reboot.", id: Catalogue.uuid("reboot-0")))
+        let g = ContributionGraph.make(log.practice, calendar: log.cal, from: c.day(2026, 3, 2), to: c.day(2026, 3, 3))
+        XCTAssertEqual(g.cells.map(\.color), [.crash, .opened])
+        XCTAssertEqual(g.cells[1].label, "2026-03-03: 1 reboot, no outcome")
+    }
+
     func test_ContributionGraph_intensityMatchesDepth() {
         var log = InsightLog()
         let c = log.clock

@@ -192,6 +192,26 @@ final class ContributionGraphTests: XCTestCase {
         XCTAssertFalse(label.contains("opened only"), label)
     }
 
+    /// A long graph (a year, a year under way, half a year) is marked with its width, and the
+    /// stylesheet has the rule that hides its legend and shows the hint where the column is
+    /// narrower than that width (the legend was cut to "ied" between 480 and 810 px, and the hint
+    /// told people to scroll a graph that fitted).
+    func test_svg_everyLongGraphHasItsScrollRule() throws {
+        let rules = ContributionGraphSVG.scrollRules()
+        for days in [189, 200, 300, 365, 366] {
+            let from = LocalDay(year: 2026, month: 1, day: 1), through = from.adding(days: days - 1)
+            let svg = ContributionGraphSVG.render([], from: from, through: through)
+            let root = try XCTUnwrap(try elements(svg).first?.1)
+            let classes = (root["class"] ?? "").split(separator: " ")
+            XCTAssertTrue(classes.contains("long"), "\(days) days")
+            let width = try XCTUnwrap(root["width"])
+            XCTAssertTrue(classes.contains("w" + width[...]), "\(days) days: \(classes)")
+            XCTAssertTrue(rules.contains("@container (width < \(width)px) { .graph > svg.w\(width) > g.legend { display: none; }"), "\(days) days")
+        }
+        let short = ContributionGraphSVG.render([], from: monday, through: sunday)
+        XCTAssertFalse(short.contains(" long "), "a short graph shrinks to fit and never scrolls")
+    }
+
     func test_svg_escapesLabelsAndRemovesControlCharacters() throws {
         let svg = ContributionGraphSVG.render(sampleCells(), from: monday, through: sunday)
         XCTAssertTrue(svg.contains("<title>crash &lt;b&gt;&quot;loud&quot;&lt;/b&gt;[0m</title>"), svg)
@@ -222,7 +242,7 @@ final class ContributionGraphTests: XCTestCase {
         XCTAssertTrue(table.contains("<th scope=\"row\">2026-W45</th>"))
         XCTAssertEqual(table.components(separatedBy: "<tr><th scope=\"row\">").count - 1, 4)
         XCTAssertTrue(table.contains(">2026-11-02: FIX #037 applied, reflection written</td>"))
-        XCTAssertTrue(table.contains(">2026-11-05: opened, no action</td>"))
+        XCTAssertTrue(table.contains(">2026-11-05: opened, no outcome</td>"))
         XCTAssertTrue(table.contains(">crash &lt;b&gt;&quot;loud&quot;&lt;/b&gt;[0m</td>"), table)
         let parser = XMLParser(data: Data(table.utf8))
         XCTAssertTrue(parser.parse(), "the table is well-formed")

@@ -82,6 +82,10 @@ final class SitePagesTests: XCTestCase {
         let finished = applied % 7 == 0 ? counts[...] : counts.dropFirst()
         if applied % 7 != 0 { XCTAssertEqual(counts.first?.1, applied % 7, "the current version") }
         for (version, n) in finished { XCTAssertEqual(n, 7, "v\(version)") }
+        // Each says which version its fixes made, or are making: "7 more fixes applied." above
+        // "applied under v3.9: 2 fixes" read as a contradiction.
+        XCTAssertTrue(counts.dropFirst().allSatisfy { $0.0.contains(", making v") }, changelog)
+        if applied % 7 != 0 { XCTAssertTrue(counts.first?.0.contains(", toward v") == true, changelog) }
         // The history's table by version: the applied column of each finished version sums to 7.
         let history = try text(files, "history/index.html")
         let sections = history.components(separatedBy: "<h3>v").dropFirst().map { $0.components(separatedBy: "</table>")[0] }

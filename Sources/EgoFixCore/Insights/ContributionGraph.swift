@@ -87,7 +87,7 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.reflections, "reflection", "reflections")
             part(a.diagnostics, "diagnostic", "diagnostics")
             part(a.reboots, "reboot", "reboots")
-            if first { put(color == .opened ? "opened, no outcome" : "nothing") }
+            if first { put(color == .opened ? "opened, no outcome" : "nothing") } else if color == .opened { put(", no outcome") }
             // The shade in words: depth is what the graph says by shade alone.
             if color != .empty && color != .opened {
                 put(", depth ")

@@ -181,7 +181,12 @@ public enum ContributionGraphSVG {
         let height = legendY + cell + 26
 
         let summary = grid.summary(title: title)
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph\" viewBox=\"0 0 ")
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"contribution-graph")
+        if grid.cells.count >= longFrom {
+            out.append(" long w")
+            out.append(width)
+        }
+        out.append("\" viewBox=\"0 0 ")
         out.append(width)
         out.append(" ")
         out.append(height)
@@ -241,6 +246,27 @@ public enum ContributionGraphSVG {
         }
         out.append(string: legend)
         out.append("</svg>\n")
+    }
+
+    /// A graph of this many days or more keeps its size (a day stays readable) and scrolls inside
+    /// its box when the box is narrower: class "long", and "wN" for its width N.
+    static let longFrom = 189
+
+    /// The stylesheet's rules for long graphs, from the geometry above (every width a long graph
+    /// can have): where the page's main column is narrower than the graph, it scrolls, opening on
+    /// its latest weeks, so its legend (far to the left) is left out rather than shown in a stray
+    /// piece ("ied", "less") and the hint under it says where the older weeks are. A container
+    /// query on the column, not a media query on the window: it holds whatever the page's
+    /// scrollbar, font size or the graph's own width (a year under way fits where a whole one does not).
+    public static func scrollRules() -> String {
+        let legendWidth = standardLegend.width
+        let widths = Set((longFrom / 7...54).map { max(left + $0 * pitch, legendWidth) + 4 }).sorted()
+        var css = "/* long contribution graphs (generated from the graph's geometry) */\n"
+        for w in widths {
+            css += "@container (width < \(w)px) { .graph > svg.w\(w) > g.legend { display: none; } .graph:has(> svg.w\(w)) { overflow-y: hidden; } "
+                + ".graph > svg.w\(w) { margin-bottom: -36px; } .graph:has(> svg.w\(w)) + .graph-hint { display: block; } }\n"
+        }
+        return css
     }
 
     static let standardLegend: (y: Int, svg: String, width: Int) = {

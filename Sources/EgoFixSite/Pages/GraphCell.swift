@@ -24,7 +24,7 @@ public struct GraphCell: Sendable, Equatable {
             case .skipped: return "fix skipped"
             case .failed: return "fix failed"
             case .crash: return "crash logged"
-            case .opened: return "opened, no action"
+            case .opened: return "opened, no outcome"
             case .empty: return "no activity"
             }
         }

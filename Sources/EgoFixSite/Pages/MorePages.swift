@@ -66,6 +66,15 @@ extension PageContext {
         let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
+        // The version each one's fixes made or are making: the next entry's, or, for the current
+        // one, the next by the count ("applied under v3.9: 2 fixes" under "7 more fixes applied."
+        // read as a contradiction; the 7 were under v3.8, making v3.9).
+        let all = changelogVersions
+        var making: [String: String] = [:]
+        for (i, v) in all.enumerated() {
+            making[v.version] = i + 1 < all.count ? all[i + 1].version
+                : VersionRules.version(forAppliedCount: applied.count).next.version.description
+        }
         let versions = try changelogVersions.reversed().map { v -> TemplateValue in
             let fixes = applied[PageContext.outcomes(appliedTimes, under: v)].map { c -> TemplateValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
@@ -85,7 +94,8 @@ extension PageContext {
                 "note": .html(try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }),
                 "events": .list(events), "fixes": .list(fixes), "hasFixes": .bool(!fixes.isEmpty),
                 // What was applied while this was the version (its description says what made it).
-                "fixCount": .text("applied under v\(v.version): " + (fixes.count == 1 ? "1 fix" : "\(fixes.count) fixes")),
+                "fixCount": .text("applied under v\(v.version), \(v.end == nil ? "toward" : "making") v\(making[v.version] ?? "?"): "
+                                  + (fixes.count == 1 ? "1 fix" : "\(fixes.count) fixes")),
             ]
         }
         // The help block goes first when a version's note reads like a crisis, as on a week page.
@@ -294,6 +304,7 @@ extension PageContext {
                     for b in ctx.index.bugs where NameShape.isHexColor(b.color) {
                         css += ".bug-\(b.slug) { --bug: \(b.color); }\n"
                     }
+                    css += ContributionGraphSVG.scrollRules()
                     return Data(css.utf8)
                 })
             } else {
