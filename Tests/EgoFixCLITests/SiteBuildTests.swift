@@ -589,6 +589,19 @@ final class SiteContentWarningTests: XCTestCase {
 
 /// Issue 31 (site): a week under way, compared fairly.
 final class SiteWeekSoFarTests: XCTestCase {
+    /// The day a week page is built on, with nothing in it yet, is "Nothing yet.": "Nothing
+    /// recorded." read as a day missed, beside "Not yet." for the days to come.
+    func test_Site_todayWithNothingInItIsNotYetMissed() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        let built = try cli.run(["build"], at: "2026-03-04T07:00:00Z")
+        XCTAssertEqual(built.status, 0, built.err)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertEqual(week.components(separatedBy: "Nothing yet.").count - 1, 1, "Wednesday, today")
+        XCTAssertEqual(week.components(separatedBy: "Nothing recorded.").count - 1, 1, "Tuesday, missed")
+        XCTAssertEqual(week.components(separatedBy: "Not yet.").count - 1, 4, "Thursday to Sunday")
+    }
+
     /// Monday morning: this week's counts are set against the Monday of the week before, not
     /// against all of it; a week that is over is set against the whole week before.
     func test_Site_aWeekUnderWayIsComparedWithTheSameDaysBefore() throws {

@@ -225,6 +225,9 @@ extension PageContext {
             empty = "The weekly diagnostic. Nothing else recorded."
         } else if index.openedDays.contains(d) {
             empty = "Opened. Nothing marked."
+        } else if d == index.today {
+            // The day is still under way ("Nothing recorded." read as a day missed).
+            empty = "Nothing yet."
         } else {
             empty = "Nothing recorded."
         }
