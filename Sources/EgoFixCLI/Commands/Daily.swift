@@ -93,8 +93,10 @@ struct Today: AsyncParsableCommand {
 
     func show(_ s: Session) async throws -> [String] {
         try s.ensureCatalogue()
-        // The detectors run on another core while the day's fix is chosen and recorded.
-        let detection: Task<PatternRun, Error>? = json ? nil : Task { try await Surfacer.run(s) }
+        // The detectors run on another core while the day's fix is chosen and recorded, on what the
+        // store held before: read first, so the run is the same whichever thread is quicker.
+        let reads = json ? nil : try await DetectionReads.read(s.repos, now: s.now, calendar: s.calendar)
+        let detection: Task<PatternRun, Error>? = reads.map { r in Task { r.run() } }
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
         try await vm.load(at: s.now)
         switch vm.state {
