@@ -693,6 +693,25 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.err)
     }
 
+    /// A first sync whose store cannot commit (a full disk) leaves no file of this machine in the
+    /// shared folder: after a join on a full disk, the file of a device no store holds stayed there
+    /// for every machine to merge, while the error said nothing was changed.
+    func test_Faults_aSyncThatCannotCommitLeavesNoFileInTheFolder() throws {
+        let a = try CLI()
+        let folder = a.workdir + "/shared"
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-liked"], at: morning).status, 0)
+        let files = { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") } ?? [] }
+        // The commit's first sync to disk fails (SQLite's fdatasync; the folder's file is written
+        // with fsync): the merge and this machine's file are made, the commit is not.
+        let r = try a.run(["sync", folder], at: morning, wrapper: try faulty("fdatasync:error=ENOSPC"))
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasPrefix("egofix: store error while committing"), r.err)
+        XCTAssertEqual(files(), [], "no file of a machine whose store did not take the sync")
+        let synced = try a.run(["sync", folder], at: morning)
+        XCTAssertEqual(synced.status, 0, synced.err)
+        XCTAssertEqual(files().count, 1)
+    }
+
     /// An import killed while it copies the store for its backup leaves no file under a backup's
     /// name (it left a 0-byte "backup" and its journal, for good); the next import clears what the
     /// killed one began and makes its own.

@@ -74,6 +74,9 @@ extension SQLiteStore {
         // A refused sync leaves no folder it made (rmdir: only while it is still empty).
         var synced = false
         defer { if madeFolder && !synced { rmdir(folder) } }
+        // This machine's file, when this sync wrote it first: a store that then cannot commit (a
+        // full disk) leaves no file of a device no store holds (an orphan every machine merged).
+        var madeOwnFile: String?
         do {
             var done = try await transaction {
                 try before()
@@ -84,15 +87,18 @@ extension SQLiteStore {
                 guard var file = merged else { return report }
                 // The lifecycle follows from the merged crashes and ratings, as after any command.
                 try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
+                let existed = SQLiteStore.exists(at: report.ownFile)
                 try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
+                if !existed { madeOwnFile = report.ownFile }
                 synced = true
                 return report
             }
             done.madeFolder = madeFolder && synced
             return done
-        } catch let e as SyncError {
-            throw e
         } catch {
+            if let madeOwnFile { unlink(madeOwnFile) }
+            synced = false
+            if let e = error as? SyncError { throw e }
             // SQLite's own words (a full disk, a read-only file) said as the store's errors are.
             throw SQLiteStore.map(error, path: path, operation: "syncing")
         }
