@@ -620,6 +620,24 @@ final class DateLineHistoryTests: XCTestCase {
     /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
     /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
     /// still takes it, and next week's opens as usual.
+    /// A skip on a store this user cannot write still skips, and says it was not noted (it said
+    /// "Skipped." and `remind` went on asking, unexplained).
+    func test_Diagnostic_aSkipOnAStoreThatCannotBeWrittenSaysItIsNotNoted() throws {
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv") else { throw XCTSkip("needs root and setpriv") }
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: cli.workdir)
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
+        let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        let r = try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:30:00Z", wrapper: nobody)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Skipped. Nothing recorded, nothing owed."), r.out)
+        XCTAssertTrue(r.out.contains("the skip is not noted"), r.out)
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
+        let writable = try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:31:00Z")
+        XCTAssertFalse(writable.out.contains("not noted"), writable.out)
+    }
+
     func test_Diagnostic_aSkipStopsTheAskingForThatWeek() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)

@@ -152,8 +152,9 @@ struct Diagnostic: AsyncParsableCommand {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
             let done = try await done()
-            if !done, due { noteSkipped(s, week) }
-            s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."])
+            let noted = done || !due || noteSkipped(s, week)
+            s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."]
+                    + (noted ? [] : [s.style.dim("// This store cannot be written here, so the skip is not noted: `remind` and `today` mention the diagnostic until it closes.")]))
             return
         }
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
@@ -291,8 +292,10 @@ struct Diagnostic: AsyncParsableCommand {
     /// Nothing is recorded for a skip; the store only notes the week, so that `today`, `status`
     /// and `remind` stop asking about it (`egofix diagnostic` still takes it). Best effort: on a
     /// store this user cannot write, skipping still succeeds and costs nothing.
-    private func noteSkipped(_ s: Session, _ week: LocalDay) {
-        try? s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal))
+    /// Notes the skip (best effort: a store that cannot be written still skips); answers whether it did.
+    @discardableResult
+    private func noteSkipped(_ s: Session, _ week: LocalDay) -> Bool {
+        (try? s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal))) != nil
     }
 }
 
