@@ -144,7 +144,10 @@ package struct Session {
         var st = stat()
         let emptyFile = stat(path, &st) == 0 && st.st_size == 0 && (st.st_mode & S_IFMT) == S_IFREG
         if ifMissing != .create, emptyFile {
-            throw CLIError("the store file \(path) is empty (0 bytes), not a store egofix wrote. Restore it from a backup (`egofix import` reads an export), or remove it and run `egofix init`. Nothing was changed.")
+            // A first `init` killed before it wrote leaves one: that is said first (it was "not a
+            // store egofix wrote" and "restore it from a backup", for a file init itself made).
+            throw CLIError("the store file \(path) is empty (0 bytes): nothing is stored in it. A first `egofix init` cut short leaves one; "
+                           + "`egofix init` starts a practice there. If it held your practice, restore it from a backup (`egofix import` reads an export). Nothing was changed.")
         }
         let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {

@@ -151,7 +151,7 @@ final class BadInputTests: XCTestCase {
         for args in [["check"], ["status"], ["build", "--out", cli.workdir + "/site"], ["applied"]] {
             let r = try cli.run(args + ["--store", empty], at: "2026-03-02T10:00:00+01:00")
             XCTAssertEqual(r.status, 1, "\(args): \(r.out)")
-            XCTAssertTrue(r.err.contains("is empty (0 bytes)"), r.err)
+            XCTAssertTrue(r.err.contains("is empty (0 bytes): nothing is stored in it. A first `egofix init` cut short leaves one; `egofix init` starts"), r.err)
             XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: empty)[.size] as? Int, 0, "\(args)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
