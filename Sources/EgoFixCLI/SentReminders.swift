@@ -7,8 +7,9 @@ import Foundation
 /// unmarked at 18:00 was sent a second time, and the diagnostic again on Monday morning. One line
 /// per reminder sent ("fix 2026-03-01", "diagnostic 2026-03-01", "still 2026-03-04"), the last
 /// `kept` of them, in $XDG_STATE_HOME/egofix (else ~/.local/state/egofix), one file per store.
-/// Best effort: a file that cannot be read or written means a reminder may come twice, never that
-/// one is lost. Only a notification shown is noted (one printed instead went to a journal). Plain
+/// A file that cannot be written stops `--notify` before it sends (it would send on every run); one
+/// that cannot be read, or a run killed between sending and noting, means a reminder may come twice,
+/// never that one is lost. Only a notification shown is noted (one printed instead went to a journal). Plain
 /// `egofix remind` (what is due now, asked in a terminal) notes only that it said the day's fix
 /// ("said fix 2026-03-01"), so that the fix can be marked at once; the timer still sends it.
 struct SentReminders {
@@ -79,18 +80,23 @@ struct SentReminders {
         save()
     }
 
-    /// Writes the file (0600 in a 0700 folder), the last `kept` lines; failures are ignored. The
-    /// file is read again first and the lines noted since are kept (a timer and a terminal may both
-    /// note a reminder at once).
-    private mutating func save() {
+    /// Whether what is sent can be noted: the file written as it is. A notification that cannot be
+    /// noted is not sent (under a timer, a read-only or full state folder had it sent on every run).
+    mutating func canNote() -> Bool { save() }
+
+    /// Writes the file (0600 in a 0700 folder), the last `kept` lines, and answers whether it did
+    /// (true without a file). The file is read again first and the lines noted since are kept (a
+    /// timer and a terminal may both note a reminder at once).
+    @discardableResult
+    private mutating func save() -> Bool {
         if let path {
             let onDisk = SentReminders.read(path)
             lines = onDisk + lines.filter { !onDisk.contains($0) }
         }
         lines = Array(lines.suffix(Self.kept))
-        guard let path else { return }
+        guard let path else { return true }
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: 0o600)
+        return (try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: 0o600)) != nil
     }
 }

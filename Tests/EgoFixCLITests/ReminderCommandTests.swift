@@ -122,6 +122,27 @@ final class ReminderCommandTests: XCTestCase {
         return (bin, cli.workdir + "/notify.log")
     }
 
+    /// A reminder that cannot be noted as sent is not sent: with a state folder it could not write
+    /// (read-only, full), the timer sent the same notification on every run.
+    func test_remind_aReminderThatCannotBeNotedIsNotSent() throws {
+        let cli = try started()
+        let (bin, log) = try fakeNotifySend(cli)
+        let blocked = cli.workdir + "/a-file"
+        XCTAssertTrue(FileManager.default.createFile(atPath: blocked, contents: Data("x".utf8)))
+        let env = ["PATH": bin + ":/usr/bin:/bin", "NOTIFY_LOG": log, "XDG_STATE_HOME": blocked + "/state"]
+        let r = try cli.run(["remind", "--notify"], at: wednesdayMorning, env: env)
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.contains("so nothing was sent: each run would send it again"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "sent anyway")
+        var ok = env
+        ok["XDG_STATE_HOME"] = cli.workdir + "/state"
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: wednesdayMorning, env: ok).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: log), "sent once it can be noted")
+        try FileManager.default.removeItem(atPath: log)
+        XCTAssertEqual(try cli.run(["remind", "--notify"], at: wednesdayMorning, env: ok).status, 0)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: log), "and not again")
+    }
+
     /// The timer installed with `remind --install --at 07:30` announces the day's fix at 07:30;
     /// `applied` at 07:45 said there was no pending fix to mark until remind_at (09:00). A fix the
     /// timer has announced can be marked at once.

@@ -66,6 +66,10 @@ struct Remind: AsyncParsableCommand {
         let unsent = sent.unsent(due, day: s.today)
         let lines = unsent.lines
         guard !lines.isEmpty else { return }
+        guard sent.canNote() else {
+            throw CLIError("cannot write \(sent.path ?? "the reminder state") (its folder is read-only or full), so nothing was sent: each run would "
+                           + "send it again. Make the folder writable, or set XDG_STATE_HOME to one that is.")
+        }
         // Noted as sent only when a notification was shown: printed instead (no notify-send, no
         // session bus, as under a timer at boot), it went to the journal, and the next run says it.
         if DesktopNotification.send(title: ReminderCopy.notificationTitle, body: lines.joined(separator: "\n")) {
