@@ -64,7 +64,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .backupFailed(let path, let reason):
             return "backup to \(path) failed (\(reason)). Check that its folder is writable and has space. Nothing was changed."
         case .readOnly(let path, let operation, let reason):
-            return "cannot write store \(path) while \(operation) (\(reason)): the file or its folder is read-only. Check their permissions and mount, "
+            // ("cannot write store X while writing" said it twice.)
+            let during = operation == "writing" ? "" : " while \(operation)"
+            return "cannot write store \(path)\(during) (\(reason)): the file or its folder is read-only. Check their permissions and mount, "
                 + "or point --store at another file. Nothing was changed."
         case .diskFull(let path, let operation):
             return "the disk holding store \(path) is full (while \(operation)). Free some space and run the command again. Nothing was changed."
