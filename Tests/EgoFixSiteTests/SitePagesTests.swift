@@ -112,6 +112,7 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "")
         XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 3 crashes.")), "After 3 crashes.")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "A bad day at work.")), "A bad day at work.", "an import's own words stay")
+        XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash course in humility.")), "Crash course in humility.")
     }
 
     /// p is named as what it is: the patterns page called it "Confidence", a number that falls as

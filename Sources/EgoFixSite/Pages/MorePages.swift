@@ -42,15 +42,15 @@ extension PageContext {
 
     /// A crash's or a reboot's line on the changelog, after its label (CRASH, REBOOT): its entry's
     /// description without the word the label already says ("CRASH 2026-11-14 Crash: need to be
-    /// busy." read the word twice), the bug named as every page names it. A description that does
-    /// not start so (an import's own) is shown as it is.
+    /// busy." read the word twice), the bug named as every page names it; "Reboot after 6 crashes."
+    /// is "After 6 crashes.". A description that does not start so (an import's own) is shown as it is.
     static func eventText(_ e: VersionEntry) -> String {
         let word = e.changeType == .crash ? "Crash" : "Reboot"
         var rest = Substring(e.description)
         if rest == word + "." { return "" }
         if rest.hasPrefix(word + ": ") {
             rest = rest.dropFirst(word.count + 2)
-        } else if rest.hasPrefix(word + " ") {
+        } else if rest.hasPrefix(word + " after ") {
             rest = rest.dropFirst(word.count + 1)
         } else {
             return e.description
