@@ -45,7 +45,7 @@ enum Surfacer {
 struct Patterns: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "patterns",
-        abstract: "What the detectors find in your own data, with confidence, and the checks still waiting for data.")
+        abstract: "What the detectors find in your own data, each with its p (the smaller, the surer), and the checks still waiting for data.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
     @Option(help: ArgumentHelp("Dismiss a detected pattern by its type (e.g. temporalCrash): it stops surfacing.", valueName: "type"))
