@@ -49,8 +49,7 @@ public final class SQLiteStore: Sendable {
             // open; the next command would have called it "not a store egofix wrote".
             if madeFile, let holder, holder.tryExclusive() {
                 try? queue.close()
-                for suffix in ["", "-journal"] { unlink(path + suffix) }
-                for folder in made { rmdir(folder) }
+                SQLiteStore.remove(path, folders: made)
             }
             throw error
         }
@@ -83,10 +82,15 @@ public final class SQLiteStore: Sendable {
             unlink(path + "-journal")
             return true
         }
-        for suffix in ["", "-journal"] { unlink(path + suffix) }
-        // Only if still empty: nothing else is taken with them.
-        for folder in madeFolders { rmdir(folder) }
+        SQLiteStore.remove(path, folders: madeFolders)
         return true
+    }
+
+    /// Removes the store file at `path` and its journal, then `folders` (made for it, deepest
+    /// first) only if still empty: nothing else is taken with them.
+    private static func remove(_ path: String, folders: [String]) {
+        for suffix in ["", "-journal"] { unlink(path + suffix) }
+        for folder in folders { rmdir(folder) }
     }
 
     /// The connection settings every store uses.

@@ -647,7 +647,7 @@ final class FaultTests: XCTestCase {
     static let strace = "/usr/bin/strace"
 
     /// The command under strace, with `inject` (a strace fault spec) applied.
-    func faulty(_ inject: String) throws -> [String] {
+    static func faulty(_ inject: String) throws -> [String] {
         guard FileManager.default.isExecutableFile(atPath: FaultTests.strace) else { throw XCTSkip("no strace (scripts/test.sh installs it)") }
         let call = inject.prefix { $0 != ":" }
         return [FaultTests.strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=\(call)", "-e", "inject=" + inject]
@@ -662,7 +662,7 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", out], at: morning).status, 0)
         let before = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T20:00:00+01:00").status, 0)
-        let r = try cli.run(["build", "--out", out], at: "2026-03-02T20:01:00+01:00", wrapper: try faulty("mkdir:error=ENOSPC:when=3"))
+        let r = try cli.run(["build", "--out", out], at: "2026-03-02T20:01:00+01:00", wrapper: try FaultTests.faulty("mkdir:error=ENOSPC:when=3"))
         XCTAssertEqual(r.status, 1, r.out)
         XCTAssertTrue(r.err.hasPrefix("egofix: cannot write the site into \(out) ("), r.err)
         XCTAssertTrue(r.err.hasSuffix("No space left on device. The previous site is as it was.\n"), r.err)
@@ -678,7 +678,7 @@ final class FaultTests: XCTestCase {
     /// egofix wrote" and sent the person to their backups).
     func test_Faults_aStoreAFullDiskCouldNotSetUpIsNotLeftBehind() throws {
         let cli = try CLI()
-        let full = try faulty("pwrite64:error=ENOSPC")
+        let full = try FaultTests.faulty("pwrite64:error=ENOSPC")
         for args in [["init", "--bug", "need-to-be-right"], ["demo"]] {
             let r = try cli.run(args, at: morning, wrapper: full)
             XCTAssertEqual(r.status, 1, r.out)
@@ -703,7 +703,7 @@ final class FaultTests: XCTestCase {
         let files = { (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { !$0.hasPrefix(".") } ?? [] }
         // The commit's first sync to disk fails (SQLite's fdatasync; the folder's file is written
         // with fsync): the merge and this machine's file are made, the commit is not.
-        let r = try a.run(["sync", folder], at: morning, wrapper: try faulty("fdatasync:error=ENOSPC"))
+        let r = try a.run(["sync", folder], at: morning, wrapper: try FaultTests.faulty("fdatasync:error=ENOSPC"))
         XCTAssertEqual(r.status, 1, r.out)
         XCTAssertTrue(r.err.hasPrefix("egofix: store error while committing"), r.err)
         XCTAssertEqual(files(), [], "no file of a machine whose store did not take the sync")
@@ -723,7 +723,7 @@ final class FaultTests: XCTestCase {
         func backups() throws -> [String] {
             try FileManager.default.contentsOfDirectory(atPath: cli.workdir).filter { $0.contains(".backup-") }.sorted()
         }
-        let killed = try cli.run(["import", "--replace", export], at: morning, wrapper: try faulty("pwrite64:signal=KILL:when=2"))
+        let killed = try cli.run(["import", "--replace", export], at: morning, wrapper: try FaultTests.faulty("pwrite64:signal=KILL:when=2"))
         XCTAssertNotEqual(killed.status, 0)
         let begun = try backups()
         XCTAssertFalse(begun.isEmpty, "the kill came during the backup")

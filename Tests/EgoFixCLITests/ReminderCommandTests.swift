@@ -187,10 +187,9 @@ final class ReminderCommandTests: XCTestCase {
     /// A disk that fills during the countdown: the timer's end cannot be recorded, and the error
     /// says how to mark the fix without a second countdown ("run the command again" meant one).
     func test_timer_aFullDiskAtItsEndSaysHowToMarkTheFix() throws {
-        guard FileManager.default.isExecutableFile(atPath: FaultTests.strace) else { throw XCTSkip("no strace (scripts/test.sh installs it)") }
+        let full = try FaultTests.faulty("pwrite64:error=ENOSPC")
         let cli = try started(timedOnly: true)
         XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
-        let full = [FaultTests.strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace=pwrite64", "-e", "inject=pwrite64:error=ENOSPC"]
         let r = try cli.run(["timer", "--seconds", "1"], at: wednesdayMorning, wrapper: full)
         XCTAssertEqual(r.status, 1, r.out)
         XCTAssertTrue(r.out.contains("Timer complete."), "the countdown ran: \(r.out)")
