@@ -126,6 +126,27 @@ final class SitePagesTests: XCTestCase {
         }
     }
 
+    /// An inline comment is shown a line at a time, each line a block with a hanging indent, so
+    /// a line a narrow page wraps stays under its "//" (it ran on at the left edge, read as prose).
+    func test_site_commentLinesWrapUnderTheirSlashes() async throws {
+        let files = try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: []))
+        let week = HTMLDocument(try text(files, "weeks/2026-W10/index.html"))
+        let comments = week.elements.filter { $0.name == "p" && $0.classes.contains("comment") && $0.classes.contains("lines") }
+        XCTAssertFalse(comments.isEmpty, "the week's fixes carry comments")
+        let lines = (week.textByClass["comment"] ?? []).filter { $0.hasPrefix("//") }
+        XCTAssertFalse(lines.isEmpty)
+        let page = try text(files, "weeks/2026-W10/index.html")
+        for line in lines {
+            XCTAssertTrue(page.contains("<span>" + HTMLEscape.escape(line) + "</span>"), "each line its own block: \(line)")
+        }
+        XCTAssertFalse(page.contains("<p class=\"comment lines\">//"), "no comment line outside its block")
+        for (path, sheet) in [("style.css", try text(files, "style.css")), ("share/share.css", try text(files, "share/share.css"))] {
+            XCTAssertTrue(sheet.contains(".comment.lines > span { display: block; padding-left: 3ch; text-indent: -3ch; }"), path)
+        }
+        let card = try text(files, "share/fix-037/index.html")
+        XCTAssertTrue(card.contains("<p class=\"comment lines\"><span>//"), "the share page too")
+    }
+
     /// A period's graph that begins before the practice did names those days "before day one":
     /// "no activity" read as days missed.
     func test_site_graphDaysBeforeDayOneAreNamedSo() async throws {

@@ -21,8 +21,15 @@ struct FixRow: Sendable {
         [
             "label": .text(label), "bugSlug": .text(bugSlug), "bugTitle": .text(bugTitle), "severity": .text(severity),
             "typeNote": .text(typeNote), "when": .text(when), "outcome": .text(outcome), "outcomeText": .text(outcomeText),
-            "prompt": .text(prompt), "comment": .text(comment), "detail": .text(detail), "interaction": .text(interaction),
-            "reflection": .html(reflection),
+            "prompt": .text(prompt), "comment": .text(comment), "commentLines": FixRow.lines(comment),
+            "detail": .text(detail), "interaction": .text(interaction), "reflection": .html(reflection),
         ]
+    }
+
+    /// An inline comment a line at a time, so that a line the page wraps stays under its "//"
+    /// (each is a block with a hanging indent); null when there is no comment.
+    static func lines(_ comment: String?) -> TemplateValue {
+        guard let comment, !comment.isEmpty else { return .null }
+        return .list(comment.split(separator: "\n", omittingEmptySubsequences: false).map { .text(String($0)) })
     }
 }
