@@ -358,6 +358,25 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(user?["currentStreak"] as? Int, 0, "not the 3 it was two weeks ago")
         XCTAssertEqual(user?["longestStreak"] as? Int, 3)
     }
+
+    /// A clock six minutes fast reads Saturday at 23:58 on Friday; corrected, Friday is counted
+    /// after Saturday. The streak keeps every day the records count (Monday to Saturday, the
+    /// week's freeze over Wednesday): day 5, as a sync replays it, not a break at Friday (day 1).
+    func test_Streak_aDayCountedAfterALaterOneStillJoinsTheStreak() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T09:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-03T09:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-05T09:00:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-07T00:04:00+01:00")
+        _ = try ok(cli, ["today"], "2026-03-06T23:59:00+01:00")
+        let status = try ok(cli, ["status"], "2026-03-07T09:00:00+01:00")
+        XCTAssertTrue(status.contains("day 5 "), status)
+        XCTAssertTrue(status.contains("longest: 5"), status)
+        // A sync with no other machine replays the same days and agrees.
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/sync", withIntermediateDirectories: true)
+        _ = try ok(cli, ["sync", cli.workdir + "/sync"], "2026-03-07T09:01:00+01:00")
+        XCTAssertTrue(try ok(cli, ["status"], "2026-03-07T09:02:00+01:00").contains("day 5 "))
+    }
 }
 
 /// Issue 31 (copy): a rest day says which of its two reasons it is.

@@ -22,16 +22,32 @@ public struct StreakService: Sendable {
     public func recordEngagement(at now: Date) async throws -> UserProfile {
         guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
         let today = LocalDay(now, calendar: calendar)
-        let s = StreakRules.engage(state(of: user), on: today)
-        if s == state(of: user) { return user }
+        let before = state(of: user)
+        var s = StreakRules.engage(before, on: today)
+        // A day before the last one counted (the clock set back at midnight, a flight west): the
+        // state machine alone leaves it out, and a streak the records keep stays broken. The
+        // streak is replayed from every day the records count, with this one, as a sync replays it.
+        if let last = before.lastEngagedDay, today < last { s = try await replayed(with: today, over: user) }
+        if s == before { return user }
         user.currentStreak = s.current
         user.longestStreak = s.longest
-        user.lastEngagementDate = now
+        user.lastEngagementDate = max(user.lastEngagementDate ?? now, now)
         user.lastEngagementDay = s.lastEngagedDay?.ordinal
         user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
         user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
         try await repos.users.save(user)
         return user
+    }
+
+    /// The streak replayed from every day the records count (`SyncRules.engagements`, as a sync
+    /// reads them) with `day` and the last day the profile counted; the longest never goes down.
+    func replayed(with day: LocalDay, over user: UserProfile) async throws -> StreakState {
+        let engagements = SyncRules.engagements(completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
+                                                diagnostics: try await repos.diagnostics.getAll(), events: try await repos.events.getAll(),
+                                                calendar: calendar)
+        var s = StreakRules.replay(engagements.map(\.day) + [day] + [state(of: user).lastEngagedDay].compactMap { $0 })
+        s.longest = max(s.longest, user.longestStreak)
+        return s
     }
 
     /// Brings the profile's stored streak and freeze flag up to `now` (a streak ended by missed
