@@ -707,4 +707,30 @@ final class DateLineHistoryTests: XCTestCase {
         let dashboard = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
         XCTAssertTrue(dashboard.contains("since 2026-03-01"), dashboard)
     }
+
+    /// A practice begun in Los Angeles on Monday 9 March, a crash logged there on Friday the 13th
+    /// at 15:00, the site built in Tokyo (Saturday the 14th, 07:00 there): every page puts them on
+    /// the days they were recorded on, as history and the week pages do. The changelog and the
+    /// bug page read them in Tokyo (the crash on the 14th, v1.0 on the 10th), and the week page
+    /// gave Friday's crash the time 07:00, which it was nowhere on a Friday.
+    func test_build_changelogAndBugPagesDateRecordsOnTheDaysTheyWereRecorded() throws {
+        let cli = try CLI(zone: "America/Los_Angeles")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-09T08:00:00-07:00").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "-m", "In the air."], at: "2026-03-13T15:00:00-07:00").status, 0)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-14T16:00:00+09:00", env: ["TZ": "Asia/Tokyo"]).status, 0)
+        func page(_ path: String) throws -> String { try String(contentsOfFile: site + "/" + path, encoding: .utf8) }
+        let changelog = try page("changelog/index.html"), bug = try page("bugs/need-to-be-right/index.html")
+        let week = try page("weeks/2026-W11/index.html")
+        XCTAssertTrue(changelog.contains("v1.0 <span class=\"muted\">· 2026-03-09 · initial release"), changelog)
+        XCTAssertTrue(changelog.contains("<span class=\"outcome crash\">crash</span> <span class=\"muted\">2026-03-13</span>"), changelog)
+        XCTAssertTrue(bug.contains("<span class=\"outcome crash\">crash</span> <span class=\"muted\">2026-03-13</span>"), bug)
+        XCTAssertTrue(bug.contains("Active since 2026-03-09."), bug)
+        XCTAssertFalse(changelog.contains("muted\">2026-03-14<") || bug.contains("2026-03-14 07:00"), "no record on Tokyo's Saturday")
+        XCTAssertTrue(week.contains("<h3>Friday 2026-03-13</h3>"), week)
+        XCTAssertFalse(week.contains("07:00"), "no time of day that was not Friday's")
+        // Built in Los Angeles, the crash keeps its time.
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-14T00:00:00-07:00").status, 0)
+        XCTAssertTrue(try page("bugs/need-to-be-right/index.html").contains("2026-03-13 15:00"))
+    }
 }

@@ -80,16 +80,17 @@ extension PageContext {
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
                         "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
-                        "date": .text(index.clock.day(c.dayInstant).description), "prompt": .text(f?.prompt ?? "")]
+                        "date": .text(index.recorded.day(of: c).description), "prompt": .text(f?.prompt ?? "")]
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> TemplateValue in
-                ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
-                 "date": .text(index.clock.day(e.createdAt).description), "text": .text(PageContext.eventText(e))]
+                let day = e.changeType == .crash ? index.recorded.day(e.createdAt, madeWith: .crashLogged, token: e.syncToken) : rebootDay(e.createdAt)
+                return ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
+                        "date": .text(day.description), "text": .text(PageContext.eventText(e))]
             }
             let changeType = v.entry?.changeType == .majorUpdate ? "major update" : (v.entry == nil ? "initial release" : "minor update")
             return [
                 "anchor": .text(v.version.replacingOccurrences(of: ".", with: "-")), "version": .text(v.version),
-                "date": .text(index.clock.day(v.start).description), "changeType": .text(changeType),
+                "date": .text(startDay(of: v).description), "changeType": .text(changeType),
                 "description": .text(v.entry?.description ?? "First run. Known issues: all of them."),
                 "note": .html(try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }),
                 "events": .list(events), "fixes": .list(fixes), "hasFixes": .bool(!fixes.isEmpty),
@@ -153,8 +154,8 @@ extension PageContext {
                 return ["slug": .text(bug.slug), "title": .text(bug.title), "applied": .text(String(t.applied)), "skipped": .text(String(t.skipped)),
                         "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
             }
-            let end = v.end.map { index.clock.day($0).description } ?? "now"
-            return ["version": .text(v.version), "range": .text("\(index.clock.day(v.start)) to \(end)"), "rows": .list(rows)]
+            let end = v.end.map { index.recorded.day($0).description } ?? "now"
+            return ["version": .text(v.version), "range": .text("\(startDay(of: v)) to \(end)"), "rows": .list(rows)]
         }
         let years = Period.all(.year, from: index.first, through: index.last).reversed().map { y -> TemplateValue in
             let from = max(y.start, index.first.isoWeekStart), through = min(y.end, index.last)
@@ -198,13 +199,13 @@ extension PageContext {
         if let a = bug.activatedAt {
             // A regression restarts the active period; the first activation stays worth saying.
             if bug.status == .active, let r = bug.regressedAt, r > a {
-                life += ". Back to active \(index.clock.day(r)), a regression; first active \(index.clock.day(a))"
+                life += ". Back to active \(index.recorded.day(r)), a regression; first active \(index.recorded.day(a))"
             } else {
-                life += ". Active since \(index.clock.day(a))"
+                life += ". Active since \(index.recorded.day(a))"
             }
         }
-        if let s = bug.stableSince { life += ". Stable since \(index.clock.day(s)); retested every \(Thresholds.retestIntervalDays) days" }
-        if let r = bug.resolvedAt { life += ". Resolved \(index.clock.day(r)). It can still regress" }
+        if let s = bug.stableSince { life += ". Stable since \(index.recorded.day(s)); retested every \(Thresholds.retestIntervalDays) days" }
+        if let r = bug.resolvedAt { life += ". Resolved \(index.recorded.day(r)). It can still regress" }
         life += "."
         var a = 0, s = 0, f = 0
         for c in mine {
@@ -216,11 +217,11 @@ extension PageContext {
                                  ["label": "failed", "value": .text(String(f)), "delta": .null],
                                  ["label": "crashes", "value": .text(String(crashes.count)), "delta": .null]]
         let crashModels = try crashes.prefix(60).map { c -> TemplateValue in
-            let d = index.clock.day(c.crashedAt)
+            let d = index.recorded.day(of: c), at = time(c.crashedAt, on: d)
             var note: TemplateValue = .null
             if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
-            return ["date": .text("\(d) \(time(c.crashedAt))"),
-                    "rebooted": .text(c.rebootedAt.map { index.clock.day($0).description }),
+            return ["date": .text(at.isEmpty ? d.description : "\(d) \(at)"),
+                    "rebooted": .text(c.rebootedAt.map { rebootDay($0).description }),
                     "note": note]
         }
         let page: TemplateObject = [

@@ -238,6 +238,21 @@ final class PageContext: Sendable {
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
+    /// The time of day of a record listed on `day` (the day it counted where it was made), in the
+    /// zone the site is built in; nothing when that zone puts the instant on another day (a crash
+    /// logged at 15:00 on a Friday in Los Angeles is 07:00 on Saturday in Tokyo: "Friday 07:00"
+    /// happened nowhere).
+    func time(_ d: Date, on day: LocalDay) -> String { index.clock.day(d) == day ? index.clock.time(d) : "" }
+
+    /// The day a reboot was made on, where it was made.
+    func rebootDay(_ d: Date) -> LocalDay { index.recorded.day(d, madeWith: .crashRebooted, token: nil) }
+
+    /// The day a version of the changelog began: day one for the first, else the day its entry
+    /// was made on, where it was made.
+    func startDay(of v: ChangelogVersion) -> LocalDay {
+        v.entry == nil ? (index.practiceStart ?? index.clock.day(v.start)) : index.recorded.day(v.start)
+    }
+
     func fixModel(_ c: FixCompletion, showDate: Bool) throws -> TemplateValue { try fixRow(c, showDate: showDate).value }
 
     func fixRow(_ c: FixCompletion, showDate: Bool) throws -> FixRow {

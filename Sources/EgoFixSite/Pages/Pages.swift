@@ -213,8 +213,8 @@ extension PageContext {
         let crashes = try (index.crashesByDay[d] ?? []).map { c -> CrashRow in
             var note: RawHTML?
             if c.note != nil, let r = crashNotes[c.id] { note = try r.get() }
-            return CrashRow(bugSlug: bugSlug(c.bugId), bugTitle: bugTitle(c.bugId), time: time(c.crashedAt),
-                            rebooted: c.rebootedAt.map { index.clock.day($0).description }, note: note)
+            return CrashRow(bugSlug: bugSlug(c.bugId), bugTitle: bugTitle(c.bugId), time: time(c.crashedAt, on: d),
+                            rebooted: c.rebootedAt.map { rebootDay($0).description }, note: note)
         }
         let empty: String
         if d > index.today {
@@ -233,7 +233,7 @@ extension PageContext {
         }
         return DayRow(weekday: PatternCopy.weekdayName(d.weekday), date: d.description,
                       fixes: try (index.completionsByDay[d] ?? []).map { try fixRow($0, showDate: false) },
-                      crashes: crashes, reboots: (index.rebootsByDay[d] ?? []).map { time($0.createdAt) }, empty: empty)
+                      crashes: crashes, reboots: (index.rebootsByDay[d] ?? []).map { time($0.createdAt, on: d) }, empty: empty)
     }
 
     func diagnosticRows(week monday: LocalDay) -> [DiagnosticRow]? {

@@ -39,6 +39,9 @@ struct SiteIndex: Sendable {
     let appliedTimes: [Date]
     let ledger: DayLedger
     let clock: SiteClock
+    /// The day each record counted on where it was made (a crash logged in Los Angeles stays on
+    /// Los Angeles's Friday in a site built in Tokyo).
+    let recorded: RecordedDays
     /// Non-empty graph cells, by day.
     let graph: [GraphCell]
 
@@ -52,6 +55,7 @@ struct SiteIndex: Sendable {
         today = LocalDay(now, calendar: calendar)
         // Each record on the day it counted where it was made (the ledger places them by the same days).
         let toDay = RecordedDays(events: data.events, calendar: calendar)
+        recorded = toDay
         // The day ledger and the graph's cells are made on another core while the rest is sorted by day.
         let ledgerWork = Parallel.Background { () -> (DayLedger, [GraphCell]) in
             let ledger = DayLedger(data, calendar: calendar, recorded: toDay)
