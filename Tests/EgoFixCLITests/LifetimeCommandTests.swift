@@ -359,6 +359,32 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(user?["longestStreak"] as? Int, 3)
     }
 
+    /// The 7th fix applied at 00:04 by a clock ten minutes fast makes v1.1; the clock corrected,
+    /// the 8th is applied at 23:59 the day before. The changelog lists 7 under v1.0 and 1 toward
+    /// v1.2, as status counts them, and history by version agrees (it listed 8 under v1.0, by
+    /// the stamps, and nothing toward v1.2).
+    func test_Changelog_aClockSetBackAfterABumpKeepsSevenFixesAVersion() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T09:00:00+01:00")
+        for day in ["02", "03", "04", "05", "06", "07"] {
+            _ = try ok(cli, ["today"], "2026-03-\(day)T09:00:00+01:00")
+            _ = try ok(cli, ["applied"], "2026-03-\(day)T10:00:00+01:00")
+        }
+        _ = try ok(cli, ["today"], "2026-03-09T00:03:00+01:00")
+        _ = try ok(cli, ["applied"], "2026-03-09T00:04:00+01:00")
+        _ = try ok(cli, ["crash", "need-to-be-right", "-m", "Late."], "2026-03-08T23:58:00+01:00")
+        _ = try ok(cli, ["applied"], "2026-03-08T23:59:00+01:00")
+        XCTAssertTrue(try ok(cli, ["status"], "2026-03-09T09:00:00+01:00").contains("v1.1  // 6 more applied fixes"))
+        let site = cli.workdir + "/site"
+        _ = try ok(cli, ["build", "--out", site], "2026-03-09T09:00:00+01:00")
+        let changelog = try String(contentsOfFile: site + "/changelog/index.html", encoding: .utf8)
+        XCTAssertTrue(changelog.contains("applied under v1.0, making v1.1: 7 fixes"), changelog)
+        XCTAssertTrue(changelog.contains("applied under v1.1, toward v1.2: 1 fix"), changelog)
+        let history = try String(contentsOfFile: site + "/history/index.html", encoding: .utf8)
+        let v10 = try XCTUnwrap(history.range(of: "v1.0")), v11 = try XCTUnwrap(history.range(of: "v1.1"))
+        XCTAssertLessThan(v11.lowerBound, v10.lowerBound, "history by version lists v1.1, with its one applied fix, before v1.0")
+    }
+
     /// A clock six minutes fast reads Saturday at 23:58 on Friday; corrected, Friday is counted
     /// after Saturday. The streak keeps every day the records count (Monday to Saturday, the
     /// week's freeze over Wednesday): day 5, as a sync replays it, not a break at Friday (day 1).

@@ -29,15 +29,24 @@ extension PageContext {
         return lo < hi ? lo..<hi : lo..<lo
     }
 
-    /// Indexes of the outcomes of `times` (sorted) marked while `v` was the version: after its
-    /// start (from it, for the first version) and up to and with its end. The applied fix that
-    /// makes the next version is saved at the same instant as that version, and it counts under
-    /// the version it was applied in: each finished version lists the 7 fixes that ended it
-    /// ("applied under v1.0: 6 fixes" beside "Every 7 applied fixes bump the minor number").
-    static func outcomes(_ times: [Date], under v: ChangelogVersion) -> Range<Int> {
-        let lo = v.entry == nil ? times.lowerBound(of: v.start) { $0 } : times.upperBound(of: v.start) { $0 }
-        let hi = v.end.map { e in times.upperBound(of: e) { $0 } } ?? times.count
-        return lo < hi ? lo..<hi : lo..<lo
+    /// For each outcome of `sorted` (by `dayInstant`, then id), the place in `versions` (as
+    /// `changelogVersions` lists them) of the version it counts under. An applied fix counts by
+    /// the rule that makes the versions: the 1st to 7th applied under v1.0 (the 7th made v1.1),
+    /// the 8th to 14th under v1.1, and so on, the current version keeping the rest; so each
+    /// finished version lists its 7 even when a clock set back put one fix's stamp before the
+    /// version it came after. A skip or a failure counts under the version in effect when it was
+    /// marked: after its start (from it, for the first version) and up to and with its end.
+    static func versionPlaces(_ sorted: [FixCompletion], versions: [ChangelogVersion]) -> [Int] {
+        guard !versions.isEmpty else { return [] }
+        let starts = versions.dropFirst().map(\.start)
+        var applied = 0
+        return sorted.map { c in
+            if c.outcome == .applied {
+                defer { applied += 1 }
+                return min(applied / Thresholds.fixesPerMinorVersion, versions.count - 1)
+            }
+            return starts.lowerBound(of: c.dayInstant) { $0 }
+        }
     }
 
     /// A crash's or a reboot's line on the changelog, after its label (CRASH, REBOOT): its entry's
@@ -62,7 +71,8 @@ extension PageContext {
     func changelog() throws -> Data {
         let path = "changelog/index.html"
         let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: \.dayInstant, id: { $0.id })
-        let appliedTimes = applied.map(\.dayInstant)
+        var appliedUnder = [[FixCompletion]](repeating: [], count: changelogVersions.count)
+        for (c, place) in zip(applied, PageContext.versionPlaces(applied, versions: changelogVersions)) { appliedUnder[place].append(c) }
         let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
@@ -75,8 +85,8 @@ extension PageContext {
             making[v.version] = i + 1 < all.count ? all[i + 1].version
                 : VersionRules.version(forAppliedCount: applied.count).next.version.description
         }
-        let versions = try changelogVersions.reversed().map { v -> TemplateValue in
-            let fixes = applied[PageContext.outcomes(appliedTimes, under: v)].map { c -> TemplateValue in
+        let versions = try zip(changelogVersions, appliedUnder).reversed().map { v, under -> TemplateValue in
+            let fixes = under.map { c -> TemplateValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
                         "bugTitle": .text(facts?.bugTitle ?? FixFacts.noBugTitle),
@@ -143,11 +153,12 @@ extension PageContext {
             return ["slug": .text(bug.slug), "title": .text(bug.title), "assigned": .text(String(t.assigned)), "applied": .text(String(t.applied)),
                     "skipped": .text(String(t.skipped)), "failed": .text(String(t.failed)), "rate": .text(rate(t.applied, t.applied + t.skipped + t.failed))]
         }
-        let times = byTime.map { $0.0.dayInstant }
-        let byVersion = changelogVersions.reversed().compactMap { v -> TemplateValue? in
-            let range = PageContext.outcomes(times, under: v)
-            guard !range.isEmpty else { return nil }
-            let counts = tally(byTime[range])
+        let versions = changelogVersions
+        var under = [[(FixCompletion, Int?)]](repeating: [], count: versions.count)
+        for (outcome, place) in zip(byTime, PageContext.versionPlaces(byTime.map(\.0), versions: versions)) { under[place].append(outcome) }
+        let byVersion = zip(versions, under).reversed().compactMap { v, outcomes -> TemplateValue? in
+            guard !outcomes.isEmpty else { return nil }
+            let counts = tally(outcomes)
             let rows = index.bugs.indices.compactMap { i -> TemplateValue? in
                 let bug = index.bugs[i], t = counts[i]
                 guard t.assigned > 0 else { return nil }
