@@ -351,7 +351,8 @@ extension PageContext {
                 let short = prompt.count > 60 ? String(prompt.prefix(57)) + "..." : prompt
                 let page: TemplateObject = [
                     "label": .text(card.label), "prompt": .text(prompt), "promptShort": .text(short), "comment": .text(card.inlineComment),
-                    "commentLines": FixRow.lines(card.inlineComment), "bugTitle": .text(card.bugTitle), "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
+                    "commentLines": FixRow.lines(card.inlineComment), "bugTitle": .text(card.bugTitle),
+                    "imageURL": .text((base ?? "") + "card.png"), "pageURL": .text(base),
                 ]
                 return try ctx.templates.renderBytes("share/page", page)
             })
