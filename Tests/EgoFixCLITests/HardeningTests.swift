@@ -370,6 +370,20 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cards(), [], "the card is still in share/")
     }
 
+    /// Sharing says once what a link preview needs when the workspace has no base URL (the
+    /// share page can only name its image "card.png", which previews ignore), and not when it has one.
+    func test_share_withoutABaseURLSaysWhatLinkPreviewsNeed() throws {
+        let cli = try onboarded()
+        let plain = try cli.run(["share", "37"], at: morning)
+        XCTAssertEqual(plain.status, 0, plain.err)
+        XCTAssertTrue(plain.out.contains("// Link previews need the card's full address: base_url in egofix.toml"), plain.out)
+        try Data("base_url = \"https://example.org/me/\"\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/egofix.toml"))
+        let based = try cli.run(["share", "38"], at: morning)
+        XCTAssertEqual(based.status, 0, based.err)
+        XCTAssertTrue(based.out.contains("// Shared."), based.out)
+        XCTAssertFalse(based.out.contains("Link previews"), based.out)
+    }
+
     // MARK: - 1. A template override that nests too deep
 
     func test_Hardening_deepTemplateFailsTheBuildAndKeepsTheSite() throws {
