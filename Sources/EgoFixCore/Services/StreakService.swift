@@ -27,7 +27,7 @@ public struct StreakService: Sendable {
         // A day before the last one counted (the clock set back at midnight, a flight west): the
         // state machine alone leaves it out, and a streak the records keep stays broken. The
         // streak is replayed from every day the records count, with this one, as a sync replays it.
-        if let last = before.lastEngagedDay, today < last { s = try await replayed(with: today, over: user) }
+        if let last = before.lastEngagedDay, today < last { s = try await replayed(with: [today, last], longest: user.longestStreak) }
         if s == before { return user }
         user.currentStreak = s.current
         user.longestStreak = s.longest
@@ -40,13 +40,14 @@ public struct StreakService: Sendable {
     }
 
     /// The streak replayed from every day the records count (`SyncRules.engagements`, as a sync
-    /// reads them) with `day` and the last day the profile counted; the longest never goes down.
-    func replayed(with day: LocalDay, over user: UserProfile) async throws -> StreakState {
+    /// reads them) with `days` (the day counted now and the last the profile counted); the longest
+    /// never goes below `longest`.
+    func replayed(with days: [LocalDay], longest: Int) async throws -> StreakState {
         let engagements = SyncRules.engagements(completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
                                                 diagnostics: try await repos.diagnostics.getAll(), events: try await repos.events.getAll(),
                                                 calendar: calendar)
-        var s = StreakRules.replay(engagements.map(\.day) + [day] + [state(of: user).lastEngagedDay].compactMap { $0 })
-        s.longest = max(s.longest, user.longestStreak)
+        var s = StreakRules.replay(engagements.map(\.day) + days)
+        s.longest = max(s.longest, longest)
         return s
     }
 

@@ -70,22 +70,22 @@ extension PageContext {
 
     func changelog() throws -> Data {
         let path = "changelog/index.html"
+        let all = changelogVersions
         let applied = RecordOrder.sorted(data.completions, keep: { $0.deletedAt == nil && $0.outcome == .applied }, at: \.dayInstant, id: { $0.id })
-        var appliedUnder = [[FixCompletion]](repeating: [], count: changelogVersions.count)
-        for (c, place) in zip(applied, PageContext.versionPlaces(applied, versions: changelogVersions)) { appliedUnder[place].append(c) }
+        var appliedUnder = [[FixCompletion]](repeating: [], count: all.count)
+        for (c, place) in zip(applied, PageContext.versionPlaces(applied, versions: all)) { appliedUnder[place].append(c) }
         let others = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .crash || $0.changeType == .reboot) },
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
         // The version each one's fixes made or are making: the next entry's, or, for the current
         // one, the next by the count ("applied under v3.9: 2 fixes" under "7 more fixes applied."
         // read as a contradiction; the 7 were under v3.8, making v3.9).
-        let all = changelogVersions
         var making: [String: String] = [:]
         for (i, v) in all.enumerated() {
             making[v.version] = i + 1 < all.count ? all[i + 1].version
                 : VersionRules.version(forAppliedCount: applied.count).next.version.description
         }
-        let versions = try zip(changelogVersions, appliedUnder).reversed().map { v, under -> TemplateValue in
+        let versions = try zip(all, appliedUnder).reversed().map { v, under -> TemplateValue in
             let fixes = under.map { c -> TemplateValue in
                 let facts = index.fixFacts[c.fixId], f = facts?.fix
                 return ["label": .text(f?.label ?? "FIX"), "bugSlug": .text(facts?.bugSlug ?? FixFacts.noBugSlug),
@@ -93,7 +93,8 @@ extension PageContext {
                         "date": .text(index.recorded.day(of: c).description), "prompt": .text(f?.prompt ?? "")]
             }
             let events = others[PageContext.slice(otherTimes, from: v.start, to: v.end)].map { e -> TemplateValue in
-                let day = e.changeType == .crash ? index.recorded.day(e.createdAt, madeWith: .crashLogged, token: e.syncToken) : rebootDay(e.createdAt)
+                let day = e.changeType == .crash ? index.recorded.day(e.createdAt, madeWith: .crashLogged, token: e.syncToken)
+                    : rebootDay(e.createdAt, token: e.syncToken)
                 return ["kind": .text(e.changeType == .crash ? "crash" : "opened"), "kindText": .text(e.changeType.rawValue),
                         "date": .text(day.description), "text": .text(PageContext.eventText(e))]
             }

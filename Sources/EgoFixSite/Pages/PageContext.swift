@@ -244,8 +244,9 @@ final class PageContext: Sendable {
     /// happened nowhere).
     func time(_ d: Date, on day: LocalDay) -> String { index.clock.day(d) == day ? index.clock.time(d) : "" }
 
-    /// The day a reboot was made on, where it was made.
-    func rebootDay(_ d: Date) -> LocalDay { index.recorded.day(d, madeWith: .crashRebooted, token: nil) }
+    /// The day a reboot was made on, where it was made (`token`: its entry's, when known; a
+    /// crash's `rebootedAt` has none).
+    func rebootDay(_ d: Date, token: String? = nil) -> LocalDay { index.recorded.day(d, madeWith: .crashRebooted, token: token) }
 
     /// The day a version of the changelog began: day one for the first, else the day its entry
     /// was made on, where it was made.
