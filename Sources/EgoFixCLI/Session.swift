@@ -99,6 +99,16 @@ package struct Session {
         if let id = config.timeZone, let tz = TimeZone(identifier: id) { return tz }
         if var tzName = env["TZ"], !tzName.isEmpty {
             if tzName.hasPrefix(":") { tzName.removeFirst() }
+            // `UTC+3` as the C library reads it (three hours west), unless a zone file has that
+            // name (`EST5EDT`, `GMT+0`), which the C library takes first too.
+            if let posix = POSIXTimeZone.parse(tzName), !zoneFileExists(tzName, environment: env) {
+                switch posix {
+                case .fixed(let east):
+                    if let tz = POSIXTimeZone.zone(secondsEast: east) { return tz }
+                case .withDaylightSaving:
+                    throw CLIError("TZ '\(Terminal.visible(tzName))' is a POSIX rule with daylight saving, which egofix does not read. Set TZ to the zone's name, such as Europe/Berlin, or time_zone in egofix.toml.")
+                }
+            }
             if let tz = TimeZone(identifier: tzName) { return tz }
             // A zone file's path (glibc's form, as in TZ=:/etc/localtime): the zone it is, through links.
             if tzName.hasPrefix("/") {
@@ -108,9 +118,18 @@ package struct Session {
                 }
                 if real == RealPath.of("/etc/localtime") || tzName == "/etc/localtime" { return TimeZone(identifier: TimeZone.current.identifier) ?? TimeZone.current }
             }
-            throw CLIError("TZ '\(tzName)' is not a time zone this system knows. Use an IANA name such as Europe/Berlin.")
+            throw CLIError("TZ '\(Terminal.visible(tzName))' is not a time zone this system knows. Use an IANA name such as Europe/Berlin.")
         }
         return TimeZone.current
+    }
+
+    /// Whether the C library would read `name` as a zone file: one under TZDIR, else under
+    /// /usr/share/zoneinfo.
+    static func zoneFileExists(_ name: String, environment env: [String: String]) -> Bool {
+        guard !name.contains(".."), !name.hasPrefix("/") else { return false }
+        let dir = env["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: dir + "/" + name, isDirectory: &isDirectory) && !isDirectory.boolValue
     }
 
     /// What a command does when no file is at the store's path.

@@ -386,3 +386,46 @@ final class RefusedOutcomeTests: XCTestCase {
         XCTAssertTrue(ok.out.hasPrefix("FIX APPLIED"), ok.out)
     }
 }
+
+/// TZ as every other program on the machine reads it.
+final class POSIXTimeZoneTests: XCTestCase {
+    /// TZ in POSIX's own form is read as the C library reads it, so egofix's day is the one `date`
+    /// shows: `UTC+3` is three hours behind UTC, `JST-9` nine ahead. Foundation alone read `UTC+3`
+    /// as three hours ahead and took `TZ=GMT-5` for New York's offset, six or ten hours from
+    /// every other program on the machine. A zone file of that shape (`EST5EDT`) is still the
+    /// zone file, as for the C library; a POSIX rule with daylight saving is refused in one line.
+    func test_badInput_aPOSIXTimeZoneIsReadAsTheCLibraryReadsIt() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00Z").status, 0)
+        func day(_ tz: String, at now: String) throws -> String {
+            let r = try cli.run(["today"], at: now, env: ["TZ": tz])
+            XCTAssertEqual(r.status, 0, r.err)
+            return r.out.range(of: #"TODAY // \d{4}-\d{2}-\d{2}"#, options: .regularExpression).map { String(r.out[$0].suffix(10)) } ?? r.out
+        }
+        XCTAssertEqual(try day("UTC+3", at: "2026-03-02T23:30:00Z"), "2026-03-02")
+        XCTAssertEqual(try day("GMT-5", at: "2026-03-03T20:00:00Z"), "2026-03-04")
+        XCTAssertEqual(try day("<+0530>-5:30", at: "2026-03-04T18:45:00Z"), "2026-03-05")
+        XCTAssertEqual(try day("EST5EDT", at: "2026-07-02T03:30:00Z"), "2026-07-01")
+        XCTAssertEqual(try day(":UTC+3", at: "2026-07-02T02:30:00Z"), "2026-07-01")
+        let before = try cli.export()
+        let r = try cli.run(["today"], at: "2026-07-03T10:00:00Z", env: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        XCTAssertTrue(r.err.contains("daylight saving") && r.err.contains("Europe/Berlin"), r.err)
+        XCTAssertEqual(try cli.export(), before)
+    }
+
+    func test_badInput_POSIXTimeZoneForms() {
+        XCTAssertEqual(POSIXTimeZone.parse("UTC+3"), .fixed(secondsEast: -3 * 3600))
+        XCTAssertEqual(POSIXTimeZone.parse("JST-9"), .fixed(secondsEast: 9 * 3600))
+        XCTAssertEqual(POSIXTimeZone.parse("<+0545>-5:45"), .fixed(secondsEast: 5 * 3600 + 45 * 60))
+        XCTAssertEqual(POSIXTimeZone.parse("UTC0"), .fixed(secondsEast: 0))
+        XCTAssertEqual(POSIXTimeZone.parse("CET-1CEST,M3.5.0,M10.5.0/3"), .withDaylightSaving)
+        XCTAssertEqual(POSIXTimeZone.parse("EST5EDT"), .withDaylightSaving)
+        for name in ["UTC", "Europe/Berlin", "Etc/GMT-3", "GMT+25", "UT+3", "<+03-3", "UTC+3:60"] {
+            XCTAssertNil(POSIXTimeZone.parse(name), name)
+        }
+        XCTAssertEqual(POSIXTimeZone.zone(secondsEast: -3 * 3600)?.identifier, "Etc/GMT+3")
+        XCTAssertEqual(POSIXTimeZone.zone(secondsEast: 5 * 3600 + 45 * 60)?.secondsFromGMT(), 5 * 3600 + 45 * 60)
+    }
+}
