@@ -60,6 +60,13 @@ final class SitePagesTests: XCTestCase {
         let parser = XMLParser(data: feed)
         XCTAssertTrue(parser.parse(), "the feed parses")
         XCTAssertTrue(String(decoding: feed, as: UTF8.self).contains("https://example.org/me/changelog/index.html"))
+        // Named as the page is ("Changelog | title"), so a title with a colon in it does not read
+        // "EgoFix: notes: changelog".
+        let titled = try PracticeFixture.build(p, title: "EgoFix: notes")
+        XCTAssertTrue(try text(titled, "changelog/feed.xml").contains("<title type=\"text\">Changelog | EgoFix: notes</title>"))
+        let link = HTMLDocument(try text(titled, "changelog/index.html")).elements.first { $0.name == "link" && $0.attr("rel") == "alternate" }
+        XCTAssertEqual(link?.attr("title"), "Changelog | EgoFix: notes")
+        XCTAssertTrue(try text(titled, "changelog/index.html").contains("<title>Changelog | EgoFix: notes</title>"))
     }
 
     /// The applied fix that makes the next version counts under the version it was applied in:

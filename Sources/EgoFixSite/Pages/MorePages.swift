@@ -126,7 +126,7 @@ extension PageContext {
                              updated: v.start, published: v.start, summary: v.entry?.description ?? "First run.", content: note)
         }
         let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? index.today.start(in: options.calendar)
-        return AtomFeed.render(entries: Array(entries), title: "\(options.title): changelog", baseURL: options.baseURL, updated: updated,
+        return AtomFeed.render(entries: Array(entries), title: "Changelog | \(options.title)", baseURL: options.baseURL, updated: updated,
                                feedPath: "changelog/feed.xml", pagePath: "changelog/index.html", id: data.profile?.id)
     }
 
