@@ -19,9 +19,16 @@ extension PageContext {
         for origin in templates.unusedOverrides {
             lines.append("\(origin) is not used: no page has that name and no template includes it.")
         }
-        if !templates.pagesWithoutCSP.isEmpty {
-            lines.append("with the overrides in Templates/, the pages made from \(templates.pagesWithoutCSP.joined(separator: ", ")) "
-                         + "carry no Content-Security-Policy meta (the built-in partials/top.mustache has it): a browser may load from other hosts on them.")
+        lines += templates.unreachedNames()
+        for meta in PageMeta.allCases {
+            guard let pages = templates.pagesWithout[meta], !pages.isEmpty else { continue }
+            lines.append("with the overrides in Templates/, the pages made from \(pages.joined(separator: ", ")) \(meta.consequence) "
+                         + "(each built-in page template has it, through partials/top.mustache or its own head).")
+        }
+        if !templates.pagesWithoutHelp.isEmpty {
+            lines.append("with the overrides in Templates/, the pages made from \(templates.pagesWithoutHelp.joined(separator: ", ")) leave out the help block "
+                         + "a page shows first when something written on it reads like a crisis: keep {{#crisis}}{{> partials/help}}{{/crisis}} "
+                         + "(partials/top.mustache has it) and some text in partials/help.mustache.")
         }
         if let ahead = daysAhead {
             lines.append("records on \(ahead.count) \(ahead.count == 1 ? "day" : "days") after \(index.last) (the latest \(ahead.latest)) "

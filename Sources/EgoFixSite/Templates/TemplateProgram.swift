@@ -36,6 +36,9 @@ final class TemplateProgram: @unchecked Sendable {
     }
 
     let origin: String
+    /// For a template of the workspace's own: where its operations start in a render's record of
+    /// the operations it reached (see `TemplateRenderer.reached`); -1 for a built-in one.
+    let reachBase: Int
     let ops: UnsafeMutableBufferPointer<Op>
     let bytes: UnsafeMutableBufferPointer<UInt8>
     let segments: UnsafeMutableBufferPointer<Segment>
@@ -46,7 +49,7 @@ final class TemplateProgram: @unchecked Sendable {
     let segmentText: [String]
 
     /// `place` gives a partial's place among the renderer's programs.
-    init(_ template: CompiledTemplate, place: (String) -> Int?) {
+    init(_ template: CompiledTemplate, place: (String) -> Int?, reachBase: Int = -1) {
         var ops: [Op] = [], bytes: [UInt8] = [], segments: [Segment] = [], names: [Name] = []
         var nameText: [String] = [], segmentText: [String] = []
         func name(_ tag: CompiledTemplate.Tag) -> Int {
@@ -94,6 +97,7 @@ final class TemplateProgram: @unchecked Sendable {
             return UnsafeMutableBufferPointer(rebasing: b[..<items.count])
         }
         origin = template.origin
+        self.reachBase = reachBase
         self.ops = buffer(ops)
         self.bytes = buffer(bytes)
         self.segments = buffer(segments)

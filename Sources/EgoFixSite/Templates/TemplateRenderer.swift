@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Renders compiled templates with `TemplateValue` contexts into UTF-8 bytes.
 ///
@@ -9,25 +10,74 @@ import Foundation
 struct TemplateRenderer: Sendable {
     private let programs: [TemplateProgram]
     private let place: [String: Int]
+    /// Per operation of the `tracked` templates (each from its program's `reachBase`), whether a
+    /// render has reached it: 1 once one has. Empty when nothing is tracked.
+    private let reach: Reach
 
-    init(templates: [String: CompiledTemplate]) {
+    final class Reach: Sendable {
+        let count: Int
+        let marks: Mutex<[UInt8]>
+        init(count: Int) {
+            self.count = count
+            marks = Mutex([UInt8](repeating: 0, count: count))
+        }
+    }
+
+    /// `tracked`: the templates whose reached operations are recorded (the workspace's own).
+    init(templates: [String: CompiledTemplate], tracked: Set<String> = []) {
         let names = templates.keys.sorted()
         var place: [String: Int] = [:]
         for (i, name) in names.enumerated() { place[name] = i }
         self.place = place
-        programs = names.compactMap { name in templates[name].map { TemplateProgram($0, place: { place[$0] }) } }
+        var base = 0
+        programs = names.compactMap { name in
+            templates[name].map { t in
+                guard tracked.contains(name) else { return TemplateProgram(t, place: { place[$0] }) }
+                let program = TemplateProgram(t, place: { place[$0] }, reachBase: base)
+                base += program.ops.count
+                return program
+            }
+        }
+        reach = Reach(count: base)
     }
 
     func render(_ name: String, _ context: TemplateValue) throws -> Data {
         guard let i = place[name] else { throw TemplateError.missingTemplate(name: name) }
         var out = ByteText(capacity: 16 * 1024)
-        var stack = ContextStack()
-        defer { stack.free() }
+        var stack = ContextStack(reachable: reach.count)
+        defer {
+            if let reached = stack.reached {
+                reach.marks.withLock { marks in
+                    marks.withUnsafeMutableBufferPointer { m in
+                        for k in 0..<m.count { m[k] |= reached[k] }
+                    }
+                }
+            }
+            stack.free()
+        }
         try withUnsafePointer(to: context) { root in
             stack.push(root)
             try run(programs[i], 0, programs[i].ops.count, &stack, depth: 0, indentation: nil, into: &out)
         }
         return out.data()
+    }
+
+    /// The tags (variables, raw output, sections) of the tracked templates that no render so far
+    /// has reached, by template origin, in order: their names were never looked up, so a typo in
+    /// them has not been found yet.
+    func unreached() -> [(origin: String, line: Int, name: String, raw: Bool)] {
+        let marks = reach.marks.withLock { $0 }
+        var out: [(String, Int, String, Bool)] = []
+        for p in programs where p.reachBase >= 0 {
+            for (k, op) in p.ops.enumerated() where marks[p.reachBase + k] == 0 {
+                switch op.kind {
+                case .variable, .section: out.append((p.origin, op.line, p.nameText[op.name], false))
+                case .raw: out.append((p.origin, op.line, p.nameText[op.name], true))
+                case .text, .partial: break
+                }
+            }
+        }
+        return out
     }
 
     /// The values sections have entered, innermost last (see `TemplateRenderer` for why the
@@ -36,8 +86,19 @@ struct TemplateRenderer: Sendable {
         private(set) var base: UnsafeMutablePointer<UnsafePointer<TemplateValue>>
         private(set) var count = 0
         private var capacity = 32
+        /// This render's record of the tracked operations it reached (nil when none are tracked).
+        let reached: UnsafeMutablePointer<UInt8>?
 
-        init() { base = .allocate(capacity: capacity) }
+        init(reachable: Int) {
+            base = .allocate(capacity: capacity)
+            if reachable > 0 {
+                let r = UnsafeMutablePointer<UInt8>.allocate(capacity: reachable)
+                r.initialize(repeating: 0, count: reachable)
+                reached = r
+            } else {
+                reached = nil
+            }
+        }
 
         mutating func push(_ value: UnsafePointer<TemplateValue>) {
             if count == capacity {
@@ -53,7 +114,10 @@ struct TemplateRenderer: Sendable {
 
         mutating func pop() { count -= 1 }
 
-        func free() { base.deallocate() }
+        func free() {
+            base.deallocate()
+            reached?.deallocate()
+        }
     }
 
     /// Operations `start..<end` of a program.
@@ -80,6 +144,7 @@ struct TemplateRenderer: Sendable {
     private func step(_ p: TemplateProgram, _ i: Int, _ stack: inout ContextStack, depth: Int, indentation: [UInt8]?,
                       into out: inout ByteText) throws -> Int {
         let op = p.ops[i]
+        if p.reachBase >= 0, let reached = stack.reached { reached[p.reachBase + i] = 1 }
         switch op.kind {
         case .text:
             out.append(UnsafeBufferPointer(rebasing: p.bytes[op.a..<op.a + op.b]))

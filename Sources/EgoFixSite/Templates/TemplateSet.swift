@@ -34,10 +34,22 @@ public struct TemplateSet: Sendable {
     /// With overrides, the names of the page templates (not partials) whose text and partials hold no
     /// Content-Security-Policy meta: pages made from them let a browser load from other hosts.
     /// Empty for the built-in theme, which has it on every page.
-    public let pagesWithoutCSP: [String]
+    public var pagesWithoutCSP: [String] { pagesWithout[.contentSecurityPolicy] ?? [] }
+    /// The same for each meta the built-in pages carry (`PageMeta`): the page templates whose text
+    /// and partials leave it out. Comments do not count; a private page needs all three, a page
+    /// under share/ all but noindex.
+    public let pagesWithout: [PageMeta: [String]]
+    /// With overrides, the private page templates that leave out the help block: no
+    /// `{{#crisis}}{{> partials/help}}{{/crisis}}` (or text of its own in a `crisis` section) in
+    /// their text or partials, or a help partial with no text. The block is what a page shows
+    /// first when something written on it reads like a crisis.
+    public let pagesWithoutHelp: [String]
     /// Files in the workspace's `Templates/` that no page uses: not the name of a built-in
     /// template, and included by none (a misspelt `weeks.mustache` changed nothing, silently).
     public let unusedOverrides: [String]
+    /// With overrides: every name the built-in templates read (each segment of a dotted name on
+    /// its own), and the names they print raw. What a tag no page has reached yet is held to.
+    private let builtInNames: (segments: Set<String>, raw: Set<String>)
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -59,7 +71,60 @@ public struct TemplateSet: Sendable {
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
         }
-        try self.init(sources: sources, builtInNames: Set(builtIn.map { String($0.path.dropLast(".mustache".count)) }))
+        var vocabulary: (segments: Set<String>, raw: Set<String>) = ([], [])
+        if sources.contains(where: { !$0.builtIn }) {
+            for file in builtIn where file.path.hasSuffix(".mustache") {
+                let name = String(file.path.dropLast(".mustache".count))
+                let template = try CompiledTemplate(name: name, origin: "Templates/" + file.path, text: String(decoding: file.data, as: UTF8.self))
+                TemplateSet.names(in: template.tokens, into: &vocabulary)
+            }
+        }
+        try self.init(sources: sources, builtInNames: Set(builtIn.map { String($0.path.dropLast(".mustache".count)) }), vocabulary: vocabulary)
+    }
+
+    /// Whether `tokens` hold text that is not only white space (sections' bodies included).
+    static func hasText(_ tokens: [CompiledTemplate.Token]) -> Bool {
+        tokens.contains { token in
+            switch token {
+            case .text(let bytes): return bytes.contains { ![0x20, 0x0a, 0x0d, 0x09].contains($0) }
+            case .section(let tag): return hasText(tag.body)
+            case .variable, .raw, .partial: return false
+            }
+        }
+    }
+
+    /// Whether `tokens` hold a `crisis` section that shows something: the help partial (when it
+    /// has text) or text of its own.
+    static func crisisSectionShowsHelp(_ tokens: [CompiledTemplate.Token], helpHasText: Bool) -> Bool {
+        func shows(_ body: [CompiledTemplate.Token]) -> Bool {
+            hasText(body) || body.contains { token in
+                switch token {
+                case .partial(let tag): return tag.name == "partials/help" && helpHasText
+                case .section(let tag): return shows(tag.body)
+                case .text, .variable, .raw: return false
+                }
+            }
+        }
+        return tokens.contains { token in
+            guard case .section(let tag) = token else { return false }
+            return (tag.name == "crisis" && !tag.inverted && shows(tag.body)) || crisisSectionShowsHelp(tag.body, helpHasText: helpHasText)
+        }
+    }
+
+    /// The names `tokens` read, each segment on its own, and the names printed raw.
+    private static func names(in tokens: [CompiledTemplate.Token], into v: inout (segments: Set<String>, raw: Set<String>)) {
+        for token in tokens {
+            switch token {
+            case .variable(let tag): v.segments.formUnion(tag.path)
+            case .raw(let tag):
+                v.segments.formUnion(tag.path)
+                v.raw.insert(tag.name)
+            case .section(let tag):
+                v.segments.formUnion(tag.path)
+                names(in: tag.body, into: &v)
+            case .text, .partial: break
+            }
+        }
     }
 
     /// Templates given directly as text (for tests and tools): name → Mustache source.
@@ -71,7 +136,8 @@ public struct TemplateSet: Sendable {
 
     /// `builtInNames`: the built-in theme's template names, which the pages render (nil: every
     /// template given is one).
-    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)], builtInNames: Set<String>?) throws {
+    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)], builtInNames: Set<String>?,
+                 vocabulary: (segments: Set<String>, raw: Set<String>) = ([], [])) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         // With an override, how deep a render can nest through chains of partials is checked;
@@ -97,11 +163,13 @@ public struct TemplateSet: Sendable {
             }
         }
         self.entries = entries
-        self.renderer = TemplateRenderer(templates: compiled)
+        // The workspace's own templates are watched for the tags no render reaches (see `unreachedNames`).
+        self.renderer = TemplateRenderer(templates: compiled, tracked: builtInNames == nil ? [] : Set(sources.filter { !$0.builtIn }.map(\.name)))
+        self.builtInNames = vocabulary
         self.names = entries.keys.sorted()
         // Checks of the overrides: what each page reaches (itself and the partials it includes,
         // transitively) holds the CSP meta; every file of one's own is reached by some page.
-        var withoutCSP: [String] = [], unused: [String] = []
+        var without: [PageMeta: [String]] = [:], unused: [String] = [], withoutHelp: [String] = []
         if overridden {
             func reached(from roots: [String]) -> Set<String> {
                 var seen = Set<String>(), stack = roots
@@ -111,18 +179,56 @@ public struct TemplateSet: Sendable {
                 }
                 return seen
             }
-            let texts = Dictionary(sources.map { ($0.name, $0.text) }, uniquingKeysWith: { _, last in last })
+            let metas = compiled.mapValues { PageMeta.found(in: $0.tokens) }
             // The templates pages are made from: the built-in theme's, not its partials (a
             // template of one's own outside partials/ is a partial too).
             let pages = (builtInNames ?? Set(names)).filter { !$0.hasPrefix("partials/") }.sorted()
-            withoutCSP = pages.filter { page in !reached(from: [page]).contains { texts[$0]?.contains("Content-Security-Policy") ?? false } }
+            for page in pages {
+                let held = reached(from: [page]).reduce(into: Set<PageMeta>()) { $0.formUnion(metas[$1] ?? []) }
+                for meta in PageMeta.allCases where !held.contains(meta) && (meta != .noindex || !page.hasPrefix("share/")) {
+                    without[meta, default: []].append(page)
+                }
+            }
+            let helpHasText = compiled["partials/help"].map { TemplateSet.hasText($0.tokens) } ?? false
+            // The 404 page never has a crisis to show.
+            for page in pages where !page.hasPrefix("share/") && page != "notfound" {
+                let shown = reached(from: [page]).contains { name in
+                    compiled[name].map { TemplateSet.crisisSectionShowsHelp($0.tokens, helpHasText: helpHasText) } ?? false
+                }
+                if !shown { withoutHelp.append(page) }
+            }
             if let builtInNames {
                 let used = reached(from: builtInNames.sorted())
                 unused = sources.filter { !$0.builtIn && !used.contains($0.name) }.map(\.origin).sorted()
             }
         }
-        pagesWithoutCSP = withoutCSP
+        pagesWithout = without
+        pagesWithoutHelp = withoutHelp
         unusedOverrides = unused
+    }
+
+    /// For the workspace's own templates, one line for each tag that no page rendered so far has
+    /// reached (it sits in a section nothing filled) and that no built-in template would answer:
+    /// a name none of them reads, or raw output of a name none prints raw. Such a typo passes
+    /// every build until the first page that shows that part, which then fails; said now, it is
+    /// found while the template is being written.
+    public func unreachedNames() -> [String] {
+        var seen = Set<String>(), lines: [String] = []
+        for tag in renderer.unreached() where tag.name != "." {
+            let unknown = tag.name.split(separator: ".").first { !builtInNames.segments.contains(String($0)) }
+            let line: String
+            if let unknown {
+                line = "\(tag.origin):\(tag.line): {{\(tag.raw ? "{" : "")\(tag.name)\(tag.raw ? "}" : "")}} is in a part no page shows yet, "
+                    + "and no built-in template reads '\(unknown)'. If it is a typo, builds fail from the first page that shows it."
+            } else if tag.raw && !builtInNames.raw.contains(tag.name) {
+                line = "\(tag.origin):\(tag.line): {{{\(tag.name)}}} is in a part no page shows yet, and no built-in template prints "
+                    + "'\(tag.name)' raw (raw output is for rendered Markdown and SVG only). If it holds text, builds fail from the first page that shows it."
+            } else {
+                continue
+            }
+            if seen.insert(tag.origin + "\u{0}" + tag.name).inserted { lines.append(line) }
+        }
+        return lines
     }
 
     /// Where a template came from ("Templates/week.mustache (built-in)" or a file path).
@@ -141,5 +247,80 @@ public struct TemplateSet: Sendable {
     /// Renders a template for a page model, as UTF-8 bytes.
     func renderBytes(_ name: String, _ context: TemplateObject) throws -> Data {
         try renderer.render(name, .object(context))
+    }
+}
+
+/// The meta elements every built-in page carries for privacy, as a template with overrides is
+/// checked for them: in its text (not its comments) or a partial's it includes.
+public enum PageMeta: String, CaseIterable, Sendable, Comparable {
+    /// `<meta http-equiv="Content-Security-Policy" ...>`: nothing loaded from other hosts.
+    case contentSecurityPolicy
+    /// `<meta name="referrer" content="no-referrer">`: a link followed tells the other site nothing.
+    case noReferrer
+    /// `<meta name="robots" content="noindex...">`: private pages, if published, stay out of search engines.
+    case noindex
+
+    public static func < (a: PageMeta, b: PageMeta) -> Bool {
+        allCases.firstIndex(of: a) ?? 0 < allCases.firstIndex(of: b) ?? 0
+    }
+
+    /// What the pages without it are open to, for the build's warning.
+    public var consequence: String {
+        switch self {
+        case .contentSecurityPolicy: return "carry no Content-Security-Policy meta: a browser may load from other hosts on them"
+        case .noReferrer: return "carry no referrer meta of no-referrer: a link followed from them tells the other site the page's address"
+        case .noindex: return "carry no robots meta of noindex: published, they may be indexed by search engines"
+        }
+    }
+
+    /// The metas in the text of `tokens` (sections' bodies included), attributes in any order
+    /// and either quote, names and values in any case.
+    static func found(in tokens: [CompiledTemplate.Token]) -> Set<PageMeta> {
+        var found = Set<PageMeta>()
+        func walk(_ tokens: [CompiledTemplate.Token]) {
+            for token in tokens {
+                switch token {
+                case .text(let bytes): scan(String(decoding: bytes, as: UTF8.self).lowercased())
+                case .section(let tag): walk(tag.body)
+                case .variable, .raw, .partial: break
+                }
+            }
+        }
+        func scan(_ text: String) {
+            var rest = Substring(text)
+            while let open = rest.range(of: "<meta") {
+                let tag = rest[open.upperBound...].prefix { $0 != ">" }
+                rest = rest[tag.endIndex...]
+                let a = attributes(tag)
+                if a["http-equiv"] == "content-security-policy", !(a["content"] ?? "").isEmpty { found.insert(.contentSecurityPolicy) }
+                if a["name"] == "referrer", a["content"] == "no-referrer" { found.insert(.noReferrer) }
+                if a["name"] == "robots", (a["content"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).contains("noindex") {
+                    found.insert(.noindex)
+                }
+            }
+        }
+        walk(tokens)
+        return found
+    }
+
+    /// `name="value"`, `name='value'` or `name=value` pairs of a tag's text.
+    private static func attributes(_ tag: Substring) -> [String: String] {
+        var out: [String: String] = [:]
+        var rest = tag
+        while let eq = rest.firstIndex(of: "=") {
+            let name = rest[..<eq].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "/" }).last.map(String.init) ?? ""
+            var value = rest[rest.index(after: eq)...].drop { $0 == " " }
+            let text: Substring
+            if let q = value.first, q == "\"" || q == "'" {
+                value = value.dropFirst()
+                text = value.prefix { $0 != q }
+                rest = value[text.endIndex...].dropFirst()
+            } else {
+                text = value.prefix { $0 != " " && $0 != "\n" && $0 != "\t" }
+                rest = value[text.endIndex...]
+            }
+            if !name.isEmpty, out[name] == nil { out[name] = String(text).trimmingCharacters(in: .whitespaces) }
+        }
+        return out
     }
 }
