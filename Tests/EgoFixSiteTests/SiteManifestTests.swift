@@ -179,4 +179,17 @@ final class SiteManifestTests: XCTestCase {
         XCTAssertNil(try writer.unchanged(as: fresh))
         XCTAssertNil(try writer.unchangedCount(as: fresh))
     }
+
+    /// The notes a build said are kept after its lines and read back as they were, so a rebuild
+    /// with nothing changed says them again.
+    func test_manifest_keepsTheNotesABuildSaid() throws {
+        let notes = ["content/weeks/2026-W11.md is not on the site.", "a \\ backslash, a \\n that is not a newline", "two\nlines"]
+        var bytes = SiteManifest(key: "k1", files: [:], cardKeys: ["share/a.png": "x"]).encoded()
+        bytes.append(SiteManifest.noteLines(notes))
+        let listing = try XCTUnwrap(SiteManifest.parse(Array(bytes)))
+        XCTAssertEqual(listing.key, "k1")
+        XCTAssertEqual(listing.notes, notes)
+        XCTAssertEqual(listing.cards.map(\.path), ["share/a.png"])
+        XCTAssertEqual(SiteManifest.parse(Array(SiteManifest(key: "k1", files: [:], cardKeys: [:]).encoded()))?.notes, [])
+    }
 }

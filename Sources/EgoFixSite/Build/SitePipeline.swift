@@ -151,6 +151,7 @@ public final class SitePipeline: @unchecked Sendable {
             result.files = count
             result.unchanged = count
             result.cardsReused = listing.cards.count
+            result.notesNotOnTheSite = listing.notes
             return false
         }
         previous = listing.map(SiteManifest.init)
@@ -251,12 +252,13 @@ public final class SitePipeline: @unchecked Sendable {
     }
 
     private func writeManifest() -> Bool {
-        // A note no page shows is said on every build, the no-change ones too: a build that said
-        // one leaves a manifest whose key the next build cannot match, so it looks again (its
-        // files and share cards are still reused). Best effort: without a manifest the next build
-        // simply does all the work.
-        let manifestKey = result.notesNotOnTheSite.isEmpty ? key : key + " (notes not on the site)"
-        if let path = request.manifestPath, let bytes = site?.manifest(key: manifestKey, cardKeys: cardKeys) {
+        // A note no page shows is said on every build, the no-change ones too: the manifest keeps
+        // what this build said, and a rebuild with the same inputs (which the notes follow from)
+        // says it again from there. It used to leave a key no build could match, so every
+        // rebuild of a workspace with next week's note written did all the work. Best effort:
+        // without a manifest the next build simply does all the work.
+        if let path = request.manifestPath, var bytes = site?.manifest(key: key, cardKeys: cardKeys) {
+            bytes.append(SiteManifest.noteLines(result.notesNotOnTheSite))
             try? SiteManifest.write(bytes, to: URL(fileURLWithPath: path))
         }
         return true

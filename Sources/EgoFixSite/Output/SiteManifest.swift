@@ -142,6 +142,33 @@ public struct SiteManifest: Sendable, Equatable {
         for path in PathOrder.sorted(cardKeys.keys) { out.append(string: "c " + (cardKeys[path] ?? "") + " " + path + "\n") }
     }
 
+    /// The notes a build said (`SiteBuildResult.notesNotOnTheSite`), after the other lines, one
+    /// line each: "n text", with backslash and newline written as \\ and \n. A rebuild with
+    /// nothing changed says them again from here.
+    public static func noteLines(_ notes: [String]) -> Data {
+        var out = ByteText(capacity: notes.reduce(0) { $0 + $1.utf8.count + 3 })
+        for note in notes where !note.isEmpty {
+            out.append(string: "n " + note.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n") + "\n")
+        }
+        return out.data()
+    }
+
+    /// A note line's text as it was before `noteLines`.
+    static func unescapedNote(_ text: String) -> String {
+        var out = "", escaped = false
+        for c in text {
+            if escaped {
+                out.append(c == "n" ? "\n" : c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else {
+                out.append(c)
+            }
+        }
+        return out
+    }
+
     /// One line, on its own ("." for the output folder's path, as in the file).
     static func lineBytes(_ kind: StaticString, _ s: Stamp, _ path: String) -> [UInt8] {
         var out = ByteText(capacity: 48 + path.utf8.count)
@@ -175,6 +202,8 @@ public struct SiteManifest: Sendable, Equatable {
     public struct Listing: Sendable {
         public var key: String
         public var cards: [(path: String, key: String)] = []
+        /// The notes the build said (see `noteLines`).
+        public var notes: [String] = []
         /// The manifest's bytes, every newline a NUL.
         let text: [UInt8]
         /// A path in `text` (NUL-terminated there) and its stamp.
@@ -248,6 +277,7 @@ public struct SiteManifest: Sendable, Equatable {
         if text.last != 0x0A { text.append(0x0A) }
         var key = ""
         var cards: [(path: String, key: String)] = []
+        var notes: [String] = []
         var files: [Listing.Line] = [], folders: [Listing.Line] = []
         let ok = text.withUnsafeMutableBufferPointer { b -> Bool in
             guard let base = b.baseAddress else { return false }
@@ -295,6 +325,8 @@ public struct SiteManifest: Sendable, Equatable {
                     guard let space = UnsafeBufferPointer(start: base + a + 2, count: e - a - 2).firstIndex(of: 0x20),
                           a + 2 + space + 1 < e else { return false }
                     cards.append((text(a + 2 + space + 1, e), text(a + 2, a + 2 + space)))
+                case UInt8(ascii: "n"):
+                    notes.append(unescapedNote(text(a + 2, e)))
                 default:
                     return false
                 }
@@ -304,6 +336,7 @@ public struct SiteManifest: Sendable, Equatable {
         guard ok else { return nil }
         var listing = Listing(key: key, text: text, fileLines: files, folderLines: folders)
         listing.cards = cards
+        listing.notes = notes
         return listing
     }
 
