@@ -130,4 +130,35 @@ final class TemplateOverrideTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("missing key 'titel'"), "\(error)")
         }
     }
+
+    /// Files of the workspace's that used to change nothing without a word: a link to nothing in
+    /// Templates/ or Assets/ and a folder with a built-in file's name are refused by name; a
+    /// hidden file in Assets/ (an .htaccess) is named as not published.
+    func test_overridesThatCouldNotBeUsedAreSaid() throws {
+        let dir = try TempDir()
+        let templates = dir.url.appendingPathComponent("Templates"), assets = dir.url.appendingPathComponent("Assets")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: templates.appendingPathComponent("week.mustache").path, withDestinationPath: "../theme/wek.mustache")
+        XCTAssertThrowsError(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: templates)) { error in
+            XCTAssertTrue("\(error)".contains("week.mustache: a symbolic link to ../theme/wek.mustache, which is not there"), "\(error)")
+        }
+        try dir.write("Assets/.htaccess", "Options -Indexes\n")
+        try dir.write("Assets/.git/config", "x\n")
+        XCTAssertEqual(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets).hidden, [".git", ".htaccess"])
+        try dir.write("Assets/style.css/notes.txt", "x\n")
+        XCTAssertThrowsError(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets)) { error in
+            XCTAssertTrue("\(error)".contains("style.css: a folder with the name of the built-in file it would override"), "\(error)")
+        }
+    }
+
+    /// The colour per bug is generated after the stylesheet under `:where()`, so a `.bug-SLUG`
+    /// rule in the workspace's own Assets/style.css wins (it lost to the generated one, which
+    /// came later with the same weight).
+    func test_aBugColourOfOnesOwnStylesheetWins() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
+        let css = String(decoding: try XCTUnwrap(try PracticeFixture.build(p)["style.css"]), as: UTF8.self)
+        let generated = css.split(separator: "\n").filter { $0.contains("--bug:") }
+        XCTAssertFalse(generated.isEmpty)
+        XCTAssertTrue(generated.allSatisfy { $0.hasPrefix(":where(.bug-") }, "\(generated)")
+    }
 }

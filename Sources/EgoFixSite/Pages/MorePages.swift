@@ -313,9 +313,12 @@ extension PageContext {
             if f.path == "style.css" {
                 out.append(FilePlan(path: "style.css") { ctx in
                     var css = String(decoding: f.data, as: UTF8.self)
-                    css += "\n/* one colour per bug (generated from the catalogue) */\n"
+                    // After the stylesheet, but under `:where()`, which counts for nothing: a rule of
+                    // the workspace's own Assets/style.css for a bug's class wins wherever it stands
+                    // (a plain `.bug-x` here came later and so beat it, without a word).
+                    css += "\n/* one colour per bug (generated from the catalogue; a .bug-SLUG rule of your own wins) */\n"
                     for b in ctx.index.bugs where NameShape.isHexColor(b.color) {
-                        css += ".bug-\(b.slug) { --bug: \(b.color); }\n"
+                        css += ":where(.bug-\(b.slug)) { --bug: \(b.color); }\n"
                     }
                     css += ContributionGraphSVG.scrollRules()
                     return Data(css.utf8)

@@ -142,6 +142,7 @@ public struct SiteBuilder: Sendable {
         for output in fileOutputs.suffix(shares.count) { _ = try output.get() }
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
         stats.notesNotOnTheSite = ctx.notesNotOnTheSite()
+            + assets.hidden.map { "Assets/\($0) is not published: files and folders whose names start with a dot are left out of the site." }
         return paths
     }
 }

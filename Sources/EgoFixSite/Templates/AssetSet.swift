@@ -6,12 +6,17 @@ import Foundation
 public struct AssetSet: Sendable {
     /// Sorted by path.
     public let files: [OverlayFile]
+    /// The workspace's hidden files and folders in `Assets/` (names starting with "."), which
+    /// are not published: their paths there, sorted. A build names them, so an `.htaccess`
+    /// meant to guard the published site is not missed in silence.
+    public let hidden: [String]
 
     /// - Parameters:
     ///   - builtIn: the embedded defaults (`BuiltIn.files(under: "Assets")`).
     ///   - folder: the user's `Assets/` folder; ignored when it does not exist.
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
-        files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Assets", folder: folder, workspace: folder?.deletingLastPathComponent())
+        (files, hidden) = try Overlay.mergeNamingHidden(builtIn: builtIn, builtInFolder: "Assets", folder: folder,
+                                                       workspace: folder?.deletingLastPathComponent())
     }
 
     /// The built-in assets overridden by `<workspace>/Assets/` when it exists.

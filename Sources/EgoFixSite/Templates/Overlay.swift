@@ -20,25 +20,43 @@ enum Overlay {
     /// `folder` itself, and must be a regular file: the files are published (assets as they are).
     static func merge(builtIn: [(path: String, data: Data)], builtInFolder: String,
                       folder: URL?, workspace: URL?) throws -> [OverlayFile] {
+        try mergeNamingHidden(builtIn: builtIn, builtInFolder: builtInFolder, folder: folder, workspace: workspace).files
+    }
+
+    /// `merge`, and the hidden files and folders under `folder` that it left out (their paths,
+    /// the outermost hidden name of each), sorted.
+    static func mergeNamingHidden(builtIn: [(path: String, data: Data)], builtInFolder: String,
+                                  folder: URL?, workspace: URL?) throws -> (files: [OverlayFile], hidden: [String]) {
         var byPath: [String: OverlayFile] = [:]
         for file in builtIn where !isHidden(file.path) {
             byPath[file.path] = OverlayFile(path: file.path, data: file.data,
                                             origin: "\(builtInFolder)/\(file.path) (built-in)", isBuiltIn: true)
         }
+        var hidden: [String] = []
         if let folder {
-            for file in try readFolder(folder, workspace: workspace) {
+            // A folder with a built-in file's name overrides nothing: said, not skipped without a word.
+            for path in byPath.keys.sorted() {
+                var isDir: ObjCBool = false
+                let full = folder.appendingPathComponent(path).path
+                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), isDir.boolValue {
+                    throw TemplateError.refused(path: full, reason: "a folder with the name of the built-in file it would override; overrides are files. Rename or remove the folder")
+                }
+            }
+            let read = try readFolder(folder, workspace: workspace)
+            for file in read.files {
                 byPath[file.path] = file
             }
+            hidden = read.hidden
         }
-        return byPath.keys.sorted().compactMap { byPath[$0] }
+        return (byPath.keys.sorted().compactMap { byPath[$0] }, hidden)
     }
 
     /// Every file under `folder` (following symbolic links to files inside `workspace` or
     /// `folder`), sorted by path. A missing folder is an empty list.
-    static func readFolder(_ folder: URL, workspace: URL?) throws -> [OverlayFile] {
+    static func readFolder(_ folder: URL, workspace: URL?) throws -> (files: [OverlayFile], hidden: [String]) {
         let fm = FileManager.default
         var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return [] }
+        guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return ([], []) }
         guard isDir.boolValue else {
             throw TemplateError.unreadable(path: folder.path, reason: "it is a file, not a folder")
         }
@@ -51,9 +69,10 @@ enum Overlay {
         guard let enumerator = fm.enumerator(atPath: folder.path) else {
             throw TemplateError.unreadable(path: folder.path, reason: "cannot list the folder")
         }
-        var paths: [String] = []
+        var paths: [String] = [], hidden: [String] = []
         while let next = enumerator.nextObject() as? String {
             if isHidden(next) {
+                hidden.append(next)
                 var d: ObjCBool = false
                 if fm.fileExists(atPath: folder.appendingPathComponent(next).path, isDirectory: &d), d.boolValue {
                     enumerator.skipDescendants()
@@ -62,7 +81,16 @@ enum Overlay {
             }
             var d: ObjCBool = false
             let full = folder.appendingPathComponent(next).path
-            guard fm.fileExists(atPath: full, isDirectory: &d) else { continue }
+            guard fm.fileExists(atPath: full, isDirectory: &d) else {
+                // A link to nothing (its file moved or renamed) used to leave the built-in file in
+                // place of the override without a word.
+                var st = stat()
+                if lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFLNK {
+                    let target = (try? fm.destinationOfSymbolicLink(atPath: full)) ?? "?"
+                    throw TemplateError.refused(path: full, reason: "a symbolic link to \(target), which is not there. Point it at the file, or remove it")
+                }
+                continue
+            }
             if !d.boolValue {
                 paths.append(next)
                 continue
@@ -80,7 +108,7 @@ enum Overlay {
         }
         paths.sort()
         let published = PublishedFileCheck(folders: [workspace?.path, folder.path])
-        return try paths.map { relative in
+        let files = try paths.map { relative in
             let url = folder.appendingPathComponent(relative)
             let target: String
             switch published.check(url.path) {
@@ -98,6 +126,7 @@ enum Overlay {
                 throw TemplateError.unreadable(path: url.path, reason: error.localizedDescription)
             }
         }
+        return (files, hidden.sorted())
     }
 
     static func isHidden(_ relativePath: String) -> Bool {
