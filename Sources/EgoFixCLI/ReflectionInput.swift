@@ -134,7 +134,21 @@ enum ReflectionInput {
             let key = c == "\u{1B}" ? " (an arrow or another special key sends one)" : ""
             throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value))\(key) at character \(offset + 1); remove it (tabs and line breaks are fine). \(refused)")
         }
-        let t = s.trimmingCharacters(in: .whitespacesAndNewlines)
+        let t = trimmedEnds(s)
         return t.isEmpty ? nil : t
+    }
+
+    /// The text without blank lines before it and white space after it; the first line keeps its
+    /// indentation (four spaces make a Markdown code block, and they used to be cut, so the
+    /// block became a paragraph).
+    static func trimmedEnds(_ s: String) -> String {
+        var end = s.endIndex
+        while end > s.startIndex, s[s.index(before: end)].isWhitespace { end = s.index(before: end) }
+        var start = s.startIndex, i = s.startIndex
+        while i < end, s[i].isWhitespace {
+            if s[i].isNewline { start = s.index(after: i) }
+            i = s.index(after: i)
+        }
+        return String(s[start..<end])
     }
 }

@@ -326,6 +326,21 @@ final class HardeningTests: XCTestCase {
         XCTAssertEqual(try cli.run(["applied"], at: morning, stdin: "line one\n\tline two\r\n").status, 0)
     }
 
+    /// Text is kept as typed but for blank lines before it and white space after it: an indented
+    /// first line is a Markdown code block and stays one (its four spaces were cut, so the block
+    /// became a paragraph on the site); text of nothing but white space is no text.
+    func test_Hardening_aReflectionKeepsItsFirstLinesIndentation() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["crash", "need-to-impress"], at: morning, stdin: "\n  \n    let x = 1\n    x += 1\n\n  \n").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: morning, stdin: "  \n \t\n").status, 0)
+        let export = String(decoding: try cli.export(), as: UTF8.self)
+        XCTAssertTrue(export.contains(#""note" : "    let x = 1\n    x += 1""#), export)
+        XCTAssertFalse(export.contains(#""reflection" :"#), "white space alone is no reflection: \(export)")
+        XCTAssertEqual(try cli.run(["build"], at: morning).status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("<pre><code>let x = 1\nx += 1\n</code></pre>"), week)
+    }
+
     // MARK: - 8. Strict --now
 
     func test_Hardening_nowIsParsedStrictly() throws {
