@@ -476,4 +476,26 @@ final class SitePagesTests: XCTestCase {
         for unit in units { XCTAssertNotNil(expected[unit] ?? (unit == "times" ? "once" : nil), "a unit with no test: \(unit)") }
         XCTAssertEqual(PatternCopy.count(1, "step", "steps") + " done.", "1 step done.")
     }
+
+    /// Up to eight pages of one's own are listed in every page's navigation; with more, one
+    /// "pages" entry leads to a page listing them all (each page listing every one made the
+    /// site grow with the square of their number: 500 pages, 29 MB; 2,000, 304 MB).
+    func test_site_manyPagesOfOnesOwnAreListedOnAPageOfTheirOwn() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 2)
+        func pages(_ n: Int) -> SiteContent {
+            SiteContent(pages: (1...n).map { .init(name: "note-\($0)", source: "content/pages/note-\($0).md", markdown: "Text \($0).") })
+        }
+        func nav(_ files: [String: Data], _ path: String) throws -> [String] {
+            HTMLDocument(try text(files, path)).elements.filter { $0.name == "a" && ($0.attr("href") ?? "").contains("pages/") }.compactMap { $0.attr("href") }
+        }
+        let eight = try PracticeFixture.build(p, content: pages(8))
+        XCTAssertEqual(try nav(eight, "index.html").count, 8)
+        XCTAssertNil(eight["pages/index.html"])
+        let nine = try PracticeFixture.build(p, content: pages(9))
+        XCTAssertEqual(try nav(nine, "index.html"), ["pages/index.html"])
+        XCTAssertEqual(try nav(nine, "pages/note-3/index.html"), ["../../pages/index.html"])
+        XCTAssertTrue(try text(nine, "pages/note-3/index.html").contains(#"<a href="../../pages/index.html" aria-current="page">pages</a>"#))
+        let listed = try nav(nine, "pages/index.html").filter { $0.hasPrefix("../pages/note-") }
+        XCTAssertEqual(listed.count, 9, "\(listed)")
+    }
 }

@@ -126,7 +126,11 @@ final class PageContext: Sendable {
                                          ("reports", "reports/index.html"), ("changelog", "changelog/index.html"),
                                          ("history", "history/index.html"), ("patterns", "patterns/index.html"),
                                          ("how the numbers work", "how/index.html")]
-        for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((p.name.replacingOccurrences(of: "-", with: " "), "pages/\(p.name)/index.html")) }
+        if content.pages.count > PageContext.navPageLimit {
+            items.append(("pages", PageContext.pagesIndexPath))
+        } else {
+            for p in content.pages.sorted(by: { $0.name < $1.name }) { items.append((PageContext.pageLabel(p), "pages/\(p.name)/index.html")) }
+        }
         navItems = items
         func nav(_ current: String?) -> TemplateValue {
             .list(items.map { ["label": .text($0.0), "href": .text($0.1), "current": .bool($0.1 == current)] })
@@ -184,6 +188,16 @@ final class PageContext: Sendable {
     }
 
     // MARK: - Common page parts
+
+    /// How many pages of one's own (content/pages) the navigation lists one by one; with more,
+    /// it lists one "pages" entry, a page that lists them all (every page's navigation listing
+    /// every one made the site grow with the square of their number: 500 pages, 29 MB).
+    static let navPageLimit = 8
+    static let pagesIndexPath = "pages/index.html"
+
+    /// A page of one's own as the navigation and the pages index name it: its file's name, its
+    /// dashes spaces.
+    static func pageLabel(_ doc: SiteContent.Document) -> String { doc.name.replacingOccurrences(of: "-", with: " ") }
 
     static func root(for path: String) -> String {
         // One "../" a folder: the slashes between segments (empty segments do not count).

@@ -63,6 +63,7 @@ extension PageContext {
         for (place, bug) in index.bugs.enumerated() {
             plans.append(PagePlan(path: "bugs/\(bug.slug)/index.html") { try $0.bugPage(place) })
         }
+        let listed = content.pages.count > PageContext.navPageLimit
         for doc in content.pages {
             let path = "pages/\(doc.name)/index.html"
             plans.append(PagePlan(path: path) { ctx in
@@ -70,7 +71,17 @@ extension PageContext {
                 // the file's name is both.
                 let (body, heading) = try Markdown.page(doc.markdown, name: doc.source)
                 return try ctx.render("page", ["body": .html(body), "ownHeading": .bool(heading != nil)], path: path, title: heading ?? doc.name,
-                                      crisis: CrisisLanguage.detect(doc.markdown))
+                                      current: listed ? PageContext.pagesIndexPath : nil, crisis: CrisisLanguage.detect(doc.markdown))
+            })
+        }
+        if listed {
+            plans.append(PagePlan(path: PageContext.pagesIndexPath) { ctx in
+                let items = ctx.content.pages.sorted { $0.name < $1.name }.map { doc -> TemplateValue in
+                    ["href": .text("pages/\(doc.name)/index.html"), "label": .text(PageContext.pageLabel(doc)), "summary": .text("")]
+                }
+                return try ctx.render("archive", ["intro": .text("Pages of your own, from content/pages."),
+                                                  "groups": .list([["label": "Pages", "items": .list(items)]])],
+                                      path: PageContext.pagesIndexPath, title: "Pages")
             })
         }
         return plans
