@@ -498,4 +498,18 @@ final class SitePagesTests: XCTestCase {
         let listed = try nav(nine, "pages/index.html").filter { $0.hasPrefix("../pages/note-") }
         XCTAssertEqual(listed.count, 9, "\(listed)")
     }
+
+    /// A question asked again is listed once, where it was first asked, with how often and over
+    /// which days (a year page listed one question 5,498 times); questions stay oldest first.
+    func test_site_aQuestionAskedAgainIsListedOnce() async throws {
+        let p = try await PracticeFixture.make(reflections: ["Why do I need the last word?", "Fine. Who asked?"], crashNotes: [], days: 5)
+        let files = try PracticeFixture.build(p)
+        let page = try text(files, "weeks/2026-W10/index.html")
+        let quoted = page.components(separatedBy: "<blockquote>").dropFirst().compactMap { $0.components(separatedBy: "</blockquote>").first }
+        XCTAssertEqual(quoted.filter { $0.contains("Why do I need the last word?") }.count, 1, "\(quoted)")
+        XCTAssertEqual(quoted.filter { $0.contains("Who asked?") }.count, 1, "\(quoted)")
+        let first = try XCTUnwrap(quoted.first)
+        XCTAssertTrue(first.contains("Why do I need the last word?") && first.contains("asked 3 times, 2026-03-02 to 2026-03-06"), first)
+        XCTAssertTrue(quoted[1].contains("asked 2 times, 2026-03-03 to 2026-03-05"), quoted[1])
+    }
 }

@@ -26,7 +26,7 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, oldest first.
     let crisisDays: [LocalDay]
     /// "Questions you asked yourself", per day (oldest first): reflections first, then crash notes.
-    let questionsByDay: [(day: LocalDay, questions: [TemplateValue])]
+    let questionsByDay: [(day: LocalDay, questions: [String])]
     let navItems: [(label: String, href: String)]
     /// The navigation list for each page that is itself in it, and for every other page.
     let navByCurrent: [String: TemplateValue]
@@ -62,7 +62,7 @@ final class PageContext: Sendable {
         }
         // Crisis language and questions are read on another core as soon as the days' records are
         // sorted, while this one finishes the index and renders the Markdown.
-        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [TemplateValue])])>?
+        var crisisWork: Parallel.Background<([LocalDay], [(day: LocalDay, questions: [String])])>?
         let index = SiteIndex(data: data, calendar: options.calendar, now: options.now) { completions, crashes in
             crisisWork = Parallel.Background { PageContext.crisisAndQuestions(completionsByDay: completions, crashesByDay: crashes) }
         }
@@ -165,22 +165,22 @@ final class PageContext: Sendable {
     /// Days whose text reads like a crisis, and "questions you asked yourself" per day (reflections
     /// first, then crash notes), read once; both oldest day first.
     static func crisisAndQuestions(completionsByDay: [LocalDay: [FixCompletion]], crashesByDay: [LocalDay: [Crash]])
-        -> ([LocalDay], [(day: LocalDay, questions: [TemplateValue])]) {
+        -> ([LocalDay], [(day: LocalDay, questions: [String])]) {
         var crisis = Set<LocalDay>()
-        var questions: [LocalDay: [TemplateValue]] = [:]
+        var questions: [LocalDay: [String]] = [:]
         for (day, list) in completionsByDay {
-            var qs: [TemplateValue] = []
+            var qs: [String] = []
             for c in list {
                 if let r = c.reflection, CrisisLanguage.detect(r) { crisis.insert(day) }
-                for q in AskedQuestions.extract(from: c.reflection ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+                qs += AskedQuestions.extract(from: c.reflection ?? "")
             }
             if !qs.isEmpty { questions[day] = qs }
         }
         for (day, list) in crashesByDay {
-            var qs: [TemplateValue] = []
+            var qs: [String] = []
             for c in list {
                 if let n = c.note, CrisisLanguage.detect(n) { crisis.insert(day) }
-                for q in AskedQuestions.extract(from: c.note ?? "") { qs.append(["text": .text(q), "date": .text(day.description)]) }
+                qs += AskedQuestions.extract(from: c.note ?? "")
             }
             if !qs.isEmpty { questions[day, default: []].append(contentsOf: qs) }
         }
@@ -338,14 +338,30 @@ final class PageContext: Sendable {
     }
 
     /// The questions of the days from `first` through `last`, oldest day first.
+    /// The questions asked from `first` through `last`, oldest first, each once: one asked again
+    /// is dated "asked 5 times, 2026-03-02 to 2026-03-09" where it was first asked (a year page
+    /// listed one question 5,498 times).
     func questions(from first: LocalDay, through last: LocalDay) -> [TemplateValue] {
-        var out: [TemplateValue] = []
+        var order: [String] = [], seen: [String: (count: Int, first: LocalDay, last: LocalDay)] = [:]
         var i = questionsByDay.lowerBound(of: first) { $0.day }
         while i < questionsByDay.count, questionsByDay[i].day <= last {
-            out.append(contentsOf: questionsByDay[i].questions)
+            let day = questionsByDay[i].day
+            for q in questionsByDay[i].questions {
+                if let s = seen[q] {
+                    seen[q] = (s.count + 1, s.first, day)
+                } else {
+                    seen[q] = (1, day, day)
+                    order.append(q)
+                }
+            }
             i += 1
         }
-        return out
+        return order.map { q in
+            let s = seen[q] ?? (1, first, first)
+            let date = s.count == 1 ? s.first.description
+                : "asked \(s.count) times, " + (s.first == s.last ? s.first.description : "\(s.first) to \(s.last)")
+            return ["text": .text(q), "date": .text(date)]
+        }
     }
 
     struct Counts {
