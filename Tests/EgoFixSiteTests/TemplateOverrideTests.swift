@@ -54,8 +54,11 @@ final class TemplateOverrideTests: XCTestCase {
         try dir.write("Templates/week.mustache", week + "{{> partials/mine}}\n")
         try dir.write("Templates/partials/mine.mustache", "<p>mine</p>\n")
         try dir.write("Templates/weeks.mustache", week)
+        // A file that is no template at all is said too (it was left out without a word).
+        try dir.write("Templates/week.html", week)
+        try dir.write("Templates/week.mustache~", week)
         let unused = try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder).unusedOverrides
-        XCTAssertEqual(unused.map { URL(fileURLWithPath: $0).lastPathComponent }, ["weeks.mustache"])
+        XCTAssertEqual(unused.map { URL(fileURLWithPath: $0).lastPathComponent }, ["week.html", "week.mustache~", "weeks.mustache"])
         XCTAssertEqual(try TemplateSet.load(workspace: nil).unusedOverrides, [])
     }
 

@@ -17,7 +17,8 @@ extension PageContext {
             }
         }
         for origin in templates.unusedOverrides {
-            lines.append("\(origin) is not used: no page has that name and no template includes it.")
+            lines.append(origin.hasSuffix(".mustache") ? "\(origin) is not used: no page has that name and no template includes it."
+                         : "\(origin) is not used: templates are files ending in .mustache.")
         }
         lines += templates.unreachedNames()
         for meta in PageMeta.allCases {

@@ -45,8 +45,9 @@ public struct TemplateSet: Sendable {
     /// first when something written on it reads like a crisis.
     public let pagesWithoutHelp: [String]
     /// Files in the workspace's `Templates/` that no page uses: not the name of a built-in
-    /// template, and included by none (a misspelt `weeks.mustache` changed nothing, silently).
-    public let unusedOverrides: [String]
+    /// template, and included by none (a misspelt `weeks.mustache` changed nothing, silently),
+    /// or not a template at all (`week.html`, an editor's `week.mustache~`).
+    public private(set) var unusedOverrides: [String]
     /// With overrides: every name the built-in templates read (each segment of a dotted name on
     /// its own), and the names they print raw. What a tag no page has reached yet is held to.
     private let builtInNames: (segments: Set<String>, raw: Set<String>)
@@ -64,6 +65,7 @@ public struct TemplateSet: Sendable {
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder, workspace: folder?.deletingLastPathComponent())
         var sources: [(name: String, origin: String, text: String, builtIn: Bool)] = []
+        let notTemplates = files.filter { !$0.isBuiltIn && !$0.path.hasSuffix(".mustache") }.map(\.origin)
         for file in files where file.path.hasSuffix(".mustache") {
             guard var text = String(data: file.data, encoding: .utf8) else {
                 throw TemplateError.unreadable(path: file.origin, reason: "it is not UTF-8 text")
@@ -80,6 +82,7 @@ public struct TemplateSet: Sendable {
             }
         }
         try self.init(sources: sources, builtInNames: Set(builtIn.map { String($0.path.dropLast(".mustache".count)) }), vocabulary: vocabulary)
+        unusedOverrides = (unusedOverrides + notTemplates).sorted()
     }
 
     /// Whether `tokens` hold text that is not only white space (sections' bodies included).
