@@ -310,6 +310,12 @@ final class SiteBuildTests: XCTestCase {
             XCTAssertEqual(r.status, 0, "\(path): \(r.err)")
             XCTAssertEqual(try String(contentsOfFile: cli.workdir + "/site/share/share.css", encoding: .utf8), css, path)
         }
+        // Both at once: one would change nothing, so the build refuses, naming both.
+        try Data("body { color: teal; }\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/Assets/share/share.css"))
+        let both = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.err.contains("Assets/share.css") && both.err.contains("Assets/share/share.css") && both.err.contains("Keep one of the two"), both.err)
+        XCTAssertEqual(try String(contentsOfFile: cli.workdir + "/site/share/share.css", encoding: .utf8), "body { color: olive; }\n", "the site as it was")
     }
 
     /// Files in the content folders that are not NAME.md (another extension, a capital MD, a

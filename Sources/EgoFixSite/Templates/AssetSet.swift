@@ -17,6 +17,12 @@ public struct AssetSet: Sendable {
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         (files, hidden) = try Overlay.mergeNamingHidden(builtIn: builtIn, builtInFolder: "Assets", folder: folder,
                                                        workspace: folder?.deletingLastPathComponent())
+        // The share folder's stylesheet has two names (see `PageContext.sharePlan`); one of each
+        // of one's own was one file too many, and one of them changed nothing.
+        if let a = files.first(where: { $0.path == "share.css" && !$0.isBuiltIn }),
+           let b = files.first(where: { $0.path == "share/share.css" && !$0.isBuiltIn }) {
+            throw TemplateError.refused(path: a.origin, reason: "the share pages' stylesheet, which \(b.origin) is too; only one is published as share/share.css. Keep one of the two")
+        }
     }
 
     /// The built-in assets overridden by `<workspace>/Assets/` when it exists.
