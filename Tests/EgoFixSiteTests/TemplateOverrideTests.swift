@@ -148,6 +148,11 @@ final class TemplateOverrideTests: XCTestCase {
         try dir.write("Assets/.htaccess", "Options -Indexes\n")
         try dir.write("Assets/.git/config", "x\n")
         XCTAssertEqual(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets).hidden, [".git", ".htaccess"])
+        try dir.write("Assets/back\\slash.png", "x\n")
+        XCTAssertThrowsError(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets)) { error in
+            XCTAssertTrue("\(error)".contains("back\\slash.png: a name with a backslash or a control character") && "\(error)".contains("Rename the file"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: assets.appendingPathComponent("back\\slash.png"))
         try dir.write("Assets/style.css/notes.txt", "x\n")
         XCTAssertThrowsError(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets)) { error in
             XCTAssertTrue("\(error)".contains("style.css: a folder with the name of the built-in file it would override"), "\(error)")

@@ -17,6 +17,11 @@ public struct AssetSet: Sendable {
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         (files, hidden) = try Overlay.mergeNamingHidden(builtIn: builtIn, builtInFolder: "Assets", folder: folder,
                                                        workspace: folder?.deletingLastPathComponent())
+        // A name the site's paths cannot hold is the file's to change, said with its name (it
+        // failed later as "a bug in the page that produced it").
+        for f in files where !f.isBuiltIn && f.path.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
+            throw TemplateError.refused(path: f.origin, reason: "a name with a backslash or a control character, which a path on the site cannot hold. Rename the file")
+        }
         // The share folder's stylesheet has two names (see `PageContext.sharePlan`); one of each
         // of one's own was one file too many, and one of them changed nothing.
         if let a = files.first(where: { $0.path == "share.css" && !$0.isBuiltIn }),
