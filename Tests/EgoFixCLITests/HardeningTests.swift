@@ -341,6 +341,23 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(week.contains("<pre><code>let x = 1\nx += 1\n</code></pre>"), week)
     }
 
+    /// A busy day in `history` goes on over more lines under its first part, within a card's
+    /// 64 columns (a day with nine fixes and a crash was one line of 383).
+    func test_Hardening_aBusyDayInHistoryKeepsToTheCardsWidth() throws {
+        let cli = try onboarded()
+        for i in 1...6 {
+            XCTAssertEqual(try cli.run(["crash", "need-to-impress"], at: "2026-03-02T09:0\(i):00+01:00").status, 0)
+            XCTAssertEqual(try cli.run(["applied", "-m", "x"], at: "2026-03-02T09:0\(i):30+01:00").status, 0)
+        }
+        let r = try cli.run(["history"], at: "2026-03-02T11:00:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n")
+        XCTAssertTrue(lines.allSatisfy { $0.count <= 64 }, r.out)
+        let day = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2026-03-02  ") }, r.out)
+        XCTAssertTrue(lines[day + 1].hasPrefix("            FIX #"), r.out)
+        XCTAssertTrue(r.out.contains("6 crashes"), r.out)
+    }
+
     // MARK: - 8. Strict --now
 
     func test_Hardening_nowIsParsedStrictly() throws {

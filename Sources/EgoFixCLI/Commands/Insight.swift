@@ -245,14 +245,39 @@ struct History: AsyncParsableCommand {
         out.append(s.style.dim("A applied  s skipped  F failed  X crash  o opened  . nothing"))
         out.append("")
         for c in graph.cells.reversed() where !c.activity.isEmpty {
-            var parts = (byDay[c.day] ?? []).map { x -> String in
-                (fixesById[x.fixId]?.label ?? "FIX") + (reruns.contains(x.id) ? " rerun" : "") + " " + outcomeWord(x)
+            // Each part with the columns it takes (a painted one's escapes take none).
+            var parts = (byDay[c.day] ?? []).map { x -> (String, Int) in
+                let text = (fixesById[x.fixId]?.label ?? "FIX") + (reruns.contains(x.id) ? " rerun" : "") + " " + outcomeWord(x)
                     + (x.reflection != nil ? " +note" : "")
+                return (text, text.count)
             }
-            if c.activity.crashes > 0 { parts.append(s.style.paint(Text.plural(c.activity.crashes, "crash", "crashes"), Style.crash)) }
-            if c.activity.reboots > 0 { parts.append(Text.plural(c.activity.reboots, "reboot", "reboots")) }
-            if c.activity.diagnostics > 0 { parts.append("weekly diagnostic") }
-            out.append(c.day.description + "  " + (parts.isEmpty ? s.style.dim("opened") : parts.joined(separator: ", ")))
+            if c.activity.crashes > 0 {
+                let text = Text.plural(c.activity.crashes, "crash", "crashes")
+                parts.append((s.style.paint(text, Style.crash), text.count))
+            }
+            for text in [c.activity.reboots > 0 ? Text.plural(c.activity.reboots, "reboot", "reboots") : nil,
+                         c.activity.diagnostics > 0 ? "weekly diagnostic" : nil].compactMap({ $0 }) {
+                parts.append((text, text.count))
+            }
+            guard !parts.isEmpty else {
+                out.append(c.day.description + "  " + s.style.dim("opened"))
+                continue
+            }
+            // A busy day goes on over more lines, under the first part, within the width of a card
+            // (a day with nine fixes and a crash was one line of 383 columns).
+            let indent = c.day.description.count + 2
+            var line = c.day.description + "  ", used = indent
+            for (k, (text, columns)) in parts.enumerated() {
+                let piece = k < parts.count - 1 ? text + "," : text, width = k < parts.count - 1 ? columns + 1 : columns
+                if used > indent && used + 1 + width > Text.width {
+                    out.append(line)
+                    (line, used) = (String(repeating: " ", count: indent) + piece, indent + width)
+                } else {
+                    if used > indent { (line, used) = (line + " ", used + 1) }
+                    (line, used) = (line + piece, used + width)
+                }
+            }
+            out.append(line)
         }
         out.append("")
         // The totals are the whole practice's, whatever --days shows above them.
