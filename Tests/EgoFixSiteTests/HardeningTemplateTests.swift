@@ -40,4 +40,18 @@ final class HardeningTemplateTests: XCTestCase {
         XCTAssertFalse(shapes.isEmpty)
         XCTAssertNoThrow(try TemplateSyntax.checkRenderDepth(shapes, origins: [:], maxPartialDepth: TemplateSet.maxPartialDepth))
     }
+
+    /// A section nested in itself (a list within the same list) stops at 64 MB a page with one
+    /// line naming the template, the line and the section: 90 of them deep rendered for minutes
+    /// into gigabytes.
+    func test_hardening_aPageThatGrowsPastItsLimitStopsNamingTheSection() throws {
+        let leaf = String(repeating: "x", count: 1024)
+        let set = try TemplateSet(templates: ["t": "{{#a}}{{#a}}\n{{#a}}\(leaf){{/a}}{{/a}}{{/a}}"])
+        let items = TemplateValue.list((0..<100).map { _ in TemplateValue.object(TemplateObject()) })
+        XCTAssertThrowsError(try set.render("t", .object(TemplateObject(fields: [("a", items)])))) { error in
+            XCTAssertEqual(error as? TemplateError, .pageTooLarge(template: "Templates/t.mustache", line: 2, section: "a"))
+            XCTAssertTrue("\(error)".contains("passed 64 MB inside {{#a}}"), "\(error)")
+        }
+        XCTAssertEqual(try set.render("t", .object(TemplateObject(fields: [("a", .list([.object(TemplateObject())]))]))).count, 1024 + 1)
+    }
 }

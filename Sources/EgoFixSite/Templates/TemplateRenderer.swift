@@ -8,6 +8,11 @@ import Synchronization
 /// or object holding it and used only while that call is running (a section's body is rendered
 /// inside it), and the tree is not changed while it renders.
 struct TemplateRenderer: Sendable {
+    /// The most a page may grow to: a template's own section nested in itself (90 `{{#days}}`
+    /// deep) rendered for minutes into gigabytes. The largest page of a heavy user's 10-year
+    /// site is about 6 MB.
+    static let maxPageBytes = 64 << 20
+
     private let programs: [TemplateProgram]
     private let place: [String: Int]
     /// Per operation of the `tracked` templates (each from its program's `reachBase`), whether a
@@ -190,7 +195,12 @@ struct TemplateRenderer: Sendable {
                     case .list(let items):
                         try items.withUnsafeBufferPointer { buf in
                             guard let first = buf.baseAddress else { return }
-                            for k in 0..<buf.count { try body(pushing: first + k) }
+                            for k in 0..<buf.count {
+                                try body(pushing: first + k)
+                                if out.length > TemplateRenderer.maxPageBytes {
+                                    throw TemplateError.pageTooLarge(template: p.origin, line: op.line, section: p.nameText[op.name])
+                                }
+                            }
                         }
                     case .bool(let b):
                         if b { try body(pushing: nil) }
