@@ -510,6 +510,6 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(quoted.filter { $0.contains("Who asked?") }.count, 1, "\(quoted)")
         let first = try XCTUnwrap(quoted.first)
         XCTAssertTrue(first.contains("Why do I need the last word?") && first.contains("asked 3 times, 2026-03-02 to 2026-03-06"), first)
-        XCTAssertTrue(quoted[1].contains("asked 2 times, 2026-03-03 to 2026-03-05"), quoted[1])
+        XCTAssertTrue(quoted[1].contains("asked twice, 2026-03-03 to 2026-03-05"), quoted[1])
     }
 }

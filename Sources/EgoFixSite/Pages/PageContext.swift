@@ -359,7 +359,7 @@ final class PageContext: Sendable {
         return order.map { q in
             let s = seen[q] ?? (1, first, first)
             let date = s.count == 1 ? s.first.description
-                : "asked \(s.count) times, " + (s.first == s.last ? s.first.description : "\(s.first) to \(s.last)")
+                : "asked \(s.count == 2 ? "twice" : "\(s.count) times"), " + (s.first == s.last ? s.first.description : "\(s.first) to \(s.last)")
             return ["text": .text(q), "date": .text(date)]
         }
     }
