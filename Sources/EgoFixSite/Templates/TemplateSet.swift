@@ -50,7 +50,7 @@ public struct TemplateSet: Sendable {
     public private(set) var unusedOverrides: [String]
     /// With overrides: every name the built-in templates read (each segment of a dotted name on
     /// its own), and the names they print raw. What a tag no page has reached yet is held to.
-    private let builtInNames: (segments: Set<String>, raw: Set<String>)
+    private let builtInVocabulary: (segments: Set<String>, raw: Set<String>)
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -168,7 +168,7 @@ public struct TemplateSet: Sendable {
         self.entries = entries
         // The workspace's own templates are watched for the tags no render reaches (see `unreachedNames`).
         self.renderer = TemplateRenderer(templates: compiled, tracked: builtInNames == nil ? [] : Set(sources.filter { !$0.builtIn }.map(\.name)))
-        self.builtInNames = vocabulary
+        self.builtInVocabulary = vocabulary
         self.names = entries.keys.sorted()
         // Checks of the overrides: what each page reaches (itself and the partials it includes,
         // transitively) holds the CSP meta; every file of one's own is reached by some page.
@@ -218,12 +218,12 @@ public struct TemplateSet: Sendable {
     public func unreachedNames() -> [String] {
         var seen = Set<String>(), lines: [String] = []
         for tag in renderer.unreached() where tag.name != "." {
-            let unknown = tag.name.split(separator: ".").first { !builtInNames.segments.contains(String($0)) }
+            let unknown = tag.name.split(separator: ".").first { !builtInVocabulary.segments.contains(String($0)) }
             let line: String
             if let unknown {
                 line = "\(tag.origin):\(tag.line): {{\(tag.raw ? "{" : "")\(tag.name)\(tag.raw ? "}" : "")}} is in a part no page shows yet, "
                     + "and no built-in template reads '\(unknown)'. If it is a typo, builds fail from the first page that shows it."
-            } else if tag.raw && !builtInNames.raw.contains(tag.name) {
+            } else if tag.raw && !builtInVocabulary.raw.contains(tag.name) {
                 line = "\(tag.origin):\(tag.line): {{{\(tag.name)}}} is in a part no page shows yet, and no built-in template prints "
                     + "'\(tag.name)' raw (raw output is for rendered Markdown and SVG only). If it holds text, builds fail from the first page that shows it."
             } else {
