@@ -153,6 +153,12 @@ final class TemplateOverrideTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("back\\slash.png: a name with a backslash or a control character") && "\(error)".contains("Rename the file"), "\(error)")
         }
         try FileManager.default.removeItem(at: assets.appendingPathComponent("back\\slash.png"))
+        // A control character in a template would go into every page as it is.
+        try FileManager.default.removeItem(at: templates.appendingPathComponent("week.mustache"))
+        try dir.write("Templates/week.mustache", "<p>one</p>\n<p>two\u{1B}[2J</p>\n")
+        XCTAssertThrowsError(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: templates)) { error in
+            XCTAssertTrue("\(error)".contains("week.mustache:2: the control character U+001B"), "\(error)")
+        }
         try dir.write("Assets/style.css/notes.txt", "x\n")
         XCTAssertThrowsError(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets)) { error in
             XCTAssertTrue("\(error)".contains("style.css: a folder with the name of the built-in file it would override"), "\(error)")
