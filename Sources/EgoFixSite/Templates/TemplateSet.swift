@@ -72,12 +72,14 @@ public struct TemplateSet: Sendable {
             }
             if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
             // A NUL or an escape would go into every page as it is (user text refuses them).
-            var line = 1
-            for c in text.unicodeScalars where !file.isBuiltIn {
-                if c == "\n" { line += 1 }
-                if (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || c.value == 0x7F {
-                    throw TemplateError.syntax(template: file.origin, line: line,
-                                               message: "the control character U+\(String(format: "%04X", c.value)) is not text a page can hold. Remove it.")
+            if !file.isBuiltIn {
+                var line = 1
+                for c in text.unicodeScalars {
+                    if c == "\n" { line += 1 }
+                    if (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || c.value == 0x7F {
+                        throw TemplateError.syntax(template: file.origin, line: line,
+                                                   message: "the control character U+\(String(format: "%04X", c.value)) is not text a page can hold. Remove it.")
+                    }
                 }
             }
             sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
