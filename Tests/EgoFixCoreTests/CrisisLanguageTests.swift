@@ -5,8 +5,11 @@ import XCTest
 /// The byte scan for ASCII text gives the same answer as lowercasing the text and searching it
 /// for each phrase, wherever a phrase sits and however it is cased.
 final class CrisisLanguageTests: XCTestCase {
+    /// Lowercased with Unicode's rules, the typographic apostrophe read as "'", combining marks
+    /// (U+0300 to U+036F) left out, then searched for each phrase.
     private func reference(_ text: String) -> Bool {
-        let lower = text.lowercased()
+        let lower = String(String.UnicodeScalarView(text.lowercased().unicodeScalars
+            .filter { !(0x300...0x36F).contains($0.value) }.map { $0 == "\u{2019}" ? "'" : $0 }))
         return CrisisLanguage.phrases.contains { lower.contains($0) }
     }
 
@@ -35,6 +38,19 @@ final class CrisisLanguageTests: XCTestCase {
             }
         }
         XCTAssertTrue(CrisisLanguage.detect("\u{212A}ILL MYSELF, \u{e9}"), "the Kelvin sign lowercases to k")
+        // Pieces of phrases among letters that lowercase beyond ASCII, or into it, in a fixed
+        // random order: the same answers as lowercasing with Unicode's rules and searching.
+        var seed: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let pieces = CrisisLanguage.phrases.flatMap { [$0, $0.uppercased(), String($0.prefix(4)), String($0.dropFirst(3))] }
+            + ["\u{212A}", "\u{130}", "\u{2019}", "\u{c9}", "\u{3A3}", "\u{1E9E}", "\u{FB00}", "\u{65E5}", " ", "I", "K", "'", "\u{301}"]
+        for _ in 0..<2000 {
+            let text = (0..<(1 + next(6))).map { _ in pieces[next(pieces.count)] }.joined()
+            XCTAssertEqual(CrisisLanguage.detect(text), reference(text), text)
+        }
         XCTAssertNil(CrisisLanguage.detectASCII("caf\u{e9} and suicide"))
         XCTAssertTrue(CrisisLanguage.detect("Caf\u{e9}. I can\u{2019}t go on."))
         XCTAssertFalse(CrisisLanguage.detect("Caf\u{e9}. Fine, mostly."))
