@@ -34,19 +34,31 @@ public enum AskedQuestions {
         return extractCharacters(markdown)
     }
 
+    /// `s` without tabs and spaces (Unicode's Zs) at either end, as `trimmingCharacters(in:
+    /// .whitespaces)` has it, read on scalars (Foundation's went through UTF-16 for every line:
+    /// most of a heavy user's build).
+    static func trimmedBlanks(_ s: Substring) -> Substring {
+        let scalars = s.unicodeScalars
+        func blank(_ u: Unicode.Scalar) -> Bool { u == "\t" || u.properties.generalCategory == .spaceSeparator }
+        var lo = scalars.startIndex, hi = scalars.endIndex
+        while lo < hi, blank(scalars[lo]) { lo = scalars.index(after: lo) }
+        while hi > lo, blank(scalars[scalars.index(before: hi)]) { hi = scalars.index(before: hi) }
+        return Substring(scalars[lo..<hi])
+    }
+
     /// `extract`, read Character by Character (any text).
     static func extractCharacters(_ markdown: String) -> [String] {
         var out: [String] = []
         var unit: (lower: String.Index, upper: String.Index)?
         func flush() {
-            if let u = unit { scan(markdown[u.lower..<u.upper], into: &out) }
+            // Only a run with a "?" in it holds a question.
+            if let u = unit, markdown.utf8[u.lower..<u.upper].contains(0x3F) { scan(markdown[u.lower..<u.upper], into: &out) }
             unit = nil
         }
         var inFence = false
         var fenceMark = ""
         for line in lineRanges(markdown) {
-            let text = markdown[line]
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = trimmedBlanks(markdown[line])
             if trimmed.hasPrefix("```") || trimmed.hasPrefix("~~~") {
                 let mark = String(trimmed.prefix(3))
                 if !inFence {
@@ -140,8 +152,10 @@ public enum AskedQuestions {
             let last = s[s.index(before: j)]
             while j < s.endIndex, isCloser(s[j]) { j = s.index(after: j) }
             if j == s.endIndex || s[j].isWhitespace {
-                let sentence = s[sentenceStart..<j].trimmingCharacters(in: .whitespacesAndNewlines)
-                if last == "?", sentence.contains(where: { $0.isLetter }) { out.append(sentence) }
+                if last == "?" {
+                    let sentence = s[sentenceStart..<j].trimmingCharacters(in: .whitespacesAndNewlines)
+                    if sentence.contains(where: { $0.isLetter }) { out.append(sentence) }
+                }
                 sentenceStart = j
             }
             i = j
@@ -149,7 +163,7 @@ public enum AskedQuestions {
     }
 
     /// Lines that begin a block of their own: headings, list items, quotes, table rows.
-    static func startsBlock(_ trimmed: String) -> Bool {
+    static func startsBlock(_ trimmed: Substring) -> Bool {
         if trimmed.hasPrefix("#") || trimmed.hasPrefix(">") || trimmed.hasPrefix("|") { return true }
         for m in ["- ", "* ", "+ "] where trimmed.hasPrefix(m) { return true }
         let digits = trimmed.prefix { $0.isASCII && $0.isNumber }
