@@ -41,17 +41,23 @@ final class HardeningTemplateTests: XCTestCase {
         XCTAssertNoThrow(try TemplateSyntax.checkRenderDepth(shapes, origins: [:], maxPartialDepth: TemplateSet.maxPartialDepth))
     }
 
-    /// A section nested in itself (a list within the same list) stops at 64 MB a page with one
-    /// line naming the template, the line and the section: 90 of them deep rendered for minutes
-    /// into gigabytes.
+    /// A section nested in itself (a list within the same list) stops at 64 MB or a million list
+    /// items a page, with one line naming the template, the line and the section: 90 of them
+    /// deep rendered for minutes into gigabytes.
     func test_hardening_aPageThatGrowsPastItsLimitStopsNamingTheSection() throws {
         let leaf = String(repeating: "x", count: 1024)
         let set = try TemplateSet(templates: ["t": "{{#a}}{{#a}}\n{{#a}}\(leaf){{/a}}{{/a}}{{/a}}"])
         let items = TemplateValue.list((0..<100).map { _ in TemplateValue.object(TemplateObject()) })
         XCTAssertThrowsError(try set.render("t", .object(TemplateObject(fields: [("a", items)])))) { error in
             XCTAssertEqual(error as? TemplateError, .pageTooLarge(template: "Templates/t.mustache", line: 2, section: "a"))
-            XCTAssertTrue("\(error)".contains("passed 64 MB inside {{#a}}"), "\(error)")
+            XCTAssertTrue("\(error)".contains("passed 64 MB or a million list items inside {{#a}}"), "\(error)")
         }
         XCTAssertEqual(try set.render("t", .object(TemplateObject(fields: [("a", .list([.object(TemplateObject())]))]))).count, 1024 + 1)
+        // Four deep, a byte each: 10^8 items and 100 MB, stopped at a million items (a size
+        // limit alone let ten nested {{#days}} run for minutes).
+        let small = try TemplateSet(templates: ["t": "{{#a}}{{#a}}{{#a}}{{#a}}x{{/a}}{{/a}}{{/a}}{{/a}}"])
+        XCTAssertThrowsError(try small.render("t", .object(TemplateObject(fields: [("a", items)])))) { error in
+            XCTAssertEqual(error as? TemplateError, .pageTooLarge(template: "Templates/t.mustache", line: 1, section: "a"))
+        }
     }
 }

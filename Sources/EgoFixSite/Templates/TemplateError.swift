@@ -20,7 +20,8 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
     /// A template or asset override that may not be published: a link out of the workspace, or
     /// not a regular file.
     case refused(path: String, reason: String)
-    /// A page grew past `TemplateRenderer.maxPageBytes` inside the section on `line`.
+    /// A page grew past `TemplateRenderer.maxPageBytes`, or its sections went through more than
+    /// `maxSectionPasses` list items, inside the section on `line`.
     case pageTooLarge(template: String, line: Int, section: String)
 
     /// One line, whatever a template held: control characters (a line break inside a quoted tag)
@@ -60,7 +61,7 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
         case .refused(let path, let reason):
             return "\(path): \(reason)"
         case .pageTooLarge(let template, let line, let section):
-            return "\(template):\(line): the page passed \(TemplateRenderer.maxPageBytes >> 20) MB inside {{#\(section)}}. "
+            return "\(template):\(line): the page passed \(TemplateRenderer.maxPageBytes >> 20) MB or a million list items inside {{#\(section)}}. "
                 + "Check for a section inside itself (a list within the same list); the largest built-in page is a few MB."
         }
     }

@@ -12,6 +12,10 @@ struct TemplateRenderer: Sendable {
     /// deep) rendered for minutes into gigabytes. The largest page of a heavy user's 10-year
     /// site is about 6 MB.
     static let maxPageBytes = 64 << 20
+    /// The most items a page's sections may go through, all lists together: ten `{{#days}}`
+    /// nested in each other go through 7^10 and write a byte each, which no size limit stops in
+    /// time. The busiest built-in page of a 100-year site goes through a few thousand.
+    static let maxSectionPasses = 1_000_000
 
     private let programs: [TemplateProgram]
     private let place: [String: Int]
@@ -91,6 +95,8 @@ struct TemplateRenderer: Sendable {
         private(set) var base: UnsafeMutablePointer<UnsafePointer<TemplateValue>>
         private(set) var count = 0
         private var capacity = 32
+        /// The list items the page's sections have gone through so far.
+        var passes = 0
         /// This render's record of the tracked operations it reached (nil when none are tracked).
         let reached: UnsafeMutablePointer<UInt8>?
 
@@ -197,7 +203,8 @@ struct TemplateRenderer: Sendable {
                             guard let first = buf.baseAddress else { return }
                             for k in 0..<buf.count {
                                 try body(pushing: first + k)
-                                if out.length > TemplateRenderer.maxPageBytes {
+                                stack.passes += 1
+                                if out.length > TemplateRenderer.maxPageBytes || stack.passes > TemplateRenderer.maxSectionPasses {
                                     throw TemplateError.pageTooLarge(template: p.origin, line: op.line, section: p.nameText[op.name])
                                 }
                             }
