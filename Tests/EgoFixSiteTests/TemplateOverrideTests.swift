@@ -127,6 +127,16 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertTrue(said[1].contains("{{{nte}}}") && said[1].contains("'nte'"), said[1])
         XCTAssertTrue(said[2].contains("{{{range}}}") && said[2].contains("prints 'range' raw"), said[2])
         XCTAssertTrue(said.allSatisfy { $0.contains("week.mustache:") })
+        // A partial that includes itself, even where no page goes yet, is refused at load.
+        try dir.write("Templates/partials/mine.mustache", "<p>{{#note}}{{> partials/loop}}{{/note}}</p>\n")
+        try dir.write("Templates/partials/loop.mustache", "<b>{{> partials/mine}}</b>\n")
+        try dir.write("Templates/week.mustache", week.replacingOccurrences(of: note, with: note + "{{> partials/mine}}"))
+        XCTAssertThrowsError(try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder)) { error in
+            XCTAssertTrue("\(error)".contains("includes itself (partials/loop > partials/mine > partials/loop)")
+                          || "\(error)".contains("includes itself (partials/mine > partials/loop > partials/mine)"), "\(error)")
+        }
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("partials/loop.mustache"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("partials/mine.mustache"))
         // The same build with a week note fails on the first typo, as it always did.
         let noted = SiteContent(weeks: [.init(name: "2026-W10", source: "content/weeks/2026-W10.md", markdown: "A note.")])
         XCTAssertThrowsError(try PracticeFixture.build(p, content: noted, templates: templates)) { error in

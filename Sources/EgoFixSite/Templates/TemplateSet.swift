@@ -176,6 +176,25 @@ public struct TemplateSet: Sendable {
                 throw TemplateError.missingPartial(template: entry.origin, line: partial.line, partial: partial.name)
             }
         }
+        // A partial that includes itself (directly or through others) fails every page that
+        // reaches it, even inside a section no page shows yet: said now, with the chain.
+        if overridden {
+            var state: [String: Int] = [:]  // 1: on the current path, 2: done
+            func visit(_ name: String, _ path: [(name: String, line: Int)]) throws {
+                state[name] = 1
+                for partial in entries[name]?.partials ?? [] {
+                    if state[partial.name] == 1 {
+                        let chain = (path.map(\.name) + [name, partial.name]).drop { $0 != partial.name }
+                        throw TemplateError.syntax(template: entries[name]?.origin ?? name, line: partial.line,
+                                                   message: "'{{> \(partial.name)}}' includes itself (\(chain.joined(separator: " > "))), "
+                                                    + "so any page that reaches it fails. Remove one of the inclusions")
+                    }
+                    if state[partial.name] == nil { try visit(partial.name, path + [(name, partial.line)]) }
+                }
+                state[name] = 2
+            }
+            for name in entries.keys.sorted() where state[name] == nil { try visit(name, []) }
+        }
         self.entries = entries
         // The workspace's own templates are watched for the tags no render reaches (see `unreachedNames`).
         self.renderer = TemplateRenderer(templates: compiled, tracked: builtInNames == nil ? [] : Set(sources.filter { !$0.builtIn }.map(\.name)))
