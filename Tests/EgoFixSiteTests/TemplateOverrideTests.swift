@@ -117,15 +117,17 @@ final class TemplateOverrideTests: XCTestCase {
         let note = "{{#note}}<section aria-label=\"Your note\"><h2>Note</h2>{{{note}}}</section>{{/note}}"
         XCTAssertTrue(week.contains(note))
         try dir.write("Templates/week.mustache", week.replacingOccurrences(of: note,
-            with: "{{#note}}<h2>{{titel}}</h2>{{{nte}}}{{{range}}}{{range}}{{{note}}}{{/note}}{{^note}}{{range}}{{/note}}"))
+            with: "{{#note}}<h2>{{titel}}</h2>{{{nte}}}{{{range}}}{{range}}{{fixCount}}{{{note}}}{{/note}}{{^note}}{{range}}{{/note}}"))
         let templates = try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: folder)
         let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 3)
         _ = try PracticeFixture.build(p, templates: templates)
         let said = templates.unreachedNames()
-        XCTAssertEqual(said.count, 3, "\(said)")
-        XCTAssertTrue(said[0].hasSuffix("{{titel}} is in a part no page shows yet, and no built-in template reads 'titel'. If it is a typo, builds fail from the first page that shows it."), said[0])
+        XCTAssertEqual(said.count, 4, "\(said)")
+        XCTAssertTrue(said[0].hasSuffix("{{titel}} is in a part no page shows yet, and no built-in template reads 'titel' there. If it is a typo, builds fail from the first page that shows it."), said[0])
         XCTAssertTrue(said[1].contains("{{{nte}}}") && said[1].contains("'nte'"), said[1])
         XCTAssertTrue(said[2].contains("{{{range}}}") && said[2].contains("prints 'range' raw"), said[2])
+        // A name only the changelog's template reads is not one a week page has.
+        XCTAssertTrue(said[3].contains("{{fixCount}}") && said[3].contains("reads 'fixCount' there"), said[3])
         XCTAssertTrue(said.allSatisfy { $0.contains("week.mustache:") })
         // A partial that includes itself, even where no page goes yet, is refused at load.
         try dir.write("Templates/partials/mine.mustache", "<p>{{#note}}{{> partials/loop}}{{/note}}</p>\n")

@@ -50,7 +50,7 @@ public struct TemplateSet: Sendable {
     public private(set) var unusedOverrides: [String]
     /// With overrides: every name the built-in templates read (each segment of a dotted name on
     /// its own), and the names they print raw. What a tag no page has reached yet is held to.
-    private let builtInVocabulary: (segments: Set<String>, raw: Set<String>)
+    private let builtInVocabulary: Vocabulary
 
     /// Loads the built-in templates and the workspace's `Templates/` folder (when present).
     public static func load(workspace: URL?) throws -> TemplateSet {
@@ -84,12 +84,35 @@ public struct TemplateSet: Sendable {
             }
             sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
         }
-        var vocabulary: (segments: Set<String>, raw: Set<String>) = ([], [])
+        var vocabulary = Vocabulary()
         if sources.contains(where: { !$0.builtIn }) {
+            // Each built-in template's names, and the partials it includes.
+            var own: [String: Vocabulary] = [:], includes: [String: [String]] = [:]
             for file in builtIn where file.path.hasSuffix(".mustache") {
                 let name = String(file.path.dropLast(".mustache".count))
                 let template = try CompiledTemplate(name: name, origin: "Templates/" + file.path, text: String(decoding: file.data, as: UTF8.self))
-                TemplateSet.names(in: template.tokens, into: &vocabulary)
+                var v = Vocabulary()
+                TemplateSet.names(in: template.tokens, into: &v)
+                own[name] = v
+                includes[name] = template.partials.map(\.name)
+            }
+            // What a template may read: the names of every page it is part of, with all that
+            // page's partials (a partial sees the page's context).
+            func below(_ name: String) -> Set<String> {
+                var seen = Set<String>(), stack = [name]
+                while let n = stack.popLast() {
+                    if seen.insert(n).inserted { stack += includes[n] ?? [] }
+                }
+                return seen
+            }
+            let belowByName = Dictionary(uniqueKeysWithValues: own.keys.map { ($0, below($0)) })
+            for name in own.keys {
+                var v = Vocabulary()
+                for root in belowByName.keys where belowByName[root]?.contains(name) == true {
+                    for n in belowByName[root] ?? [] { v.formUnion(own[n] ?? Vocabulary()) }
+                }
+                vocabulary.byTemplate[name] = v
+                vocabulary.formUnion(own[name] ?? Vocabulary())
             }
         }
         try self.init(sources: sources, builtInNames: Set(builtIn.map { String($0.path.dropLast(".mustache".count)) }), vocabulary: vocabulary)
@@ -125,8 +148,20 @@ public struct TemplateSet: Sendable {
         }
     }
 
+    /// Names the built-in templates read: each segment of a dotted name on its own, and the names
+    /// printed raw; all of them, and for each template those of the pages it is part of.
+    struct Vocabulary {
+        var segments = Set<String>(), raw = Set<String>()
+        var byTemplate: [String: Vocabulary] = [:]
+
+        mutating func formUnion(_ other: Vocabulary) {
+            segments.formUnion(other.segments)
+            raw.formUnion(other.raw)
+        }
+    }
+
     /// The names `tokens` read, each segment on its own, and the names printed raw.
-    private static func names(in tokens: [CompiledTemplate.Token], into v: inout (segments: Set<String>, raw: Set<String>)) {
+    private static func names(in tokens: [CompiledTemplate.Token], into v: inout Vocabulary) {
         for token in tokens {
             switch token {
             case .variable(let tag): v.segments.formUnion(tag.path)
@@ -151,7 +186,7 @@ public struct TemplateSet: Sendable {
     /// `builtInNames`: the built-in theme's template names, which the pages render (nil: every
     /// template given is one).
     private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)], builtInNames: Set<String>?,
-                 vocabulary: (segments: Set<String>, raw: Set<String>) = ([], [])) throws {
+                 vocabulary: Vocabulary = Vocabulary()) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         // With an override, how deep a render can nest through chains of partials is checked;
@@ -247,15 +282,19 @@ public struct TemplateSet: Sendable {
     /// found while the template is being written.
     public func unreachedNames() -> [String] {
         var seen = Set<String>(), lines: [String] = []
+        let nameByOrigin = Dictionary(entries.values.map { ($0.origin, $0.name) }, uniquingKeysWith: { a, _ in a })
         for tag in renderer.unreached() where tag.name != "." {
-            let unknown = tag.name.split(separator: ".").first { !builtInVocabulary.segments.contains(String($0)) }
+            // Held to the names of the pages the template is part of when it overrides a built-in
+            // one (`{{bugSlug}}` is read on bug pages, not in a week's note); else to all.
+            let known = nameByOrigin[tag.origin].flatMap { builtInVocabulary.byTemplate[$0] } ?? builtInVocabulary
+            let unknown = tag.name.split(separator: ".").first { !known.segments.contains(String($0)) }
             let line: String
             if let unknown {
                 line = "\(tag.origin):\(tag.line): {{\(tag.raw ? "{" : "")\(tag.name)\(tag.raw ? "}" : "")}} is in a part no page shows yet, "
-                    + "and no built-in template reads '\(unknown)'. If it is a typo, builds fail from the first page that shows it."
-            } else if tag.raw && !builtInVocabulary.raw.contains(tag.name) {
+                    + "and no built-in template reads '\(unknown)' there. If it is a typo, builds fail from the first page that shows it."
+            } else if tag.raw && !known.raw.contains(tag.name) {
                 line = "\(tag.origin):\(tag.line): {{{\(tag.name)}}} is in a part no page shows yet, and no built-in template prints "
-                    + "'\(tag.name)' raw (raw output is for rendered Markdown and SVG only). If it holds text, builds fail from the first page that shows it."
+                    + "'\(tag.name)' raw there (raw output is for rendered Markdown and SVG only). If it holds text, builds fail from the first page that shows it."
             } else {
                 continue
             }
