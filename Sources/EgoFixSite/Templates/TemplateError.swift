@@ -59,7 +59,7 @@ public enum TemplateError: Error, Equatable, CustomStringConvertible {
         case .unreadable(let path, let reason):
             return "\(path): cannot read: \(reason)"
         case .refused(let path, let reason):
-            return "\(path): \(reason)"
+            return "\(path): \(reason)" + (reason.hasSuffix(".") ? "" : ".")
         case .pageTooLarge(let template, let line, let section):
             return "\(template):\(line): the page passed \(TemplateRenderer.maxPageBytes >> 20) MB or a million list items inside {{#\(section)}}. "
                 + "Check for a section inside itself (a list within the same list); the largest built-in page is a few MB."
