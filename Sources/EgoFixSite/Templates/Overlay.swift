@@ -34,15 +34,12 @@ enum Overlay {
         }
         var hidden: [String] = []
         if let folder {
-            // A folder with a built-in file's name overrides nothing: said, not skipped without a word.
-            for path in byPath.keys.sorted() {
-                var isDir: ObjCBool = false
-                let full = folder.appendingPathComponent(path).path
-                if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), isDir.boolValue {
-                    throw TemplateError.refused(path: full, reason: "a folder with the name of the built-in file it would override; overrides are files. Rename or remove the folder")
-                }
-            }
             let read = try readFolder(folder, workspace: workspace)
+            // A folder with a built-in file's name overrides nothing: said, not skipped without a word.
+            if let path = read.folders.first(where: { byPath[$0] != nil }) {
+                throw TemplateError.refused(path: folder.appendingPathComponent(path).path,
+                                            reason: "a folder with the name of the built-in file it would override; overrides are files. Rename or remove the folder")
+            }
             for file in read.files {
                 byPath[file.path] = file
             }
@@ -52,11 +49,12 @@ enum Overlay {
     }
 
     /// Every file under `folder` (following symbolic links to files inside `workspace` or
-    /// `folder`), sorted by path. A missing folder is an empty list.
-    static func readFolder(_ folder: URL, workspace: URL?) throws -> (files: [OverlayFile], hidden: [String]) {
+    /// `folder`), sorted by path, with the hidden names it left out and the folders in it (not
+    /// hidden), sorted. A missing folder is empty.
+    static func readFolder(_ folder: URL, workspace: URL?) throws -> (files: [OverlayFile], hidden: [String], folders: [String]) {
         let fm = FileManager.default
         var isDir: ObjCBool = false
-        guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return ([], []) }
+        guard fm.fileExists(atPath: folder.path, isDirectory: &isDir) else { return ([], [], []) }
         guard isDir.boolValue else {
             throw TemplateError.unreadable(path: folder.path, reason: "it is a file, not a folder")
         }
@@ -69,7 +67,7 @@ enum Overlay {
         guard let enumerator = fm.enumerator(atPath: folder.path) else {
             throw TemplateError.unreadable(path: folder.path, reason: "cannot list the folder")
         }
-        var paths: [String] = [], hidden: [String] = []
+        var paths: [String] = [], hidden: [String] = [], folders: [String] = []
         while let next = enumerator.nextObject() as? String {
             if isHidden(next) {
                 hidden.append(next)
@@ -105,6 +103,7 @@ enum Overlay {
                     ? "a symbolic link to a folder, which is not followed. Move the folder in, or link its files"
                     : "a symbolic link to \(target), outside the workspace; it would be published. Copy the files in, or remove the link")
             }
+            folders.append(next)
         }
         paths.sort()
         let published = PublishedFileCheck(folders: [workspace?.path, folder.path])
@@ -126,7 +125,7 @@ enum Overlay {
                 throw TemplateError.unreadable(path: url.path, reason: error.localizedDescription)
             }
         }
-        return (files, hidden.sorted())
+        return (files, hidden.sorted(), folders.sorted())
     }
 
     static func isHidden(_ relativePath: String) -> Bool {
