@@ -17,4 +17,12 @@ public enum PathName {
             !part.isEmpty && !(part.count <= 2 && part.allSatisfy { $0 == UInt8(ascii: ".") })
         }
     }
+
+    /// Whether a byte of a path is one no path on the site may hold: a control character or a
+    /// backslash (every byte of a scalar beyond ASCII is 0x80 or more, so such a byte is such a
+    /// scalar). The site writer refuses such a path; an asset's name is checked before, so the
+    /// refusal names the file.
+    public static func isRefusedByte(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7F || byte == UInt8(ascii: "\\")
+    }
 }

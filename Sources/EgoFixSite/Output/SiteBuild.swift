@@ -294,9 +294,9 @@ public final class SiteBuild: @unchecked Sendable {
     private func validate(_ path: String, after previous: String) throws {
         guard !path.isEmpty else { throw SiteWriterError.invalidPath(path, reason: "empty path") }
         guard !path.hasPrefix("/") else { throw SiteWriterError.invalidPath(path, reason: "absolute path") }
-        // One look along the bytes finds control characters and backslashes (every byte of a
-        // scalar beyond ASCII is 0x80 or more, so such a byte is such a scalar) and the segments,
-        // split at the byte "/" as the file system splits them.
+        // One look along the bytes finds control characters and backslashes
+        // (`PathName.isRefusedByte`) and the segments, split at the byte "/" as the file system
+        // splits them.
         var text = path
         let (slashes, control, badSegment) = text.withUTF8 { b -> ([Int], Bool, Bool) in
             var slashes: [Int] = []
@@ -304,7 +304,7 @@ public final class SiteBuild: @unchecked Sendable {
             var start = 0
             for i in 0...b.count {
                 let c: UInt8 = i < b.count ? b[i] : UInt8(ascii: "/")
-                if c < 0x20 || c == UInt8(ascii: "\\") { control = true }
+                if PathName.isRefusedByte(c) { control = true }
                 guard c == UInt8(ascii: "/") else { continue }
                 let n = i - start
                 if n == 0 || (b[start] == UInt8(ascii: ".") && (n == 1 || (n == 2 && b[start + 1] == UInt8(ascii: ".")))) {

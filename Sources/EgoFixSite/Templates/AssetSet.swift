@@ -19,7 +19,7 @@ public struct AssetSet: Sendable {
                                                        workspace: folder?.deletingLastPathComponent())
         // A name the site's paths cannot hold is the file's to change, said with its name (it
         // failed later as "a bug in the page that produced it").
-        for f in files where !f.isBuiltIn && f.path.unicodeScalars.contains(where: { $0 == "\\" || $0.value < 0x20 || $0.value == 0x7F }) {
+        for f in files where !f.isBuiltIn && f.path.utf8.contains(where: PathName.isRefusedByte) {
             throw TemplateError.refused(path: f.origin, reason: "a name with a backslash or a control character, which a path on the site cannot hold. Rename the file")
         }
         // The share folder's stylesheet has two names (see `PageContext.sharePlan`); one of each
