@@ -55,9 +55,16 @@ final class LiveReload: @unchecked Sendable {
     /// `hasSite`: false when no build has succeeded yet (the page is serve's own stand-in).
     static func inject(html: String, nonce: String, eventsURL: String, generation: Int, error: String?, hasSite: Bool = true) -> String {
         var page = html
-        let marker = "http-equiv=\"Content-Security-Policy\" content=\""
-        if let start = page.range(of: marker), let end = page[start.upperBound...].firstIndex(of: "\"") {
-            page.insert(contentsOf: "; script-src 'nonce-\(nonce)'; connect-src \(eventsURL)", at: end)
+        // Every policy the page declares (a browser holds a page to all of them), found as the
+        // build's check finds it: a template of one's own may write the meta its own way.
+        let policies = MetaTag.all(in: html).filter(\.isContentSecurityPolicy).compactMap { tag in
+            tag.attributes.first { $0.name == "content" }
+        }
+        for content in policies.reversed() {
+            let amended = allowing(["script-src": "'nonce-\(nonce)'", "connect-src": eventsURL], in: content.text)
+            // In double quotes, with what would end or misread them written as references.
+            let quoted = amended.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            page.replaceSubrange(content.written, with: "\"" + quoted + "\"")
         }
         if let error, let body = page.range(of: "<body"), let close = page[body.upperBound...].firstIndex(of: ">") {
             let banner = "\n<aside class=\"serve-error\" role=\"alert\"><p><strong>egofix serve: the last rebuild failed.</strong> "
@@ -74,6 +81,21 @@ final class LiveReload: @unchecked Sendable {
             page += script
         }
         return page
+    }
+
+    /// `policy` with each source of `sources` (directive → source) allowed: added to its
+    /// directive where the policy has one (in place of 'none'), else as a directive of its own.
+    static func allowing(_ sources: KeyValuePairs<String, String>, in policy: String) -> String {
+        var directives = policy.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for (directive, source) in sources {
+            if let i = directives.firstIndex(where: { $0.split(separator: " ").first?.lowercased() == directive }) {
+                let words = directives[i].split(separator: " ").filter { $0.lowercased() != "'none'" }
+                directives[i] = (words + [Substring(source)]).joined(separator: " ")
+            } else {
+                directives.append(directive + " " + source)
+            }
+        }
+        return directives.joined(separator: "; ")
     }
 
     static func nonce() -> String {

@@ -349,3 +349,33 @@ extension ServeTests {
         XCTAssertNotNil(wait(5) { (try? fetch(s.url))?.body.contains("the last rebuild failed") == false ? true : nil })
     }
 }
+
+extension ServeTests {
+    /// A template of one's own that writes the policy meta its own way (attributes in another
+    /// order and case, single quotes, a script-src of 'none'): the page still reloads. serve
+    /// looked for the built-in theme's exact spelling, so such a page kept its policy as it was,
+    /// which blocked the reload script, and never reloaded.
+    func test_serve_reloadsAPageWhosePolicyMetaIsWrittenAnotherWay() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let top = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Templates/partials/top.mustache").path, encoding: .utf8)
+        let builtIn = try XCTUnwrap(top.split(separator: "\n").first { $0.contains("Content-Security-Policy") })
+        let own = "<META content='default-src &#39;none&#39;; style-src &#39;self&#39;; script-src &#39;none&#39;' HTTP-EQUIV=content-security-policy>"
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates/partials", withIntermediateDirectories: true)
+        try top.replacingOccurrences(of: builtIn, with: own).write(toFile: cli.workdir + "/Templates/partials/top.mustache", atomically: true, encoding: .utf8)
+        let s = try startServe(cli)
+        defer { if s.process.isRunning { s.process.terminate() } }
+        let page = try fetch(s.url)
+        XCTAssertEqual(page.status, 200)
+        XCTAssertTrue(page.body.contains("new EventSource("), page.body)
+        let port = s.url.dropFirst("http://127.0.0.1:".count).dropLast()
+        let nonce = try XCTUnwrap(page.body.range(of: "<script nonce=\"").map { page.body[$0.upperBound...].prefix { $0 != "\"" } })
+        XCTAssertTrue(page.body.contains("<META content=\"default-src 'none'; style-src 'self'; script-src 'nonce-\(nonce)'; "
+                                         + "connect-src http://127.0.0.1:\(port)/__egofix/events\" HTTP-EQUIV=content-security-policy>"), page.body)
+        // The built-in spelling, amended as before.
+        try FileManager.default.removeItem(atPath: cli.workdir + "/Templates")
+        let back = wait(10) { (try? fetch(s.url)).flatMap { $0.body.contains("<META") ? nil : $0 } }
+        XCTAssertTrue(back?.body.contains("form-action 'none'; script-src 'nonce-") == true, back?.body ?? s.err.text)
+    }
+}

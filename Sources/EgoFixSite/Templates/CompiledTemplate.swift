@@ -47,18 +47,30 @@ struct CompiledTemplate: Sendable {
 
     /// The partials it names, with the line of each use, in order.
     var partials: [(name: String, line: Int)] {
-        var out: [(String, Int)] = []
-        func walk(_ tokens: [Token]) {
-            for token in tokens {
-                switch token {
-                case .partial(let tag): out.append((tag.name, tag.line))
-                case .section(let tag): walk(tag.body)
-                case .text, .variable, .raw: break
-                }
-            }
+        var out: [(name: String, line: Int)] = []
+        CompiledTemplate.visit(tokens) { token in
+            if case .partial(let tag) = token { out.append((tag.name, tag.line)) }
         }
-        walk(tokens)
         return out
+    }
+
+    /// Calls `body` with every token of `tokens` in order, a section's before those of its body:
+    /// the one walk over a template's tokens that its checks share.
+    static func visit(_ tokens: [Token], _ body: (Token) -> Void) {
+        for token in tokens {
+            body(token)
+            if case .section(let tag) = token { visit(tag.body, body) }
+        }
+    }
+
+    /// Whether any token of `tokens`, sections' bodies included, satisfies `test` (the walk of
+    /// `visit`, stopping at the first).
+    static func contains(_ tokens: [Token], where test: (Token) -> Bool) -> Bool {
+        tokens.contains { token in
+            if test(token) { return true }
+            if case .section(let tag) = token { return contains(tag.body, where: test) }
+            return false
+        }
     }
 
     init(name: String, origin: String, text: String) throws {

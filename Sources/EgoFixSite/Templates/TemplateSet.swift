@@ -64,9 +64,22 @@ public struct TemplateSet: Sendable {
     /// Files not ending in ".mustache" are ignored.
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         let files = try Overlay.merge(builtIn: builtIn, builtInFolder: "Templates", folder: folder, workspace: folder?.deletingLastPathComponent())
-        var sources: [(name: String, origin: String, text: String, builtIn: Bool)] = []
+        // The built-in templates, each compiled once: for the pages, and with overrides for the
+        // names they read.
+        var builtInTemplates: [String: CompiledTemplate] = [:]
+        for file in builtIn where file.path.hasSuffix(".mustache") {
+            let name = String(file.path.dropLast(".mustache".count))
+            builtInTemplates[name] = try CompiledTemplate(name: name, origin: "Templates/\(file.path) (built-in)",
+                                                          text: String(decoding: file.data, as: UTF8.self))
+        }
+        var sources: [Source] = []
         let notTemplates = files.filter { !$0.isBuiltIn && !$0.path.hasSuffix(".mustache") }.map(\.origin)
         for file in files where file.path.hasSuffix(".mustache") {
+            let name = String(file.path.dropLast(".mustache".count))
+            if file.isBuiltIn, let template = builtInTemplates[name] {
+                sources.append(Source(template: template, builtIn: true))
+                continue
+            }
             guard var text = String(data: file.data, encoding: .utf8) else {
                 throw TemplateError.unreadable(path: file.origin, reason: "it is not UTF-8 text")
             }
@@ -82,15 +95,13 @@ public struct TemplateSet: Sendable {
                     }
                 }
             }
-            sources.append((String(file.path.dropLast(".mustache".count)), file.origin, text, file.isBuiltIn))
+            sources.append(Source(template: try CompiledTemplate(name: name, origin: file.origin, text: text), builtIn: file.isBuiltIn))
         }
         var vocabulary = Vocabulary()
         if sources.contains(where: { !$0.builtIn }) {
             // Each built-in template's names, and the partials it includes.
             var own: [String: Vocabulary] = [:], includes: [String: [String]] = [:]
-            for file in builtIn where file.path.hasSuffix(".mustache") {
-                let name = String(file.path.dropLast(".mustache".count))
-                let template = try CompiledTemplate(name: name, origin: "Templates/" + file.path, text: String(decoding: file.data, as: UTF8.self))
+            for (name, template) in builtInTemplates {
                 var v = Vocabulary()
                 TemplateSet.names(in: template.tokens, into: &v)
                 own[name] = v
@@ -121,30 +132,21 @@ public struct TemplateSet: Sendable {
 
     /// Whether `tokens` hold text that is not only white space (sections' bodies included).
     static func hasText(_ tokens: [CompiledTemplate.Token]) -> Bool {
-        tokens.contains { token in
-            switch token {
-            case .text(let bytes): return bytes.contains { ![0x20, 0x0a, 0x0d, 0x09].contains($0) }
-            case .section(let tag): return hasText(tag.body)
-            case .variable, .raw, .partial: return false
-            }
+        CompiledTemplate.contains(tokens) { token in
+            guard case .text(let bytes) = token else { return false }
+            return bytes.contains { ![0x20, 0x0a, 0x0d, 0x09].contains($0) }
         }
     }
 
     /// Whether `tokens` hold a `crisis` section that shows something: the help partial (when it
     /// has text) or text of its own.
     static func crisisSectionShowsHelp(_ tokens: [CompiledTemplate.Token], helpHasText: Bool) -> Bool {
-        func shows(_ body: [CompiledTemplate.Token]) -> Bool {
-            hasText(body) || body.contains { token in
-                switch token {
-                case .partial(let tag): return tag.name == "partials/help" && helpHasText
-                case .section(let tag): return shows(tag.body)
-                case .text, .variable, .raw: return false
-                }
-            }
-        }
-        return tokens.contains { token in
-            guard case .section(let tag) = token else { return false }
-            return (tag.name == "crisis" && !tag.inverted && shows(tag.body)) || crisisSectionShowsHelp(tag.body, helpHasText: helpHasText)
+        CompiledTemplate.contains(tokens) { token in
+            guard case .section(let crisis) = token, crisis.name == "crisis", !crisis.inverted else { return false }
+            return hasText(crisis.body) || (helpHasText && CompiledTemplate.contains(crisis.body) { token in
+                if case .partial(let tag) = token { return tag.name == "partials/help" }
+                return false
+            })
         }
     }
 
@@ -162,15 +164,12 @@ public struct TemplateSet: Sendable {
 
     /// The names `tokens` read, each segment on its own, and the names printed raw.
     private static func names(in tokens: [CompiledTemplate.Token], into v: inout Vocabulary) {
-        for token in tokens {
+        CompiledTemplate.visit(tokens) { token in
             switch token {
-            case .variable(let tag): v.segments.formUnion(tag.path)
+            case .variable(let tag), .section(let tag): v.segments.formUnion(tag.path)
             case .raw(let tag):
                 v.segments.formUnion(tag.path)
                 v.raw.insert(tag.name)
-            case .section(let tag):
-                v.segments.formUnion(tag.path)
-                names(in: tag.body, into: &v)
             case .text, .partial: break
             }
         }
@@ -178,15 +177,22 @@ public struct TemplateSet: Sendable {
 
     /// Templates given directly as text (for tests and tools): name → Mustache source.
     public init(templates: [String: String]) throws {
-        try self.init(sources: templates.keys.sorted().compactMap { name in
-            templates[name].map { (name, "Templates/\(name).mustache", $0, false) }
+        try self.init(sources: templates.keys.sorted().map { name in
+            Source(template: try CompiledTemplate(name: name, origin: "Templates/\(name).mustache", text: templates[name] ?? ""), builtIn: false)
         }, builtInNames: nil)
+    }
+
+    /// A template of the set, compiled, and whether it is the built-in theme's.
+    private struct Source {
+        let template: CompiledTemplate
+        let builtIn: Bool
+        var name: String { template.name }
+        var origin: String { template.origin }
     }
 
     /// `builtInNames`: the built-in theme's template names, which the pages render (nil: every
     /// template given is one).
-    private init(sources: [(name: String, origin: String, text: String, builtIn: Bool)], builtInNames: Set<String>?,
-                 vocabulary: Vocabulary = Vocabulary()) throws {
+    private init(sources: [Source], builtInNames: Set<String>?, vocabulary: Vocabulary = Vocabulary()) throws {
         var entries: [String: Entry] = [:]
         var compiled: [String: CompiledTemplate] = [:]
         // With an override, how deep a render can nest through chains of partials is checked;
@@ -195,7 +201,7 @@ public struct TemplateSet: Sendable {
         var shapes: [String: TemplateSyntax.Shape] = [:]
         var origins: [String: String] = [:]
         for source in sources {
-            let template = try CompiledTemplate(name: source.name, origin: source.origin, text: source.text)
+            let template = source.template
             if overridden {
                 shapes[source.name] = TemplateSyntax.shape(of: template.tokens)
                 origins[source.name] = source.origin
@@ -345,54 +351,21 @@ public enum PageMeta: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// The metas in the text of `tokens` (sections' bodies included), attributes in any order
-    /// and either quote, names and values in any case.
+    /// The metas in the text of `tokens` (sections' bodies included), read as `MetaTag` reads
+    /// them; names and values in any case.
     static func found(in tokens: [CompiledTemplate.Token]) -> Set<PageMeta> {
         var found = Set<PageMeta>()
-        func walk(_ tokens: [CompiledTemplate.Token]) {
-            for token in tokens {
-                switch token {
-                case .text(let bytes): scan(String(decoding: bytes, as: UTF8.self).lowercased())
-                case .section(let tag): walk(tag.body)
-                case .variable, .raw, .partial: break
-                }
-            }
-        }
-        func scan(_ text: String) {
-            var rest = Substring(text)
-            while let open = rest.range(of: "<meta") {
-                let tag = rest[open.upperBound...].prefix { $0 != ">" }
-                rest = rest[tag.endIndex...]
-                let a = attributes(tag)
-                if a["http-equiv"] == "content-security-policy", !(a["content"] ?? "").isEmpty { found.insert(.contentSecurityPolicy) }
-                if a["name"] == "referrer", a["content"] == "no-referrer" { found.insert(.noReferrer) }
-                if a["name"] == "robots", (a["content"] ?? "").split(whereSeparator: { $0 == "," || $0 == " " }).contains("noindex") {
+        CompiledTemplate.visit(tokens) { token in
+            guard case .text(let bytes) = token else { return }
+            for tag in MetaTag.all(in: String(decoding: bytes, as: UTF8.self)) {
+                let name = tag.value("name")?.lowercased(), content = tag.value("content")?.lowercased() ?? ""
+                if tag.isContentSecurityPolicy, !content.isEmpty { found.insert(.contentSecurityPolicy) }
+                if name == "referrer", content == "no-referrer" { found.insert(.noReferrer) }
+                if name == "robots", content.split(whereSeparator: { $0 == "," || $0 == " " }).contains("noindex") {
                     found.insert(.noindex)
                 }
             }
         }
-        walk(tokens)
         return found
-    }
-
-    /// `name="value"`, `name='value'` or `name=value` pairs of a tag's text.
-    private static func attributes(_ tag: Substring) -> [String: String] {
-        var out: [String: String] = [:]
-        var rest = tag
-        while let eq = rest.firstIndex(of: "=") {
-            let name = rest[..<eq].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "/" }).last.map(String.init) ?? ""
-            var value = rest[rest.index(after: eq)...].drop { $0 == " " }
-            let text: Substring
-            if let q = value.first, q == "\"" || q == "'" {
-                value = value.dropFirst()
-                text = value.prefix { $0 != q }
-                rest = value[text.endIndex...].dropFirst()
-            } else {
-                text = value.prefix { $0 != " " && $0 != "\n" && $0 != "\t" }
-                rest = value[text.endIndex...]
-            }
-            if !name.isEmpty, out[name] == nil { out[name] = String(text).trimmingCharacters(in: .whitespaces) }
-        }
-        return out
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+
+/// A `<meta>` element as it stands in a page's or template's text: its attributes, each name
+/// lowercased, each value where it stands in the text. The one reading of meta elements that the
+/// override check (`PageMeta`) and `serve`'s live reload share, so that a Content-Security-Policy
+/// the build accepts is one `serve` finds: attributes in any order, names in any case, values in
+/// double, single or no quotes.
+public struct MetaTag {
+    public struct Attribute {
+        /// The name, lowercased.
+        public let name: String
+        /// The value as written, without its quotes (see `text` for the value a browser reads).
+        public let value: Substring
+        /// The value with its quotes, if it has them: what replacing the value replaces.
+        public let written: Range<String.Index>
+
+        /// The value as a browser reads it: character references (`&#39;`, `&#x27;`, `&quot;`,
+        /// `&amp;`, `&lt;`, `&gt;`, `&apos;`) replaced by their characters.
+        public var text: String {
+            guard value.contains("&") else { return String(value) }
+            var out = "", rest = value
+            while let amp = rest.firstIndex(of: "&") {
+                out += rest[..<amp]
+                let ref = rest[rest.index(after: amp)...].prefix { $0 != ";" && $0 != "&" && $0 != " " }
+                let end = ref.endIndex
+                if end < rest.endIndex, rest[end] == ";", let c = Attribute.character(ref) {
+                    out.unicodeScalars.append(c)
+                    rest = rest[rest.index(after: end)...]
+                } else {
+                    out += "&"
+                    rest = rest[rest.index(after: amp)...]
+                }
+            }
+            return out + rest
+        }
+
+        private static func character(_ ref: Substring) -> Unicode.Scalar? {
+            switch ref {
+            case "amp": return "&"
+            case "lt": return "<"
+            case "gt": return ">"
+            case "quot": return "\""
+            case "apos": return "'"
+            default:
+                guard ref.first == "#" else { return nil }
+                let digits = ref.dropFirst()
+                let code = digits.first == "x" || digits.first == "X" ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+                return code.flatMap(Unicode.Scalar.init)
+            }
+        }
+    }
+
+    public let attributes: [Attribute]
+
+    /// The first value of the attribute `name` (lowercase), trimmed.
+    public func value(_ name: String) -> String? {
+        attributes.first { $0.name == name }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Whether it is a `Content-Security-Policy` meta (`http-equiv` in any case).
+    public var isContentSecurityPolicy: Bool {
+        value("http-equiv")?.lowercased() == "content-security-policy"
+    }
+
+    /// Every `<meta` element of `text` (any case), in order; a tag runs to the next `>`.
+    public static func all(in text: String) -> [MetaTag] {
+        var tags: [MetaTag] = []
+        var rest = text[...]
+        while let open = rest.range(of: "<meta", options: .caseInsensitive) {
+            let tag = rest[open.upperBound...].prefix { $0 != ">" }
+            rest = text[tag.endIndex...]
+            tags.append(MetaTag(attributes: attributes(tag)))
+        }
+        return tags
+    }
+
+    /// `name="value"`, `name='value'` or `name=value` pairs of a tag's text.
+    private static func attributes(_ tag: Substring) -> [Attribute] {
+        var out: [Attribute] = []
+        var rest = tag
+        while let eq = rest.firstIndex(of: "=") {
+            let name = rest[..<eq].split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "/" }).last.map { $0.lowercased() } ?? ""
+            let start = rest[rest.index(after: eq)...].drop { $0 == " " }
+            let value: Substring, written: Range<String.Index>
+            if let q = start.first, q == "\"" || q == "'" {
+                let inside = start.dropFirst()
+                value = inside.prefix { $0 != q }
+                rest = inside[value.endIndex...].dropFirst()
+                written = start.startIndex..<rest.startIndex
+            } else {
+                value = start.prefix { $0 != " " && $0 != "\n" && $0 != "\t" }
+                rest = start[value.endIndex...]
+                written = value.startIndex..<value.endIndex
+            }
+            if !name.isEmpty { out.append(Attribute(name: name, value: value, written: written)) }
+        }
+        return out
+    }
+}
