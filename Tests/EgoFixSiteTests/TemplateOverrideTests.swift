@@ -81,6 +81,14 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertEqual(found.keys.sorted(), [.contentSecurityPolicy, .noindex])
         XCTAssertTrue(found[.contentSecurityPolicy]?.contains("week") == true && found[.noindex]?.contains("dashboard") == true, "\(found)")
         XCTAssertFalse(found.values.joined().contains { $0.hasPrefix("share/") }, "share pages carry their own")
+        // An HTML comment, which a browser does not read, does not count either (nor one opened
+        // before a tag and closed after it); character references in a value are read.
+        try dir.write("Templates/partials/top.mustache", lines.map {
+            $0.contains("robots") ? "<!-- " + $0 + " -->" : $0.contains("no-referrer") ? "<!-- {{title}} " + $0 + " {{title}} -->" : $0
+        }.joined(separator: "\n"))
+        XCTAssertEqual(try without().keys.sorted(), [.noReferrer, .noindex])
+        try dir.write("Templates/partials/top.mustache", top.replacingOccurrences(of: #"content="no-referrer""#, with: #"content="no&#45;referrer""#))
+        XCTAssertEqual(try without(), [:])
         try dir.write("Templates/partials/top.mustache", top)
         let share = String(decoding: try XCTUnwrap(BuiltIn.file("Templates/share/page.mustache")), as: UTF8.self)
         try dir.write("Templates/share/page.mustache", share.replacingOccurrences(of: #"<meta name="referrer" content="no-referrer">"#, with: ""))

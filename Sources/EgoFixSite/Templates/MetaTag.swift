@@ -62,11 +62,16 @@ public struct MetaTag {
         value("http-equiv")?.lowercased() == "content-security-policy"
     }
 
-    /// Every `<meta` element of `text` (any case), in order; a tag runs to the next `>`.
+    /// Every `<meta` element of `text` (any case), in order, but those inside an HTML comment
+    /// (`<!-- -->`, which a browser does not read); a tag runs to the next `>`.
     public static func all(in text: String) -> [MetaTag] {
         var tags: [MetaTag] = []
         var rest = text[...]
         while let open = rest.range(of: "<meta", options: .caseInsensitive) {
+            if let comment = rest.range(of: "<!--"), comment.lowerBound < open.lowerBound {
+                rest = rest[comment.upperBound...].range(of: "-->").map { rest[$0.upperBound...] } ?? rest[rest.endIndex...]
+                continue
+            }
             let tag = rest[open.upperBound...].prefix { $0 != ">" }
             rest = text[tag.endIndex...]
             tags.append(MetaTag(attributes: attributes(tag)))
