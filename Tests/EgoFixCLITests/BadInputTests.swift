@@ -52,6 +52,26 @@ final class BadInputTests: XCTestCase {
         try assertRefused(cli, ["applied"], at: "2026-03-03T11:00:00+01:00", mentions: "already marked applied")
     }
 
+    /// `status` names the fix `applied` would mark before `today` has given it (it said "No
+    /// pending fix" while `remind` and `applied` named one), and gives nothing itself: it only
+    /// reads. Before remind_at it names none, as `applied` marks none.
+    func test_badInput_statusNamesTheFixAnOutcomeBeforeTodayWouldMark() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-03-02T20:00:00+01:00").status, 0)
+        let early = try cli.run(["status"], at: "2026-03-03T06:00:00+01:00")
+        XCTAssertTrue(early.out.contains("No pending fix."), early.out)
+        let status = try cli.run(["status"], at: "2026-03-03T10:00:00+01:00")
+        let named = try XCTUnwrap(status.out.range(of: #"PENDING  FIX #\d{3}"#, options: .regularExpression).map { String(status.out[$0].dropFirst(9)) }, status.out)
+        XCTAssertTrue(status.out.contains("// Today's, not opened yet: `egofix today` shows it; an outcome marks it."), status.out)
+        let json = try cli.run(["status", "--json"], at: "2026-03-03T10:00:00+01:00")
+        XCTAssertTrue(json.out.contains(#""pendingFixNotGivenYet" : true"#) || json.out.contains(#""pendingFixNotGivenYet":true"#), json.out)
+        let r = try cli.run(["applied", "-m", "did it"], at: "2026-03-03T10:01:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains(named), "status named \(named); applied marked: \(r.out)")
+        let after = try cli.run(["status"], at: "2026-03-03T10:02:00+01:00")
+        XCTAssertTrue(after.out.contains("No pending fix.") && !after.out.contains("not opened yet"), after.out)
+    }
+
     func test_badInput_secondOutcomeForTheSameFix() throws {
         let cli = try onboarded()
         XCTAssertEqual(try cli.run(["failed"], at: "2026-03-02T10:00:00+01:00").status, 0)

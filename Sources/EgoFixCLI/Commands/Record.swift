@@ -308,7 +308,8 @@ struct Status: AsyncParsableCommand {
         let s = try Session.open(options)
         let snap = try await s.store.transaction { () -> StatusSnapshot in
             try s.ensureCatalogue()
-            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
+            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek(),
+                                                 givingTodaysFixFrom: OutcomeCommand.givingTodaysFix(s))
         }
         if json {
             Swift.print(try JSONOut.encode(snap))
@@ -327,6 +328,9 @@ struct Status: AsyncParsableCommand {
         if let f = snap.pendingFix, let p = snap.pendingFixPrompt {
             out.append("PENDING  " + f)
             out += Text.wrap(p, indent: "  ")
+            if snap.pendingFixNotGivenYet {
+                out.append(s.style.dim("// Today's, not opened yet: `egofix today` shows it; an outcome marks it."))
+            }
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }

@@ -34,11 +34,7 @@ public struct DailyFixService: Sendable {
         let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
         let day = LocalDay(now, calendar: calendar)
-        let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
-        let assignment = DailyFixRules.choose(.init(
-            userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
-            primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
-        guard case .fix(let fix, let reason) = assignment else { return nil }
+        guard case .fix(let fix, let reason) = try await choice(user: user, fixes: fixes, day: day) else { return nil }
         let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now, day: day.ordinal)
         try await repos.completions.save(completion)
         if reason == .retest, var bug = try await repos.bugs.getById(fix.bugId) {
@@ -48,6 +44,20 @@ public struct DailyFixService: Sendable {
         try await EventRecorder(repos: repos, calendar: calendar)
             .record(.fixAssigned, userId: user.id, bugId: fix.bugId, fixId: fix.id, at: now)
         return (completion, fix)
+    }
+
+    /// The fix `assignToday` would give at `now` when none is given yet: read only (giving it
+    /// counts as opening it).
+    public func wouldAssign(at now: Date) async throws -> Fix? {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        return try await choice(user: user, fixes: try await repos.fixes.getAll(), day: LocalDay(now, calendar: calendar)).fix
+    }
+
+    /// `DailyFixRules.choose` over the store on `day`.
+    private func choice(user: UserProfile, fixes: [Fix], day: LocalDay) async throws -> DailyAssignment {
+        let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
+        return DailyFixRules.choose(.init(userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
+                                          primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
     }
 
     /// The daily (or weekly) fix already assigned on this local day, whatever its outcome.

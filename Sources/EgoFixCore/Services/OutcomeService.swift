@@ -34,15 +34,37 @@ public struct OutcomeService: Sendable {
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
-            let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day.adding(days: -1), dayOf: dayOf)
-            if let from = givingTodaysFixFrom, from.hasCome(at: now, calendar: calendar),
-               yesterday?.completion.outcome != .pending,
+            if try givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
                let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) {
                 return given
             }
             throw PracticeError.noPendingFix
         }
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
+    }
+
+    /// The fix an outcome at `now` would give and mark, as `target` would, when nothing is
+    /// pending and today's fix is not given yet; nil otherwise. Read only: what `egofix status`
+    /// names, so that it names the fix `egofix applied` marks.
+    public func wouldGive(at now: Date, givingTodaysFixFrom: ReminderTime?) async throws -> Fix? {
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
+        let day = LocalDay(now, calendar: calendar)
+        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
+        let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
+        guard PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
+              PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
+              try givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) else { return nil }
+        return try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now)
+    }
+
+    /// Whether an outcome at `now` gives today's fix (none given yet): from `from` on, and not
+    /// while yesterday's fix is left unmarked.
+    private func givesTodaysFix(at now: Date, from: ReminderTime?, candidates: [FixCompletion], fixesById byId: [UUID: Fix]) throws -> Bool {
+        guard let from, from.hasCome(at: now, calendar: calendar) else { return false }
+        let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: LocalDay(now, calendar: calendar).adding(days: -1),
+                                                      dayOf: { LocalDay($0, calendar: calendar) })
+        return yesterday?.completion.outcome != .pending
     }
 
     /// Marks the current fix (`target`, when the caller has just asked for it). Everything is

@@ -21,10 +21,15 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     public let activeBugs: [BugLine]
     public let pendingFix: String?
     public let pendingFixPrompt: String?
+    /// Whether the pending fix is today's, not given yet: `egofix today` gives it (and shows it),
+    /// and so does an outcome, which marks it (`OutcomeService.wouldGive`).
+    public let pendingFixNotGivenYet: Bool
     public let openCrashes: Int
     public let diagnosticDue: Bool
 
-    public static func make(repos: Repositories, calendar: Calendar, at now: Date, skippedDiagnosticWeek: LocalDay? = nil) async throws -> StatusSnapshot {
+    /// `givingTodaysFixFrom`: from when an outcome gives today's fix (see `OutcomeService.target`).
+    public static func make(repos: Repositories, calendar: Calendar, at now: Date, skippedDiagnosticWeek: LocalDay? = nil,
+                            givingTodaysFixFrom: ReminderTime? = nil) async throws -> StatusSnapshot {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let streakSvc = StreakService(repos: repos, calendar: calendar)
         let streak = try await streakSvc.currentStreak(at: now)
@@ -39,7 +44,11 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let today = LocalDay(now, calendar: calendar)
         let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: today, calendar: calendar)
         let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: today,
-                                             dayOf: { LocalDay($0, calendar: calendar) })?.completion
+                                             dayOf: { LocalDay($0, calendar: calendar) }).map(\.fix)
+        // Else the fix an outcome would give and mark now, so that status names the fix
+        // `egofix applied` marks.
+        let notGiven = pending == nil
+            ? try await OutcomeService(repos: repos, calendar: calendar).wouldGive(at: now, givingTodaysFixFrom: givingTodaysFixFrom) : nil
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
@@ -47,7 +56,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             freezeAvailable: try await streakSvc.freezeAvailable(at: now),
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
-            pendingFix: pending.flatMap { byId[$0.fixId]?.label }, pendingFixPrompt: pending.flatMap { byId[$0.fixId]?.prompt },
+            pendingFix: (pending ?? notGiven)?.label, pendingFixPrompt: (pending ?? notGiven)?.prompt, pendingFixNotGivenYet: notGiven != nil,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
     }
