@@ -212,7 +212,7 @@ final class SiteBuildTests: XCTestCase {
             try Data("time_zone = \"Mars/Olympus\"\n".utf8).write(to: config)
             let r = try cli.run(build)
             XCTAssertEqual(r.status, 1, "\(build)")
-            XCTAssertEqual(r.err, "egofix: \(cli.workdir)/egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin\n")
+            XCTAssertEqual(r.err, "egofix: \(cli.workdir)/egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin.\n")
             XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/index.html"))
         }
     }
@@ -257,7 +257,7 @@ final class SiteBuildTests: XCTestCase {
             let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
             XCTAssertEqual(r.status, 1, name)
             XCTAssertEqual(r.err, "egofix: content/weeks/\(name).md: \(name.prefix(4)) has no such week; its weeks run from "
-                           + "\(name.prefix(4))-W01 to \(name.prefix(4))-W\(weeks), so rename the file to one of those\n")
+                           + "\(name.prefix(4))-W01 to \(name.prefix(4))-W\(weeks), so rename the file to one of those.\n")
             try FileManager.default.removeItem(atPath: path)
         }
         try Data("A note.\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/content/weeks/2026-W53.md"))
@@ -332,7 +332,7 @@ final class SiteBuildTests: XCTestCase {
         }
         let r = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
-        for line in ["content/pages/trips is not read: notes are NAME.md files directly in content/pages",
+        for line in ["content/pages/trips is not read: content/pages reads the NAME.md files directly in it, such as about.md: lowercase letters, digits and '-'.",
                      "content/versions/1.1.MD is not read", "content/weeks/2026-W10.markdown is not read",
                      "content/weeks/2024-W10.md is not on the site: there are week pages from 2026-W10 to 2026-W10 only. 2024-W10 is before the practice began."] {
             XCTAssertTrue(r.err.contains("egofix: warning: " + line), "\(line)\n\(r.err)")
@@ -361,8 +361,11 @@ final class SiteBuildTests: XCTestCase {
         let sameDay = try cli.run(["status"], at: "2026-12-06T19:00:00Z").out
         let label = try XCTUnwrap(try dashboardPending(at: "2026-12-06T19:00:00Z"))
         XCTAssertTrue(sameDay.contains("PENDING  " + label), sameDay)
+        // Two days on, the 2026-12-06 fix is over: status names none of the fixes given, only
+        // today's, which `today` (or an outcome) gives and the dashboard shows from then.
         let later = try cli.run(["status"], at: "2026-12-08T09:00:00Z").out
-        XCTAssertTrue(later.contains("No pending fix."), later)
+        XCTAssertFalse(later.contains("PENDING  " + label), later)
+        XCTAssertTrue(later.contains("// Today's, not opened yet"), later)
         XCTAssertNil(try dashboardPending(at: "2026-12-08T09:00:00Z"), "the 2026-12-06 fix is over, as status says")
         let html = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
         XCTAssertTrue(html.contains("No pending fix."))
