@@ -121,7 +121,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 c.baseURL = value.hasSuffix("/") ? value : value + "/"
             case "time_zone":
                 guard !checkingTimeZone || TimeZone(identifier: value) != nil else {
-                    throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin")
+                    throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin.")
                 }
                 c.timeZone = value
             case "week_start":

@@ -157,7 +157,7 @@ public final class SQLiteStore: Sendable {
             } else if let target = try? fm.destinationOfSymbolicLink(atPath: path), !fm.fileExists(atPath: path) {
                 // A link to nothing: SQLite would make its target with everyone's read permission.
                 throw StoreError.cannotOpen(path: path, reason: "it is a symbolic link to \(target), which does not exist. "
-                                            + "Give the target's path, or remove the link")
+                                            + "Give the target's path, or remove the link.")
             }
         }
         do {

@@ -227,7 +227,10 @@ final class SyncCommandTests: XCTestCase {
         // folder in one that is there (~/Sync/egofix) is made.
         let missing = try a.run(["sync", a.workdir + "/nowhere/egofix"], at: "2026-03-02T08:10:00+01:00")
         XCTAssertEqual(missing.status, 1)
-        XCTAssertTrue(missing.err.hasPrefix("egofix: \(a.workdir)/nowhere/egofix is not a folder."), missing.err)
+        XCTAssertTrue(missing.err.hasPrefix("egofix: \(a.workdir)/nowhere/egofix is not there, nor is \(a.workdir)/nowhere. Give the folder"), missing.err)
+        try Data().write(to: URL(fileURLWithPath: a.workdir + "/afile"))
+        let file = try a.run(["sync", a.workdir + "/afile"], at: "2026-03-02T08:10:00+01:00")
+        XCTAssertTrue(file.err.hasPrefix("egofix: \(a.workdir)/afile is not a folder."), file.err)
         let made = try a.run(["sync", a.workdir + "/fresh"], at: "2026-03-02T08:10:00+01:00")
         XCTAssertEqual(made.status, 0, made.err)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: a.workdir + "/fresh")[.posixPermissions] as? Int, 0o700)

@@ -22,7 +22,7 @@ final class WorkspaceConfigTests: XCTestCase {
             do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
         }
         XCTAssertEqual(message("title = \"x\"\ncolour = \"red\""), "egofix.toml:2: unknown key 'colour'; known keys: title, base_url, time_zone, week_start, output, content, store, remind_at")
-        XCTAssertEqual(message("time_zone = \"Mars/Olympus\""), "egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin")
+        XCTAssertEqual(message("time_zone = \"Mars/Olympus\""), "egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin.")
         XCTAssertTrue(message("title = unquoted").hasPrefix("egofix.toml:1: 'title' must be a quoted string"), message("title = unquoted"))
         XCTAssertEqual(message("title = 3"), "egofix.toml:1: 'title' must be a quoted string")
         XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level")

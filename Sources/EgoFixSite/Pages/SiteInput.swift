@@ -38,13 +38,13 @@ public struct SiteContent: Sendable {
         case notAFile(String)
         public var description: String {
             switch self {
-            case .unreadable(let p): return "\(p): not readable as UTF-8 text"
-            case .badName(let p, let want): return "\(p): the file name should look like \(want)"
+            case .unreadable(let p): return "\(p): not readable as UTF-8 text."
+            case .badName(let p, let want): return "\(p): the file name should look like \(want)."
             case .noSuchWeek(let p, let year, let weeks):
-                return "\(p): \(year) has no such week; its weeks run from \(year)-W01 to \(year)-W\(weeks), so rename the file to one of those"
+                return "\(p): \(year) has no such week; its weeks run from \(year)-W01 to \(year)-W\(weeks), so rename the file to one of those."
             case .linkOutside(let p, let target):
-                return "\(p): a symbolic link to \(target), outside the workspace; its contents would be published. Copy the text in, or remove the link"
-            case .notAFile(let p): return "\(p): not a regular file; content notes are Markdown files"
+                return "\(p): a symbolic link to \(target), outside the workspace; its contents would be published. Copy the text in, or remove the link."
+            case .notAFile(let p): return "\(p): not a regular file; content notes are Markdown files."
             }
         }
     }
@@ -64,7 +64,7 @@ public struct SiteContent: Sendable {
             let dir = folder.appendingPathComponent(sub)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.path) else { return [] }
             for file in names.sorted() where !file.hasPrefix(".") && !file.hasSuffix(".md") {
-                ignored.append("\(label)/\(sub)/\(file) is not read: notes are NAME.md files directly in \(label)/\(sub) (\(want)).")
+                ignored.append("\(label)/\(sub)/\(file) is not read: \(label)/\(sub) reads the NAME.md files directly in it, such as \(want).")
             }
             return try names.filter { $0.hasSuffix(".md") && !$0.hasPrefix(".") }.sorted().map { file in
                 let name = String(file.dropLast(3))
@@ -91,9 +91,9 @@ public struct SiteContent: Sendable {
                 let weeks = LocalDay.isoWeekCount(year: year)
                 guard (1...weeks).contains(week) else { throw LoadError.noSuchWeek(source, year: year, weeks: weeks) }
             }),
-            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md (a version from 1.0 on, as written: no leading zeros)"),
+            versions: try docs("versions", check: { Version(canonical: $0) != nil }, want: "1.3.md: a version from 1.0 on, as written, with no leading zeros"),
             pages: try docs("pages", check: NameShape.isPageName,
-                            want: "about.md (lowercase letters, digits and '-')"))
+                            want: "about.md: lowercase letters, digits and '-'"))
         // A note with nothing in it says nothing: not published (an empty free page was a page of
         // its title alone, in every page's navigation).
         // Front matter is not read either: the title is the first "#" heading (a "---" block

@@ -228,7 +228,7 @@ public struct TemplateSet: Sendable {
                         let chain = (path.map(\.name) + [name, partial.name]).drop { $0 != partial.name }
                         throw TemplateError.syntax(template: entries[name]?.origin ?? name, line: partial.line,
                                                    message: "'{{> \(partial.name)}}' includes itself (\(chain.joined(separator: " > "))), "
-                                                    + "so any page that reaches it fails. Remove one of the inclusions")
+                                                    + "so any page that reaches it fails. Remove one of the inclusions.")
                     }
                     if state[partial.name] == nil { try visit(partial.name, path + [(name, partial.line)]) }
                 }

@@ -27,12 +27,16 @@ public struct SyncReport: Sendable, Equatable {
 /// Errors that stop a sync; nothing was changed.
 public enum SyncError: Error, Equatable, CustomStringConvertible {
     case notAFolder(String)
+    /// Neither the folder nor the one that would hold it is there (no ~/Sync on this machine).
+    case notThere(String, parent: String)
     case nothingToJoin(String)
     case alreadyAPractice(String)
     case cannotWrite(String, String)
 
     public var description: String {
         switch self {
+        case .notThere(let dir, let parent):
+            return "\(dir) is not there, nor is \(parent). Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
         case .notAFolder(let dir):
             return "\(dir) is not a folder. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
         case .nothingToJoin(let dir):
@@ -69,6 +73,9 @@ extension SQLiteStore {
         if stat(folder, &st) != 0, errno == ENOENT, stat(parent.isEmpty ? "." : parent, &st) == 0,
            (st.st_mode & S_IFMT) == S_IFDIR {
             madeFolder = mkdir(folder, 0o700) == 0
+        }
+        if stat(folder, &st) != 0, errno == ENOENT, !parent.isEmpty, stat(parent, &st) != 0 {
+            throw SyncError.notThere(folder, parent: parent)
         }
         guard stat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { throw SyncError.notAFolder(folder) }
         // A refused sync leaves no folder it made (rmdir: only while it is still empty).
