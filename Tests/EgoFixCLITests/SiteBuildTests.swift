@@ -264,6 +264,31 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build"], at: "2026-03-02T09:00:00+01:00").status, 0, "2026 has 53 weeks")
     }
 
+    /// A `templates/` folder (or `Asset/`, `SEEDS/`) is not read on a file system that tells
+    /// cases apart: said on every build, the no-change ones too, and made after a build it is a
+    /// change (its files changed nothing, without a word, and the next build stopped at the check).
+    func test_build_aFolderNamedOtherwiseThanTheOneABuildReadsIsSaid() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let at = "2026-03-02T09:00:00+01:00"
+        XCTAssertEqual(try cli.run(["build"], at: at).err, "")
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/templates", withIntermediateDirectories: true)
+        try Data("<p>mine</p>\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/templates/week.mustache"))
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Asset", withIntermediateDirectories: true)
+        let expected = "egofix: warning: Asset/ is not read: the folder a build reads is Assets/, spelt so. Rename it to use its files.\n"
+            + "egofix: warning: templates/ is not read: the folder a build reads is Templates/, spelt so. Rename it to use its files.\n"
+        for _ in 0..<2 {
+            let r = try cli.run(["build"], at: at)
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertEqual(r.err, expected)
+        }
+        try FileManager.default.moveItem(atPath: cli.workdir + "/templates", toPath: cli.workdir + "/Templates")
+        try FileManager.default.removeItem(atPath: cli.workdir + "/Asset")
+        let r = try cli.run(["build"], at: at)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.err.contains("with the overrides in Templates/, the pages made from week") && !r.err.contains("is not read"), r.err)
+    }
+
     /// A note written ahead of time (next week, the next version) is not on the site yet: the
     /// build says so on standard error on every build, the no-change ones too, and still succeeds;
     /// the no-change ones stay no-change builds.

@@ -31,6 +31,8 @@ public enum BuildFingerprint {
             h.add("folder \(folder)")
             h.addFolder(folder.hasPrefix("/") ? folder : root + "/" + folder)
         }
+        // A folder named for one of them but for its case (which the build names, reading none of it).
+        for misnamed in MisnamedFolder.find(in: root) { h.add("misnamed \(misnamed.found)") }
         return h.hex
     }
 

@@ -143,6 +143,7 @@ public struct SiteBuilder: Sendable {
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
         stats.notesNotOnTheSite = ctx.notesNotOnTheSite()
             + assets.hidden.map { "Assets/\($0) is not published: files and folders whose names start with a dot are left out of the site." }
+            + (options.workspace.map { MisnamedFolder.warnings(in: $0.path) } ?? [])
         return paths
     }
 }
