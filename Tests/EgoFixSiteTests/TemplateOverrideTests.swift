@@ -183,6 +183,25 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertThrowsError(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets)) { error in
             XCTAssertTrue("\(error)".contains("style.css: a folder with the name of the built-in file it would override"), "\(error)")
         }
+        try FileManager.default.removeItem(at: assets.appendingPathComponent("style.css"))
+        // An empty file in a built-in file's place (the pages were unstyled without a word).
+        try dir.write("Assets/style.css", "")
+        try dir.write("Assets/notes.txt", "")
+        XCTAssertEqual(try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets).emptyOverrides, ["style.css"])
+        // A name that is not UTF-8 (Latin-1's é) was skipped without a word, in either folder.
+        for folder in [assets, templates] {
+            let name = folder.path + "/caf" + String(decoding: [0xE9], as: UTF8.self) + ".mustache"
+            var bytes = Array((folder.path + "/caf").utf8) + [0xE9] + Array(".mustache".utf8) + [0]
+            let fd = bytes.withUnsafeMutableBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_CREAT | O_WRONLY, 0o600) }
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            close(fd)
+            let error = folder == assets ? Result { try AssetSet(builtIn: BuiltIn.files(under: "Assets"), overrides: assets) }.map { _ in () }
+                : Result { try TemplateSet(builtIn: BuiltIn.files(under: "Templates"), overrides: templates) }.map { _ in () }
+            XCTAssertThrowsError(try error.get()) { error in
+                XCTAssertTrue("\(error)".contains(name + ": a name that is not UTF-8 text") && "\(error)".hasSuffix("Rename it."), "\(error)")
+            }
+            bytes.withUnsafeMutableBufferPointer { _ = unlink(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self)) }
+        }
     }
 
     /// The colour per bug is generated after the stylesheet under `:where()`, so a `.bug-SLUG`

@@ -143,6 +143,8 @@ public struct SiteBuilder: Sendable {
         for (card, key) in zip(cards, keys) { stats.cardKeys[ShareCardPNG.path(card)] = key }
         stats.notesNotOnTheSite = ctx.notesNotOnTheSite()
             + assets.hidden.map { "Assets/\($0) is not published: files and folders whose names start with a dot are left out of the site." }
+            + assets.emptyOverrides.map { "Assets/\($0) is empty and takes the place of the built-in one" + ($0 == "style.css" ? ", so the pages are unstyled" : "")
+                + ". Remove it to keep the built-in file." }
             + (options.workspace.map { MisnamedFolder.warnings(in: $0.path) } ?? [])
         return paths
     }

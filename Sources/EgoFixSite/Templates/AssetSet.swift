@@ -10,6 +10,9 @@ public struct AssetSet: Sendable {
     /// are not published: their paths there, sorted. A build names them, so an `.htaccess`
     /// meant to guard the published site is not missed in silence.
     public let hidden: [String]
+    /// The workspace's empty files in `Assets/` that take a built-in file's place (an empty
+    /// `style.css` left the pages unstyled without a word): their paths there, sorted.
+    public let emptyOverrides: [String]
 
     /// - Parameters:
     ///   - builtIn: the embedded defaults (`BuiltIn.files(under: "Assets")`).
@@ -17,6 +20,8 @@ public struct AssetSet: Sendable {
     public init(builtIn: [(path: String, data: Data)], overrides folder: URL?) throws {
         (files, hidden) = try Overlay.mergeNamingHidden(builtIn: builtIn, builtInFolder: "Assets", folder: folder,
                                                        workspace: folder?.deletingLastPathComponent())
+        let builtInPaths = Set(builtIn.map(\.path))
+        emptyOverrides = files.filter { !$0.isBuiltIn && $0.data.isEmpty && builtInPaths.contains($0.path) }.map(\.path)
         // A name the site's paths cannot hold is the file's to change, said with its name (it
         // failed later as "a bug in the page that produced it").
         for f in files where !f.isBuiltIn && f.path.utf8.contains(where: PathName.isRefusedByte) {

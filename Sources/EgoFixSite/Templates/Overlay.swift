@@ -87,6 +87,11 @@ enum Overlay {
                     let target = (try? fm.destinationOfSymbolicLink(atPath: full)) ?? "?"
                     throw TemplateError.refused(path: full, reason: "a symbolic link to \(target), which is not there. Point it at the file, or remove it")
                 }
+                // A name that is not UTF-8 comes back with U+FFFD in it, a path that is not there:
+                // it was skipped without a word.
+                if next.unicodeScalars.contains("\u{FFFD}") {
+                    throw TemplateError.refused(path: full, reason: "a name that is not UTF-8 text (shown here with \u{FFFD}), which no page or path on the site can hold. Rename it")
+                }
                 continue
             }
             if !d.boolValue {
