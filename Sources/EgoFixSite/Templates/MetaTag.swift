@@ -63,20 +63,42 @@ public struct MetaTag {
     }
 
     /// Every `<meta` element of `text` (any case), in order, but those inside an HTML comment
-    /// (`<!-- -->`, which a browser does not read); a tag runs to the next `>`.
+    /// (`<!-- -->`, which a browser does not read); a tag runs to the next `>`. Found on the
+    /// bytes: `serve` reads every page it sends.
     public static func all(in text: String) -> [MetaTag] {
-        var tags: [MetaTag] = []
-        var rest = text[...]
-        while let open = rest.range(of: "<meta", options: .caseInsensitive) {
-            if let comment = rest.range(of: "<!--"), comment.lowerBound < open.lowerBound {
-                rest = rest[comment.upperBound...].range(of: "-->").map { rest[$0.upperBound...] } ?? rest[rest.endIndex...]
-                continue
+        var copy = text
+        let spans = copy.withUTF8 { b -> [(Int, Int)] in
+            /// Whether `word` (lowercase ASCII) is at `at`, in any case.
+            func has(_ word: StaticString, at: Int) -> Bool {
+                guard at + word.utf8CodeUnitCount <= b.count else { return false }
+                for k in 0..<word.utf8CodeUnitCount where b[at + k] | (b[at + k] >= 0x41 && b[at + k] <= 0x5A ? 0x20 : 0) != word.utf8Start[k] {
+                    return false
+                }
+                return true
             }
-            let tag = rest[open.upperBound...].prefix { $0 != ">" }
-            rest = text[tag.endIndex...]
-            tags.append(MetaTag(attributes: attributes(tag)))
+            var spans: [(Int, Int)] = []
+            var i = 0
+            while i < b.count {
+                guard b[i] == UInt8(ascii: "<") else { i += 1; continue }
+                if has("<!--", at: i) {
+                    var j = i + 4
+                    while j < b.count, !has("-->", at: j) { j += 1 }
+                    i = j + 3
+                } else if has("<meta", at: i) {
+                    var end = i + 5
+                    while end < b.count, b[end] != UInt8(ascii: ">") { end += 1 }
+                    spans.append((i + 5, end))
+                    i = end
+                } else {
+                    i += 1
+                }
+            }
+            return spans
         }
-        return tags
+        let bytes = text.utf8
+        return spans.map { start, end in
+            MetaTag(attributes: attributes(text[bytes.index(bytes.startIndex, offsetBy: start)..<bytes.index(bytes.startIndex, offsetBy: end)]))
+        }
     }
 
     /// `name="value"`, `name='value'` or `name=value` pairs of a tag's text.
