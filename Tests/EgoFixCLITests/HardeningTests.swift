@@ -358,6 +358,50 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(r.out.contains("6 crashes"), r.out)
     }
 
+    /// The all-time totals under `history` keep to a card's 64 columns as the days above them do:
+    /// ten years of demo (three-digit counts beside "Fear of being ordinary") made lines of 65
+    /// and 66. A title as long as a catalogue allows (40) goes on a line of its own.
+    func test_Hardening_historyTotalsByBugKeepToTheCardsWidth() throws {
+        let end = "2026-11-22T20:00:00+01:00"
+        func totals(_ out: String) -> [Substring] {
+            Array(out.split(separator: "\n").drop { !$0.hasPrefix(ByBugTable.heading) })
+        }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo", "--years", "10"], at: end).status, 0)
+        let r = try cli.run(["history"], at: end)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.split(separator: "\n").allSatisfy { $0.count <= 64 }, r.out)
+        let rows = totals(r.out)
+        XCTAssertEqual(rows.first, "all time, by bug        applied  skipped  failed  rate", r.out)
+        XCTAssertEqual(rows.count, 6, r.out)
+        let bugs = try XCTUnwrap(try cli.json(["history"], at: end)["byBug"] as? [[String: Any]])
+        XCTAssertTrue(bugs.contains { ($0["applied"] as? Int ?? 0) >= 100 }, "\(bugs)")
+        XCTAssertTrue(rows.contains { $0.hasPrefix("Fear of being ordinary  ") }, r.out)
+
+        // A catalogue of one's own with the longest title it allows.
+        let long = "Need to be the one who explains the joke"
+        XCTAssertEqual(long.count, 40)
+        let other = try CLI()
+        let builtIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Seeds/bugs.json")
+        var seeds = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: builtIn)) as? [[String: Any]])
+        let k = try XCTUnwrap(seeds.firstIndex { $0["slug"] as? String == "need-to-be-right" })
+        seeds[k]["title"] = long
+        try FileManager.default.createDirectory(atPath: other.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: seeds).write(to: URL(fileURLWithPath: other.workdir + "/Seeds/bugs.json"))
+        XCTAssertEqual(try other.run(["demo", "--years", "10"], at: end).status, 0)
+        let o = try other.run(["history"], at: end)
+        XCTAssertEqual(o.status, 0, o.err)
+        XCTAssertTrue(o.out.split(separator: "\n").allSatisfy { $0.count <= 64 }, o.out)
+        let at = try XCTUnwrap(totals(o.out).firstIndex { $0 == long }, o.out)
+        XCTAssertTrue(totals(o.out)[at + 1].hasPrefix(String(repeating: " ", count: 24)), o.out)
+
+        // Counts a century of practice could reach.
+        let table = ByBugTable(rows: [.init(title: long, applied: 12_345, skipped: 67_890, failed: 1_234, rate: 0.15),
+                                      .init(title: "Fear of being ordinary", applied: 99_999, skipped: 99_999, failed: 99_999, rate: 1)])
+        XCTAssertTrue(table.lines(Style(color: false)).allSatisfy { $0.count <= 64 }, "\(table.lines(Style(color: false)))")
+    }
+
     // MARK: - 8. Strict --now
 
     func test_Hardening_nowIsParsedStrictly() throws {

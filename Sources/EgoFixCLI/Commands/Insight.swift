@@ -281,11 +281,10 @@ struct History: AsyncParsableCommand {
         }
         out.append("")
         // The totals are the whole practice's, whatever --days shows above them.
-        if rates.contains(where: { $0.marked > 0 }) { out.append(s.style.dim("all time, by bug")) }
-        for r in rates where r.marked > 0 {
-            let rate = r.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
-            out.append(pad(bugsById[r.bugId]?.title ?? "?", 24) + " applied \(r.applied), skipped \(r.skipped), failed \(r.failed)  " + s.style.dim(rate))
-        }
+        out += ByBugTable(rows: rates.filter { $0.marked > 0 }.map {
+            ByBugTable.Row(title: bugsById[$0.bugId]?.title ?? "?", applied: $0.applied, skipped: $0.skipped, failed: $0.failed,
+                           rate: $0.completionRate)
+        }).lines(s.style)
         s.print(out)
     }
 }
