@@ -71,7 +71,7 @@ final class InProcessOrderTests: XCTestCase {
         let at = "2026-11-23T09:00:00Z"
         XCTAssertEqual(try cli.run(["demo"], at: at).status, 0)
         let found = try XCTUnwrap((try cli.json(["patterns"], at: at)["patterns"] as? [[String: Any]])?.first)
-        let p = try XCTUnwrap(found["confidence"] as? Double), title = try XCTUnwrap(found["title"] as? String)
+        let p = try XCTUnwrap(found["pValue"] as? Double), title = try XCTUnwrap(found["title"] as? String)
         for round in 0..<3 {
             let copy = cli.workdir + "/copy-\(round).sqlite"
             try? FileManager.default.removeItem(atPath: copy)

@@ -341,6 +341,46 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(week.contains("<pre><code>let x = 1\nx += 1\n</code></pre>"), week)
     }
 
+    /// A note or reflection of nothing but invisible format characters (zero width space, the
+    /// joiners, word joiner, byte order mark), alone or among spaces and line breaks, is no note,
+    /// as blank text is not: it was stored, "Reflection saved." was said, and the history marked
+    /// the day "+note" over nothing to read. Each way a command takes one: -m, standard input,
+    /// the editor, the crash's prompt.
+    func test_Hardening_aNoteOfInvisibleCharactersIsNoNote() throws {
+        let cli = try onboarded()
+        let invisible = ["\u{200B}", "\u{200C}\u{200D}", "\u{2060} \n\u{FEFF}", "\n\u{200B}\t\u{FEFF}\n \u{200D}"]
+        func export() throws -> String { String(decoding: try cli.export(), as: UTF8.self) }
+        for (i, text) in invisible.enumerated() {
+            let m = try cli.run(["crash", "need-to-impress", "-m", text], at: "2026-03-02T09:0\(i):00+01:00")
+            XCTAssertEqual(m.status, 0, m.err)
+            let piped = try cli.run(["crash", "need-to-impress"], at: "2026-03-02T09:1\(i):00+01:00", stdin: text)
+            XCTAssertEqual(piped.status, 0, piped.err)
+        }
+        let crashes = try export()
+        XCTAssertFalse(crashes.contains(#""note" :"#), crashes)
+        // The quick fix and the day's fix, marked with -m and on standard input.
+        let applied = try cli.run(["applied", "-m", invisible[2]], at: "2026-03-02T10:00:00+01:00")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertFalse(applied.out.contains("Reflection saved"), applied.out)
+        XCTAssertEqual(try cli.run(["skipped"], at: "2026-03-02T10:01:00+01:00", stdin: invisible[3]).status, 0)
+        // The editor's file with nothing visible in it is a file left empty.
+        let editor = cli.workdir + "/invisible.sh"
+        try "#!/bin/sh\nprintf '\\342\\200\\213\\n\\357\\273\\277 ' > \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(editor, 0o755), 0)
+        let edited = try cli.run(["failed", "-e"], at: "2026-03-03T09:00:00+01:00", env: ["EDITOR": editor])
+        XCTAssertEqual(edited.status, 1, edited.err)
+        XCTAssertTrue(edited.err.contains("left empty in the editor. Nothing recorded"), edited.err)
+        XCTAssertEqual(try cli.run(["failed", "-m", invisible[0]], at: "2026-03-03T09:01:00+01:00").status, 0)
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
+            let typed = try cli.runInTerminal(["crash"], at: "2026-03-03T10:00:00+01:00", input: "\n\u{200B}\u{2060}\n")
+            XCTAssertTrue(typed.out.contains("CRASH LOGGED"), typed.out)
+        }
+        let all = try export()
+        XCTAssertFalse(all.contains(#""note" :"#) || all.contains(#""reflection" :"#), all)
+        XCTAssertTrue(all.contains(#""outcome" : "failed""#) && all.contains(#""outcome" : "skipped""#), all)
+        XCTAssertFalse(try cli.run(["history"], at: "2026-03-03T11:00:00+01:00").out.contains("+note"))
+    }
+
     /// A busy day in `history` goes on over more lines under its first part, within a card's
     /// 64 columns (a day with nine fixes and a crash was one line of 383).
     func test_Hardening_aBusyDayInHistoryKeepsToTheCardsWidth() throws {
@@ -356,6 +396,50 @@ final class HardeningTests: XCTestCase {
         let day = try XCTUnwrap(lines.firstIndex { $0.hasPrefix("2026-03-02  ") }, r.out)
         XCTAssertTrue(lines[day + 1].hasPrefix("            FIX #"), r.out)
         XCTAssertTrue(r.out.contains("6 crashes"), r.out)
+    }
+
+    /// The all-time totals under `history` keep to a card's 64 columns as the days above them do:
+    /// ten years of demo (three-digit counts beside "Fear of being ordinary") made lines of 65
+    /// and 66. A title as long as a catalogue allows (40) goes on a line of its own.
+    func test_Hardening_historyTotalsByBugKeepToTheCardsWidth() throws {
+        let end = "2026-11-22T20:00:00+01:00"
+        func totals(_ out: String) -> [Substring] {
+            Array(out.split(separator: "\n").drop { !$0.hasPrefix(ByBugTable.heading) })
+        }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo", "--years", "10"], at: end).status, 0)
+        let r = try cli.run(["history"], at: end)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.split(separator: "\n").allSatisfy { $0.count <= 64 }, r.out)
+        let rows = totals(r.out)
+        XCTAssertEqual(rows.first, "all time, by bug        applied  skipped  failed  rate", r.out)
+        XCTAssertEqual(rows.count, 6, r.out)
+        let bugs = try XCTUnwrap(try cli.json(["history"], at: end)["byBug"] as? [[String: Any]])
+        XCTAssertTrue(bugs.contains { ($0["applied"] as? Int ?? 0) >= 100 }, "\(bugs)")
+        XCTAssertTrue(rows.contains { $0.hasPrefix("Fear of being ordinary  ") }, r.out)
+
+        // A catalogue of one's own with the longest title it allows.
+        let long = "Need to be the one who explains the joke"
+        XCTAssertEqual(long.count, 40)
+        let other = try CLI()
+        let builtIn = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Seeds/bugs.json")
+        var seeds = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: builtIn)) as? [[String: Any]])
+        let k = try XCTUnwrap(seeds.firstIndex { $0["slug"] as? String == "need-to-be-right" })
+        seeds[k]["title"] = long
+        try FileManager.default.createDirectory(atPath: other.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: seeds).write(to: URL(fileURLWithPath: other.workdir + "/Seeds/bugs.json"))
+        XCTAssertEqual(try other.run(["demo", "--years", "10"], at: end).status, 0)
+        let o = try other.run(["history"], at: end)
+        XCTAssertEqual(o.status, 0, o.err)
+        XCTAssertTrue(o.out.split(separator: "\n").allSatisfy { $0.count <= 64 }, o.out)
+        let at = try XCTUnwrap(totals(o.out).firstIndex { $0 == long }, o.out)
+        XCTAssertTrue(totals(o.out)[at + 1].hasPrefix(String(repeating: " ", count: 24)), o.out)
+
+        // Counts a century of practice could reach.
+        let table = ByBugTable(rows: [.init(title: long, applied: 12_345, skipped: 67_890, failed: 1_234, rate: 0.15),
+                                      .init(title: "Fear of being ordinary", applied: 99_999, skipped: 99_999, failed: 99_999, rate: 1)])
+        XCTAssertTrue(table.lines(Style(color: false)).allSatisfy { $0.count <= 64 }, "\(table.lines(Style(color: false)))")
     }
 
     // MARK: - 8. Strict --now

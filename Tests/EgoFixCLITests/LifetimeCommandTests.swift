@@ -147,7 +147,7 @@ final class LifetimeCommandTests: XCTestCase {
         _ = try ok(cli, ["reboot"], "2026-03-11T09:00:00+01:00")
         let history = try ok(cli, ["history", "--days", "7"], "2026-03-12T09:00:00+01:00")
         XCTAssertTrue(history.contains("2026-03-11  1 reboot\n"), history)
-        XCTAssertTrue(history.contains("all time, by bug\nNeed to be right "), history)
+        XCTAssertTrue(history.contains("all time, by bug  applied  skipped  failed  rate\nNeed to be right "), history)
         XCTAssertTrue(try ok(cli, ["export", "-"], "2026-03-12T09:01:00+01:00").contains("Corrected a waiter."))
         // The week page shows the reboot, not "Nothing recorded." under it.
         let site = cli.workdir + "/site"

@@ -283,6 +283,21 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(export.contains("\"outcome\" : \"applied\""), export)
     }
 
+    /// A reflection typed at the timer's question that is only invisible characters (a zero width
+    /// space, a word joiner) is none: the outcome is recorded without one.
+    func test_timer_aReflectionOfInvisibleCharactersIsNone() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "",
+                                      later: "a\n\u{200B} \u{2060}\u{FEFF}\n", after: 2.5)
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertFalse(r.out.contains("Reflection saved"), r.out)
+        let export = String(decoding: try cli.export(), as: UTF8.self)
+        XCTAssertTrue(export.contains("\"outcome\" : \"applied\""), export)
+        XCTAssertFalse(export.contains("\"reflection\" :"), export)
+    }
+
     func test_timer_refusesAFixWithoutATimerAndCtrlCRecordsNothing() throws {
         let plain = try started()
         XCTAssertEqual(try plain.run(["today"], at: wednesdayMorning).status, 0)

@@ -426,6 +426,29 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
     }
 
+    /// `patterns --json` gives p as `pValue`, the name the export gives it, and as the terminal
+    /// says it; left out where the terminal and the site say none was computed. It was
+    /// `confidence`, a number that falls as the detectors grow surer (0.001 for the surest).
+    func test_patterns_jsonNamesPForWhatItIs() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let at = "2026-11-22T20:00:00+01:00"
+        let patterns = try XCTUnwrap(try cli.json(["patterns"], at: at)["patterns"] as? [[String: Any]])
+        XCTAssertFalse(patterns.contains { $0["confidence"] != nil }, "\(patterns)")
+        let listed = try cli.run(["patterns"], at: at).out.split(separator: "\n")
+        for pattern in patterns {
+            let basis = try XCTUnwrap(pattern["basis"] as? String)
+            let line = try XCTUnwrap(listed.first { $0.contains("  // " + basis) }, "\(listed)")
+            if let p = pattern["pValue"] as? Double {
+                XCTAssertTrue(line.hasSuffix(p < 0.001 ? ", p < 0.001" : String(format: ", p = %.3f", p)), "\(line): \(p)")
+            } else {
+                XCTAssertTrue(line.hasSuffix("// " + basis), "no p was computed: \(line)")
+            }
+        }
+        XCTAssertTrue(patterns.contains { $0["pValue"] is Double }, "\(patterns)")
+        XCTAssertNil(try XCTUnwrap(patterns.first { $0["type"] as? String == "regression" })["pValue"], "\(patterns)")
+    }
+
     /// A pattern type dismissed with `patterns --dismiss` leaves the dashboard and this week's
     /// report too, not only the terminal; the patterns page still lists it.
     func test_build_aDismissedPatternTypeLeavesTheDashboard() throws {

@@ -474,8 +474,21 @@ final class DetectorTests: XCTestCase {
         s.crash(s.bugs[0], daysAgo: 10, hour: 2)
         let p = try XCTUnwrap(s.run(RegressionDetector()).pattern)
         XCTAssertEqual(p.title, "Need To Be Busy is back.")
-        XCTAssertTrue(p.body.hasPrefix("Stable since 2 April. A crash about it was logged on 22 May, 50 days later."), p.body)
+        XCTAssertTrue(p.body.hasPrefix("Stable since 2026-04-02. A crash about it was logged on 2026-05-22, 50 days later."), p.body)
         XCTAssertEqual(p.severity, .insight)
+    }
+
+    /// A regression's dates are written as the rest of the tool writes a day (the bug's page says
+    /// "Stable since 2025-04-27"; the history, the week pages): its prose said "27 April 2025",
+    /// and "2 January" within the year, beside the history's 2026-01-02.
+    func test_RegressionDetector_writesDatesAsTheRestOfTheToolDoes() throws {
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        s.bugs[0].status = .stable
+        s.bugs[0].stableSince = s.at(daysAgo: 400)
+        s.crash(s.bugs[0], daysAgo: 150, hour: 2)
+        let p = try XCTUnwrap(s.run(RegressionDetector()).pattern)
+        XCTAssertEqual(p.body, "Stable since 2025-04-27. A crash about it was logged on 2026-01-02, 250 days later. Stable meant quiet, not gone.")
+        XCTAssertEqual(p.basis, "based on its crashes and ratings since 2025-04-27")
     }
 
     func test_RegressionDetector_replaysStableThenActive() throws {
@@ -502,7 +515,7 @@ final class DetectorTests: XCTestCase {
             return s.run(RegressionDetector())
         }
         XCTAssertNil(run(secondCrashDaysAgo: 42).pattern, "day 20: not stable yet")
-        XCTAssertTrue(run(secondCrashDaysAgo: 41).pattern?.body.hasPrefix("Stable since 21 April. A crash about it was logged on 21 April, the same day.") == true,
+        XCTAssertTrue(run(secondCrashDaysAgo: 41).pattern?.body.hasPrefix("Stable since 2026-04-21. A crash about it was logged on 2026-04-21, the same day.") == true,
                       run(secondCrashDaysAgo: 41).pattern?.body ?? "nil")
         XCTAssertNotNil(run(secondCrashDaysAgo: 30).pattern, "well after")
     }

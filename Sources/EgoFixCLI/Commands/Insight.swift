@@ -51,8 +51,12 @@ struct Patterns: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Dismiss a detected pattern by its type (e.g. temporalCrash): it stops surfacing.", valueName: "type"))
     var dismiss: String?
 
+    /// `pValue` is p as the terminal and the site give it, left out where they say none was
+    /// computed (a regression, a plateau). It was called `confidence`: a number that falls as the
+    /// detectors grow surer, where the spec's patterns carry a severity and their data points,
+    /// and the site had stopped calling p a confidence. The export names it `pValue` too.
     struct JSONPattern: Encodable {
-        let type: String, severity: String, confidence: Double, basis: String, dataPoints: Int, title: String, body: String
+        let type: String, severity: String, pValue: Double?, basis: String, dataPoints: Int, title: String, body: String
         let relatedBugs: [String]
     }
     struct JSONStatus: Encodable {
@@ -101,7 +105,8 @@ struct Patterns: AsyncParsableCommand {
                                                      unit: $0.unit, ready: $0.isReady, line: $0.line) }
         if json {
             return [try JSONOut.encode(JSONOutput(
-                patterns: patterns.map { JSONPattern(type: $0.patternType.rawValue, severity: $0.severity.rawValue, confidence: $0.pValue,
+                patterns: patterns.map { JSONPattern(type: $0.patternType.rawValue, severity: $0.severity.rawValue,
+                                                     pValue: PatternCopy.confidence($0.pValue) == nil ? nil : $0.pValue,
                                                      basis: $0.basis, dataPoints: $0.dataPoints, title: $0.title, body: $0.body,
                                                      relatedBugs: $0.relatedBugIds.map(slug)) },
                 waiting: statuses.filter { !$0.ready }, checks: statuses))]
@@ -281,11 +286,10 @@ struct History: AsyncParsableCommand {
         }
         out.append("")
         // The totals are the whole practice's, whatever --days shows above them.
-        if rates.contains(where: { $0.marked > 0 }) { out.append(s.style.dim("all time, by bug")) }
-        for r in rates where r.marked > 0 {
-            let rate = r.completionRate.map { "\(Int(($0 * 100).rounded()))%" } ?? "-"
-            out.append(pad(bugsById[r.bugId]?.title ?? "?", 24) + " applied \(r.applied), skipped \(r.skipped), failed \(r.failed)  " + s.style.dim(rate))
-        }
+        out += ByBugTable(rows: rates.filter { $0.marked > 0 }.map {
+            ByBugTable.Row(title: bugsById[$0.bugId]?.title ?? "?", applied: $0.applied, skipped: $0.skipped, failed: $0.failed,
+                           rate: $0.completionRate)
+        }).lines(s.style)
         s.print(out)
     }
 }

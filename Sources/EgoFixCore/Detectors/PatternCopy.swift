@@ -94,13 +94,11 @@ public enum PatternCopy {
         }
     }
 
-    /// "12 March", or "12 March 2025" when not in `today`'s year.
-    public static func date(_ day: LocalDay, today: LocalDay) -> String {
-        let months = ["January", "February", "March", "April", "May", "June", "July", "August",
-                      "September", "October", "November", "December"]
-        let c = day.components
-        let base = "\(c.day) " + months[max(0, min(11, c.month - 1))]
-        return c.year == today.year ? base : base + " \(c.year)"
+    /// "2026-03-12": a day as every other line of the tool writes one (the history, the bug
+    /// pages, the week pages). Pattern prose alone said "12 March", and "12 March 2025" once the
+    /// year had turned.
+    public static func date(_ day: LocalDay) -> String {
+        day.description
     }
 
     /// "57%"
