@@ -449,3 +449,33 @@ final class POSIXTimeZoneTests: XCTestCase {
         XCTAssertEqual(POSIXTimeZone.zone(secondsEast: 5 * 3600 + 45 * 60)?.secondsFromGMT(), 5 * 3600 + 45 * 60)
     }
 }
+
+extension BadInputTests {
+    /// A crash note or a reflection that reads like a crisis gets the help block first, in the
+    /// words of the site's (read from the same template), and no tidbit, insight or quick-fix
+    /// card after it: the crash was answered with a quip about sending a short apology. The
+    /// records are as for any other text; the quick fix is queued and `today` shows it.
+    func test_badInput_textThatReadsLikeACrisisIsAnsweredWithTheHelpBlockFirst() throws {
+        let cli = try onboarded()
+        let template = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Templates/partials/help.mustache").path, encoding: .utf8)
+        let words = try XCTUnwrap(template.range(of: "<p>").map { template[$0.upperBound...].prefix { $0 != "<" } })
+        func helpFirst(_ out: String) -> Bool {
+            out.hasPrefix("BEFORE ANYTHING ELSE\n\n") && out.split(separator: "\n").prefix(9).joined(separator: " ").contains(words)
+        }
+        let crash = try cli.run(["crash", "-m", "Some days I want to kill myself over this."], at: "2026-03-02T10:00:00+01:00")
+        XCTAssertEqual(crash.status, 0, crash.err)
+        XCTAssertTrue(helpFirst(crash.out), crash.out)
+        XCTAssertTrue(crash.out.contains("CRASH LOGGED") && crash.out.contains("A quick fix is queued, for later: `egofix today` shows it."), crash.out)
+        XCTAssertFalse(crash.out.contains("QUICK FIX //") || crash.out.contains("Severity:"), crash.out)
+        let today = try cli.run(["today"], at: "2026-03-02T10:05:00+01:00")
+        XCTAssertTrue(today.out.contains("QUICK FIX // after the crash, first"), today.out)
+        let applied = try cli.run(["applied", "-m", "I want to disappear."], at: "2026-03-02T10:10:00+01:00")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(helpFirst(applied.out), applied.out)
+        XCTAssertTrue(applied.out.contains("FIX APPLIED") && applied.out.contains("Reflection saved."), applied.out)
+        // Other text: no block.
+        let calm = try cli.run(["crash", "-m", "Corrected a colleague's slide in the meeting."], at: "2026-03-02T12:00:00+01:00")
+        XCTAssertTrue(calm.out.hasPrefix("CRASH LOGGED") && calm.out.contains("QUICK FIX // shown next"), calm.out)
+    }
+}

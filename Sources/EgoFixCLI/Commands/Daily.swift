@@ -284,7 +284,10 @@ enum OutcomeCommand {
             throw error
         }
         guard case .marked(let r) = vm.state else { _ = try? await earlier.value; return [] }
-        var out: [String] = []
+        // A reflection that reads like a crisis gets the help block first, and no tidbit or
+        // insight after it.
+        let help = CrisisHelp.lines(for: reflection, style: s.style)
+        var out = help
         let head: String
         switch outcome {
         case .applied: head = "FIX APPLIED"
@@ -294,7 +297,7 @@ enum OutcomeCommand {
         out.append(s.style.paint(head, s.style.outcomeColor(outcome)) + "  " + s.style.dim(r.fix.label))
         out.append("")
         out.append(line(for: outcome, fix: r.fix))
-        if let insight = chosenInsight(fix: r.fix, interaction: interaction) {
+        if help.isEmpty, let insight = chosenInsight(fix: r.fix, interaction: interaction) {
             out.append("")
             out += Text.wrap(insight).map { s.style.dim($0) }
         }
@@ -306,7 +309,7 @@ enum OutcomeCommand {
             out.append("")
             out.append(transitionLine(t))
         }
-        if let tid = r.tidbit {
+        if help.isEmpty, let tid = r.tidbit {
             out.append("")
             out += Text.wrap(tid.body)
         }
