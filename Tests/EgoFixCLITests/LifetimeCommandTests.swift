@@ -420,6 +420,19 @@ final class RestDayCommandTests: XCTestCase {
         XCTAssertNotEqual(marked.status, 0)
         XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
     }
+
+    /// A deactivated bug's page says so as `egofix bugs` does: it read "Status: active, not
+    /// active. Active since 2026-03-02." (the copy audit).
+    func test_site_aDeactivatedBugsPageSaysDeactivated() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "deactivate", "need-to-impress"], at: "2026-03-02T20:00:00+01:00").status, 0)
+        XCTAssertTrue(try cli.run(["bugs"], at: "2026-03-03T09:00:00+01:00").out.contains("deactivated"))
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-03T09:00:00+01:00").status, 0)
+        let page = try String(contentsOfFile: cli.workdir + "/site/bugs/need-to-impress/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("Status: deactivated. First active 2026-03-02."), page)
+        XCTAssertFalse(page.contains("not active") || page.contains("Active since"), page)
+    }
 }
 
 /// Issue 31 (lifetime): history after a flight west over the date line.

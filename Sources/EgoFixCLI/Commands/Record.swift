@@ -361,9 +361,7 @@ struct Bugs: AsyncParsableCommand {
         let bugs = try await s.repos.bugs.getAll().sorted { $0.slug < $1.slug }
         var out: [String] = []
         for b in bugs {
-            // A deactivated bug keeps its lifecycle status; "active, inactive" read as a contradiction.
-            let state = b.isActive ? b.status.rawValue
-                : b.status == .identified ? "inactive" : b.status == .active ? "deactivated" : b.status.rawValue + ", deactivated"
+            let state = b.stateWords
             let primary = b.id == user?.primaryBugId
             out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + (primary ? pad(state, 19) + " " + s.style.dim("primary") : state))
             out += Text.wrap(b.description, indent: "  ").map { s.style.dim($0) }

@@ -58,3 +58,17 @@ public struct Bug: Identifiable, Codable, Sendable, Equatable {
         updatedAt = now
     }
 }
+
+extension Bug {
+    /// The bug's state in one word or two, as `egofix bugs` and its page say it: the lifecycle
+    /// status while it is active, else "inactive" (never activated), "deactivated", or the status
+    /// with ", deactivated" ("active, not active" read as a contradiction).
+    public var stateWords: String {
+        if isActive { return status.rawValue }
+        switch status {
+        case .identified: return "inactive"
+        case .active: return "deactivated"
+        default: return status.rawValue + ", deactivated"
+        }
+    }
+}

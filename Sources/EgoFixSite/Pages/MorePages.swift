@@ -207,10 +207,12 @@ extension PageContext {
             .sorted { $0.dayInstant != $1.dayInstant ? $0.dayInstant > $1.dayInstant : $1.id.sortsBefore($0.id) }
         let crashes = data.crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
             .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt > $1.crashedAt : $1.id.sortsBefore($0.id) }
-        var life = "Status: \(bug.status.rawValue)" + (bug.isActive ? "" : ", not active")
+        var life = "Status: \(bug.stateWords)"
         if let a = bug.activatedAt {
             // A regression restarts the active period; the first activation stays worth saying.
-            if bug.status == .active, let r = bug.regressedAt, r > a {
+            if !bug.isActive {
+                life += ". First active \(index.recorded.day(a))"
+            } else if bug.status == .active, let r = bug.regressedAt, r > a {
                 life += ". Back to active \(index.recorded.day(r)), a regression; first active \(index.recorded.day(a))"
             } else {
                 life += ". Active since \(index.recorded.day(a))"
