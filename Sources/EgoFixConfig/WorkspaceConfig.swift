@@ -42,7 +42,8 @@ public struct WorkspaceConfig: Equatable, Sendable {
         public let file: String
         public let line: Int
         public let message: String
-        public var description: String { "\(file):\(line): \(message)" }
+        /// "file:line: message.", with the full stop every error line ends in.
+        public var description: String { "\(file):\(line): \(message)" + (message.hasSuffix(".") ? "" : ".") }
         public init(file: String, line: Int, message: String) {
             (self.file, self.line, self.message) = (file, line, message)
         }
@@ -77,7 +78,10 @@ public struct WorkspaceConfig: Equatable, Sendable {
                     throw ParseError(file: file, line: n, message: "'\(key)' is set twice")
                 }
                 if keys.contains(key) {
-                    throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string (\(e.description))")
+                    // The TOML reader's words, without its "Error while parsing string:" in front.
+                    var detail = e.description
+                    if let colon = detail.range(of: "Error while parsing string: ") { detail = String(detail[colon.upperBound...]) }
+                    throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string on one line (\(detail))")
                 }
             }
             throw ParseError(file: file, line: n, message: "not valid TOML: \(e.description)")
@@ -121,7 +125,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 c.baseURL = value.hasSuffix("/") ? value : value + "/"
             case "time_zone":
                 guard !checkingTimeZone || TimeZone(identifier: value) != nil else {
-                    throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin.")
+                    throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin")
                 }
                 c.timeZone = value
             case "week_start":

@@ -21,16 +21,16 @@ final class WorkspaceConfigTests: XCTestCase {
         func message(_ text: String) -> String {
             do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
         }
-        XCTAssertEqual(message("title = \"x\"\ncolour = \"red\""), "egofix.toml:2: unknown key 'colour'; known keys: title, base_url, time_zone, week_start, output, content, store, remind_at")
+        XCTAssertEqual(message("title = \"x\"\ncolour = \"red\""), "egofix.toml:2: unknown key 'colour'; known keys: title, base_url, time_zone, week_start, output, content, store, remind_at.")
         XCTAssertEqual(message("time_zone = \"Mars/Olympus\""), "egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin.")
         XCTAssertTrue(message("title = unquoted").hasPrefix("egofix.toml:1: 'title' must be a quoted string"), message("title = unquoted"))
-        XCTAssertEqual(message("title = 3"), "egofix.toml:1: 'title' must be a quoted string")
-        XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level")
-        XCTAssertEqual(message("base_url = \"example.org\""), "egofix.toml:1: base_url must start with https:// or http://")
-        XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice")
+        XCTAssertEqual(message("title = 3"), "egofix.toml:1: 'title' must be a quoted string.")
+        XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level.")
+        XCTAssertEqual(message("base_url = \"example.org\""), "egofix.toml:1: base_url must start with https:// or http://.")
+        XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice.")
         // A setting the site would read and ignore is refused instead.
-        XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday, by the spec). Leave week_start out or set it to \"monday\"")
-        XCTAssertEqual(message("week_start = \"tuesday\""), "egofix.toml:1: week_start must be \"monday\"")
+        XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday, by the spec). Leave week_start out or set it to \"monday\".")
+        XCTAssertEqual(message("week_start = \"tuesday\""), "egofix.toml:1: week_start must be \"monday\".")
     }
 
     /// A caller that knows the text passed before (a rebuild with the same egofix.toml) can read it
@@ -66,12 +66,12 @@ final class WorkspaceConfigTests: XCTestCase {
         func message(_ text: String) -> String {
             do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
         }
-        XCTAssertEqual(message(#"title = "a\u001b]0;x\u0007""#), "egofix.toml:1: 'title' holds the control character U+1B; remove it")
+        XCTAssertEqual(message(#"title = "a\u001b]0;x\u0007""#), "egofix.toml:1: 'title' holds the control character U+1B; remove it.")
         XCTAssertEqual(message("title = \"" + String(repeating: "x", count: 201) + "\""),
-                       "egofix.toml:1: 'title' is 201 characters long, over the limit of 200; shorten it")
+                       "egofix.toml:1: 'title' is 201 characters long, over the limit of 200; shorten it.")
         XCTAssertTrue(message("title = \"" + String(repeating: "x", count: 10_000_000) + "\"").contains("over the limit of 65536"))
-        XCTAssertEqual(message("\n\n[site]\ntitle = \"x\""), "egofix.toml:3: tables are not used in egofix.toml; put every key at the top level")
-        XCTAssertEqual(message("site.title = \"x\""), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level")
+        XCTAssertEqual(message("\n\n[site]\ntitle = \"x\""), "egofix.toml:3: tables are not used in egofix.toml; put every key at the top level.")
+        XCTAssertEqual(message("site.title = \"x\""), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level.")
         // One letter and 30,000 combining marks: one character, 60 KB; the cap counts code points.
         XCTAssertTrue(message("title = \"e" + String(repeating: "\u{301}", count: 30_000) + "\"").contains("30001 characters long, over the limit of 200"))
     }

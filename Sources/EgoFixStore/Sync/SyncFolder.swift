@@ -130,6 +130,13 @@ extension SQLiteStore {
         "\(st.st_size):\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec):\(st.st_ino)"
     }
 
+    /// The warning for a device file left out of a sync: "skipped PATH: it PROBLEM.", a line
+    /// that ends in a full stop as every other one does.
+    static func skipped(_ path: String, _ problem: DeviceFileProblem) -> String {
+        let text = "\(problem)"
+        return "skipped \(path): it \(text)" + (text.hasSuffix(".") ? "" : ".")
+    }
+
     private static func join(_ folder: String, _ name: String) -> String {
         folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
@@ -170,7 +177,7 @@ extension SQLiteStore {
             let full = Self.join(folder, name)
             var st = stat()
             guard lstat(full, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-                report.warnings.append("\(full) \(DeviceFileProblem.unreadable("not a regular file")); skipped")
+                report.warnings.append(Self.skipped(full, .unreadable("not a regular file")))
                 continue
             }
             let mark = Self.fingerprint(st)
@@ -192,7 +199,7 @@ extension SQLiteStore {
             .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }.first?.id
         for (name, mark) in changedFiles {
             let full = Self.join(folder, name)
-            func warn(_ problem: DeviceFileProblem) { report.warnings.append("\(full) \(problem); skipped") }
+            func warn(_ problem: DeviceFileProblem) { report.warnings.append(Self.skipped(full, problem)) }
             var st = stat()
             guard lstat(full, &st) == 0 else {
                 warn(.unreadable(String(cString: strerror(errno))))
