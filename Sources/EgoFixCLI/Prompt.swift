@@ -56,6 +56,9 @@ enum Prompt {
     static func choose(_ question: String, _ options: [String], skip: String? = "to skip") -> Choice {
         Swift.print(Terminal.neutralised(question, keepingStyle: true))
         for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
+        // What enter does, said before it is needed (the diagnostic's skip showed only after a
+        // wrong answer), unless the question says it.
+        if let skip, !question.contains("enter") { Swift.print("  (1 to \(options.count), or enter \(skip))") }
         while true {
             guard let a = ask(">") else {
                 Swift.print("")

@@ -196,6 +196,8 @@ final class LifetimeCommandTests: XCTestCase {
         let r = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:01:00+01:00", input: "1\n\n")
         XCTAssertEqual(r.status, 0, r.out)
         XCTAssertTrue(r.out.contains("// Recorded."), r.out)
+        // What enter does is said with the choices, before it is needed (the copy audit).
+        XCTAssertTrue(r.out.contains("  3  Loud\r\n  (1 to 3, or enter to skip this bug)\r\n"), r.out)
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
         let diagnostics = try XCTUnwrap(doc["diagnostics"] as? [[String: Any]])
         XCTAssertEqual(diagnostics.count, 1)

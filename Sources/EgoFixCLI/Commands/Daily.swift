@@ -202,7 +202,7 @@ enum TodayLines {
     /// The open Sunday diagnostic, when it is open and not done.
     static func diagnosticLine(_ s: Session) async throws -> [String] {
         guard try await DiagnosticService(repos: s.repos, calendar: s.calendar, skippedWeek: try s.skippedDiagnosticWeek()).isDue(at: s.now) else { return [] }
-        return ["", s.style.dim("// Weekly diagnostic open: `egofix diagnostic` (30 seconds), or skip it.")]
+        return ["", s.style.dim("// " + ReminderCopy.diagnosticOpen)]
     }
 }
 

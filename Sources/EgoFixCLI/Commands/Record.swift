@@ -343,7 +343,7 @@ struct Status: AsyncParsableCommand {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
         if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes \(snap.openCrashes == 1 ? "it" : "them")."] }
-        if snap.diagnosticDue { out += ["", "Weekly diagnostic open. `egofix diagnostic`, or skip it."] }
+        if snap.diagnosticDue { out += ["", ReminderCopy.diagnosticOpen] }
         s.print(out)
     }
 }
