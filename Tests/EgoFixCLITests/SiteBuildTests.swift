@@ -462,7 +462,7 @@ final class SiteBuildTests: XCTestCase {
         }
         let before = try pages()
         XCTAssertTrue(before.dashboard.contains("rise and fall together."), before.dashboard)
-        XCTAssertEqual(try cli.run(["patterns", "--dismiss", "correlatedBugs"], at: at).status, 0)
+        XCTAssertEqual(try cli.run(["patterns", "--dismiss", "Correlated bugs"], at: at).status, 0)
         let after = try pages()
         XCTAssertFalse(after.dashboard.contains("rise and fall together."), after.dashboard)
         XCTAssertFalse(after.week.contains("rise and fall together."), after.week)

@@ -79,7 +79,10 @@ struct Patterns: AsyncParsableCommand {
         _ = try await s.profile()
         let run = try await Surfacer.run(s)
         if let dismiss {
-            guard let type = PatternType(rawValue: dismiss) else {
+            // The type as JSON names it (temporalCrash) or as the list shows it (crash timing, in
+            // any case, with a hyphen or a space between the words).
+            let shown = dismiss.lowercased().replacingOccurrences(of: "-", with: " ")
+            guard let type = PatternType(rawValue: dismiss) ?? PatternType.allCases.first(where: { PatternCopy.name($0) == shown }) else {
                 throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             let found = run.patterns.filter { $0.patternType == type }
