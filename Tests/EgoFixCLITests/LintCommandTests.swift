@@ -106,7 +106,7 @@ final class SeedsOverrideTests: XCTestCase {
         try Data("[{".utf8).write(to: URL(fileURLWithPath: dir + "/bugs.json"))
         let broken = try cli.run(["today"], at: now)
         XCTAssertNotEqual(broken.status, 0)
-        XCTAssertTrue(broken.err.contains("bugs.json: -: -: not valid JSON"), broken.err)
+        XCTAssertTrue(broken.err.contains("Seeds/bugs.json: not valid JSON.") || broken.err.contains("Seeds/bugs.json: not valid JSON\n"), broken.err)
         XCTAssertEqual(broken.out, "")
     }
 }

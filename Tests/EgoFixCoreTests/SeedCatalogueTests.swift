@@ -71,7 +71,7 @@ final class SeedCatalogueTests: XCTestCase {
         XCTAssertEqual(message(bugs, fixes(noPrompt)), "fixes.json: entry 1: prompt: is missing")
         let badType = fix(1).replacingOccurrences(of: #""type": "daily""#, with: #""type": "monthly""#)
         XCTAssertTrue(message(bugs, fixes(badType)).hasPrefix("fixes.json: entry 1: type: "), message(bugs, fixes(badType)))
-        XCTAssertEqual(message(Data("[{".utf8), fixes(fix(1))), "bugs.json: -: -: not valid JSON")
+        XCTAssertEqual(message(Data("[{".utf8), fixes(fix(1))), "bugs.json: not valid JSON")
         for m in [bad, message(Data("[{".utf8), Data())] { XCTAssertFalse(m.contains("\n"), m) }
     }
 }

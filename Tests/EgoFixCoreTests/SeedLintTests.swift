@@ -66,6 +66,18 @@ final class SeedLintTests: XCTestCase {
                                    education: try JSONSerialization.data(withJSONObject: education))
         XCTAssertEqual(issues.first?.file, "bugs.json")
         XCTAssertEqual(issues.first?.message, "not valid JSON")
+        // The one problem, said plainly: every fix would fail on the bugs it could not read
+        // (a truncated bugs.json gave 690 more lines, and "bugs.json: -: -: not valid JSON").
+        XCTAssertEqual(issues.map(\.description), ["bugs.json: not valid JSON"])
+    }
+
+    /// Guilt the list missed: "You should have known better. Don't forget to journal." was
+    /// flagged for nothing but its "!" (the copy audit).
+    func test_lint_copy_guiltPhrases() throws {
+        for phrase in ["You should have known better.", "Don't forget to write it down.", "You forgot again.", "Missed again."] {
+            education[0]["body"] = phrase
+            try assertOne(SeedCatalogue.educationFile, "entry 1", "body", "banned phrase")
+        }
     }
 
     func test_lint_reference_fixPointsAtMissingBug() throws {

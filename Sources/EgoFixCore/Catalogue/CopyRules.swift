@@ -12,6 +12,7 @@ public enum CopyRules {
         "you are doing great*", "keep it up*", "nailed it*", "crushing it*", "crush it", "congratulations*",
         // guilt
         "you failed*", "ashamed*", "disappointing*", "lost your streak*", "you haven't opened*", "don't break*",
+        "you should have*", "don't forget*", "do not forget*", "you forgot*", "missed again*",
         // wellness and hustle clichés
         "journey*", "self-care*", "mindful*", "deep breath*", "inner peace*", "inner child*", "best self*",
         "manifest*", "healing*", "vibes*", "namaste*", "gratitude*", "be kind to yourself*", "love yourself*",

@@ -21,7 +21,9 @@ public enum SeedLint {
             self.message = message
         }
 
-        public var description: String { "\(file): \(entry): \(field): \(message)" }
+        /// "file: entry: field: message", without the parts that are "-" (a whole file's problem
+        /// read "bugs.json: -: -: not valid JSON").
+        public var description: String { ([file, entry, field].filter { $0 != "-" } + [message]).joined(separator: ": ") }
     }
 
     public struct Failure: Error, CustomStringConvertible, Equatable {
@@ -82,13 +84,17 @@ public enum SeedLint {
         }
 
         // bugs.json
-        let bf = SeedCatalogue.bugsFile
+        let (bf, ff, ef) = (SeedCatalogue.bugsFile, SeedCatalogue.fixesFile, SeedCatalogue.educationFile)
+        // A file that cannot be read as a list of entries is the one problem said: the entries
+        // of the others would each fail on it (a truncated bugs.json gave 690 more lines).
+        let (bugEntries, fixEntries, educationEntries) = (entries(bugs, bf), entries(fixes, ff), entries(education, ef))
+        if issues.contains(where: { $0.entry == "-" }) { return issues }
         var bugIds: Set<UUID> = []
         var slugs: Set<String> = []
         var bugOrder: [String] = []   // bug ids as written, in file order
         var slugOrder: [String] = []
         var bugNames: [String: String] = [:]   // bug id -> slug, for messages
-        for (i, o) in entries(bugs, bf).enumerated() {
+        for (i, o) in bugEntries.enumerated() {
             let slug = string(o, "slug", bf, "entry \(i + 1)")
             let e = slug.map { "bug '\($0)'" } ?? "entry \(i + 1)"
             if let id = checkId(o, bf, e) {
@@ -112,10 +118,9 @@ public enum SeedLint {
         }
 
         // fixes.json
-        let ff = SeedCatalogue.fixesFile
         var numbers: [Int: String] = [:]
         var active: [ActiveFix] = []
-        for (i, o) in entries(fixes, ff).enumerated() {
+        for (i, o) in fixEntries.enumerated() {
             var e = "entry \(i + 1)"
             if case .number(let n)? = o["number"], n == n.rounded(), n >= 1 {
                 e = "FIX #" + Fix.pad(Int(n))
@@ -162,9 +167,8 @@ public enum SeedLint {
         lintAcrossFixes(active, bugOrder: bugOrder, bugNames: bugNames, ff, &issues)
 
         // micro_education.json
-        let ef = SeedCatalogue.educationFile
         var tidbits: [Tidbit] = []
-        for (i, o) in entries(education, ef).enumerated() {
+        for (i, o) in educationEntries.enumerated() {
             let e = "entry \(i + 1)"
             _ = checkId(o, ef, e)
             let slug = string(o, "bugSlug", ef, e)
