@@ -66,6 +66,44 @@ enum Text {
         return out
     }
 
+    /// The widest line a command prints (cards keep to `width`).
+    static let lineWidth = 80
+
+    /// `line` as printed within `lineWidth` columns: a longer one is wrapped at its spaces, each
+    /// piece keeping the line's indentation and its "// " (and its style, when one style covers
+    /// the whole line). A line in several styles, or one with no space to break at, is left as
+    /// it is.
+    static func fitted(_ line: String, width: Int = Text.lineWidth) -> [String] {
+        guard line.count > width else { return [line] }
+        var inner = Substring(line), open = "", close = ""
+        if line.hasPrefix("\u{1B}["), let m = line.firstIndex(of: "m"), line.hasSuffix("\u{1B}[0m") {
+            open = String(line[...m])
+            close = "\u{1B}[0m"
+            inner = line[line.index(after: m)..<line.index(line.endIndex, offsetBy: -close.count)]
+        }
+        guard !inner.contains("\u{1B}"), inner.count > width else { return [line] }
+        let spaces = inner.prefix { $0 == " " }
+        let prefix = String(spaces) + (inner.dropFirst(spaces.count).hasPrefix("// ") ? "// " : "")
+        let body = inner.dropFirst(prefix.count)
+        // A comment after the text ("ALERT crash timing // based on ...") goes on a line of its own.
+        if !prefix.hasSuffix("// "), let comment = body.range(of: " // ") {
+            let head = body[..<comment.lowerBound].reversed().drop { $0 == " " }.reversed()
+            return (fitted(String(spaces) + String(head), width: width)
+                    + fitted(String(spaces) + "// " + body[comment.upperBound...], width: width)).map { open + $0 + close }
+        }
+        guard body.contains(" ") else { return [line] }
+        // "p = 0.001" and the like stay on one line.
+        let joined = body.replacingOccurrences(of: " = ", with: "\u{0}=\u{0}")
+        return wrap(joined, width: width - prefix.count).map { open + prefix + $0.replacingOccurrences(of: "\u{0}", with: " ") + close }
+    }
+
+    /// A heading (`width` columns as shown) with its comment after it ("ALERT  crash timing  //
+    /// based on ..."), or the comment on lines of its own below when the two do not fit.
+    static func headed(_ head: String, width: Int, comment: String, style: Style) -> [String] {
+        if width + 2 + comment.count <= lineWidth { return [head + style.dim("  " + comment)] }
+        return [head] + fitted(comment).map { style.dim($0) }
+    }
+
     /// An inline comment keeps its "// " on every wrapped line.
     static func wrapComment(_ comment: String, width: Int = Text.width) -> [String] {
         comment.split(separator: "\n").flatMap { line -> [String] in

@@ -417,7 +417,7 @@ final class RestDayCommandTests: XCTestCase {
         let today = try cli.run(["today"], at: "2026-03-03T09:00:00+01:00")
         XCTAssertEqual(today.status, 0, today.err)
         XCTAssertTrue(today.out.contains("REST DAY"), today.out)
-        XCTAssertTrue(today.out.contains("no bug is in its active period. `egofix bug activate SLUG` starts one."), today.out)
+        XCTAssertTrue(today.out.contains("no bug is in its active period.\n`egofix bug activate SLUG` starts one."), today.out)
         let marked = try cli.run(["applied"], at: "2026-03-03T19:00:00+01:00")
         XCTAssertNotEqual(marked.status, 0)
         XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)

@@ -435,10 +435,14 @@ final class SiteBuildTests: XCTestCase {
         let at = "2026-11-22T20:00:00+01:00"
         let patterns = try XCTUnwrap(try cli.json(["patterns"], at: at)["patterns"] as? [[String: Any]])
         XCTAssertFalse(patterns.contains { $0["confidence"] != nil }, "\(patterns)")
-        let listed = try cli.run(["patterns"], at: at).out.split(separator: "\n")
+        // A basis too long for its line goes on over more lines of "// ": read as one.
+        let listed = try cli.run(["patterns"], at: at).out.split(separator: "\n").reduce(into: [String]()) { lines, line in
+            if line.hasPrefix("// "), let last = lines.last, last.contains("// ") { lines[lines.count - 1] += " " + line.dropFirst(3) } else { lines.append(String(line)) }
+        }
         for pattern in patterns {
             let basis = try XCTUnwrap(pattern["basis"] as? String)
-            let line = try XCTUnwrap(listed.first { $0.contains("  // " + basis) }, "\(listed)")
+            // After the type, or on a line of its own when the two do not fit in 80 columns.
+            let line = try XCTUnwrap(listed.first { $0.contains("// " + basis) }, "\(listed)")
             if let p = pattern["pValue"] as? Double {
                 XCTAssertTrue(line.hasSuffix(p < 0.001 ? ", p < 0.001" : String(format: ", p = %.3f", p)), "\(line): \(p)")
             } else {
@@ -789,5 +793,29 @@ final class ThemeLinkTests: XCTestCase {
         try FileManager.default.removeItem(atPath: cli.workdir + "/Assets/index.html")
         let ics = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
         XCTAssertTrue(ics.err.contains("Assets/reminders.ics has the path of a file the build makes"), ics.err)
+    }
+}
+
+/// The copy audit: lines of 84 to 133 columns in patterns, share, the rest day, activate and
+/// calibrate. Each line a command prints keeps to 80 columns (a card to 64), the basis of a
+/// pattern going on a line of its own when the two do not fit.
+final class LineWidthTests: XCTestCase {
+    func test_copy_theCommandsKeepTo80Columns() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["demo"]).status, 0)
+        let at = "2026-11-23T09:00:00+01:00"
+        var outputs: [String: String] = [:]
+        for args in [["patterns"], ["share", "44"], ["status"], ["history"], ["bug", "deactivate", "need-to-impress"],
+                     ["bug", "activate", "need-to-impress"], ["today"]] {
+            let r = try cli.run(args, at: at)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+            outputs[args.joined(separator: " ")] = r.out
+        }
+        for (command, out) in outputs.sorted(by: { $0.key < $1.key }) {
+            for line in out.split(separator: "\n") {
+                XCTAssertLessThanOrEqual(line.count, 80, "\(command): \(line)")
+            }
+        }
+        XCTAssertTrue(outputs["patterns"]?.contains("\n// based on ") == true, outputs["patterns"] ?? "")
     }
 }

@@ -47,10 +47,12 @@ struct Init: AsyncParsableCommand {
             let store = s.store, made = s.createdStore, wasEmpty = s.storeWasEmptyFile
             let interrupt = Prompt.onInterrupt(saying: "Nothing started.") { if made { store.removeIfUnused(keepingFile: wasEmpty) } }
             defer { interrupt.cancel() }
-            Swift.print("Pick the bug that runs the most in your legacy code. Others can be activated later.\n")
+            Swift.print("Pick the bug that runs the most in your legacy code.\nOthers can be activated later.\n")
             // Numbered as the crash log numbers them; enter is no answer here (there is no default).
             let menu = Session.inCatalogueOrder(vm.bugs)
-            let choice = Prompt.choose("Primary bug:", menu.map { "\($0.title)  " + s.style.dim("// " + $0.description) }, skip: nil)
+            // Titles padded to one column, so the descriptions line up.
+            let column = (menu.map(\.title.count).max() ?? 0) + 2
+            let choice = Prompt.choose("Primary bug:", menu.map { pad($0.title, column) + s.style.dim("// " + $0.description) }, skip: nil)
             // Ctrl-D leaves, as Ctrl-C does, with nothing started (and no store made for it).
             guard case .picked(let i) = choice else {
                 if made { store.removeIfUnused(keepingFile: wasEmpty) }
@@ -115,8 +117,8 @@ struct Today: AsyncParsableCommand {
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
             let active = try await s.repos.bugs.getAll().contains(where: \.takesTurns)
-            var out = ["REST DAY", "", active ? "No fix today. Every fix that fits has had its turn lately."
-                                              : "No fix today: no bug is in its active period. `egofix bug activate SLUG` starts one."]
+            var out = ["REST DAY", ""] + (active ? ["No fix today. Every fix that fits has had its turn lately."]
+                                          : ["No fix today: no bug is in its active period.", "`egofix bug activate SLUG` starts one."])
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
             out += try await TodayLines.diagnosticLine(s)
             return out
@@ -202,7 +204,7 @@ enum TodayLines {
     /// The open Sunday diagnostic, when it is open and not done.
     static func diagnosticLine(_ s: Session) async throws -> [String] {
         guard try await DiagnosticService(repos: s.repos, calendar: s.calendar, skippedWeek: try s.skippedDiagnosticWeek()).isDue(at: s.now) else { return [] }
-        return ["", s.style.dim("// " + ReminderCopy.diagnosticOpen)]
+        return [""] + Text.fitted("// " + ReminderCopy.diagnosticOpen).map { s.style.dim($0) }
     }
 }
 

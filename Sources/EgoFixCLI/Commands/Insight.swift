@@ -37,8 +37,10 @@ enum Surfacer {
         try await s.repos.patterns.save(record)
         try await EventRecorder(repos: s.repos, calendar: s.calendar)
             .record(.patternViewed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
-        let head = p.severity == .alert ? s.style.paint("PATTERN DETECTED", Style.crash) : s.style.paint("PATTERN", Style.skipped)
-        return [head + s.style.dim("  // \(p.basis)"), ""] + Text.wrap(p.title) + Text.wrap(p.body).map { s.style.dim($0) } + [""]
+        let word = p.severity == .alert ? "PATTERN DETECTED" : "PATTERN"
+        let head = s.style.paint(word, p.severity == .alert ? Style.crash : Style.skipped)
+        return Text.headed(head, width: word.count, comment: "// \(p.basis)", style: s.style) + [""] + Text.wrap(p.title)
+            + Text.wrap(p.body).map { s.style.dim($0) } + [""]
     }
 }
 
@@ -99,7 +101,7 @@ struct Patterns: AsyncParsableCommand {
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
                     .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
             }
-            return ["Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them."]
+            return Text.fitted("Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them.")
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
@@ -118,8 +120,9 @@ struct Patterns: AsyncParsableCommand {
         if patterns.isEmpty { out.append("Nothing detected. That is a result too.") }
         for p in patterns {
             let sevColor = p.severity == .alert ? Style.crash : (p.severity == .insight ? Style.skipped : Style.comment)
-            out.append(s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + PatternCopy.name(p.patternType)
-                       + s.style.dim("  // \(p.basis)" + (PatternCopy.confidence(p.pValue).map { ", " + $0 } ?? "")))
+            let head = s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + PatternCopy.name(p.patternType)
+            out += Text.headed(head, width: p.severity.rawValue.count + 2 + PatternCopy.name(p.patternType).count,
+                               comment: "// \(p.basis)" + (PatternCopy.confidence(p.pValue).map { ", " + $0 } ?? ""), style: s.style)
             out += Text.wrap(p.title)
             out += Text.wrap(p.body).map { s.style.dim($0) }
             out.append("")
@@ -322,7 +325,7 @@ struct Calibrate: AsyncParsableCommand {
                 byType: r.lines.map { JSONLine(type: $0.patternType.rawValue, observations: $0.observations, insights: $0.insights, alerts: $0.alerts) })))
             return
         }
-        var out = [r.summary, ""]
+        var out = Text.fitted(r.summary) + [""]
         for l in r.lines { out.append(pad(l.patternType.rawValue, 16) + " alerts \(l.alerts), insights \(l.insights), observations \(l.observations)") }
         out.append("")
         out.append(r.alertRate <= 0.05 ? "Alert rate within the 5% target." : "Alert rate above the 5% target.")

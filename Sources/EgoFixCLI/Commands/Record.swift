@@ -343,7 +343,7 @@ struct Status: AsyncParsableCommand {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
         if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes \(snap.openCrashes == 1 ? "it" : "them")."] }
-        if snap.diagnosticDue { out += ["", ReminderCopy.diagnosticOpen] }
+        if snap.diagnosticDue { out += [""] + Text.fitted(ReminderCopy.diagnosticOpen) }
         s.print(out)
     }
 }
@@ -398,8 +398,8 @@ struct BugCommand: AsyncParsableCommand {
                 if b.isActive { return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing was changed." }
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
-                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next daily fix given."
-                    + (again ? s.style.dim(" // Activated again: severity starts low again.") : "")
+                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
+                    + (again ? "\n" + s.style.dim("// Activated again: its severity starts low again.") : "")
             }
         }
     }

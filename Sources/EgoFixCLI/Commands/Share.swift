@@ -55,11 +55,11 @@ struct Share: AsyncParsableCommand {
         try await EventRecorder(repos: s.repos, calendar: s.calendar).record(.fixShared, userId: user.id, bugId: bug.id, fixId: chosen.id, at: s.now)
         var lines = ["EgoFix", ""] + Text.wrap(card.prompt)
         if let c = card.inlineComment { lines += [""] + Text.wrapComment(c) }
-        lines += ["", s.style.dim("// Shared. `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.")]
+        lines += [""] + Text.fitted("// Shared. `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.").map { s.style.dim($0) }
         // A link preview reads the card's image from its full address, which a site without a
         // base URL cannot give (its page says "card.png", which previews ignore).
         if s.config.baseURL == nil {
-            lines.append(s.style.dim("// Link previews need the card's full address: base_url in egofix.toml, or `egofix build --base-url URL`."))
+            lines += Text.fitted("// Link previews need the card's full address: base_url in egofix.toml, or `egofix build --base-url URL`.").map { s.style.dim($0) }
         }
         s.print(lines)
     }

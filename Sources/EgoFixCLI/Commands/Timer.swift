@@ -63,7 +63,7 @@ struct TimerCommand: AsyncParsableCommand {
                            + "(or skipped, failed) marks \(fix.label), without a second countdown.")
         }
         guard Prompt.interactive else {
-            s.print([s.style.dim("// Timer recorded. `egofix applied` (or skipped, failed) marks \(fix.label) with the timer done.")])
+            s.print(Text.fitted("// Timer recorded. `egofix applied` (or skipped, failed) marks \(fix.label) with the timer done.").map { s.style.dim($0) })
             return
         }
         // Asked after the store is let go: the answer may take a while. An answer that is none of
@@ -83,7 +83,7 @@ struct TimerCommand: AsyncParsableCommand {
             case "s", "skipped": outcome = .skipped
             case "f", "failed": outcome = .failed
             case nil, "":
-                s.print([s.style.dim(leftOpen)])
+                s.print(Text.fitted(leftOpen).map { s.style.dim($0) })
                 return
             default: Swift.print("  a, s or f, or enter to leave it open")
             }
