@@ -141,7 +141,7 @@ final class SeedLintTests: XCTestCase {
 
     func test_lint_bugColour() throws {
         bugs[1]["color"] = "purple"
-        try assertOne("bugs.json", "bug 'need-to-be-liked'", "color", "not a #rrggbb colour")
+        try assertOne("bugs.json", "bug 'need-to-be-liked'", "color", "not a #rrggbb color")
     }
 
     func test_copyRules_wholeWordsForShortPhrases() {

@@ -513,3 +513,17 @@ final class SitePagesTests: XCTestCase {
         XCTAssertTrue(quoted[1].contains("asked twice, 2026-03-03 to 2026-03-05"), quoted[1])
     }
 }
+
+extension SitePagesTests {
+    /// The house style's spelling (American: color, gray, practice) holds for the tool's own
+    /// words on every page, as it does for the catalogue: the history and how pages said
+    /// "Colour" and "grey" (the copy audit).
+    func test_site_theToolsOwnWordsKeepTheHouseSpelling() async throws {
+        let p = try await PracticeFixture.make(reflections: ["Kept my mouth shut in standup."], crashNotes: ["Argued about tabs."])
+        let files = try PracticeFixture.build(p, content: SiteContent(weeks: [], versions: [], pages: []))
+        for (path, data) in files.sorted(by: { $0.key < $1.key }) where path.hasSuffix(".html") {
+            let words = HTMLDocument(String(decoding: data, as: UTF8.self)).texts.joined(separator: " ")
+            XCTAssertEqual(HouseStyle.spelling(words), [], path)
+        }
+    }
+}

@@ -3,7 +3,7 @@ import Foundation
 
 /// `egofix serve`'s arguments: read here (for help and usage errors) and again by the server.
 package struct ServeOptions: ParsableArguments {
-    package static let abstract = "Serve the site on localhost while you practise: rebuilt when the store or the workspace changes, pages reload."
+    package static let abstract = "Serve the site on localhost while you practice: rebuilt when the store or the workspace changes, pages reload."
     package static let discussion = """
         Builds into a cache folder ($XDG_CACHE_HOME/egofix/serve), not into `output`. Watches the store, egofix.toml, \
         content/, Templates/, Assets/ and Seeds/. A failed rebuild keeps the last good site and says why, here and on \

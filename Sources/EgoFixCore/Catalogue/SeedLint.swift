@@ -113,7 +113,7 @@ public enum SeedLint {
             copy(string(o, "title", bf, e), bf, e, "title", CopyRules.Limits.bugTitle)
             copy(string(o, "description", bf, e), bf, e, "description", CopyRules.Limits.bugDescription)
             if let c = string(o, "color", bf, e), !NameShape.isHexColor(c) {
-                issue(bf, e, "color", "'\(c)' is not a #rrggbb colour")
+                issue(bf, e, "color", "'\(c)' is not a #rrggbb color")
             }
         }
 

@@ -296,7 +296,7 @@ extension PageContext {
                           "Improvement: a downward trend ending in quiet over \(Thresholds.improvementMinimumWeeks)+ weeks. Regression: a stable bug back.",
                           "Each pattern carries p: the chance that data with no real pattern looks at least this strong, corrected for the number of things checked (the smaller, the surer). It sets the severity: observation, insight or alert.",
                           "At most one pattern a day, whichever command shows it; the same type not within \(Thresholds.patternCooldownDays) days. Alerts come before the daily fix, insights after an outcome, observations only on the patterns page."]),
-            ("The graph", ["Colour is the outcome: applied green, skipped yellow, failed orange, crash red; no outcome (opened, a diagnostic or a reboot at most) a grey outline; nothing, empty.",
+            ("The graph", ["Color is the outcome: applied green, skipped yellow, failed orange, crash red; no outcome (opened, a diagnostic or a reboot at most) a gray outline; nothing, empty.",
                            "A day with several outcomes shows the heaviest: crash, failed, applied, skipped, opened.",
                            "Shade is depth: severity (low, medium, high), plus a reflection; a crash is darker with a note. A second crash on the same day does not change the shade."]),
             ("Privacy", ["Everything comes from one local SQLite file. Nothing is sent anywhere.",
