@@ -269,11 +269,18 @@ enum ImportValidation {
 
     // MARK: - Messages
 
+    /// The JSON reader's reason, as a clause inside a sentence: a lowercase start and no full
+    /// stop of its own ("(Unexpected end of file during JSON parse.)." read twice stopped).
     static func jsonReason(_ error: Error) -> String {
         let ns = error as NSError
-        if let debug = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { return debug }
-        if case .dataCorrupted(let ctx)? = error as? DecodingError { return ctx.debugDescription }
-        return ns.localizedDescription
+        var reason = ns.localizedDescription
+        if let debug = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !debug.isEmpty { reason = debug }
+        else if case .dataCorrupted(let ctx)? = error as? DecodingError { reason = ctx.debugDescription }
+        while reason.hasSuffix(".") { reason.removeLast() }
+        if let first = reason.first, first.isUppercase, reason.dropFirst().first?.isLowercase == true {
+            reason = first.lowercased() + reason.dropFirst()
+        }
+        return reason
     }
 
     /// An ImportIssue from a DecodingError's coding path: table, record index, field.
