@@ -34,7 +34,7 @@ public struct OutcomeService: Sendable {
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
-            if try givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
+            if givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
                let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) {
                 return given
             }
@@ -54,13 +54,13 @@ public struct OutcomeService: Sendable {
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
         guard PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
               PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
-              try givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) else { return nil }
+              givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) else { return nil }
         return try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now)
     }
 
     /// Whether an outcome at `now` gives today's fix (none given yet): from `from` on, and not
     /// while yesterday's fix is left unmarked.
-    private func givesTodaysFix(at now: Date, from: ReminderTime?, candidates: [FixCompletion], fixesById byId: [UUID: Fix]) throws -> Bool {
+    private func givesTodaysFix(at now: Date, from: ReminderTime?, candidates: [FixCompletion], fixesById byId: [UUID: Fix]) -> Bool {
         guard let from, from.hasCome(at: now, calendar: calendar) else { return false }
         let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: LocalDay(now, calendar: calendar).adding(days: -1),
                                                       dayOf: { LocalDay($0, calendar: calendar) })
