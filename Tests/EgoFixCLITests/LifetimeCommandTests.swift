@@ -421,6 +421,11 @@ final class RestDayCommandTests: XCTestCase {
         let marked = try cli.run(["applied"], at: "2026-03-03T19:00:00+01:00")
         XCTAssertNotEqual(marked.status, 0)
         XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
+        // Status and the diagnostic say so too (the diagnostic asked for --rate for each of no bugs).
+        XCTAssertTrue(try cli.run(["status"], at: "2026-03-03T19:01:00+01:00").out.contains("  None. `egofix bug activate SLUG` starts one."))
+        let diagnostic = try cli.run(["diagnostic"], at: "2026-03-08T19:00:00+01:00")
+        XCTAssertEqual(diagnostic.status, 0, diagnostic.err)
+        XCTAssertTrue(diagnostic.out.hasPrefix("No active bugs to rate. Nothing recorded."), diagnostic.out)
     }
 
     /// A deactivated bug's page says so as `egofix bugs` does: it read "Status: active, not

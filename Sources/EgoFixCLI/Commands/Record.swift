@@ -179,6 +179,11 @@ struct Diagnostic: AsyncParsableCommand {
         }
         // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.
         var responses: [BugDiagnosticResponse] = []
+        // No bug to rate: said, not a request for --rate on each of none (the copy audit).
+        if rate.isEmpty, try await svc.bugsToAsk().isEmpty {
+            s.print(["No active bugs to rate. Nothing recorded.", s.style.dim("// `egofix bug activate SLUG` starts one.")])
+            return
+        }
         if !rate.isEmpty {
             for r in rate { responses.append(try await parse(r, s)) }
         } else if Prompt.interactive {
@@ -328,7 +333,7 @@ struct Status: AsyncParsableCommand {
         out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
         out.append("")
         out.append("ACTIVE BUGS")
-        if snap.activeBugs.isEmpty { out.append("  none. `egofix bug activate SLUG`") }
+        if snap.activeBugs.isEmpty { out.append("  None. `egofix bug activate SLUG` starts one.") }
         for b in snap.activeBugs {
             out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 9) + (b.isPrimary ? s.style.dim("primary") : ""))
         }

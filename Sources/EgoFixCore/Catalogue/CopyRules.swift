@@ -18,7 +18,7 @@ public enum CopyRules {
         "manifest*", "healing*", "vibes*", "namaste*", "gratitude*", "be kind to yourself*", "love yourself*",
         "positive energy*", "empower*", "unlock*", "level up*", "badge*", "xp",
         // therapy and wellness-app words (issue 35; docs/style.md)
-        "you're allowed", "you are allowed", "it's allowed", "permission", "hold space", "holding space",
+        "you're allowed", "you are allowed", "it's allowed", "is allowed", "permission", "hold space", "holding space",
         "let it run", "let it pass", "let the feeling", "sit with it", "sit with that", "sit with the feeling",
         "sit with the discomfort", "sitting with it", "sitting with the feeling", "honor your", "honor yourself",
         "honoring your", "validate your", "validate yourself", "feelings are valid", "feeling is valid", "valid feelings",

@@ -79,7 +79,7 @@ public struct AvoidanceDetector: DataDetector {
         if c.othersN >= Thresholds.avoidanceBaselineMinimumOutcomes {
             body += " For your other bugs it is \(c.othersK) of \(c.othersN)."
         }
-        body += " Skipping is allowed. It is also information."
+        body += " A skip is not a verdict. It is information."
         let firstDay = data.outcomes.first { $0.bugId == c.bug }?.day ?? data.today
         let basis = PatternCopy.basis("\(PatternCopy.count(c.n, "outcome", "outcomes")) over \(PatternCopy.count(data.weeks(since: firstDay), "week", "weeks"))",
                                       severity: severity)
