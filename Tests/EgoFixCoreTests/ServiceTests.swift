@@ -207,6 +207,40 @@ final class ServiceTests: XCTestCase {
         }
     }
 
+    /// A bug that became stable while `today` was not run (three quiet weeks, the store still
+    /// says active) and whose retest is due: `remind` and `status` name the retest, as the bugs
+    /// stand now. An outcome before `today` gave a fix chosen among the bugs as stored (no retest)
+    /// and marked a fix nobody had named. It now settles the bugs first, as `today` does.
+    func test_OutcomeService_givesTheFixRemindAndStatusNamedWhenABugSettledUnsaved() async throws {
+        let w = try await World.make(bugs: ["need-to-be-right", "people-pleasing"])
+        let a = w.bugs[0]
+        let monday = LocalDay(w.clock.now, calendar: w.cal)
+        for k in 0..<3 {
+            let week = monday.adding(days: 7 * k)
+            try await w.repos.diagnostics.save(WeeklyDiagnostic(
+                userId: w.user.id, weekStarting: week.start(in: w.cal),
+                responses: [BugDiagnosticResponse(bugId: a.id, intensity: .quiet)],
+                completedAt: week.adding(days: 6).at(hour: 19, in: w.cal)))
+        }
+        w.clock.advance(Double(70 * 86_400))
+        let now = w.clock.now
+        let stored = try await w.repos.bugs.getById(a.id)
+        XCTAssertEqual(stored?.status, .active, "the store has not been told yet")
+        let settled = try await LifecycleService(repos: w.repos, calendar: w.cal).current(at: now)
+        XCTAssertEqual(settled.first { $0.id == a.id }?.status, .stable)
+        let midnight = try XCTUnwrap(ReminderTime(hour: 0, minute: 0))
+        let outcomes = OutcomeService(repos: w.repos, calendar: w.cal)
+        let named = try await outcomes.wouldMark(at: now, givingTodaysFixFrom: midnight)
+        XCTAssertEqual(named?.givenNow, true)
+        let reminded = try await ReminderService(repos: w.repos, calendar: w.cal).due(at: now, remindAt: midnight)
+        let marked = try await outcomes.mark(.applied, reflection: nil, at: now,
+                                             target: try await outcomes.target(at: now, givingTodaysFixFrom: midnight))
+        XCTAssertEqual(marked.fix.label, named?.fix.label, "status named \(named?.fix.label ?? "none"), the outcome marked \(marked.fix.label)")
+        XCTAssertEqual(reminded.fixLabel, marked.fix.label, "remind named another fix")
+        let after = try await w.repos.bugs.getById(a.id)
+        XCTAssertEqual(after?.lastRetestAt, now, "the retest was given")
+    }
+
     func test_OutcomeService_refusesReflectionOverTheCap_andChangesNothing() async throws {
         let w = try await World.make()
         _ = try await w.daily.current(at: w.clock.now)

@@ -26,15 +26,17 @@ public struct DailyFixService: Sendable {
     }
 
     /// Today's daily fix: the one already assigned on this local day (whatever its outcome), else
-    /// one chosen now by `DailyFixRules` and recorded. A pending quick fix does not hold it back:
-    /// the quick fix comes first, and the day's fix still comes. Nil on a rest day.
+    /// one chosen now by `DailyFixRules` among the bugs as stored, and recorded: callers settle the
+    /// bugs first (`LifecycleService.reconcile`). A pending quick fix does not hold it back: the
+    /// quick fix comes first, and the day's fix still comes. Nil on a rest day.
     public func assignToday(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         if let existing = try await todaysAssignment(at: now, fixesById: byId) { return existing }
         let day = LocalDay(now, calendar: calendar)
-        guard case .fix(let fix, let reason) = try await choice(user: user, fixes: fixes, day: day) else { return nil }
+        guard case .fix(let fix, let reason) = try await choice(user: user, bugs: try await repos.bugs.getAll(), fixes: fixes, day: day)
+        else { return nil }
         let completion = FixCompletion(fixId: fix.id, userId: user.id, assignedAt: now, day: day.ordinal)
         try await repos.completions.save(completion)
         if reason == .retest, var bug = try await repos.bugs.getById(fix.bugId) {
@@ -46,18 +48,21 @@ public struct DailyFixService: Sendable {
         return (completion, fix)
     }
 
-    /// The fix `assignToday` would give at `now` when none is given yet: read only (giving it
-    /// counts as opening it).
-    public func wouldAssign(at now: Date) async throws -> Fix? {
+    /// The fix `assignToday` would give at `now` when none is given yet, among `bugs` (by default
+    /// every bug as the rules have it at `now`, `LifecycleService.current`): read only, since
+    /// giving it counts as opening it. What `egofix remind` and `egofix status` name.
+    public func wouldAssign(at now: Date, bugs settled: [Bug]? = nil) async throws -> Fix? {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        return try await choice(user: user, fixes: try await repos.fixes.getAll(), day: LocalDay(now, calendar: calendar)).fix
+        let bugs: [Bug]
+        if let settled { bugs = settled } else { bugs = try await LifecycleService(repos: repos, calendar: calendar).current(at: now) }
+        return try await choice(user: user, bugs: bugs, fixes: try await repos.fixes.getAll(), day: LocalDay(now, calendar: calendar)).fix
     }
 
-    /// `DailyFixRules.choose` over the store on `day`.
-    private func choice(user: UserProfile, fixes: [Fix], day: LocalDay) async throws -> DailyAssignment {
+    /// `DailyFixRules.choose` over the store's fixes and completions on `day`, among `bugs`.
+    private func choice(user: UserProfile, bugs: [Bug], fixes: [Fix], day: LocalDay) async throws -> DailyAssignment {
         let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
-        return DailyFixRules.choose(.init(userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
-                                          primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
+        return DailyFixRules.choose(.init(userId: user.id, day: day, bugs: bugs, primaryBugId: user.primaryBugId,
+                                          fixes: fixes, completions: completions, calendar: calendar))
     }
 
     /// The daily (or weekly) fix already assigned on this local day, whatever its outcome.

@@ -34,28 +34,32 @@ public struct OutcomeService: Sendable {
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
-            if givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
-               let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) {
-                return given
+            // The bugs settled first, as `today` settles them, so the fix given is the one
+            // `remind` and `status` named.
+            if givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) {
+                try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
+                if let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) { return given }
             }
             throw PracticeError.noPendingFix
         }
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
     }
 
-    /// The fix an outcome at `now` would give and mark, as `target` would, when nothing is
-    /// pending and today's fix is not given yet; nil otherwise. Read only: what `egofix status`
-    /// names, so that it names the fix `egofix applied` marks.
-    public func wouldGive(at now: Date, givingTodaysFixFrom: ReminderTime?) async throws -> Fix? {
+    /// The fix an outcome at `now` would mark, read only, as `target` finds it: the pending one, or
+    /// today's fix not given yet, which the outcome would give (`givenNow`), chosen among `bugs`
+    /// (by default the bugs as the rules have them at `now`). Nil when an outcome would mark none.
+    /// What `egofix status` names, so that it names the fix `egofix applied` marks.
+    public func wouldMark(at now: Date, givingTodaysFixFrom: ReminderTime?, bugs: [Bug]? = nil) async throws -> (fix: Fix, givenNow: Bool)? {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let day = LocalDay(now, calendar: calendar)
         let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
-        guard PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
-              PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
-              givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) else { return nil }
-        return try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now)
+        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return (pending.fix, false) }
+        guard PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
+              givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
+              let fix = try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now, bugs: bugs) else { return nil }
+        return (fix, true)
     }
 
     /// Whether an outcome at `now` gives today's fix (none given yet): from `from` on, and not

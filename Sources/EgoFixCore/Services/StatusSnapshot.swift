@@ -22,7 +22,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     public let pendingFix: String?
     public let pendingFixPrompt: String?
     /// Whether the pending fix is today's, not given yet: `egofix today` gives it (and shows it),
-    /// and so does an outcome, which marks it (`OutcomeService.wouldGive`).
+    /// and so does an outcome, which marks it (`OutcomeService.wouldMark`).
     public let pendingFixNotGivenYet: Bool
     public let openCrashes: Int
     public let diagnosticDue: Bool
@@ -35,20 +35,13 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let streak = try await streakSvc.currentStreak(at: now)
         let applied = try await repos.completions.count(outcome: .applied)
         // The bugs as they stand now (one stable after its quiet weeks, which `today` would save).
-        let bugs = try await LifecycleService(repos: repos, calendar: calendar).current(at: now).filter(\.isActive)
+        let settled = try await LifecycleService(repos: repos, calendar: calendar).current(at: now)
+        let bugs = settled.filter(\.isActive)
         let active = DailyFixRules.turnOrder(bugs, primaryBugId: user.primaryBugId)
             + bugs.filter { $0.status != .active }.sorted { $0.slug < $1.slug }
-        let fixes = try await repos.fixes.getAll()
-        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
-        // The fix `egofix applied` would mark (PendingFixRule).
-        let today = LocalDay(now, calendar: calendar)
-        let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: today, calendar: calendar)
-        let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: today,
-                                             dayOf: { LocalDay($0, calendar: calendar) }).map(\.fix)
-        // Else the fix an outcome would give and mark now, so that status names the fix
-        // `egofix applied` marks.
-        let notGiven = pending == nil
-            ? try await OutcomeService(repos: repos, calendar: calendar).wouldGive(at: now, givingTodaysFixFrom: givingTodaysFixFrom) : nil
+        // The fix `egofix applied` would mark: the pending one, else today's not given yet.
+        let marked = try await OutcomeService(repos: repos, calendar: calendar)
+            .wouldMark(at: now, givingTodaysFixFrom: givingTodaysFixFrom, bugs: settled)
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
@@ -56,7 +49,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             freezeAvailable: try await streakSvc.freezeAvailable(at: now),
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
-            pendingFix: (pending ?? notGiven)?.label, pendingFixPrompt: (pending ?? notGiven)?.prompt, pendingFixNotGivenYet: notGiven != nil,
+            pendingFix: marked?.fix.label, pendingFixPrompt: marked?.fix.prompt, pendingFixNotGivenYet: marked?.givenNow ?? false,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
     }
