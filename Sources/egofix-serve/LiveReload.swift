@@ -66,7 +66,7 @@ final class LiveReload: @unchecked Sendable {
             let quoted = amended.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
             page.replaceSubrange(content.written, with: "\"" + quoted + "\"")
         }
-        if let error, let body = bytes(of: "<body", in: page), let close = page[body.upperBound...].firstIndex(of: ">") {
+        if let error, let body = ASCIISearch.range(of: "<body", in: page), let close = page[body.upperBound...].firstIndex(of: ">") {
             let banner = "\n<aside class=\"serve-error\" role=\"alert\"><p><strong>egofix serve: the last rebuild failed.</strong> "
                 + (hasSite ? "This is the last good site. It rebuilds when the error is fixed."
                            : "There is no site yet. It builds when the error is fixed.")
@@ -75,34 +75,12 @@ final class LiveReload: @unchecked Sendable {
         }
         let script = "<script nonce=\"\(nonce)\">new EventSource(\"\(eventsPath)?since=\(generation)\")"
             + ".addEventListener(\"reload\",function(){location.reload()})</script>\n"
-        if let end = bytes(of: "</body>", in: page, last: true) {
+        if let end = ASCIISearch.range(of: "</body>", in: page, last: true) {
             page.insert(contentsOf: script, at: end.lowerBound)
         } else {
             page += script
         }
         return page
-    }
-
-    /// Where the ASCII `needle` is in `page` (the first, or the `last`), found on the bytes
-    /// (Foundation's search first measured the whole page in UTF-16, a page at a time).
-    static func bytes(of needle: String, in page: String, last: Bool = false) -> Range<String.Index>? {
-        let u = page.utf8, n = Array(needle.utf8)
-        guard n.count <= u.count else { return nil }
-        var copy = page
-        let at = copy.withUTF8 { b -> Int? in
-            func matches(_ i: Int) -> Bool {
-                for k in 0..<n.count where b[i + k] != n[k] { return false }
-                return true
-            }
-            var i = last ? b.count - n.count : 0
-            while i >= 0, i <= b.count - n.count {
-                if matches(i) { return i }
-                i += last ? -1 : 1
-            }
-            return nil
-        }
-        guard let at else { return nil }
-        return u.index(u.startIndex, offsetBy: at)..<u.index(u.startIndex, offsetBy: at + n.count)
     }
 
     /// `policy` with each source of `sources` (directive → source) allowed: added to its

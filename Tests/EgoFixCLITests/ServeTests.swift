@@ -364,11 +364,16 @@ extension ServeTests {
         let own = "<META content='default-src &#39;none&#39;; style-src &#39;self&#39;; script-src &#39;none&#39;' HTTP-EQUIV=content-security-policy>"
         try FileManager.default.createDirectory(atPath: cli.workdir + "/Templates/partials", withIntermediateDirectories: true)
         try top.replacingOccurrences(of: builtIn, with: own).write(toFile: cli.workdir + "/Templates/partials/top.mustache", atomically: true, encoding: .utf8)
+        // The body's end tag in capitals: the script still goes inside the body, before it.
+        let bottom = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Templates/partials/bottom.mustache").path, encoding: .utf8)
+        try bottom.replacingOccurrences(of: "</body>", with: "</BODY>").write(toFile: cli.workdir + "/Templates/partials/bottom.mustache", atomically: true, encoding: .utf8)
         let s = try startServe(cli)
         defer { if s.process.isRunning { s.process.terminate() } }
         let page = try fetch(s.url)
         XCTAssertEqual(page.status, 200)
         XCTAssertTrue(page.body.contains("new EventSource("), page.body)
+        XCTAssertTrue(page.body.contains("location.reload()})</script>\n</BODY>"), page.body)
         let port = s.url.dropFirst("http://127.0.0.1:".count).dropLast()
         let nonce = try XCTUnwrap(page.body.range(of: "<script nonce=\"").map { page.body[$0.upperBound...].prefix { $0 != "\"" } })
         XCTAssertTrue(page.body.contains("<META content=\"default-src 'none'; style-src 'self'; script-src 'nonce-\(nonce)'; "

@@ -68,14 +68,7 @@ public struct MetaTag {
     public static func all(in text: String) -> [MetaTag] {
         var copy = text
         let spans = copy.withUTF8 { b -> [(Int, Int)] in
-            /// Whether `word` (lowercase ASCII) is at `at`, in any case.
-            func has(_ word: StaticString, at: Int) -> Bool {
-                guard at + word.utf8CodeUnitCount <= b.count else { return false }
-                for k in 0..<word.utf8CodeUnitCount where b[at + k] | (b[at + k] >= 0x41 && b[at + k] <= 0x5A ? 0x20 : 0) != word.utf8Start[k] {
-                    return false
-                }
-                return true
-            }
+            func has(_ word: StaticString, at: Int) -> Bool { ASCIISearch.has(word, in: b, at: at) }
             var spans: [(Int, Int)] = []
             var i = 0
             while i < b.count {
