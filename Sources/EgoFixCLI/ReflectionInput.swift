@@ -135,16 +135,9 @@ enum ReflectionInput {
             throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value))\(key) at character \(offset + 1); remove it (tabs and line breaks are fine). \(refused)")
         }
         let t = trimmedEnds(s)
-        return isBlank(t) ? nil : t
+        return VisibleText.showsNothing(t) ? nil : t
     }
 
-    /// Whether the text shows nothing: every scalar white space or a format character (general
-    /// category Cf: U+200B zero width space, the joiners U+200C and U+200D, U+2060, U+FEFF). Such
-    /// a note was stored and shown as one, an empty line marked "+note" in the history; now it is
-    /// no note, as blank text is not.
-    static func isBlank(_ s: String) -> Bool {
-        s.unicodeScalars.allSatisfy { $0.properties.isWhitespace || $0.properties.generalCategory == .format }
-    }
 
     /// The text without blank lines before it and white space after it; the first line keeps its
     /// indentation (four spaces make a Markdown code block, and they used to be cut, so the

@@ -113,8 +113,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
             switch key {
             case "title":
                 // Every page's title and the header's name: an empty one left "Dashboard | ".
-                guard value.unicodeScalars.contains(where: { !$0.properties.isWhitespace && !$0.properties.isDefaultIgnorableCodePoint
-                                                             && $0.properties.generalCategory != .format }) else {
+                guard !VisibleText.showsNothing(value) else {
                     throw ParseError(file: file, line: n, message: "'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\"")
                 }
                 c.title = value

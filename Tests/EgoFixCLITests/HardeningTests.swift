@@ -348,7 +348,7 @@ final class HardeningTests: XCTestCase {
     /// the editor, the crash's prompt.
     func test_Hardening_aNoteOfInvisibleCharactersIsNoNote() throws {
         let cli = try onboarded()
-        let invisible = ["\u{200B}", "\u{200C}\u{200D}", "\u{2060} \n\u{FEFF}", "\n\u{200B}\t\u{FEFF}\n \u{200D}"]
+        let invisible = ["\u{200B}", "\u{200C}\u{200D}", "\u{2060} \n\u{FEFF}", "\n\u{200B}\t\u{FEFF}\n \u{FE0F}\u{3164}"]
         func export() throws -> String { String(decoding: try cli.export(), as: UTF8.self) }
         for (i, text) in invisible.enumerated() {
             let m = try cli.run(["crash", "need-to-impress", "-m", text], at: "2026-03-02T09:0\(i):00+01:00")
@@ -379,6 +379,33 @@ final class HardeningTests: XCTestCase {
         XCTAssertFalse(all.contains(#""note" :"#) || all.contains(#""reflection" :"#), all)
         XCTAssertTrue(all.contains(#""outcome" : "failed""#) && all.contains(#""outcome" : "skipped""#), all)
         XCTAssertFalse(try cli.run(["history"], at: "2026-03-03T11:00:00+01:00").out.contains("+note"))
+    }
+
+    /// A note that shows nothing and reaches the store another way (an export of an older store,
+    /// another machine's file) is kept, as everything a person wrote is, and shown as none: no
+    /// "+note" in the history, no empty reflection on the week page. The same test as a typed
+    /// note's (`VisibleText`), which now also counts variation selectors and Hangul fillers.
+    func test_Hardening_anImportedNoteThatShowsNothingIsNotShown() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["applied", "-m", "PLACEHOLDER-R"], at: "2026-03-02T10:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "PLACEHOLDER-C"], at: "2026-03-02T11:00:00+01:00").status, 0)
+        let file = cli.workdir + "/old.json"
+        XCTAssertEqual(try cli.run(["export", file], at: "2026-03-02T12:00:00+01:00").status, 0)
+        let json = try String(contentsOfFile: file, encoding: .utf8)
+            .replacingOccurrences(of: "PLACEHOLDER-R", with: "\\u200B\\uFE0F")
+            .replacingOccurrences(of: "PLACEHOLDER-C", with: " \\u3164\\n")
+        try json.write(toFile: file, atomically: true, encoding: .utf8)
+        let other = try CLI()
+        let imported = try other.run(["import", file], at: "2026-03-02T12:00:00+01:00")
+        XCTAssertEqual(imported.status, 0, imported.err)
+        XCTAssertTrue(String(decoding: try other.export(), as: UTF8.self).contains("\u{3164}"), "the note is kept")
+        let history = try other.run(["history"], at: "2026-03-02T12:05:00+01:00")
+        XCTAssertTrue(history.out.contains("applied"), history.out)
+        XCTAssertFalse(history.out.contains("+note"), history.out)
+        XCTAssertEqual(try other.run(["build", "--out", "site"], at: "2026-03-02T12:05:00+01:00").status, 0)
+        let week = try String(contentsOfFile: other.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertFalse(week.contains("\u{200B}") || week.contains("\u{3164}"), week)
+        XCTAssertFalse(week.contains("class=\"reflection\""), week)
     }
 
     /// A busy day in `history` goes on over more lines under its first part, within a card's

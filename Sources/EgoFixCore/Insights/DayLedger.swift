@@ -98,7 +98,7 @@ public struct DayLedger: Sendable {
                 continue
             }
             let sev = fixes[c.fixId]?.severity
-            let wrote = c.reflection.map(DayLedger.hasText) ?? false
+            let wrote = c.reflection.map(VisibleText.showsNothing) == false
             touch(d) { a in
                 switch c.outcome {
                 case .applied: a.applied += 1
@@ -112,7 +112,7 @@ public struct DayLedger: Sendable {
             }
         }
         for (c, d) in zip(crashes, crashDays) {
-            let noted = c.note.map(DayLedger.hasText) ?? false
+            let noted = c.note.map(VisibleText.showsNothing) == false
             touch(d) { a in
                 a.crashes += 1
                 if noted { a.crashesWithNote += 1 }
@@ -154,19 +154,6 @@ public struct DayLedger: Sendable {
         }
         streaks = st
         timeline = VersionTimeline(versions: practice.versions)
-    }
-
-    /// Whether the text has anything but whitespace and newlines (plain ASCII is read byte by byte).
-    static func hasText(_ s: String) -> Bool {
-        var ascii = true
-        for b in s.utf8 {
-            if b >= 0x80 {
-                ascii = false
-                break
-            }
-            if !(b == 0x20 || (b >= 0x09 && b <= 0x0d)) { return true }
-        }
-        return ascii ? false : !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
     }
 
     /// Indexes of the sorted `times` in [start, end).

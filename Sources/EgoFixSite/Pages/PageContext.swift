@@ -89,7 +89,7 @@ final class PageContext: Sendable {
         for (day, list) in index.completionsByDay {
             for c in list {
                 fixesUsed.insert(c.fixId)
-                guard let text = c.reflection else { continue }
+                guard let text = c.reflection, !VisibleText.showsNothing(text) else { continue }
                 let label = index.fixesById[c.fixId]?.label ?? "a fix"
                 jobs.append(Job(id: c.id, text: text, name: "reflection of \(label) on \(day)", isCrash: false))
             }
@@ -97,7 +97,7 @@ final class PageContext: Sendable {
         for c in data.completions where c.deletedAt == nil { fixesUsed.insert(c.fixId) }
         for (day, list) in index.crashesByDay {
             for c in list {
-                guard let text = c.note else { continue }
+                guard let text = c.note, !VisibleText.showsNothing(text) else { continue }
                 jobs.append(Job(id: c.id, text: text, name: "crash note of \(day) \(index.clock.time(c.crashedAt))", isCrash: true))
             }
         }
