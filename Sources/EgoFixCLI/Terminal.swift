@@ -104,12 +104,9 @@ enum Text {
         return [head] + fitted(comment).map { style.dim($0) }
     }
 
-    /// An inline comment keeps its "// " on every wrapped line.
+    /// An inline comment, each of its lines `fitted` to a card's width with "// " on every line.
     static func wrapComment(_ comment: String, width: Int = Text.width) -> [String] {
-        comment.split(separator: "\n").flatMap { line -> [String] in
-            let body = line.hasPrefix("// ") ? String(line.dropFirst(3)) : String(line)
-            return wrap(body, width: width - 3).map { "// " + $0 }
-        }
+        comment.split(separator: "\n").flatMap { line in fitted(line.hasPrefix("// ") ? String(line) : "// " + line, width: width) }
     }
 
     static func plural(_ n: Int, _ one: String, _ many: String? = nil) -> String {
