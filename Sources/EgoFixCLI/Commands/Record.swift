@@ -344,6 +344,10 @@ struct Status: AsyncParsableCommand {
             if snap.pendingFixNotGivenYet {
                 out.append(s.style.dim("// Today's, not opened yet: `egofix today` shows it; an outcome marks it."))
             }
+        } else if let rest = snap.restDayReason {
+            // In `today`'s words: on a rest day `today` gives no fix to show.
+            out.append(RestDay.heading + "  " + rest.reason)
+            if let hint = rest.hint, !snap.activeBugs.isEmpty { out.append("  " + hint) }
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }

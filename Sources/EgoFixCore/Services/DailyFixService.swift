@@ -47,16 +47,19 @@ public struct DailyFixService: Sendable {
     }
 
     /// The fix `assignToday` would give at `now` when none is given yet: read only (giving it
-    /// counts as opening it).
-    public func wouldAssign(at now: Date) async throws -> Fix? {
+    /// counts as opening it). `bugs`: the bugs as `today` would see them (`LifecycleService.current`),
+    /// else as stored. Nil on a rest day.
+    public func wouldAssign(at now: Date, bugs: [Bug]? = nil) async throws -> Fix? {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        return try await choice(user: user, fixes: try await repos.fixes.getAll(), day: LocalDay(now, calendar: calendar)).fix
+        return try await choice(user: user, fixes: try await repos.fixes.getAll(), day: LocalDay(now, calendar: calendar), bugs: bugs).fix
     }
 
     /// `DailyFixRules.choose` over the store on `day`.
-    private func choice(user: UserProfile, fixes: [Fix], day: LocalDay) async throws -> DailyAssignment {
+    private func choice(user: UserProfile, fixes: [Fix], day: LocalDay, bugs given: [Bug]? = nil) async throws -> DailyAssignment {
         let completions = try await repos.completions.getAppliedOrSince(DailyFixRules.cooldownStart(day: day, calendar: calendar))
-        return DailyFixRules.choose(.init(userId: user.id, day: day, bugs: try await repos.bugs.getAll(),
+        let bugs: [Bug]
+        if let given { bugs = given } else { bugs = try await repos.bugs.getAll() }
+        return DailyFixRules.choose(.init(userId: user.id, day: day, bugs: bugs,
                                           primaryBugId: user.primaryBugId, fixes: fixes, completions: completions, calendar: calendar))
     }
 

@@ -24,6 +24,10 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     /// Whether the pending fix is today's, not given yet: `egofix today` gives it (and shows it),
     /// and so does an outcome, which marks it (`OutcomeService.wouldGive`).
     public let pendingFixNotGivenYet: Bool
+    /// Whether today is a rest day: no fix pending, none given today, and none `today` would give.
+    public let restDay: Bool
+    /// Why, on a rest day (`today` says the same).
+    public let restDayReason: RestDay?
     public let openCrashes: Int
     public let diagnosticDue: Bool
 
@@ -35,7 +39,8 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let streak = try await streakSvc.currentStreak(at: now)
         let applied = try await repos.completions.count(outcome: .applied)
         // The bugs as they stand now (one stable after its quiet weeks, which `today` would save).
-        let bugs = try await LifecycleService(repos: repos, calendar: calendar).current(at: now).filter(\.isActive)
+        let current = try await LifecycleService(repos: repos, calendar: calendar).current(at: now)
+        let bugs = current.filter(\.isActive)
         let active = DailyFixRules.turnOrder(bugs, primaryBugId: user.primaryBugId)
             + bugs.filter { $0.status != .active }.sorted { $0.slug < $1.slug }
         let fixes = try await repos.fixes.getAll()
@@ -49,6 +54,15 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         // `egofix applied` marks.
         let notGiven = pending == nil
             ? try await OutcomeService(repos: repos, calendar: calendar).wouldGive(at: now, givingTodaysFixFrom: givingTodaysFixFrom) : nil
+        // Else a rest day when no fix was given today and `today` would give none (on the bugs as
+        // `today` would see them): "`egofix today` shows today's" was untrue on such a day.
+        var rest: RestDay?
+        if pending == nil, notGiven == nil {
+            let daily = DailyFixService(repos: repos, calendar: calendar)
+            if try await daily.todaysAssignment(at: now, fixesById: byId) == nil, try await daily.wouldAssign(at: now, bugs: current) == nil {
+                rest = RestDay(bugs: current)
+            }
+        }
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
@@ -57,6 +71,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
             pendingFix: (pending ?? notGiven)?.label, pendingFixPrompt: (pending ?? notGiven)?.prompt, pendingFixNotGivenYet: notGiven != nil,
+            restDay: rest != nil, restDayReason: rest,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
     }
