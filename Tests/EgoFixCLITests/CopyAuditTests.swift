@@ -15,4 +15,18 @@ final class CopyAuditTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertTrue(run.out.contains("the 5% target."), run.out)
     }
+
+    /// Activating a bug again said "Activated again: its severity starts low again."
+    func test_bugActivate_againSaysTheWordOnce() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "activate", "need-to-impress"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "deactivate", "need-to-impress"], at: "2026-03-03T09:00:00+01:00").status, 0)
+        let again = try cli.run(["bug", "activate", "need-to-impress"], at: "2026-03-04T09:00:00+01:00")
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertTrue(again.out.hasSuffix("\n// Activated again: its severity restarts at low.\n"), again.out)
+        for line in again.out.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.lowercased().components(separatedBy: "again").count - 1, 1, String(line))
+        }
+    }
 }

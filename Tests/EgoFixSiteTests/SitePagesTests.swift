@@ -451,6 +451,14 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(Set(many.map(\.id)).count, many.count, "entry ids differ from each other")
     }
 
+    /// "A bug activated again starts low again" (the copy audit): no rule says a word twice for one idea.
+    func test_howPage_saysAgainOnceARule() async throws {
+        let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
+        XCTAssertTrue(how.texts.contains("A bug activated again restarts at low severity: its days active count from the latest activation."),
+                      how.texts.joined(separator: "\n"))
+        for t in how.texts { XCTAssertLessThanOrEqual(t.lowercased().components(separatedBy: "again").count - 1, 1, t) }
+    }
+
     func test_howPage_saysOneFreezePerWeekInAgreement() async throws {
         let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
         XCTAssertTrue(how.texts.contains("1 freeze per week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))

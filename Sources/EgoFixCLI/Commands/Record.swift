@@ -408,7 +408,7 @@ struct BugCommand: AsyncParsableCommand {
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
-                    + (again ? "\n" + s.style.dim("// Activated again: its severity starts low again.") : "")
+                    + (again ? "\n" + s.style.dim("// Activated again: its severity restarts at low.") : "")
             }
         }
     }

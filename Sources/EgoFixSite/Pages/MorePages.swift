@@ -277,7 +277,7 @@ extension PageContext {
                            "Active bugs take turns. When no active bug has an unseen fix, a rerun: a fix applied at least \(T.rerunAfterDays) days ago, the longest ago first, marked as a rerun.",
                            "When a bug is down to \(T.unseenFixesLowWarning) unseen fixes, the day's card says so once.",
                            "A rest day only when nothing at all is eligible.",
-                           "A bug activated again starts low again: severity counts from the latest activation."]),
+                           "A bug activated again restarts at low severity: its days active count from the latest activation."]),
             ("Crash and reboot", ["A crash names a bug (your primary bug if none) and queues a quick fix for that bug, shown before the day's fix; the day's fix still comes.",
                                   "A quick fix left unmarked for \(T.quickFixExpiryDays) days expires and shows as expired in the history.",
                                   "A reboot closes every open crash. Neither changes the version."]),
