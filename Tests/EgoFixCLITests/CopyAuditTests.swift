@@ -46,4 +46,13 @@ final class CopyAuditTests: XCTestCase {
         XCTAssertTrue(imported.out.hasPrefix("Imported \(file): 5 bugs, "), imported.out)
         XCTAssertFalse(imported.out.contains("pattern"), imported.out)
     }
+
+    /// `check` printed the settings as SQLite returns them: "synchronous: 2", "foreign_keys: 1".
+    func test_check_namesTheSettingsValues() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.contains("\nsynchronous: FULL (2)\nforeign_keys: ON (1)\njournal_mode: DELETE\n"), check.out)
+    }
 }

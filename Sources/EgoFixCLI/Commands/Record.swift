@@ -508,7 +508,7 @@ struct Check: AsyncParsableCommand {
         let s = try Session.open(options)
         let result = try s.store.integrityCheck()
         var out = ["store: \(s.storePath)", "integrity: \(result)"]
-        for (k, v) in try s.store.settings() { out.append("\(k): \(v)") }
+        for (k, v) in try s.store.settings() { out.append("\(k): " + Check.shown(k, v)) }
         let export = result == "ok" ? s.store.exportProblem() : nil
         out.append("export: " + (result != "ok" ? "not tried" : export.map { "would not import again (\(Terminal.visible($0)))" } ?? "imports again"))
         s.print(out)
@@ -520,5 +520,20 @@ struct Check: AsyncParsableCommand {
             throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
                            + "but its export is no backup: keep a copy of the store file itself.")
         }
+    }
+
+    /// A setting as SQLite's documentation names its value: "FULL (2)", "ON (1)", "DELETE"
+    /// (a bare 2 or 1 said nothing to whoever had not read it). A value it does not name stays
+    /// as SQLite gave it.
+    static func shown(_ pragma: String, _ value: String) -> String {
+        let names: [String]
+        switch pragma {
+        case "synchronous": names = ["OFF", "NORMAL", "FULL", "EXTRA"]
+        case "foreign_keys": names = ["OFF", "ON"]
+        case "journal_mode": return value.uppercased()
+        default: return value
+        }
+        guard let n = Int(value), names.indices.contains(n) else { return value }
+        return "\(names[n]) (\(n))"
     }
 }
