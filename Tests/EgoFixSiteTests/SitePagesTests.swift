@@ -118,6 +118,9 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash: need to be liked.")), "Need to be liked.")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "")
         XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 3 crashes.")), "After 3 crashes.")
+        // A reboot after one crash had no line; as stored now, and as stored before.
+        XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 1 crash.")), "After 1 crash.")
+        XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot.")), "After 1 crash.")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "A bad day at work.")), "A bad day at work.", "an import's own words stay")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash course in humility.")), "Crash course in humility.")
     }

@@ -53,10 +53,12 @@ extension PageContext {
     /// description without the word the label already says ("CRASH 2026-11-14 Crash: need to be
     /// busy." read the word twice), the bug named as every page names it; "Reboot after 6 crashes."
     /// is "After 6 crashes.". A description that does not start so (an import's own) is shown as it is.
+    /// A reboot after one crash was stored as "Reboot." (a reboot closes one crash at least) and
+    /// had no line; it is "After 1 crash.", as one is stored now.
     static func eventText(_ e: VersionEntry) -> String {
         let word = e.changeType == .crash ? "Crash" : "Reboot"
         var rest = Substring(e.description)
-        if rest == word + "." { return "" }
+        if rest == word + "." { return e.changeType == .reboot ? "After 1 crash." : "" }
         if rest.hasPrefix(word + ": ") {
             rest = rest.dropFirst(word.count + 2)
         } else if rest.hasPrefix(word + " after ") {
