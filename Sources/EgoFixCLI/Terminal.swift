@@ -151,7 +151,7 @@ enum FixCard {
     /// A kind of fix as the messages name it: "a multi-step fix", "a timed fix".
     static func kind(_ t: InteractionType) -> String {
         switch t {
-        case .standard: return "a plain"
+        case .standard: return "a standard"
         case .timed: return "a timed"
         case .multiStep: return "a multi-step"
         case .quiz: return "a quiz"

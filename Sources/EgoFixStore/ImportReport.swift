@@ -19,8 +19,13 @@ public struct ImportReport: Equatable, Sendable, CustomStringConvertible {
     public func count(_ table: String) -> Int { tables.first { $0.table == table }?.count ?? 0 }
     public var total: Int { tables.reduce(0) { $0 + $1.count } }
 
-    /// "5 bugs, 270 fixes, 12 completions, 1 profile, ..."
-    public var summary: String { tables.map { Snapshot.phrase($0.count, $0.table) }.joined(separator: ", ") }
+    /// "5 bugs, 270 fixes, 12 completions, 1 profile, ...". Stored patterns only when there are
+    /// some: patterns are found later, by `egofix patterns` and the build, and "0 patterns" after
+    /// a demo that plants one of each read as if none were there.
+    public var summary: String {
+        tables.filter { $0.count > 0 || $0.table != DetectedPattern.table }
+            .map { Snapshot.phrase($0.count, $0.table) }.joined(separator: ", ")
+    }
 
     /// "imported 5 bugs, 270 fixes, ... (replaced the previous practice; backup at /x.sqlite)"
     public var description: String {

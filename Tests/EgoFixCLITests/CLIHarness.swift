@@ -39,7 +39,7 @@ struct CLI {
              stdout target: FileHandle? = nil, in folder: String? = nil, wrapper: [String] = []) throws -> Result {
         let p = Process()
         var a = args
-        if !args.contains("--store") && !["lint", "help", "--help", "--version"].contains(args.first ?? "") { a += ["--store", store] }
+        if !args.contains("--store") && !["lint", "help", "--help", "--version", "calibrate"].contains(args.first ?? "") { a += ["--store", store] }
         if let now { a += ["--now", now] }
         if let program = wrapper.first {
             p.executableURL = URL(fileURLWithPath: program)

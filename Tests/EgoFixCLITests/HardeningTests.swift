@@ -746,7 +746,10 @@ final class HardeningTests: XCTestCase {
         let ok = try XCTUnwrap(EgoFix.parseAsRoot(["applied", "--count", "3"]) as? Applied)
         XCTAssertEqual(try OutcomeCommand.interactionOutcome(fix: counter, ok.o)?.count, 3)
         let standard = try XCTUnwrap(catalogue.fixes.first { $0.interactionType == .standard })
-        XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: standard, ok.o))
+        // The kind as the spec names it: "a standard fix" (it said "a plain fix").
+        XCTAssertThrowsError(try OutcomeCommand.interactionOutcome(fix: standard, ok.o)) { error in
+            XCTAssertTrue("\(error)".contains(" is a standard fix; --count does not apply. Nothing recorded."), "\(error)")
+        }
     }
 
     /// A negative number is a bad value, not a missing one.

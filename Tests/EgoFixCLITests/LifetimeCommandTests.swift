@@ -422,7 +422,12 @@ final class RestDayCommandTests: XCTestCase {
         XCTAssertNotEqual(marked.status, 0)
         XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
         // Status and the diagnostic say so too (the diagnostic asked for --rate for each of no bugs).
-        XCTAssertTrue(try cli.run(["status"], at: "2026-03-03T19:01:00+01:00").out.contains("  None. `egofix bug activate SLUG` starts one."))
+        let status = try cli.run(["status"], at: "2026-03-03T19:01:00+01:00").out
+        XCTAssertTrue(status.contains("  None. `egofix bug activate SLUG` starts one."), status)
+        // In `today`'s words: "`egofix today` shows today's" sent the user to a command with none.
+        XCTAssertTrue(status.contains("\nREST DAY  No fix today: no bug is in its active period.\n"), status)
+        XCTAssertFalse(status.contains("No pending fix") || status.contains("shows today's"), status)
+        XCTAssertEqual(status.components(separatedBy: "egofix bug activate SLUG").count, 2, "the hint once: \(status)")
         let diagnostic = try cli.run(["diagnostic"], at: "2026-03-08T19:00:00+01:00")
         XCTAssertEqual(diagnostic.status, 0, diagnostic.err)
         XCTAssertTrue(diagnostic.out.hasPrefix("No active bugs to rate. Nothing recorded."), diagnostic.out)
@@ -439,6 +444,54 @@ final class RestDayCommandTests: XCTestCase {
         let page = try String(contentsOfFile: cli.workdir + "/site/bugs/need-to-impress/index.html", encoding: .utf8)
         XCTAssertTrue(page.contains("Status: deactivated. First active 2026-03-02."), page)
         XCTAssertFalse(page.contains("not active") || page.contains("Active since"), page)
+    }
+}
+
+/// The copy audit: `status` on a rest day says what `today` says, not "`egofix today` shows today's".
+final class RestDayStatusTests: XCTestCase {
+    /// A catalogue whose one daily fix is applied: the next day is a rest day with the bug still
+    /// in its active period.
+    func test_status_aRestDayAfterEveryFixHadItsTurnSaysSo() throws {
+        let cli = try CLI()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let data = try Data(contentsOf: root.appendingPathComponent("Seeds/fixes.json"))
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let bugs = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("Seeds/bugs.json"))) as? [[String: Any]])
+        let right = try XCTUnwrap(bugs.first { $0["slug"] as? String == "need-to-be-right" }?["id"] as? String)
+        let daily = try XCTUnwrap(all.first { $0["bugId"] as? String == right && $0["type"] as? String == "daily"
+                                             && $0["interactionType"] as? String == "standard" && $0["severity"] as? String == "low"
+                                             && $0["retired"] as? Bool != true })
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: [daily] + all.filter { $0["type"] as? String == "quickFix" })
+            .write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        let started = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00")
+        XCTAssertEqual(started.status, 0, started.err)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T19:00:00+01:00", stdin: "").status, 0)
+        // A day with its fix marked is no rest day: `today` shows the marked fix.
+        let marked = try cli.run(["status"], at: "2026-03-02T20:00:00+01:00")
+        XCTAssertTrue(marked.out.contains("No pending fix. `egofix today` shows today's."), marked.out)
+        XCTAssertFalse(marked.out.contains("REST DAY"), marked.out)
+        XCTAssertEqual(try cli.json(["status"], at: "2026-03-02T20:00:00+01:00")["restDay"] as? Bool, false)
+        // Before `today` is run, and after.
+        for at in ["2026-03-03T07:00:00+01:00", "2026-03-03T19:00:00+01:00"] {
+            let status = try cli.run(["status"], at: at)
+            XCTAssertEqual(status.status, 0, status.err)
+            XCTAssertTrue(status.out.contains("\nREST DAY  No fix today. Every fix that fits has had its turn lately.\n"), status.out)
+            XCTAssertFalse(status.out.contains("shows today's"), status.out)
+            let json = try cli.json(["status"], at: at)
+            XCTAssertEqual(json["restDay"] as? Bool, true)
+            XCTAssertEqual(json["restDayReason"] as? String, "everyFixHadItsTurn")
+            if at.hasSuffix("T07:00:00+01:00") {
+                let today = try cli.run(["today"], at: "2026-03-03T09:00:00+01:00")
+                XCTAssertTrue(today.out.hasPrefix("REST DAY\n\nNo fix today. Every fix that fits has had its turn lately."), today.out)
+            }
+        }
+        // The dashboard's Pending says it in the same words.
+        let build = try cli.run(["build"], at: "2026-03-03T19:30:00+01:00")
+        XCTAssertEqual(build.status, 0, build.err)
+        let html = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
+        XCTAssertTrue(html.contains("<p class=\"muted\">Rest day. No fix today. Every fix that fits has had its turn lately.</p>"), html)
+        XCTAssertFalse(html.contains("No pending fix."), html)
     }
 }
 

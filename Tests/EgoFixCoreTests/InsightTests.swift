@@ -389,19 +389,21 @@ final class InsightTests: XCTestCase {
                                  completedAt: c.at(2026, 3, 15, 19))
         let lines = MirrorCheck.check(d, practice: log.practice, calendar: log.cal)
         XCTAssertEqual(lines.map(\.text), [
-            "You said quiet. You logged two crashes about it.",
-            "You said loud. You logged nothing about it that week, and applied one fix for it. Loud on the inside, quiet in the log.",
+            "You said quiet. You logged 2 crashes about it.",
+            "You said loud. You logged nothing about it that week, and applied 1 fix for it. Loud on the inside, quiet in the log.",
         ])
         XCTAssertEqual(lines.map(\.agrees), [false, false])
 
         let agreeing = WeeklyDiagnostic(userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
                                         responses: [.init(bugId: log.bug.id, intensity: .loud, primaryContext: .home)],
                                         completedAt: c.at(2026, 3, 15, 19))
-        XCTAssertEqual(MirrorCheck.check(agreeing, practice: log.practice, calendar: log.cal).map(\.text), ["You said loud. You logged two crashes about it."])
+        XCTAssertEqual(MirrorCheck.check(agreeing, practice: log.practice, calendar: log.cal).map(\.text), ["You said loud. You logged 2 crashes about it."])
         XCTAssertEqual(MirrorCheck.check(agreeing, practice: log.practice, calendar: log.cal).map(\.agrees), [true])
         for l in lines { XCTAssertEqual(CopyRules.violations(l.text), []) }
     }
 
+    /// Counts as the week page writes them beside the mirror check: digits inside a sentence
+    /// ("three crashes" sat under "crashes 3"), a word opening one, "no" for none.
     func test_MirrorCheck_presentWithThreeCrashesDoesNotAgree() {
         var log = InsightLog()
         let c = log.clock
@@ -412,7 +414,7 @@ final class InsightTests: XCTestCase {
                                  responses: [.init(bugId: log.bug.id, intensity: .present), .init(bugId: log.other.id, intensity: .quiet)],
                                  completedAt: c.at(2026, 3, 15, 19))
         let lines = MirrorCheck.check(d, practice: log.practice, calendar: log.cal)
-        XCTAssertEqual(lines.map(\.text), ["You said present. You logged three crashes about it. Present is a generous word for that.",
+        XCTAssertEqual(lines.map(\.text), ["You said present. You logged 3 crashes about it. Present is a generous word for that.",
                                            "You said quiet. Two fixes for it failed that week."])
         XCTAssertEqual(lines.map(\.agrees), [false, false])
     }

@@ -47,6 +47,8 @@ final class SeedLintTests: XCTestCase {
         let issues = try lint().filter { $0.field == "inlineComment" }
         XCTAssertEqual(issues.map(\.entry), ["need-to-be-right fixes"], "\(issues)")
         XCTAssertTrue(issues.first?.message.contains("0 of ") ?? false, "\(issues)")
+        // A share written as the rest of the tool writes one: "5%", not "5 %".
+        XCTAssertTrue(issues.first?.message.contains("(0%); about 60% should (") ?? false, "\(issues)")
         fixes = fixes.enumerated().filter { !mine.dropFirst(10).contains($0.offset) }.map(\.element)
         XCTAssertEqual(try lint().filter { $0.field == "inlineComment" }, [], "10 fixes of one's own, none with a comment")
     }

@@ -118,6 +118,9 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash: need to be liked.")), "Need to be liked.")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "")
         XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 3 crashes.")), "After 3 crashes.")
+        // A reboot after one crash had no line; as stored now, and as stored before.
+        XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 1 crash.")), "After 1 crash.")
+        XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot.")), "After 1 crash.")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "A bad day at work.")), "A bad day at work.", "an import's own words stay")
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash course in humility.")), "Crash course in humility.")
     }
@@ -449,6 +452,14 @@ final class SitePagesTests: XCTestCase {
         XCTAssertEqual(feedEntries(try text(try PracticeFixture.build(p), "changelog/feed.xml"))[0].id, entries[0].id, "the same on the next build")
         let many = feedEntries(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [])), "changelog/feed.xml"))
         XCTAssertEqual(Set(many.map(\.id)).count, many.count, "entry ids differ from each other")
+    }
+
+    /// "A bug activated again starts low again" (the copy audit): no rule says a word twice for one idea.
+    func test_howPage_saysAgainOnceARule() async throws {
+        let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
+        XCTAssertTrue(how.texts.contains("A bug activated again restarts at low severity: its days active count from the latest activation."),
+                      how.texts.joined(separator: "\n"))
+        for t in how.texts { XCTAssertLessThanOrEqual(t.lowercased().components(separatedBy: "again").count - 1, 1, t) }
     }
 
     func test_howPage_saysOneFreezePerWeekInAgreement() async throws {

@@ -116,9 +116,8 @@ struct Today: AsyncParsableCommand {
             if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true))] }
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
-            let active = try await s.repos.bugs.getAll().contains(where: \.takesTurns)
-            var out = ["REST DAY", ""] + (active ? ["No fix today. Every fix that fits has had its turn lately."]
-                                          : ["No fix today: no bug is in its active period.", "`egofix bug activate SLUG` starts one."])
+            let rest = RestDay(bugs: try await s.repos.bugs.getAll())
+            var out = [RestDay.heading, "", rest.reason] + (rest.hint.map { [$0] } ?? [])
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
             out += try await TodayLines.diagnosticLine(s)
             return out

@@ -304,7 +304,7 @@ struct Calibrate: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "calibrate",
         abstract: "Run the detectors on seeded random histories with nothing planted; report how often an alert fires.",
-        discussion: "A trustworthy detector stays quiet on noise. The target is an alert rate of at most 5 %.")
+        discussion: "A trustworthy detector stays quiet on noise. The target is an alert rate of at most 5%.")
     @Option(parsing: .unconditional, help: ArgumentHelp("Histories to generate.", valueName: "n")) var runs: Int = 200
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 1
     @Flag(help: "Print JSON (alertRate, insightRate, per pattern type).") var json = false

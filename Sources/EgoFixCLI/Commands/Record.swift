@@ -344,6 +344,10 @@ struct Status: AsyncParsableCommand {
             if snap.pendingFixNotGivenYet {
                 out.append(s.style.dim("// Today's, not opened yet: `egofix today` shows it; an outcome marks it."))
             }
+        } else if let rest = snap.restDayReason {
+            // In `today`'s words: on a rest day `today` gives no fix to show.
+            out.append(RestDay.heading + "  " + rest.reason)
+            if let hint = rest.hint, !snap.activeBugs.isEmpty { out.append("  " + hint) }
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
@@ -404,7 +408,7 @@ struct BugCommand: AsyncParsableCommand {
                 let again = b.activatedAt != nil
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
-                    + (again ? "\n" + s.style.dim("// Activated again: its severity starts low again.") : "")
+                    + (again ? "\n" + s.style.dim("// Activated again: its severity restarts at low.") : "")
             }
         }
     }
@@ -504,7 +508,7 @@ struct Check: AsyncParsableCommand {
         let s = try Session.open(options)
         let result = try s.store.integrityCheck()
         var out = ["store: \(s.storePath)", "integrity: \(result)"]
-        for (k, v) in try s.store.settings() { out.append("\(k): \(v)") }
+        for (k, v) in try s.store.settings() { out.append("\(k): " + Check.shown(k, v)) }
         let export = result == "ok" ? s.store.exportProblem() : nil
         out.append("export: " + (result != "ok" ? "not tried" : export.map { "would not import again (\(Terminal.visible($0)))" } ?? "imports again"))
         s.print(out)
@@ -516,5 +520,20 @@ struct Check: AsyncParsableCommand {
             throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
                            + "but its export is no backup: keep a copy of the store file itself.")
         }
+    }
+
+    /// A setting as SQLite's documentation names its value: "FULL (2)", "ON (1)", "DELETE"
+    /// (a bare 2 or 1 said nothing to whoever had not read it). A value it does not name stays
+    /// as SQLite gave it.
+    static func shown(_ pragma: String, _ value: String) -> String {
+        let names: [String]
+        switch pragma {
+        case "synchronous": names = ["OFF", "NORMAL", "FULL", "EXTRA"]
+        case "foreign_keys": names = ["OFF", "ON"]
+        case "journal_mode": return value.uppercased()
+        default: return value
+        }
+        guard let n = Int(value), names.indices.contains(n) else { return value }
+        return "\(names[n]) (\(n))"
     }
 }

@@ -215,8 +215,8 @@ public enum SeedLint {
             let share = Double(commented) / Double(mine.count)
             if mine.count >= HouseStyle.commentShareMinimumFixes, !HouseStyle.commentShare.contains(share) {
                 issues.append(Issue(file: ff, entry: "\(bugNames[bug] ?? bug) fixes", field: "inlineComment",
-                                    message: "\(commented) of \(mine.count) active fixes carry a comment (\(Int((share * 100).rounded())) %); "
-                                        + "about 60 % should (\(Int(HouseStyle.commentShare.lowerBound * 100)) to \(Int(HouseStyle.commentShare.upperBound * 100)) %): keep the best"))
+                                    message: "\(commented) of \(mine.count) active fixes carry a comment (\(Int((share * 100).rounded()))%); "
+                                        + "about 60% should (\(Int(HouseStyle.commentShare.lowerBound * 100)) to \(Int(HouseStyle.commentShare.upperBound * 100))%): keep the best"))
             }
             var openings: [String: [String]] = [:]
             for f in mine {

@@ -11,7 +11,7 @@ public struct MirrorLine: Sendable, Equatable {
     public let failed: Int
     /// Whether the rating and the log tell the same story.
     public let agrees: Bool
-    /// "You said quiet. You logged two crashes about it."
+    /// "You said quiet. You logged 2 crashes about it."
     public let text: String
 }
 
@@ -23,6 +23,10 @@ public struct MirrorLine: Sendable, Equatable {
 /// - anything else agrees.
 ///
 /// The week is the ISO week the diagnostic reviews, in the user's time zone.
+///
+/// Counts are written as the patterns write them: digits inside a sentence ("You logged 3
+/// crashes about it", beside the week's counts, which are digits), a word opening one ("Two
+/// fixes for it failed"), "no" for none.
 public enum MirrorCheck {
     public static func check(_ diagnostic: WeeklyDiagnostic, practice: Practice, calendar cal: Calendar) -> [MirrorLine] {
         let week = diagnostic.week(in: cal)
@@ -65,7 +69,7 @@ public enum MirrorCheck {
                 case .pending: break
                 }
             }
-            // One string, reserved once: "You said quiet. You logged one crash about it."
+            // One string, reserved once: "You said quiet. You logged 1 crash about it."
             var text = ""
             text.reserveCapacity(128)
             text += "You said "
@@ -73,7 +77,7 @@ public enum MirrorCheck {
             text += "."
             func crashLine() {
                 text += " You logged "
-                text += InsightCopy.counted(n, "crash", "crashes")
+                text += n == 0 ? "no crashes" : PatternCopy.count(n, "crash", "crashes")
                 text += " about it."
             }
             func failedLine() {
@@ -105,7 +109,7 @@ public enum MirrorCheck {
                     text += " You logged nothing about it that week"
                     if applied > 0 {
                         text += ", and applied "
-                        text += InsightCopy.counted(applied, "fix", "fixes")
+                        text += PatternCopy.count(applied, "fix", "fixes")
                         text += " for it."
                     } else {
                         text += "."

@@ -65,7 +65,7 @@ public struct CrashService: Sendable {
         let version = Version(user.currentVersion) ?? .initial
         try await repos.versions.save(VersionRules.entry(
             for: .reboot, current: version, userId: user.id, at: now,
-            description: open.count == 1 ? "Reboot." : "Reboot after \(open.count) crashes."))
+            description: "Reboot after " + PatternCopy.count(open.count, "crash", "crashes") + "."))
         try await EventRecorder(repos: repos, calendar: calendar).record(.crashRebooted, userId: user.id, at: now)
         return done
     }

@@ -24,6 +24,10 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     /// Whether the pending fix is today's, not given yet: `egofix today` gives it (and shows it),
     /// and so does an outcome, which marks it (`OutcomeService.wouldMark`).
     public let pendingFixNotGivenYet: Bool
+    /// Whether today is a rest day: no fix pending, none given today, and none `today` would give.
+    public let restDay: Bool
+    /// Why, on a rest day (`today` says the same).
+    public let restDayReason: RestDay?
     public let openCrashes: Int
     public let diagnosticDue: Bool
 
@@ -42,6 +46,15 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         // The fix `egofix applied` would mark: the pending one, else today's not given yet.
         let marked = try await OutcomeService(repos: repos, calendar: calendar)
             .wouldMark(at: now, givingTodaysFixFrom: givingTodaysFixFrom, bugs: settled)
+        // Else a rest day when no fix was given today and `today` would give none (on the bugs as
+        // `today` would see them): "`egofix today` shows today's" was untrue on such a day.
+        var rest: RestDay?
+        if marked == nil {
+            let daily = DailyFixService(repos: repos, calendar: calendar)
+            if try await daily.todaysAssignment(at: now) == nil, try await daily.wouldAssign(at: now, bugs: settled) == nil {
+                rest = RestDay(bugs: settled)
+            }
+        }
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
@@ -50,6 +63,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
             pendingFix: marked?.fix.label, pendingFixPrompt: marked?.fix.prompt, pendingFixNotGivenYet: marked?.givenNow ?? false,
+            restDay: rest != nil, restDayReason: rest,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
     }

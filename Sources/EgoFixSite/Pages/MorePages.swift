@@ -53,10 +53,12 @@ extension PageContext {
     /// description without the word the label already says ("CRASH 2026-11-14 Crash: need to be
     /// busy." read the word twice), the bug named as every page names it; "Reboot after 6 crashes."
     /// is "After 6 crashes.". A description that does not start so (an import's own) is shown as it is.
+    /// A reboot after one crash was stored as "Reboot." (a reboot closes one crash at least) and
+    /// had no line; it is "After 1 crash.", as one is stored now.
     static func eventText(_ e: VersionEntry) -> String {
         let word = e.changeType == .crash ? "Crash" : "Reboot"
         var rest = Substring(e.description)
-        if rest == word + "." { return "" }
+        if rest == word + "." { return e.changeType == .reboot ? "After 1 crash." : "" }
         if rest.hasPrefix(word + ": ") {
             rest = rest.dropFirst(word.count + 2)
         } else if rest.hasPrefix(word + " after ") {
@@ -277,7 +279,7 @@ extension PageContext {
                            "Active bugs take turns. When no active bug has an unseen fix, a rerun: a fix applied at least \(T.rerunAfterDays) days ago, the longest ago first, marked as a rerun.",
                            "When a bug is down to \(T.unseenFixesLowWarning) unseen fixes, the day's card says so once.",
                            "A rest day only when nothing at all is eligible.",
-                           "A bug activated again starts low again: severity counts from the latest activation."]),
+                           "A bug activated again restarts at low severity: its days active count from the latest activation."]),
             ("Crash and reboot", ["A crash names a bug (your primary bug if none) and queues a quick fix for that bug, shown before the day's fix; the day's fix still comes.",
                                   "A quick fix left unmarked for \(T.quickFixExpiryDays) days expires and shows as expired in the history.",
                                   "A reboot closes every open crash. Neither changes the version."]),

@@ -106,6 +106,15 @@ extension PageContext {
         // unmarked is not (its day is over).
         let pending = PendingFixRule.pending(in: data.completions, fixesById: index.fixesById, today: index.today,
                                              dayOf: index.clock.day)?.completion
+        // With nothing pending, a rest day says so as `status` and `today` do: "`egofix today`
+        // shows today's" sent the reader to a command with no fix to show.
+        var restDay: TemplateValue = .null
+        if pending == nil,
+           PendingFixRule.todaysDailyFix(in: data.completions, fixesById: index.fixesById, today: index.today, dayOf: index.clock.day) == nil,
+           DailyFixRules.choose(.init(userId: user.id, day: index.today, bugs: data.bugs, primaryBugId: user.primaryBugId,
+                                      fixes: data.fixes, completions: data.completions, calendar: options.calendar)) == .restDay {
+            restDay = .text(RestDay(bugs: data.bugs).reason)
+        }
         let from = index.today.adding(days: -364)
         var welcome: TemplateValue = .null
         if let last = user.lastEngagementDate.map({ index.clock.day($0) }), index.today.days(since: last) >= 7 {
@@ -122,6 +131,7 @@ extension PageContext {
                                         "primary": .bool($0.id == user.primaryBugId)] }),
             "pattern": surfacedPattern.map(patternModel) ?? .null,
             "pending": try pending.map { try fixModel($0, showDate: true) } ?? .null,
+            "restDay": restDay,
             "graph": .html(ContributionGraphSVG.html(index.graphCells(from: from, through: index.today), from: from, through: index.today,
                                                      title: "The last year")),
             "thisWeek": .text(index.today.isoWeekLabel),
@@ -133,7 +143,7 @@ extension PageContext {
         let from = index.today.adding(days: -364)
         return ["welcomeBack": "No profile in this store yet. `egofix init` picks a bug and shows the first fix.",
                 "version": "1.0", "toNext": "7 to v1.1", "streak": "day 0", "longest": "0", "applied": "0", "since": "",
-                "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null,
+                "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null, "restDay": .null,
                 "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "thisWeek": .text(index.today.isoWeekLabel)]
     }
 

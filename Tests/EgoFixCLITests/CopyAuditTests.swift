@@ -1,0 +1,58 @@
+import Foundation
+import XCTest
+
+/// The copy audit's second round: what the commands print, as a user reads it.
+final class CopyAuditTests: XCTestCase {
+    /// `calibrate` wrote "5 %" in its help and "5%" in its output; the tool writes "5%".
+    func test_calibrate_helpAndOutputWriteTheTargetAlike() throws {
+        let cli = try CLI()
+        let help = try cli.run(["help", "calibrate"])
+        XCTAssertEqual(help.status, 0, help.err)
+        let flat = help.out.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        XCTAssertTrue(flat.contains("an alert rate of at most 5%."), help.out)
+        XCTAssertFalse(flat.contains("5 %"), help.out)
+        let run = try cli.run(["calibrate", "--runs", "3"])
+        XCTAssertEqual(run.status, 0, run.err)
+        XCTAssertTrue(run.out.contains("the 5% target."), run.out)
+    }
+
+    /// Activating a bug again said "Activated again: its severity starts low again."
+    func test_bugActivate_againSaysTheWordOnce() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "activate", "need-to-impress"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "deactivate", "need-to-impress"], at: "2026-03-03T09:00:00+01:00").status, 0)
+        let again = try cli.run(["bug", "activate", "need-to-impress"], at: "2026-03-04T09:00:00+01:00")
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertTrue(again.out.hasSuffix("\n// Activated again: its severity restarts at low.\n"), again.out)
+        for line in again.out.split(separator: "\n") {
+            XCTAssertLessThanOrEqual(line.lowercased().components(separatedBy: "again").count - 1, 1, String(line))
+        }
+    }
+
+    /// The demo and import summaries said "0 patterns" under a help that speaks of planted
+    /// patterns; patterns are found later (`egofix patterns`, the build), so a zero is left out.
+    func test_demoAndImport_summariesLeaveOutNoStoredPatterns() throws {
+        let cli = try CLI()
+        let demo = try cli.run(["demo"])
+        XCTAssertEqual(demo.status, 0, demo.err)
+        let first = demo.out.split(separator: "\n").first.map(String.init) ?? ""
+        XCTAssertTrue(first.hasPrefix("Demo history written to ") && first.contains(" weekly diagnostics, "), first)
+        XCTAssertFalse(first.contains("pattern"), first)
+        let file = cli.workdir + "/demo.json"
+        XCTAssertEqual(try cli.run(["export", file]).status, 0)
+        let imported = try cli.run(["import", file, "--store", cli.workdir + "/copy.sqlite"])
+        XCTAssertEqual(imported.status, 0, imported.err)
+        XCTAssertTrue(imported.out.hasPrefix("Imported \(file): 5 bugs, "), imported.out)
+        XCTAssertFalse(imported.out.contains("pattern"), imported.out)
+    }
+
+    /// `check` printed the settings as SQLite returns them: "synchronous: 2", "foreign_keys: 1".
+    func test_check_namesTheSettingsValues() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let check = try cli.run(["check"])
+        XCTAssertEqual(check.status, 0, check.err)
+        XCTAssertTrue(check.out.contains("\nsynchronous: FULL (2)\nforeign_keys: ON (1)\njournal_mode: DELETE\n"), check.out)
+    }
+}
