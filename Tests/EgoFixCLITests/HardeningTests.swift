@@ -872,6 +872,35 @@ final class FaultTests: XCTestCase {
         XCTAssertEqual(files().count, 1)
     }
 
+    /// A first sync killed anywhere (here at each of its syncs to disk and renames in turn) leaves
+    /// no file of an id no store holds: the next sync merges no "other machine", and leaves one
+    /// device file and no temporary. A kill between this machine's file and the commit left a file
+    /// named after an id drawn in the rolled-back transaction, merged as another machine's at
+    /// every sync after, and a kill before the rename its temporary, a whole copy of the practice
+    /// in the shared folder, for good.
+    func test_Faults_aFirstSyncKilledAnywhereLeavesNoFileOfAMachineNoStoreHolds() throws {
+        var hits = 0
+        for call in ["fdatasync", "rename"] {
+            for when in 1...8 {
+                let a = try CLI()
+                let folder = a.workdir + "/shared"
+                XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-liked"], at: morning).status, 0)
+                XCTAssertEqual(try a.run(["applied", "-m", "Listened first."], at: morning).status, 0)
+                XCTAssertEqual(mkdir(folder, 0o700), 0)
+                let killed = try a.run(["sync", folder], at: morning, wrapper: try FaultTests.faulty("\(call):signal=KILL:when=\(when)"))
+                let left = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+                if killed.status != 0, left.contains(where: { $0.hasPrefix("egofix-device-") || $0.hasSuffix(".tmp") }) { hits += 1 }
+                let again = try a.run(["sync", folder], at: "2026-03-02T09:05:00+01:00")
+                XCTAssertEqual(again.status, 0, again.err)
+                XCTAssertTrue(again.out.contains("no other machine's file changed"), "\(call) #\(when): \(again.out)")
+                let files = try FileManager.default.contentsOfDirectory(atPath: folder)
+                XCTAssertEqual(files.count, 1, "\(call) #\(when): \(files)")
+                XCTAssertTrue(files.allSatisfy { $0.hasPrefix("egofix-device-") && $0.hasSuffix(".json") }, "\(call) #\(when): \(files)")
+            }
+        }
+        XCTAssertGreaterThan(hits, 0, "no kill came between a file in the folder and the commit")
+    }
+
     /// An import killed while it copies the store for its backup leaves no file under a backup's
     /// name (it left a 0-byte "backup" and its journal, for good); the next import clears what the
     /// killed one began and makes its own.

@@ -85,6 +85,12 @@ extension SQLiteStore {
         // full disk) leaves no file of a device no store holds (an orphan every machine merged).
         var madeOwnFile: String?
         do {
+            // This machine's id is committed before any file is named after it. Drawn inside the
+            // merge's transaction, a first sync or join killed after writing its file (or its
+            // temporary) and before the commit left a file of an id no store held: merged as
+            // another machine's at every sync, and a temporary, a whole copy of the practice,
+            // that no later sync removed (they clear their own id's).
+            try await transaction { _ = try access.writeNow { db in try self.deviceId(db) } }
             var done = try await transaction {
                 try before()
                 var (report, merged) = try access.writeNow { db in
