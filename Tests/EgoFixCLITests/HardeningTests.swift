@@ -901,6 +901,27 @@ final class FaultTests: XCTestCase {
         XCTAssertGreaterThan(hits, 0, "no kill came between a file in the folder and the commit")
     }
 
+    /// A join killed midway (`init --from DIR` on the new machine) leaves a store with no
+    /// profile; what the next command says names the join as well as `init` (a plain `init`
+    /// starts a practice of its own), and the join run again takes the practice whole.
+    func test_Faults_aJoinKilledMidwayIsRunAgain() throws {
+        let a = try CLI(), b = try CLI()
+        let folder = a.workdir + "/shared"
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-liked"], at: morning).status, 0)
+        XCTAssertEqual(try a.run(["applied", "-m", "Listened first."], at: morning).status, 0)
+        XCTAssertEqual(try a.run(["sync", folder], at: morning).status, 0)
+        let killed = try b.run(["init", "--from", folder], at: morning, wrapper: try FaultTests.faulty("rename:signal=KILL:when=1"))
+        XCTAssertNotEqual(killed.status, 0)
+        let status = try b.run(["status"], at: morning)
+        XCTAssertEqual(status.status, 1)
+        XCTAssertTrue(status.err.contains("`egofix init --from DIR` to join the practice"), status.err)
+        let joined = try b.run(["init", "--from", folder], at: "2026-03-02T09:05:00+01:00")
+        XCTAssertEqual(joined.status, 0, joined.err)
+        XCTAssertTrue(try b.run(["history"], at: "2026-03-02T09:06:00+01:00").out.contains("+note"))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.count, 2)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }, [])
+    }
+
     /// An import killed while it copies the store for its backup leaves no file under a backup's
     /// name (it left a 0-byte "backup" and its journal, for good); the next import clears what the
     /// killed one began and makes its own.
