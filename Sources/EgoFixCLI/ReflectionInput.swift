@@ -138,7 +138,6 @@ enum ReflectionInput {
         return VisibleText.showsNothing(t) ? nil : t
     }
 
-
     /// The text without blank lines before it and white space after it; the first line keeps its
     /// indentation (four spaces make a Markdown code block, and they used to be cut, so the
     /// block became a paragraph).
