@@ -231,11 +231,11 @@ final class ServiceTests: XCTestCase {
         let midnight = try XCTUnwrap(ReminderTime(hour: 0, minute: 0))
         let outcomes = OutcomeService(repos: w.repos, calendar: w.cal)
         let named = try await outcomes.wouldMark(at: now, givingTodaysFixFrom: midnight)
-        XCTAssertEqual(named?.givenNow, true)
+        XCTAssertEqual(named.givenNow, true)
         let reminded = try await ReminderService(repos: w.repos, calendar: w.cal).due(at: now, remindAt: midnight)
         let marked = try await outcomes.mark(.applied, reflection: nil, at: now,
                                              target: try await outcomes.target(at: now, givingTodaysFixFrom: midnight))
-        XCTAssertEqual(marked.fix.label, named?.fix.label, "status named \(named?.fix.label ?? "none"), the outcome marked \(marked.fix.label)")
+        XCTAssertEqual(marked.fix.label, named.fix?.label, "status named \(named.fix?.label ?? "none"), the outcome marked \(marked.fix.label)")
         XCTAssertEqual(reminded.fixLabel, marked.fix.label, "remind named another fix")
         let after = try await w.repos.bugs.getById(a.id)
         XCTAssertEqual(after?.lastRetestAt, now, "the retest was given")

@@ -45,21 +45,33 @@ public struct OutcomeService: Sendable {
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
     }
 
-    /// The fix an outcome at `now` would mark, read only, as `target` finds it: the pending one, or
-    /// today's fix not given yet, which the outcome would give (`givenNow`), chosen among `bugs`
-    /// (by default the bugs as the rules have them at `now`). Nil when an outcome would mark none.
-    /// What `egofix status` names, so that it names the fix `egofix applied` marks.
-    public func wouldMark(at now: Date, givingTodaysFixFrom: ReminderTime?, bugs: [Bug]? = nil) async throws -> (fix: Fix, givenNow: Bool)? {
+    /// What an outcome at `now` would find, read only, as `target` finds it.
+    public enum Preview: Sendable {
+        /// The pending fix, or today's not given yet, which the outcome would give (`givenNow`).
+        case marks(Fix, givenNow: Bool)
+        /// Nothing to mark: today's fix is marked already, or not given yet and not given by an
+        /// outcome at this hour (before `givingTodaysFixFrom`, or with yesterday's left unmarked).
+        case nothing
+        /// Nothing pending, nothing given today, and nothing `today` would give.
+        case restDay
+
+        public var fix: Fix? { if case .marks(let f, _) = self { return f } else { return nil } }
+        public var givenNow: Bool { if case .marks(_, let g) = self { return g } else { return false } }
+    }
+
+    /// What an outcome at `now` would mark, with today's fix chosen among `bugs` (by default the
+    /// bugs as the rules have them at `now`): what `egofix status` names, so that it names the
+    /// fix `egofix applied` marks, or says the day is a rest day.
+    public func wouldMark(at now: Date, givingTodaysFixFrom: ReminderTime?, bugs: [Bug]? = nil) async throws -> Preview {
         let fixes = try await repos.fixes.getAll()
         let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
         let day = LocalDay(now, calendar: calendar)
         let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
-        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return (pending.fix, false) }
-        guard PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil,
-              givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId),
-              let fix = try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now, bugs: bugs) else { return nil }
-        return (fix, true)
+        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return .marks(pending.fix, givenNow: false) }
+        guard PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil else { return .nothing }
+        guard let fix = try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now, bugs: bugs) else { return .restDay }
+        return givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) ? .marks(fix, givenNow: true) : .nothing
     }
 
     /// Whether an outcome at `now` gives today's fix (none given yet): from `from` on, and not

@@ -43,18 +43,13 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
         let bugs = settled.filter(\.isActive)
         let active = DailyFixRules.turnOrder(bugs, primaryBugId: user.primaryBugId)
             + bugs.filter { $0.status != .active }.sorted { $0.slug < $1.slug }
-        // The fix `egofix applied` would mark: the pending one, else today's not given yet.
+        // The fix `egofix applied` would mark: the pending one, else today's not given yet. Else
+        // a rest day when none was given today and `today` would give none: "`egofix today` shows
+        // today's" was untrue on such a day.
         let marked = try await OutcomeService(repos: repos, calendar: calendar)
             .wouldMark(at: now, givingTodaysFixFrom: givingTodaysFixFrom, bugs: settled)
-        // Else a rest day when no fix was given today and `today` would give none (on the bugs as
-        // `today` would see them): "`egofix today` shows today's" was untrue on such a day.
         var rest: RestDay?
-        if marked == nil {
-            let daily = DailyFixService(repos: repos, calendar: calendar)
-            if try await daily.todaysAssignment(at: now) == nil, try await daily.wouldAssign(at: now, bugs: settled) == nil {
-                rest = RestDay(bugs: settled)
-            }
-        }
+        if case .restDay = marked { rest = RestDay(bugs: settled) }
         return StatusSnapshot(
             version: user.currentVersion, appliedCount: applied,
             fixesToNextVersion: VersionRules.fixesToNextVersion(appliedCount: applied),
@@ -62,7 +57,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             freezeAvailable: try await streakSvc.freezeAvailable(at: now),
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
-            pendingFix: marked?.fix.label, pendingFixPrompt: marked?.fix.prompt, pendingFixNotGivenYet: marked?.givenNow ?? false,
+            pendingFix: marked.fix?.label, pendingFixPrompt: marked.fix?.prompt, pendingFixNotGivenYet: marked.givenNow,
             restDay: rest != nil, restDayReason: rest,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))
