@@ -497,6 +497,56 @@ final class RestDayStatusTests: XCTestCase {
 
 /// Issue 31 (lifetime): history after a flight west over the date line.
 final class DateLineHistoryTests: XCTestCase {
+    /// Los Angeles on Wednesday evening, Tokyo on Friday morning, 19 hours later: the Thursday the
+    /// calendar skipped is not a missed day. The freeze stays this week's, in `status`, after a
+    /// sync (which replays the streak from the records) and on the site's dashboard. A day that
+    /// did pass whole still counts: back in Los Angeles, a Saturday missed takes the freeze.
+    func test_Streak_aDayTheDateLineSkippedIsNotMissed() throws {
+        let cli = try CLI(zone: "America/Los_Angeles")
+        let la = ["TZ": "America/Los_Angeles"], tokyo = ["TZ": "Asia/Tokyo"]
+        func run(_ args: [String], _ at: String, _ env: [String: String]) throws -> String {
+            let r = try cli.run(args, at: at, env: env)
+            XCTAssertEqual(r.status, 0, "\(args): \(r.err)")
+            return r.out
+        }
+        _ = try run(["init", "--bug", "need-to-be-right"], "2026-11-16T09:00:00-08:00", la)   // Monday
+        _ = try run(["applied"], "2026-11-16T09:05:00-08:00", la)
+        _ = try run(["today"], "2026-11-17T20:00:00-08:00", la)
+        _ = try run(["applied"], "2026-11-17T20:05:00-08:00", la)
+        _ = try run(["today"], "2026-11-18T20:00:00-08:00", la)                               // Wednesday
+        _ = try run(["applied"], "2026-11-18T20:05:00-08:00", la)
+        // Friday 08:00 in Tokyo is Thursday 15:00 in Los Angeles.
+        let friday = try run(["status"], "2026-11-20T08:00:00+09:00", tokyo)
+        XCTAssertTrue(friday.contains("day 3 "), friday)
+        XCTAssertTrue(friday.contains("freeze this week: available"), friday)
+        _ = try run(["today"], "2026-11-20T08:10:00+09:00", tokyo)
+        _ = try run(["applied"], "2026-11-20T08:15:00+09:00", tokyo)
+        let after = try run(["status"], "2026-11-20T09:00:00+09:00", tokyo)
+        XCTAssertTrue(after.contains("day 4 "), after)
+        XCTAssertTrue(after.contains("freeze this week: available"), after)
+        // A sync replays the streak from the records: the same.
+        _ = try run(["sync", cli.workdir + "/shared"], "2026-11-20T09:05:00+09:00", tokyo)
+        let synced = try run(["status"], "2026-11-20T09:10:00+09:00", tokyo)
+        XCTAssertTrue(synced.contains("day 4 "), synced)
+        XCTAssertTrue(synced.contains("freeze this week: available"), synced)
+        let site = cli.workdir + "/site"
+        _ = try run(["build", "--out", site], "2026-11-20T09:15:00+09:00", tokyo)
+        let dashboard = try String(contentsOfFile: site + "/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("day 4 "), "the dashboard's streak")
+        // Back in Los Angeles on Friday evening, still Friday there. Saturday passes whole without
+        // the tool: the week's freeze covers it, as it could not had Thursday taken it.
+        _ = try run(["today"], "2026-11-20T19:00:00-08:00", la)
+        let sunday = try run(["status"], "2026-11-22T10:00:00-08:00", la)
+        XCTAssertTrue(sunday.contains("day 4 "), sunday)
+        _ = try run(["today"], "2026-11-22T10:05:00-08:00", la)
+        let covered = try run(["status"], "2026-11-22T10:10:00-08:00", la)
+        XCTAssertTrue(covered.contains("day 5 "), covered)
+        // Monday passes whole too: the new week's freeze covers it.
+        let tuesday = try run(["status"], "2026-11-24T10:00:00-08:00", la)
+        XCTAssertTrue(tuesday.contains("day 5 "), tuesday)
+        XCTAssertTrue(tuesday.contains("freeze this week: used"), tuesday)
+    }
+
     /// A Sunday in Auckland, read the same hour in Honolulu, where it is still Saturday: the
     /// Sunday's fix and crash stay in history's days, as status and the site count them.
     func test_History_aDayAheadOverTheDateLineIsListed() throws {

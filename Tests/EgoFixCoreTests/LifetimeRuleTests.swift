@@ -8,29 +8,59 @@ final class LifetimeRuleTests: XCTestCase {
 
     // 1. A freeze covers exactly one missed day and is spent only when it kept the streak.
 
+    /// Lived in one time zone, the streak measured with the engagements' instants is the streak
+    /// counted by the calendar alone, daylight-saving nights included: the time between two days
+    /// only ever forgives a day the calendar skipped between two places. 400 random lives of
+    /// 60 to 200 days, engagements at any minute and most at 23:58 to 00:01, in four zones.
+    func test_Streak_inOneZoneTheInstantsChangeNothing() {
+        var r = SplitMix64(seed: 49)
+        for zone in ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Asia/Kolkata"] {
+            let clock = Clock(zone)
+            for _ in 0..<100 {
+                let start = LocalDay(year: 2026, month: 1, day: 1).adding(days: r.below(365))
+                var timed = StreakState(), byDay = StreakState()
+                var day = start
+                for _ in 0..<(60 + r.below(140)) {
+                    day = day.adding(days: r.chance(50) ? 1 : 2 + r.below(3))
+                    let minute = r.chance(60) ? r.pick([0, 1, 1438, 1439]) : r.below(1440)
+                    let at = day.at(hour: minute / 60, minute: minute % 60, in: clock.calendar)
+                    let on = LocalDay(at, calendar: clock.calendar)
+                    timed = StreakRules.engage(timed, on: on, at: at)
+                    byDay = StreakRules.engage(byDay, on: on, at: nil)
+                    XCTAssertEqual(timed.current, byDay.current, "\(zone) \(on)")
+                    XCTAssertEqual(timed.freezeUsedWeek, byDay.freezeUsedWeek, "\(zone) \(on)")
+                    let later = on.adding(days: 1 + r.below(3)), now = later.at(hour: r.below(24), in: clock.calendar)
+                    XCTAssertEqual(StreakRules.current(timed, today: later, now: now), StreakRules.current(byDay, today: later, now: nil))
+                    XCTAssertEqual(StreakRules.freezeAvailable(timed, today: later, now: now),
+                                   StreakRules.freezeAvailable(byDay, today: later, now: nil))
+                }
+            }
+        }
+    }
+
     func test_Streak_freezeNotSpentWhenTheStreakBreaksAnyway() {
         // Engaged Sunday 15 March; missed Monday and Tuesday (one freeze week): the streak breaks.
-        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 15))
-        s = StreakRules.engage(s, on: c.day(2026, 3, 18))
+        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 15), at: nil)
+        s = StreakRules.engage(s, on: c.day(2026, 3, 18), at: nil)
         XCTAssertEqual(s.current, 1)
         XCTAssertNil(s.freezeUsedWeek, "no freeze is used for a streak it could not keep")
-        XCTAssertTrue(StreakRules.freezeAvailable(s, today: c.day(2026, 3, 19)))
-        s = StreakRules.engage(s, on: c.day(2026, 3, 19))
+        XCTAssertTrue(StreakRules.freezeAvailable(s, today: c.day(2026, 3, 19), now: nil))
+        s = StreakRules.engage(s, on: c.day(2026, 3, 19), at: nil)
         // Missing only Friday 20 later: the unspent freeze covers it.
-        s = StreakRules.engage(s, on: c.day(2026, 3, 21))
+        s = StreakRules.engage(s, on: c.day(2026, 3, 21), at: nil)
         XCTAssertEqual(s.current, 3, "18, 19 and 21, with Friday covered")
         XCTAssertEqual(s.freezeUsedWeek, c.day(2026, 3, 15))
     }
 
     func test_Streak_freezeCoversExactlyOneMissedDay() {
-        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 16))  // Monday
-        s = StreakRules.engage(s, on: c.day(2026, 3, 18))                  // Tuesday missed: covered
+        var s = StreakRules.engage(StreakState(), on: c.day(2026, 3, 16), at: nil)  // Monday
+        s = StreakRules.engage(s, on: c.day(2026, 3, 18), at: nil)                  // Tuesday missed: covered
         XCTAssertEqual(s.current, 2)
-        s = StreakRules.engage(s, on: c.day(2026, 3, 20))                  // Thursday missed: the freeze is gone
+        s = StreakRules.engage(s, on: c.day(2026, 3, 20), at: nil)                  // Thursday missed: the freeze is gone
         XCTAssertEqual(s.current, 1)
         // A Saturday and a Sunday belong to two freeze weeks: both are covered.
-        var t = StreakRules.engage(StreakState(), on: c.day(2026, 3, 20))  // Friday
-        t = StreakRules.engage(t, on: c.day(2026, 3, 23))                  // Monday, after Sat + Sun missed
+        var t = StreakRules.engage(StreakState(), on: c.day(2026, 3, 20), at: nil)  // Friday
+        t = StreakRules.engage(t, on: c.day(2026, 3, 23), at: nil)                  // Monday, after Sat + Sun missed
         XCTAssertEqual(t.current, 2)
     }
 

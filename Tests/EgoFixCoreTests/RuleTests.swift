@@ -36,11 +36,19 @@ final class TimeRuleTests: XCTestCase {
         let satLate = sat.at(hour: 0, minute: 30, in: c.calendar)
         XCTAssertEqual(LocalDay(satLate.addingTimeInterval(24 * 3600), calendar: c.calendar), sun)
         // A streak across the DST night keeps counting.
-        var s = StreakRules.engage(StreakState(), on: LocalDay(sat.at(hour: 23, in: c.calendar), calendar: c.calendar))
-        s = StreakRules.engage(s, on: LocalDay(sun.at(hour: 23, in: c.calendar), calendar: c.calendar))
-        s = StreakRules.engage(s, on: LocalDay(mon.at(hour: 0, minute: 30, in: c.calendar), calendar: c.calendar))
+        var s = StreakState()
+        for at in [sat.at(hour: 23, in: c.calendar), sun.at(hour: 23, in: c.calendar), mon.at(hour: 0, minute: 30, in: c.calendar)] {
+            s = StreakRules.engage(s, on: LocalDay(at, calendar: c.calendar), at: at)
+        }
         XCTAssertEqual(s.current, 3)
         XCTAssertNil(s.freezeUsedWeek)
+        // Saturday 23:59 to Monday 00:01 across the 23-hour Sunday is 23 hours 2 minutes: Sunday
+        // was still missed (the hour's grace), and the freeze covers it.
+        let satEnd = sat.at(hour: 23, minute: 59, in: c.calendar), monStart = mon.at(hour: 0, minute: 1, in: c.calendar)
+        XCTAssertEqual(monStart.timeIntervalSince(satEnd), 23 * 3600 + 120)
+        let t = StreakRules.engage(StreakRules.engage(StreakState(), on: sat, at: satEnd), on: mon, at: monStart)
+        XCTAssertEqual(t.current, 2)
+        XCTAssertEqual(t.freezeUsedWeek, sun)
         // November: a 25-hour day. 01:30 happens twice and both are the same local day.
         let nov1 = c.day(2026, 11, 1)
         XCTAssertEqual(nov1.adding(days: 1).start(in: c.calendar).timeIntervalSince(nov1.start(in: c.calendar)), 25 * 3600)
@@ -59,8 +67,8 @@ final class TimeRuleTests: XCTestCase {
         XCTAssertEqual(LocalDay(later, calendar: apia.calendar).description, "2026-07-16")
         // 09:00 and 10:30 UTC: Honolulu crosses midnight (23:00 → 00:30), Apia does not (22:00 → 23:30).
         let a = instant.addingTimeInterval(-11 * 3600), b = instant.addingTimeInterval(-9.5 * 3600)
-        let sHon = StreakRules.replay([a, b].map { LocalDay($0, calendar: hon.calendar) })
-        let sApia = StreakRules.replay([a, b].map { LocalDay($0, calendar: apia.calendar) })
+        let sHon = StreakRules.replay(([a, b].map { LocalDay($0, calendar: hon.calendar) }).map { ($0, nil) })
+        let sApia = StreakRules.replay(([a, b].map { LocalDay($0, calendar: apia.calendar) }).map { ($0, nil) })
         XCTAssertEqual(sHon.current, 2)
         XCTAssertEqual(sApia.current, 1)
         // Events record the local weekday and hour.
@@ -109,44 +117,44 @@ final class StreakRuleTests: XCTestCase {
     let mon = LocalDay(year: 2026, month: 3, day: 2)
 
     func test_streak_sameDayTwiceCountsOnce() {
-        var s = StreakRules.engage(StreakState(), on: mon)
-        s = StreakRules.engage(s, on: mon)
+        var s = StreakRules.engage(StreakState(), on: mon, at: nil)
+        s = StreakRules.engage(s, on: mon, at: nil)
         XCTAssertEqual(s.current, 1)
     }
 
     func test_streak_freezeCoversOneDayPerSundayWeek() {
         // Engage Mon, miss Tue (freeze of week starting Sun 1 Mar), engage Wed..Fri, miss Sat: no freeze left.
-        var s = StreakRules.replay([mon, mon.adding(days: 2), mon.adding(days: 3), mon.adding(days: 4)])
+        var s = StreakRules.replay(([mon, mon.adding(days: 2), mon.adding(days: 3), mon.adding(days: 4)]).map { ($0, nil) })
         XCTAssertEqual(s.current, 4)
         XCTAssertEqual(s.freezeUsedWeek, LocalDay(year: 2026, month: 3, day: 1))
-        s = StreakRules.engage(s, on: mon.adding(days: 6)) // Sunday: Saturday was missed
+        s = StreakRules.engage(s, on: mon.adding(days: 6), at: nil) // Sunday: Saturday was missed
         XCTAssertEqual(s.current, 1)
         XCTAssertEqual(s.longest, 4)
     }
 
     func test_streak_saturdayAndSundayMissedUseTwoWeeksFreezes() {
         let fri = LocalDay(year: 2026, month: 3, day: 6)
-        var s = StreakRules.engage(StreakState(current: 10, longest: 10, lastEngagedDay: fri), on: fri.adding(days: 3))
+        var s = StreakRules.engage(StreakState(current: 10, longest: 10, lastEngagedDay: fri), on: fri.adding(days: 3), at: nil)
         XCTAssertEqual(s.current, 11, "Saturday uses its week's freeze, Sunday the new week's")
-        s = StreakRules.engage(s, on: s.lastEngagedDay!.adding(days: 2))
+        s = StreakRules.engage(s, on: s.lastEngagedDay!.adding(days: 2), at: nil)
         XCTAssertEqual(s.current, 1, "the Sunday week's freeze is gone")
     }
 
     func test_streak_twoMissedDaysInOneWeekReset() {
-        let s = StreakRules.replay([mon, mon.adding(days: 3)])
+        let s = StreakRules.replay(([mon, mon.adding(days: 3)]).map { ($0, nil) })
         XCTAssertEqual(s.current, 1)
     }
 
     func test_streak_displayDropsToZeroOnlyAfterAnUncoveredMiss() {
-        let s = StreakRules.replay([mon, mon.adding(days: 1)])
-        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 2)), 2, "today not over yet")
-        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 3)), 2, "one missed day, freeze covers it")
-        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 4)), 0)
+        let s = StreakRules.replay(([mon, mon.adding(days: 1)]).map { ($0, nil) })
+        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 2), now: nil), 2, "today not over yet")
+        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 3), now: nil), 2, "one missed day, freeze covers it")
+        XCTAssertEqual(StreakRules.current(s, today: mon.adding(days: 4), now: nil), 0)
     }
 
     func test_streak_earlierDayChangesNothing() {
-        let s = StreakRules.replay([mon, mon.adding(days: 1)])
-        XCTAssertEqual(StreakRules.engage(s, on: mon.adding(days: -5)), s)
+        let s = StreakRules.replay(([mon, mon.adding(days: 1)]).map { ($0, nil) })
+        XCTAssertEqual(StreakRules.engage(s, on: mon.adding(days: -5), at: nil), s)
     }
 
     func test_streakLine_isSelfAwareAndQuiet() {

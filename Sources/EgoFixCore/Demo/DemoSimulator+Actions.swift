@@ -5,8 +5,8 @@ import Foundation
 extension DemoSimulator {
     // MARK: Actions
 
-    mutating func engage(_ day: LocalDay) {
-        streak = StreakRules.engage(streak, on: day)
+    mutating func engage(_ day: LocalDay, _ at: Date) {
+        streak = StreakRules.engage(streak, on: day, at: at)
     }
 
     mutating func event(_ type: EventType, bug: UUID? = nil, fix: UUID? = nil, context: EventContext? = nil, at: Date) {
@@ -19,7 +19,7 @@ extension DemoSimulator {
             bugs[i] = BugLifecycle.activate(bugs[i], at: at.addingTimeInterval(-60))
         }
         event(.appOpened, at: at)
-        engage(day)
+        engage(day, at)
         for i in bugs.indices { reconcile(i, at) }
         if pendingQuick != nil { markQuick(day, at.addingTimeInterval(120)) }
         assignDaily(day, at.addingTimeInterval(300))
@@ -121,7 +121,7 @@ extension DemoSimulator {
             reruns.applied(fixId, on: clock.day(of: at))
             if i >= 0 { appliedPerBug[i] += 1 }
         }
-        engage(day)
+        engage(day, at)
         if i >= 0 { reconcile(i, at) }
     }
 
@@ -150,7 +150,7 @@ extension DemoSimulator {
                 event(.fixAssigned, bug: bugs[i].id, fix: q.id, at: at)
             }
         }
-        engage(day)
+        engage(day, at)
         life[i].recentCrashes.append(crash)
         life[i].lastCrash = crash
         if bugs[i].status == .stable || bugs[i].status == .resolved { life[i].crashesSinceTransition.append(crash) }
@@ -214,7 +214,7 @@ extension DemoSimulator {
             refreshRatings(i)
         }
         event(.weeklyCompleted, at: at)
-        engage(day)
+        engage(day, at)
         for i in bugs.indices { reconcile(i, at) }
     }
 

@@ -423,8 +423,8 @@ struct DemoSimulator {
         let version = VersionRules.version(forAppliedCount: appliedCount)
         let today = endDay
         var profile = UserProfile(id: user, currentVersion: version.description, primaryBugId: primaryBugId,
-                                  currentStreak: StreakRules.current(streak, today: today), longestStreak: streak.longest,
-                                  lastEngagementDate: nil, streakFreezeAvailable: StreakRules.freezeAvailable(streak, today: today),
+                                  currentStreak: StreakRules.current(streak, today: today, now: endingAt), longestStreak: streak.longest,
+                                  lastEngagementDate: nil, streakFreezeAvailable: StreakRules.freezeAvailable(streak, today: today, now: endingAt),
                                   freezeUsedWeekStart: streak.freezeUsedWeek?.ordinal,
                                   createdAt: startDay.at(hour: 7, in: cal), updatedAt: endingAt)
         profile.lastEngagementDate = events.last { $0.eventType != .fixAssigned }?.timestamp

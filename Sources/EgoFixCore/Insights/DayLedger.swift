@@ -19,6 +19,17 @@ public struct DayActivity: Sendable, Equatable {
     public var attemptedSeverity: FixSeverity?
     /// Counts for the streak: opened a fix, marked an outcome, logged a crash or did a diagnostic.
     public var engaged = false
+    /// The first and the last instant that counted the day (the streak measures the time between
+    /// engaged days from them: `StreakRules.missedDays`).
+    var firstEngagedAt: Date?
+    var lastEngagedAt: Date?
+
+    /// Counts the day for the streak, at `instant`.
+    mutating func engage(at instant: Date) {
+        engaged = true
+        firstEngagedAt = min(firstEngagedAt ?? instant, instant)
+        lastEngagedAt = max(lastEngagedAt ?? instant, instant)
+    }
 
     public init(day: LocalDay) { self.day = day }
 
@@ -94,7 +105,7 @@ public struct DayLedger: Sendable {
         }
         for (c, d) in zip(live, completionDays) {
             if c.outcome == .pending {
-                touch(d) { $0.unmarked += 1; $0.engaged = true }
+                touch(d) { $0.unmarked += 1; $0.engage(at: c.dayInstant) }
                 continue
             }
             let sev = fixes[c.fixId]?.severity
@@ -108,7 +119,7 @@ public struct DayLedger: Sendable {
                 }
                 if c.outcome != .skipped, let sev { a.attemptedSeverity = max(a.attemptedSeverity ?? sev, sev) }
                 if wrote { a.reflections += 1 }
-                a.engaged = true
+                a.engage(at: c.dayInstant)
             }
         }
         for (c, d) in zip(crashes, crashDays) {
@@ -116,7 +127,7 @@ public struct DayLedger: Sendable {
             touch(d) { a in
                 a.crashes += 1
                 if noted { a.crashesWithNote += 1 }
-                a.engaged = true
+                a.engage(at: c.crashedAt)
             }
         }
         for d in rebootDays { touch(d) { $0.reboots += 1 } }
@@ -125,21 +136,21 @@ public struct DayLedger: Sendable {
             switch e.eventType {
             case .fixApplied, .fixSkipped, .fixFailed, .crashLogged, .fixAssigned:
                 // Counted from the records themselves; the event still shows the day was used.
-                touch(d) { $0.engaged = true }
+                touch(d) { $0.engage(at: e.timestamp) }
             case .crashRebooted:
                 if !hasVersions { touch(d) { $0.reboots += 1 } }
             case .weeklyCompleted:
                 // The diagnostic itself is counted from its record; the event shows the day was
                 // used even when that record was superseded by a sync (another machine's that week).
-                touch(d) { $0.opens += 1; $0.engaged = true }
+                touch(d) { $0.opens += 1; $0.engage(at: e.timestamp) }
             case .appOpened:
-                touch(d) { $0.opens += 1; $0.engaged = true }
+                touch(d) { $0.opens += 1; $0.engage(at: e.timestamp) }
             case .patternViewed, .patternDismissed, .fixShared, .timerCompleted:
                 touch(d) { $0.opens += 1 }
             }
         }
-        for d in diagnosticDays {
-            touch(d) { $0.diagnostics += 1; $0.engaged = true }
+        for (r, d) in zip(diagnostics, diagnosticDays) {
+            touch(d) { $0.diagnostics += 1; $0.engage(at: r.completedAt) }
         }
         let sorted = acc.sorted { $0.day < $1.day }
         days = sorted
@@ -149,7 +160,8 @@ public struct DayLedger: Sendable {
         var state = StreakState()
         var st: [(day: LocalDay, state: StreakState)] = []
         for d in sorted where d.engaged {
-            state = StreakRules.engage(state, on: d.day)
+            state = StreakRules.engage(state, on: d.day, at: d.firstEngagedAt)
+            state = StreakRules.engage(state, on: d.day, at: d.lastEngagedAt)
             st.append((d.day, state))
         }
         streaks = st
@@ -178,7 +190,8 @@ public struct DayLedger: Sendable {
     public func streak(before day: LocalDay) -> Int {
         let lo = streaks.lowerBound(of: day) { $0.day }
         guard lo > 0 else { return 0 }
-        return StreakRules.current(streaks[lo - 1].state, today: day)
+        // As the day began (a page shows days, not instants).
+        return StreakRules.current(streaks[lo - 1].state, today: day, now: day.start(in: calendar))
     }
 
     /// The streak at the end of `day`.

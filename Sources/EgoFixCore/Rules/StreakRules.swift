@@ -6,25 +6,38 @@ import Foundation
 /// diagnostic. A missed day resets the streak to 0, silently, unless that week's freeze is still
 /// available, in which case the freeze covers the day and is used up. Freezes belong to weeks
 /// that start on Sunday, so a new one is available every Sunday. The longest streak is kept.
+///
+/// A day the calendar skipped is not missed: flying east across the date line (Los Angeles on
+/// Wednesday evening, Tokyo on Friday morning) has no Thursday. The days between two engagements
+/// count as missed only up to the whole days of time between them, with an hour's grace for the
+/// 23-hour day of a spring-forward change (`StreakRules.missedDays`); in one time zone that is
+/// every day between, as before.
 public struct StreakState: Equatable, Sendable, Codable {
     public var current: Int
     public var longest: Int
     public var lastEngagedDay: LocalDay?
+    /// The latest instant of an engagement counted so far, when known (a profile written before
+    /// it was kept may not say); without it the days between are counted by the calendar only.
+    public var lastEngagedAt: Date?
     /// The Sunday that starts the week whose freeze was last used.
     public var freezeUsedWeek: LocalDay?
 
-    public init(current: Int = 0, longest: Int = 0, lastEngagedDay: LocalDay? = nil, freezeUsedWeek: LocalDay? = nil) {
+    public init(current: Int = 0, longest: Int = 0, lastEngagedDay: LocalDay? = nil, lastEngagedAt: Date? = nil,
+                freezeUsedWeek: LocalDay? = nil) {
         self.current = current
         self.longest = longest
         self.lastEngagedDay = lastEngagedDay
+        self.lastEngagedAt = lastEngagedAt
         self.freezeUsedWeek = freezeUsedWeek
     }
 }
 
 public enum StreakRules {
-    /// Records engagement on `day`. Engaging twice on one day, or on a day before the last one, changes nothing.
-    public static func engage(_ state: StreakState, on day: LocalDay) -> StreakState {
+    /// Records engagement on `day` at the instant `at` (nil when not known). Engaging twice on one
+    /// day, or on a day before the last one, changes nothing but the latest instant kept.
+    public static func engage(_ state: StreakState, on day: LocalDay, at: Date?) -> StreakState {
         var s = state
+        s.lastEngagedAt = latest(state.lastEngagedAt, at)
         guard let last = s.lastEngagedDay else {
             s.current = 1
             s.longest = max(s.longest, 1)
@@ -32,7 +45,8 @@ public enum StreakRules {
             return s
         }
         guard day > last else { return s }
-        let (survives, used) = coverMissedDays(from: last, to: day, freezeUsedWeek: s.freezeUsedWeek)
+        let missed = missedDays(after: last, at: state.lastEngagedAt, before: day, at: at)
+        let (survives, used) = coverMissedDays(after: last, count: missed, freezeUsedWeek: s.freezeUsedWeek)
         s.freezeUsedWeek = used
         s.current = survives ? s.current + 1 : 1
         s.longest = max(s.longest, s.current)
@@ -40,45 +54,68 @@ public enum StreakRules {
         return s
     }
 
-    /// The streak as it stands on `today`, before any engagement today: 0 once a missed day is not covered.
-    public static func current(_ state: StreakState, today: LocalDay) -> Int {
+    /// The streak as it stands on `today` at `now` (nil: counted by the calendar only), before any
+    /// engagement today: 0 once a missed day is not covered.
+    public static func current(_ state: StreakState, today: LocalDay, now: Date?) -> Int {
         guard let last = state.lastEngagedDay else { return 0 }
         if today <= last.adding(days: 1) { return state.current }
-        let (survives, _) = coverMissedDays(from: last, to: today, freezeUsedWeek: state.freezeUsedWeek)
+        let missed = missedDays(after: last, at: state.lastEngagedAt, before: today, at: now)
+        let (survives, _) = coverMissedDays(after: last, count: missed, freezeUsedWeek: state.freezeUsedWeek)
         return survives ? state.current : 0
     }
 
-    /// Whether this week's freeze (Sunday to Saturday) is still unused on `today`,
+    /// Whether this week's freeze (Sunday to Saturday) is still unused on `today` at `now`,
     /// counting the freezes that the missed days up to yesterday already need.
-    public static func freezeAvailable(_ state: StreakState, today: LocalDay) -> Bool {
+    public static func freezeAvailable(_ state: StreakState, today: LocalDay, now: Date?) -> Bool {
         var used = state.freezeUsedWeek
         if let last = state.lastEngagedDay, today > last.adding(days: 1) {
-            used = coverMissedDays(from: last, to: today, freezeUsedWeek: used).freezeUsedWeek
+            let missed = missedDays(after: last, at: state.lastEngagedAt, before: today, at: now)
+            used = coverMissedDays(after: last, count: missed, freezeUsedWeek: used).freezeUsedWeek
         }
         return used != today.sundayOnOrBefore
     }
 
-    /// Walks the days strictly between `last` and `day`; each needs its week's freeze, and a
-    /// freeze covers exactly one missed day. A freeze is spent only when the gap is covered: when
-    /// the streak breaks anyway, no freeze is used (the one passed in is returned unchanged).
-    static func coverMissedDays(from last: LocalDay, to day: LocalDay, freezeUsedWeek: LocalDay?)
+    /// How many of the days strictly between `last` and `day` were missed: all of them, except
+    /// that no more are missed than whole days of time passed from `lastAt` to `at` (an hour's
+    /// grace covers the 23-hour day of a spring-forward change), so a day the calendar skipped
+    /// between two places is not one. In one time zone every day between is a whole day's time,
+    /// so the count is the calendar's. Without both instants it is the calendar's too.
+    static func missedDays(after last: LocalDay, at lastAt: Date?, before day: LocalDay, at: Date?) -> Int {
+        let between = max(0, day.days(since: last) - 1)
+        guard between > 0, let lastAt, let at else { return between }
+        let time = at.timeIntervalSince(lastAt) + 3_600
+        guard time >= 86_400 else { return 0 }
+        return min(between, Int((time / 86_400).rounded(.down)))
+    }
+
+    /// Walks the `count` missed days after `last`; each needs its week's freeze, and a freeze
+    /// covers exactly one missed day. A freeze is spent only when the gap is covered: when the
+    /// streak breaks anyway, no freeze is used (the one passed in is returned unchanged).
+    static func coverMissedDays(after last: LocalDay, count: Int, freezeUsedWeek: LocalDay?)
         -> (survives: Bool, freezeUsedWeek: LocalDay?) {
-        var used = freezeUsedWeek
-        var missed = last.adding(days: 1)
         // A gap longer than two weeks' freezes can cover breaks the streak without a walk.
-        if day.days(since: last) - 1 > 2 { return (false, freezeUsedWeek) }
-        while missed < day {
-            let week = missed.sundayOnOrBefore
+        if count > 2 { return (false, freezeUsedWeek) }
+        var used = freezeUsedWeek
+        for offset in stride(from: 1, through: count, by: 1) {
+            let week = last.adding(days: offset).sundayOnOrBefore
             if used == week { return (false, freezeUsedWeek) }
             used = week
-            missed = missed.adding(days: 1)
         }
         return (true, used)
     }
 
-    /// Folds a set of engagement days into a state, in order.
-    public static func replay(_ days: [LocalDay]) -> StreakState {
-        Set(days).sorted().reduce(StreakState()) { engage($0, on: $1) }
+    /// Folds engagements into a state, by day and, within a day, by instant (unknown first).
+    public static func replay(_ engagements: [(day: LocalDay, at: Date?)]) -> StreakState {
+        engagements.sorted { a, b in
+            if a.day != b.day { return a.day < b.day }
+            return (a.at ?? .distantPast) < (b.at ?? .distantPast)
+        }.reduce(StreakState()) { engage($0, on: $1.day, at: $1.at) }
+    }
+
+    public static func latest(_ a: Date?, _ b: Date?) -> Date? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return max(a, b)
     }
 
     /// The streak line with its self-aware comment. Nothing in it mentions a break: at 0, "nothing

@@ -303,15 +303,15 @@ public enum SyncRules {
     public static func derivedProfile(_ user: UserProfile, appliedCount: Int, engagements: [Engagement]) -> UserProfile {
         var u = user
         u.currentVersion = VersionRules.version(forAppliedCount: appliedCount).description
-        var days = engagements.map(\.day)
-        if let kept = user.lastEngagementDay { days.append(LocalDay(ordinal: kept)) }
+        var days: [(day: LocalDay, at: Date?)] = engagements.map { ($0.day, $0.at) }
+        if let kept = user.lastEngagementDay { days.append((LocalDay(ordinal: kept), user.lastEngagementDate)) }
         let s = StreakRules.replay(days)
         u.currentStreak = s.current
         u.longestStreak = max(s.longest, user.longestStreak)
         u.lastEngagementDay = s.lastEngagedDay?.ordinal
         u.lastEngagementDate = max(engagements.last?.at, user.lastEngagementDate)
         u.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
-        u.streakFreezeAvailable = s.lastEngagedDay.map { StreakRules.freezeAvailable(s, today: $0) } ?? true
+        u.streakFreezeAvailable = s.lastEngagedDay.map { StreakRules.freezeAvailable(s, today: $0, now: s.lastEngagedAt) } ?? true
         return u
     }
 

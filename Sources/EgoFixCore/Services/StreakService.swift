@@ -13,6 +13,7 @@ public struct StreakService: Sendable {
         StreakState(current: user.currentStreak, longest: user.longestStreak,
                     lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) }
                         ?? user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
+                    lastEngagedAt: user.lastEngagementDate,
                     freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
     }
 
@@ -23,18 +24,21 @@ public struct StreakService: Sendable {
         guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
         let today = LocalDay(now, calendar: calendar)
         let before = state(of: user)
-        var s = StreakRules.engage(before, on: today)
+        var s = StreakRules.engage(before, on: today, at: now)
         // A day before the last one counted (the clock set back at midnight, a flight west): the
         // state machine alone leaves it out, and a streak the records keep stays broken. The
         // streak is replayed from every day the records count, with this one, as a sync replays it.
-        if let last = before.lastEngagedDay, today < last { s = try await replayed(with: [today, last], longest: user.longestStreak) }
+        if let last = before.lastEngagedDay, today < last {
+            s = try await replayed(with: [(today, now), (last, before.lastEngagedAt)], longest: user.longestStreak)
+        }
         if s == before { return user }
         user.currentStreak = s.current
         user.longestStreak = s.longest
-        user.lastEngagementDate = max(user.lastEngagementDate ?? now, now)
+        // The latest instant counted: the next day's gap is measured from it.
+        user.lastEngagementDate = StreakRules.latest(s.lastEngagedAt, now)
         user.lastEngagementDay = s.lastEngagedDay?.ordinal
         user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
-        user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today, now: now)
         try await repos.users.save(user)
         return user
     }
@@ -42,11 +46,11 @@ public struct StreakService: Sendable {
     /// The streak replayed from every day the records count (`SyncRules.engagements`, as a sync
     /// reads them) with `days` (the day counted now and the last the profile counted); the longest
     /// never goes below `longest`.
-    func replayed(with days: [LocalDay], longest: Int) async throws -> StreakState {
+    func replayed(with days: [(day: LocalDay, at: Date?)], longest: Int) async throws -> StreakState {
         let engagements = SyncRules.engagements(completions: try await repos.completions.getAll(), crashes: try await repos.crashes.getAll(),
                                                 diagnostics: try await repos.diagnostics.getAll(), events: try await repos.events.getAll(),
                                                 calendar: calendar)
-        var s = StreakRules.replay(engagements.map(\.day) + days)
+        var s = StreakRules.replay(engagements.map { ($0.day, $0.at) } + days)
         s.longest = max(s.longest, longest)
         return s
     }
@@ -68,19 +72,19 @@ public struct StreakService: Sendable {
         let today = LocalDay(now, calendar: calendar)
         let s = state(of: user)
         var u = user
-        u.currentStreak = StreakRules.current(s, today: today)
-        u.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today)
+        u.currentStreak = StreakRules.current(s, today: today, now: now)
+        u.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today, now: now)
         return u
     }
 
     /// The streak shown today: 0 once a missed day was not covered by a freeze.
     public func currentStreak(at now: Date) async throws -> Int {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        return StreakRules.current(state(of: user), today: LocalDay(now, calendar: calendar))
+        return StreakRules.current(state(of: user), today: LocalDay(now, calendar: calendar), now: now)
     }
 
     public func freezeAvailable(at now: Date) async throws -> Bool {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
-        return StreakRules.freezeAvailable(state(of: user), today: LocalDay(now, calendar: calendar))
+        return StreakRules.freezeAvailable(state(of: user), today: LocalDay(now, calendar: calendar), now: now)
     }
 }

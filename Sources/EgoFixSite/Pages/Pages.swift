@@ -97,8 +97,11 @@ extension PageContext {
         }
         let streakState = StreakState(current: user.currentStreak, longest: user.longestStreak,
                                       lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) } ?? user.lastEngagementDate.map { index.clock.day($0) },
+                                      lastEngagedAt: user.lastEngagementDate,
                                       freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
-        let streak = StreakRules.current(streakState, today: index.today)
+        // As the day began: the page shows the local date, not the instant (the change check holds
+        // only the date), and the ledger's streaks are read the same way.
+        let streak = StreakRules.current(streakState, today: index.today, now: index.today.start(in: options.calendar))
         let applied = index.appliedTimes.count
         let active = DailyFixRules.turnOrder(index.bugs.filter(\.isActive), primaryBugId: user.primaryBugId)
             + index.bugs.filter { $0.isActive && $0.status != .active }
