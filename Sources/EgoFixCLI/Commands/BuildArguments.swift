@@ -45,6 +45,10 @@ package struct BuildArguments: Equatable, Sendable {
         for line in result.notesNotOnTheSite {
             StandardStreams.error("egofix: warning: " + line + "\n")
         }
+        if let left = result.previousLeftAt {
+            StandardStreams.error("egofix: warning: " + Terminal.visible(left) + " still holds what egofix could not remove of the previous "
+                + "site (files that are not yours to remove). Remove it; the next build needs it gone.\n")
+        }
         let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
         let ms = Int(Date().timeIntervalSince(started) * 1000)
         print(Terminal.neutralised("Built \(result.files) files into \(shown)/ in \(ms) ms: \(result.written) written, \(result.unchanged) unchanged, \(result.removed) removed."))

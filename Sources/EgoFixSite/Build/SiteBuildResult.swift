@@ -12,6 +12,9 @@ public struct SiteBuildResult: Sendable {
     public var cardsReused = 0
     /// See `SiteBuildStats.notesNotOnTheSite`.
     public var notesNotOnTheSite: [String] = []
+    /// The folder beside the site still holding the previous one, which could not be removed
+    /// (`SiteWriteReport.previousLeftAt`).
+    public var previousLeftAt: String?
     /// Each step run, with its seconds.
     public var stepTimes: [(step: String, seconds: Double)] = []
 }

@@ -234,6 +234,7 @@ public final class SitePipeline: @unchecked Sendable {
         result.written = report.written.count
         result.unchanged = report.unchanged.count
         result.removed = report.removed.count
+        result.previousLeftAt = report.previousLeftAt
         return true
     }
 

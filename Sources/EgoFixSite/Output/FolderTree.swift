@@ -13,6 +13,34 @@ enum FolderTree {
     /// every core, and returns the relative paths of the files it held (a link to anything but a
     /// folder counts as a file), sorted. Nothing there: none.
     static func removeListingFiles(_ path: String) -> [String] {
+        let files = removalPass(path)
+        guard exists(path) else { return files }
+        // A folder its owner cannot write keeps its entries (a published site "protected" with
+        // `chmod -R a-w`): the tree is egofix's own leftover, so its folders are made writable
+        // and the removal is made again. What still stays is for the caller to report.
+        makeWritable(path)
+        let all = PathOrder.sorted(files + removalPass(path))
+        return all.enumerated().filter { $0.offset == 0 || all[$0.offset - 1] != $0.element }.map(\.element)
+    }
+
+    /// Whether anything is at `path` (a link is not followed).
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    /// Gives every folder in the tree at `path` (no links followed) its owner's read, write and
+    /// search permission, each before it is read.
+    private static func makeWritable(_ path: String) {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR else { return }
+        if st.st_mode & S_IRWXU != S_IRWXU { _ = chmod(path, (st.st_mode & 0o7777) | S_IRWXU) }
+        for entry in entries(of: path) where entry.isFolder { makeWritable(path + "/" + entry.name) }
+    }
+
+    /// One removal of the tree at `path`: the files listed (sorted) and removed where their
+    /// folders allow, folders removed once empty.
+    private static func removalPass(_ path: String) -> [String] {
         var files: [String] = []
         var subtrees: [(full: String, relative: String)] = []
         var topFolders: [String] = []

@@ -235,7 +235,9 @@ public final class SiteBuild: @unchecked Sendable {
         let previous = FolderTree.removeListingFiles(writer.buildFolder.path)
         previousRemoved = true
         let removed = previous.filter { files[$0] == nil && $0 != SiteWriter.markerName }
-        return SiteWriteReport(written: PathOrder.sorted(written), unchanged: PathOrder.sorted(unchanged), removed: removed)
+        var report = SiteWriteReport(written: PathOrder.sorted(written), unchanged: PathOrder.sorted(unchanged), removed: removed)
+        if FolderTree.exists(writer.buildFolder.path) { report.previousLeftAt = writer.buildFolder.path }
+        return report
     }
 
     /// After `commit()`, the build's manifest: the bytes of `SiteManifest(key:folder:files:cardKeys:known:knownFolders:)`

@@ -14,6 +14,9 @@ public struct SiteWriteReport: Sendable, Equatable {
     public var unchanged: [String]
     /// Files of the previous site that the new one does not have.
     public var removed: [String]
+    /// The folder beside the site still holding the previous one, when it could not be removed
+    /// (its files belong to someone else); nil when it went.
+    public var previousLeftAt: String?
 
     public init(written: [String] = [], unchanged: [String] = [], removed: [String] = []) {
         self.written = written

@@ -137,9 +137,9 @@ public final class SiteWriter: Sendable {
         do {
             try recoverInterruptedSwap()
             try checkOutputIsOurs()
-            if fm.fileExists(atPath: buildFolder.path) {
-                try fm.removeItem(at: buildFolder)  // left by an interrupted build
-            }
+            // Left by an interrupted build, or a previous site that could not be removed.
+            FolderTree.remove(buildFolder.path)
+            if FolderTree.exists(buildFolder.path) { throw SiteWriterError.leftover(buildFolder.path) }
             // (mkdir's own reason: Foundation's said "The operation could not be completed. The
             // volume is read only.")
             let folder = buildFolder.path

@@ -20,6 +20,9 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
     /// Ctrl-C or SIGTERM while the build was writing (`BuildInterrupt`).
     case interrupted
     case io(path: String, reason: String)
+    /// A folder beside the site that egofix left (an earlier site, or a half-made one) and cannot
+    /// remove: it holds private pages.
+    case leftover(String)
 
     public var description: String {
         switch self {
@@ -44,6 +47,9 @@ public enum SiteWriterError: Error, Equatable, CustomStringConvertible {
             return "interrupted; the site is as it was."
         case .io(let path, let reason):
             return "\(path): \(reason)"
+        case .leftover(let path):
+            return "\(path) holds what is left of an earlier site, which egofix cannot remove (files that are not yours to remove). "
+                + "Remove it, then build again."
         }
     }
 }
