@@ -47,7 +47,7 @@ let package = Package(
         // `egofix serve` hands over to this program: FlyingFox brings Foundation's networking and
         // libcurl with it, which no other command should load at its start.
         .executableTarget(name: "egofix-serve",
-                          dependencies: ["EgoFixCLI", "EgoFixCore", "EgoFixConfig", "EgoFixSite",
+                          dependencies: ["EgoFixCLI", "EgoFixCore", "EgoFixConfig", "EgoFixSite", "EgoFixStore",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser"),
                                          .product(name: "FlyingFox", package: "FlyingFox")],
                           path: "Sources/egofix-serve"),

@@ -9,7 +9,7 @@ package enum StoreBuildSource {
     /// The store as a build's source (`egofix build`, and each of `egofix serve`'s builds).
     package static func source(store: String?, now: String?, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
         let path = Session.storePath(flag: store, config: config, env: env)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard SQLiteStore.exists(at: path) else {
             throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
         }
         let clock = SiteClockView(now: try Session.clock(now, environment: env),

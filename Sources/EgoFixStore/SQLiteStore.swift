@@ -117,10 +117,13 @@ public final class SQLiteStore: Sendable {
         return c
     }
 
-    /// Whether something is at `path` (a store, or a file that will be refused as one).
+    /// Whether something is at `path` (a store, or a file that will be refused as one), or may be:
+    /// a path that cannot be looked up (a folder on the way without search permission) is not
+    /// "no store", which would send its owner to `init`; opening it says why it cannot be read.
     public static func exists(at path: String) -> Bool {
         var st = stat()
-        return stat(path, &st) == 0
+        if stat(path, &st) == 0 { return true }
+        return errno != ENOENT && errno != ENOTDIR
     }
 
     /// The queue, the folders made for the file (deepest first) and whether the file was made.

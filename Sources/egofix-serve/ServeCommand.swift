@@ -4,6 +4,7 @@ import EgoFixConfig
 import EgoFixCLI
 import EgoFixCore
 import EgoFixSite
+import EgoFixStore
 import FlyingFox
 import FlyingSocks
 import Foundation
@@ -29,7 +30,7 @@ struct ServeCommand: AsyncParsableCommand {
         // served a site of 404s, "the last good site" it never had, and waited).
         if let config = try? Session.loadConfig(folder: workspace, checkingTimeZone: false) {
             let path = Session.storePath(flag: options.store, config: config, env: env)
-            guard FileManager.default.fileExists(atPath: path) else {
+            guard SQLiteStore.exists(at: path) else {
                 throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one; `--store` or EGOFIX_STORE names another.")
             }
         }
