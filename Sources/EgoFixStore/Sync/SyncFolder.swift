@@ -44,7 +44,7 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
         case .alreadyAPractice(let path):
             return "store \(path) already holds a practice. `egofix sync DIR` merges it with the folder; `init --from` is for an empty store."
         case .cannotWrite(let path, let why):
-            return "cannot write \(path) (\(why)). Check that the folder is writable and has space; the store was not changed."
+            return "cannot write \(path) (\(why)). Check that the folder is writable and has space; nothing was merged."
         }
     }
 }
