@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension SQLiteStore {
@@ -9,18 +10,21 @@ extension SQLiteStore {
     /// the export is the way back from a lost or damaged store, so a store whose records break an
     /// import's rules (a reference to a fix that is not there, two profiles) is worth knowing about
     /// before it is needed.
-    public func exportProblem() -> String? {
+    public func exportProblem() -> ExportProblem? {
+        let data: Data
+        do { data = try exportJSON() } catch { return ExportProblem(reason: "\(error)", unreadable: true) }
+        if data.count > SQLiteStore.maxImportBytes {
+            return ExportProblem(reason: "it is \(data.count / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads",
+                                 unreadable: false)
+        }
         do {
-            let data = try exportJSON()
-            if data.count > SQLiteStore.maxImportBytes {
-                return "it is \(data.count / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads"
-            }
             _ = try ImportValidation.decodeAndValidate(data, checkingInstants: true)
             return nil
         } catch let StoreError.importInvalid(issues) {
-            return issues.first.map { "\($0)" + (issues.count > 1 ? " (and \(issues.count - 1) more)" : "") } ?? "it does not validate"
+            return ExportProblem(reason: issues.first.map { "\($0)" + (issues.count > 1 ? " (and \(issues.count - 1) more)" : "") } ?? "it does not validate",
+                                 unreadable: false)
         } catch {
-            return "\(error)"
+            return ExportProblem(reason: "\(error)", unreadable: false)
         }
     }
 
@@ -47,4 +51,12 @@ extension SQLiteStore {
             throw SQLiteStore.map(error, path: path, operation: "reading settings")
         }
     }
+}
+
+/// Why an export of a store would not import again (`SQLiteStore.exportProblem`).
+public struct ExportProblem: Sendable, Equatable {
+    public let reason: String
+    /// The export could not be made: the store's records cannot all be read (a table missing or
+    /// damaged), so the commands that read them fail too.
+    public let unreadable: Bool
 }

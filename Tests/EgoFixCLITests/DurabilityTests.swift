@@ -167,4 +167,19 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(damaged.out.contains("export: would not import again (completions[0].fixId"), damaged.out)
         XCTAssertTrue(damaged.err.contains("would be refused by `egofix import`"), damaged.err)
     }
+
+    /// A table gone (dropped by another program): no export can be made, and the commands that
+    /// read the table fail too, so check does not say the store still works.
+    func test_check_saysWhenTheRecordsCannotBeReadWhole() async throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let store = try SQLiteStore(path: cli.store, clock: { Date() })
+        try await store.queue.writeWithoutTransaction { db in try db.execute(sql: "DROP TABLE events") }
+        let r = try cli.run(["check"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.out.contains("export: cannot be made: store error while exporting (no such table: events"), r.out)
+        XCTAssertTrue(r.err.contains("the store's records cannot all be read (above), so the commands that read them fail too."), r.err)
+        XCTAssertFalse(r.err.contains("still works"), r.err)
+        XCTAssertNotEqual(try cli.run(["today"], at: "2026-03-02T09:00:00+01:00").status, 0)
+    }
 }

@@ -510,11 +510,17 @@ struct Check: AsyncParsableCommand {
         var out = ["store: \(s.storePath)", "integrity: \(result)"]
         for (k, v) in try s.store.settings() { out.append("\(k): " + Check.shown(k, v)) }
         let export = result == "ok" ? s.store.exportProblem() : nil
-        out.append("export: " + (result != "ok" ? "not tried" : export.map { "would not import again (\(Terminal.visible($0)))" } ?? "imports again"))
+        out.append("export: " + (result != "ok" ? "not tried"
+            : export.map { $0.unreadable ? "cannot be made: " + Terminal.visible($0.reason) : "would not import again (\(Terminal.visible($0.reason)))" }
+              ?? "imports again"))
         s.print(out)
         if result != "ok" {
             throw CLIError("the store failed SQLite's integrity check. Export what it still holds (`egofix export FILE`) before restoring a backup, "
                            + "which may be older than your last days.")
+        }
+        if let export, export.unreadable {
+            throw CLIError("the store's records cannot all be read (above), so the commands that read them fail too. Keep a copy of the store file "
+                           + "as it is, then restore your last backup or export (`egofix import --replace FILE`).")
         }
         if export != nil {
             throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
