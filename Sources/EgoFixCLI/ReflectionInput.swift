@@ -59,7 +59,14 @@ enum ReflectionInput {
     static func fromEditor(what: String, draft: inout String?) throws -> String {
         let env = ProcessInfo.processInfo.environment
         // An empty VISUAL or EDITOR names no editor (`VISUAL= egofix applied -e`).
-        let editor = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "vi"
+        let named = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        // vi with no terminal to draw on writes its screen codes into the output and exits 1
+        // (an editor named in VISUAL or EDITOR may open a window of its own: it is run).
+        if named == nil, isatty(STDIN_FILENO) != 1 {
+            throw CLIError("-e opens vi, and standard input is not a terminal. Pipe the \(what) in or give it with -m instead, "
+                           + "or name an editor that opens its own window in VISUAL. Nothing recorded.")
+        }
+        let editor = named ?? "vi"
         let path = try privateFile(what)
         guard let status = Editor.run(editor, file: path) else {
             discard(path)

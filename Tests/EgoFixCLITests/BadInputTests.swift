@@ -81,6 +81,18 @@ final class BadInputTests: XCTestCase {
     /// A reflection written in $EDITOR while another terminal logs a crash (a quick fix now comes
     /// first): the outcome is refused, and the text is kept where it was written and named (it was
     /// deleted, and existed nowhere else). The refusal names the fix that is pending now.
+    /// `-e` with no editor named and no terminal (a script, cron, a pipe) is refused before vi
+    /// runs: vi wrote its screen codes into the output and exited 1. Nothing is recorded.
+    func test_badInput_editWithoutATerminalOrAnEditorIsRefusedBeforeVi() throws {
+        let cli = try onboarded()
+        let r = try cli.run(["applied", "-e"], at: "2026-03-02T12:00:00+01:00", stdin: "")
+        XCTAssertEqual(r.status, 1, r.err)
+        XCTAssertTrue(r.err.contains("-e opens vi, and standard input is not a terminal."), r.err)
+        XCTAssertFalse(r.out.contains("\u{1B}"), r.out)
+        let status = try cli.run(["status"], at: "2026-03-02T12:01:00+01:00")
+        XCTAssertTrue(status.out.contains("PENDING"), "nothing was marked: \(status.out)")
+    }
+
     func test_badInput_editorTextIsKeptWhenTheOutcomeIsRefused() throws {
         let cli = try onboarded()
         let editor = cli.workdir + "/editor.sh"
