@@ -380,10 +380,19 @@ public struct SiteManifest: Sendable, Equatable {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
         let temp = url.path + ".\(getpid()).tmp"
-        try SiteBuild.writeFile(temp, bytes, mode: 0o600)
-        guard rename(temp, url.path) == 0 else {
+        // A manifest that cannot be written (a full disk) leaves none, neither a part of the new
+        // one nor the previous site's, which no longer describes the folder: the next build
+        // simply does all the work.
+        do { try SiteBuild.writeFile(temp, bytes, mode: 0o600) } catch {
             unlink(temp)
-            throw SiteWriterError.io(path: url.path, reason: String(cString: strerror(errno)))
+            unlink(url.path)
+            throw error
+        }
+        guard rename(temp, url.path) == 0 else {
+            let code = errno
+            unlink(temp)
+            unlink(url.path)
+            throw SiteWriterError.io(path: url.path, reason: String(cString: strerror(code)))
         }
     }
 }
