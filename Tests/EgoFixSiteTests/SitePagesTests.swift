@@ -116,7 +116,7 @@ final class SitePagesTests: XCTestCase {
             VersionEntry(userId: UUID(), version: "1.0", changeType: type, description: text, createdAt: Date())
         }
         XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash: need to be liked.")), "Need to be liked.")
-        XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "")
+        XCTAssertEqual(PageContext.eventText(entry(.crash, "Crash.")), "No bug named.")
         XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 3 crashes.")), "After 3 crashes.")
         // A reboot after one crash had no line; as stored now, and as stored before.
         XCTAssertEqual(PageContext.eventText(entry(.reboot, "Reboot after 1 crash.")), "After 1 crash.")

@@ -54,11 +54,12 @@ extension PageContext {
     /// busy." read the word twice), the bug named as every page names it; "Reboot after 6 crashes."
     /// is "After 6 crashes.". A description that does not start so (an import's own) is shown as it is.
     /// A reboot after one crash was stored as "Reboot." (a reboot closes one crash at least) and
-    /// had no line; it is "After 1 crash.", as one is stored now.
+    /// had no line; it is "After 1 crash.", as one is stored now. A crash logged with no bug (no
+    /// primary bug to name) is stored as "Crash." and says so.
     static func eventText(_ e: VersionEntry) -> String {
         let word = e.changeType == .crash ? "Crash" : "Reboot"
         var rest = Substring(e.description)
-        if rest == word + "." { return e.changeType == .reboot ? "After 1 crash." : "" }
+        if rest == word + "." { return e.changeType == .reboot ? "After 1 crash." : "No bug named." }
         if rest.hasPrefix(word + ": ") {
             rest = rest.dropFirst(word.count + 2)
         } else if rest.hasPrefix(word + " after ") {
@@ -269,6 +270,7 @@ extension PageContext {
                          "Skipped and failed fixes do not count. Crashes and reboots are logged under the current number and do not change it."]),
             ("Streak", ["A day counts when you open a fix, mark an outcome, log a crash or complete a diagnostic.",
                         "A missed day resets the streak to 0, silently, unless this week's freeze is unused; then the freeze covers that one day.",
+                        "A day the calendar skips between two places (flying east over the date line) is not a missed day.",
                         "A freeze is used only when it keeps the streak: two missed days in one freeze week end it, and the freeze stays unused.",
                         "\(PatternCopy.count(T.streakFreezesPerWeek, "freeze", "freezes")) per week; freeze weeks start on Sunday.",
                         "The longest streak is kept. The number means nothing about your growth."]),
