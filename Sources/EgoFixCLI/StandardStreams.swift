@@ -25,7 +25,8 @@ package enum StandardStreams {
         // Output comes after the command's transaction: whatever it recorded is stored (so a script
         // that runs it again is told the fix is already marked, not that it was lost).
         "cannot write to standard output (\(String(cString: strerror(code)))); what was printed is incomplete, "
-            + "but anything the command recorded is stored. Free space where it goes, or send it elsewhere."
+            + "but anything the command recorded is stored. "
+            + (code == ENOSPC || code == EDQUOT ? "Free space where it goes, or send it elsewhere." : "Send it somewhere it can go.")
     }
 
     /// Writes `text` to standard error, unbuffered. A failure there has nowhere to be reported, so

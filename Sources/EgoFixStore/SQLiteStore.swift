@@ -159,8 +159,7 @@ public final class SQLiteStore: Sendable {
                 throw StoreError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
             } else if let target = try? fm.destinationOfSymbolicLink(atPath: path), !fm.fileExists(atPath: path) {
                 // A link to nothing: SQLite would make its target with everyone's read permission.
-                throw StoreError.cannotOpen(path: path, reason: "it is a symbolic link to \(target), which does not exist. "
-                                            + "Give the target's path, or remove the link.")
+                throw StoreError.danglingLink(path: path, target: target)
             }
         }
         do {

@@ -11,6 +11,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     case newerVersion(path: String, unknownMigrations: [String])
     /// The file or its folder cannot be opened or created.
     case cannotOpen(path: String, reason: String)
+    /// The store path is a symbolic link to nothing (SQLite would make its target with everyone's
+    /// read permission).
+    case danglingLink(path: String, target: String)
     /// The store file is damaged.
     case damaged(path: String, reason: String)
     /// A stored row holds a value this version cannot read.
@@ -45,6 +48,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
                 + "Update egofix, or point --store at another file."
         case .cannotOpen(let path, let reason):
             return "cannot open store \(path) (\(reason)). Check the path and its permissions, or point --store at another file."
+        case .danglingLink(let path, let target):
+            return "cannot open store \(path): it is a symbolic link to \(target), which does not exist. Give the target's path, or remove the link."
         case .damaged(let path, let reason):
             return "store \(path) is damaged (\(reason)). Restore it from a backup or an export, or point --store at another file."
         case .unreadableRow(let table, let id, let field, let reason):

@@ -472,7 +472,11 @@ struct Import: AsyncParsableCommand {
                            + "(a century of daily reflections of a few KB is under 200 MB). Give the path of an export. Nothing was changed.")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError("cannot read \(file). Check the path.")
+            // The system's reason: "Permission denied" sent nobody to check the path.
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            let reason = fd < 0 ? String(cString: strerror(errno)) : "it cannot be read"
+            if fd >= 0 { close(fd) }
+            throw CLIError("cannot read \(file) (\(reason)). Check the path and its permissions. Nothing was changed.")
         }
         let s = try Session.open(options, ifMissing: .create)
         // A store this import made holds nothing to back up.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EgoFixCore
+import EgoFixStore
 import Foundation
 
 struct Remind: AsyncParsableCommand {
@@ -106,12 +107,19 @@ struct Remind: AsyncParsableCommand {
             return
         }
         let existed = FileManager.default.fileExists(atPath: folder + "/" + SystemdUnits.timer)
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try Data(service.utf8).write(to: URL(fileURLWithPath: folder + "/" + SystemdUnits.service), options: .atomic)
-            try Data(timer.utf8).write(to: URL(fileURLWithPath: folder + "/" + SystemdUnits.timer), options: .atomic)
-        } catch {
-            throw CLIError("cannot write the units into \(folder) (\(error.localizedDescription)). `--print` shows them to place by hand.")
+        // The system's reason ("No space left on device"), not Foundation's sentence about it.
+        func refused(_ reason: String) -> CLIError {
+            CLIError("cannot write the units into \(folder) (\(reason)). `--print` shows them to place by hand.")
+        }
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            throw refused(posix.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
+                          ?? error.localizedDescription)
+        }
+        for (name, text) in [(SystemdUnits.service, service), (SystemdUnits.timer, timer)] {
+            do throws(AtomicFile.Failure) { try AtomicFile.write(Data(text.utf8), to: folder + "/" + name, mode: 0o644) } catch {
+                throw refused(error.reason)
+            }
         }
         s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(folder): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00.",
                  existed ? "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timer)"
