@@ -343,9 +343,16 @@ final class SitePagesTests: XCTestCase {
         let p = try await PracticeFixture.make(reflections: [], crashNotes: [])
         let files = try PracticeFixture.build(p)
         let past = try text(files, "weeks/2026-W10/index.html"), current = try text(files, "weeks/2026-W12/index.html")
-        XCTAssertTrue(past.contains("away at the week&#39;s end"), past)
-        XCTAssertFalse(past.contains("to the next version"))
-        XCTAssertTrue(current.contains("to the next version"), current)
+        XCTAssertTrue(past.range(of: #"· [0-9] more applied fix(es)? to v1\.[0-9] at the week&#39;s end</p>"#, options: .regularExpression) != nil, past)
+        XCTAssertTrue(current.range(of: #"· [0-9] more applied fix(es)? to v1\.[0-9]</p>"#, options: .regularExpression) != nil, current)
+        XCTAssertFalse(current.contains("at the week&#39;s end"), current)
+    }
+
+    /// How far the next version is reads the same in `status`, on the dashboard and on the week pages.
+    func test_site_theNextVersionIsSaidOneWay() {
+        XCTAssertEqual(VersionRules.toNextVersion(appliedCount: 0), "7 more applied fixes to v1.1")
+        XCTAssertEqual(VersionRules.toNextVersion(appliedCount: 6), "1 more applied fix to v1.1")
+        XCTAssertEqual(VersionRules.toNextVersion(appliedCount: 69), "1 more applied fix to v2.0")
     }
 
     func test_site_markdownOverTheCapNamesTheSource() async throws {

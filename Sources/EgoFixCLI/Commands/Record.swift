@@ -328,7 +328,7 @@ struct Status: AsyncParsableCommand {
             Swift.print(try JSONOut.encode(snap))
             return
         }
-        var out = [s.style.bold("v" + snap.version) + s.style.dim("  // \(Text.plural(snap.fixesToNextVersion, "more applied fix", "more applied fixes")) to the next version")]
+        var out = [s.style.bold("v" + snap.version) + s.style.dim("  // " + VersionRules.toNextVersion(appliedCount: snap.appliedCount))]
         out.append(s.style.dim(snap.streakLine))
         out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
         out.append("")

@@ -13,6 +13,13 @@ public enum VersionRules {
         Thresholds.fixesPerMinorVersion - (max(0, applied) % Thresholds.fixesPerMinorVersion)
     }
 
+    /// How far the next version is after `applied` applied fixes, said one way wherever it is
+    /// said (`status`, the dashboard, the week pages): "5 more applied fixes to v4.0".
+    public static func toNextVersion(appliedCount applied: Int) -> String {
+        let n = fixesToNextVersion(appliedCount: applied)
+        return (n == 1 ? "1 more applied fix" : "\(n) more applied fixes") + " to v\(version(forAppliedCount: applied).next.version)"
+    }
+
     /// The version entries that an applied fix creates: one when it completes a group of 7, else none.
     public static func entriesAfterApplying(appliedCountBefore before: Int, userId: UUID, at now: Date,
                                             id: UUID = UUID()) -> [VersionEntry] {

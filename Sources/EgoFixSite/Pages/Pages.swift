@@ -126,7 +126,7 @@ extension PageContext {
         let page: TemplateObject = [
             "welcomeBack": welcome,
             "version": .text(user.currentVersion),
-            "toNext": .text("\(VersionRules.fixesToNextVersion(appliedCount: applied)) to v\(VersionRules.version(forAppliedCount: applied).next.version)"),
+            "toNext": .text(VersionRules.toNextVersion(appliedCount: applied)),
             "streak": .text("day \(streak)"), "longest": .text(String(user.longestStreak)), "applied": .text(String(applied)),
             "since": .text("since \(index.practiceStart ?? index.clock.day(user.createdAt))"),
             "streakLine": .text(StreakRules.line(days: streak, longest: user.longestStreak)),
@@ -210,7 +210,7 @@ extension PageContext {
         return WeekPage(
             head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html",
                              noteCrisis: weekNotes[p.key].map { CrisisLanguage.detect($0.markdown) } ?? false),
-            toNext: weekToNext(VersionRules.fixesToNextVersion(appliedCount: appliedByEnd), current: p.start == currentWeek.start),
+            toNext: VersionRules.toNextVersion(appliedCount: appliedByEnd) + (p.start == currentWeek.start ? "" : " at the week's end"),
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
             noDiagnostic: noDiagnostic(week: p),
@@ -226,12 +226,6 @@ extension PageContext {
         }
         if p.start == currentWeek.start { return "It opens Sunday at 18:00 and stays open through Monday. Skipping costs nothing." }
         return "No diagnostic this week. Skipping costs nothing."
-    }
-
-    /// How far the next version was at the week's end: said as now in the current week, as then in the others.
-    func weekToNext(_ n: Int, current: Bool) -> String {
-        let fixes = n == 1 ? "1 applied fix" : "\(n) applied fixes"
-        return current ? "\(fixes) to the next version" : "the next version \(fixes) away at the week's end"
     }
 
     /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; else none.
