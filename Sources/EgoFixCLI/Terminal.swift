@@ -44,7 +44,13 @@ struct Style: Sendable {
 }
 
 enum Text {
-    static let width = 64
+    /// The width text is wrapped to: 64 columns, or a narrower terminal's own (a phone's SSH
+    /// client at 40 columns wrapped every 64-column line once more, mid-word), 20 at least.
+    static let width: Int = {
+        var size = winsize()
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 64 }
+        return min(64, max(20, Int(size.ws_col)))
+    }()
 
     /// Word-wraps a paragraph to `width` columns, keeping existing line breaks.
     static func wrap(_ text: String, width: Int = Text.width, indent: String = "") -> [String] {
