@@ -51,8 +51,8 @@ package struct BuildArguments: Equatable, Sendable {
         }
         let shown = outputPath.hasPrefix(cwdPath + "/") ? String(outputPath.dropFirst(cwdPath.count + 1)) : outputPath
         let ms = Int(Date().timeIntervalSince(started) * 1000)
-        print(Terminal.neutralised("Built \(result.files) files into \(shown)/ in \(ms) ms: \(result.written) written, \(result.unchanged) unchanged, \(result.removed) removed."))
-        print(Terminal.neutralised("Open \(shown)/index.html"))
+        print(Terminal.neutralised("Built \(result.files) files into \(Terminal.visible(shown))/ in \(ms) ms: \(result.written) written, \(result.unchanged) unchanged, \(result.removed) removed."))
+        print(Terminal.neutralised("Open \(Terminal.visible(shown))/index.html"))
         if stats {
             let steps = result.stepTimes.map { "\($0.step): \(Int($0.seconds * 1000)) ms" }
             StandardStreams.error((steps + ["share cards: \(result.cardsDrawn) drawn, \(result.cardsReused) reused"]).joined(separator: "\n") + "\n")

@@ -171,7 +171,7 @@ struct Demo: AsyncParsableCommand {
             throw CLIError("store \(path) holds a practice now (another egofix wrote one meanwhile); `demo` fills only an empty store. Nothing was changed.")
         }
         try s.ensureCatalogue()
-        s.print(["Demo history written to \(s.storePath): \(report.summary).",
+        s.print(["Demo history written to \(Terminal.visible(s.storePath)): \(report.summary).",
                  s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])
     }
 }

@@ -448,7 +448,7 @@ struct Export: AsyncParsableCommand {
             return
         }
         try SafeFile.replace(file, with: data, mode: 0o600)
-        s.print(["Exported to \(file) (\(data.count) bytes)."])
+        s.print(["Exported to \(Terminal.visible(file)) (\(data.count) bytes)."])
     }
 }
 
@@ -500,7 +500,7 @@ struct Import: AsyncParsableCommand {
             s.discardMadeStore()
             throw error
         }
-        s.print(["Imported \(file): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \($0)")] } ?? []))
+        s.print(["Imported \(Terminal.visible(file)): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \(Terminal.visible($0))")] } ?? []))
     }
 }
 
@@ -511,7 +511,7 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         let s = try Session.open(options)
         let result = try s.store.integrityCheck()
-        var out = ["store: \(s.storePath)", "integrity: \(result)"]
+        var out = ["store: \(Terminal.visible(s.storePath))", "integrity: \(result)"]
         for (k, v) in try s.store.settings() { out.append("\(k): " + Check.shown(k, v)) }
         let export = result == "ok" ? s.store.exportProblem() : nil
         out.append("export: " + (result != "ok" ? "not tried"

@@ -121,7 +121,7 @@ struct Remind: AsyncParsableCommand {
                 throw refused(error.reason)
             }
         }
-        s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(folder): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00.",
+        s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(Terminal.visible(folder)): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00.",
                  existed ? "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timer)"
                          : "systemctl --user enable --now \(SystemdUnits.timer)"])
     }
@@ -140,10 +140,10 @@ struct Remind: AsyncParsableCommand {
             removed.append(name)
         }
         guard !removed.isEmpty else {
-            Swift.print("No EgoFix reminder units in \(folder). Nothing removed.")
+            Swift.print("No EgoFix reminder units in \(Terminal.visible(folder)). Nothing removed.")
             return
         }
-        Swift.print("Removed \(removed.joined(separator: ", ")) from \(folder).")
+        Swift.print("Removed \(removed.joined(separator: ", ")) from \(Terminal.visible(folder)).")
         Swift.print("systemctl --user stop \(SystemdUnits.timer); systemctl --user daemon-reload")
     }
 
