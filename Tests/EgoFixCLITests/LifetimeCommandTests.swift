@@ -497,6 +497,28 @@ final class RestDayStatusTests: XCTestCase {
 
 /// Issue 31 (lifetime): history after a flight west over the date line.
 final class DateLineHistoryTests: XCTestCase {
+    /// Kiritimati (UTC+14) at 00:45 on Friday, then Pago Pago (UTC−11) at noon on the same Friday,
+    /// 25 hours later: the day's fix is the one given in Kiritimati, not a second one.
+    func test_Today_theDaysFixIsFoundAcrossTheWidestGapBetweenZones() throws {
+        let cli = try CLI(zone: "Pacific/Pago_Pago")
+        let pago = ["TZ": "Pacific/Pago_Pago"], kiritimati = ["TZ": "Pacific/Kiritimati"]
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2025-10-08T20:00:00Z", env: pago).status, 0)
+        let first = try cli.run(["today", "--json"], at: "2025-10-09T10:45:00Z", env: kiritimati)
+        let again = try cli.run(["today", "--json"], at: "2025-10-10T23:00:00Z", env: pago)
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertEqual(again.status, 0, again.err)
+        func fix(_ out: String) throws -> Int? {
+            let json = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(out.utf8)) as? [String: Any])
+            return (json["fix"] as? [String: Any])?["number"] as? Int
+        }
+        XCTAssertNotNil(try fix(first.out))
+        XCTAssertEqual(try fix(again.out), try fix(first.out), again.out)
+        let history = try cli.run(["history", "--days", "3", "--json"], at: "2025-10-10T23:05:00Z", env: pago)
+        let days = (try JSONSerialization.jsonObject(with: Data(history.out.utf8)) as? [String: Any])?["days"] as? [[String: Any]] ?? []
+        let friday = days.first { $0["date"] as? String == "2025-10-10" }
+        XCTAssertEqual((friday?["fixes"] as? [[String: Any]])?.count, 1, "one fix given for the Friday: \(days)")
+    }
+
     /// Los Angeles on Wednesday evening, Tokyo on Friday morning, 19 hours later: the Thursday the
     /// calendar skipped is not a missed day. The freeze stays this week's, in `status`, after a
     /// sync (which replays the streak from the records) and on the site's dashboard. A day that
