@@ -131,6 +131,20 @@ enum ReflectionInput {
         draft.map { " The \(what) is kept in \($0)." } ?? ""
     }
 
+    /// Text piped in or typed at a prompt that a refused command did not store: it exists nowhere
+    /// else (a heredoc typed into the terminal), so it is written to a private file, and the
+    /// sentence naming it is returned (`kept`); "" when even that cannot be written.
+    static func keepRefused(_ text: String, what: String) -> String {
+        guard let path = try? privateFile(what) else { return "" }
+        do {
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+            return kept(path, what)
+        } catch {
+            discard(path)
+            return ""
+        }
+    }
+
     /// `what` names the text in errors ("reflection", "note").
     static func checked(_ s: String, what: String = "reflection", refused: String = "Nothing recorded.") throws -> String? {
         if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }

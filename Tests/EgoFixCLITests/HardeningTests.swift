@@ -833,6 +833,26 @@ final class FaultTests: XCTestCase {
         XCTAssertNotEqual(try String(contentsOfFile: out + "/index.html", encoding: .utf8), before)
     }
 
+    /// A reflection piped in (a heredoc typed into the terminal exists nowhere else) and a crash
+    /// note piped in, refused by a full disk: each is kept in a private file the error names, as
+    /// `-e`'s text is. Nothing is recorded.
+    func test_Faults_aPipedReflectionRefusedByAFullDiskIsKept() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        let full = try FaultTests.faulty("pwrite64:error=ENOSPC")
+        for (args, what, text) in [(["applied"], "reflection", "Let Tom finish the story.\n"), (["crash"], "note", "Corrected the waiter.\n")] {
+            let r = try cli.run(args, at: "2026-03-02T20:00:00+01:00", stdin: text, wrapper: full)
+            XCTAssertEqual(r.status, 1, r.out)
+            let path = try XCTUnwrap(r.err.range(of: "The \(what) is kept in (\\S+)\\.\n", options: .regularExpression)
+                .map { String(r.err[$0].dropFirst("The \(what) is kept in ".count).dropLast(2)) }, r.err)
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text.trimmingCharacters(in: .newlines))
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        }
+        let history = try cli.run(["history", "--json"], at: "2026-03-02T20:05:00+01:00")
+        XCTAssertFalse(history.out.contains("\"applied\" : 1") || history.out.contains("\"applied\":1"), history.out)
+        XCTAssertTrue(try cli.run(["status"], at: "2026-03-02T20:05:00+01:00").out.contains("PENDING"))
+    }
+
     /// `init` and `demo` on a disk with no room: one line saying so and what to do, and no store
     /// file left (it was left empty or half set up, and the next command called it "not a store
     /// egofix wrote" and sent the person to their backups).

@@ -70,31 +70,42 @@ struct CrashCommand: AsyncParsableCommand {
         }
         interrupt?.cancel()
         let crashed = bug
+        let fromOption = note != nil
         let note = text
-        let out = try await s.store.transaction { () -> [String] in
-            let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: crashed?.id, note: note, context: ctx, at: s.now)
-            try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: crashed?.id, at: s.now)
-            // A note that reads like a crisis gets the help block first, and no tidbit or quick
-            // fix after it: a quip about a sharp reply is not the answer to that note. The quick
-            // fix is queued all the same; `today` shows it.
-            let help = CrisisHelp.lines(for: note, style: s.style)
-            var out = help + [s.style.paint("CRASH LOGGED", Style.crash) + (crashed.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
-            out.append("")
-            out.append("Logged. The version number stays where it is.")
-            if help.isEmpty, let b = crashed, let tid = try await crashTidbit(s, bug: b) {
-                out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
-            }
-            if let q = r.quickFix {
+        let out: [String]
+        do {
+            out = try await s.store.transaction { () -> [String] in
+                let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: crashed?.id, note: note, context: ctx, at: s.now)
+                try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: crashed?.id, at: s.now)
+                // A note that reads like a crisis gets the help block first, and no tidbit or quick
+                // fix after it: a quip about a sharp reply is not the answer to that note. The quick
+                // fix is queued all the same; `today` shows it.
+                let help = CrisisHelp.lines(for: note, style: s.style)
+                var out = help + [s.style.paint("CRASH LOGGED", Style.crash) + (crashed.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
                 out.append("")
-                if help.isEmpty {
-                    let qbug = try await s.repos.bugs.getById(q.bugId)
-                    out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // shown next")
-                } else {
-                    out.append(s.style.dim("// A quick fix is queued, for later: `egofix today` shows it."))
+                out.append("Logged. The version number stays where it is.")
+                if help.isEmpty, let b = crashed, let tid = try await crashTidbit(s, bug: b) {
+                    out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
                 }
+                if let q = r.quickFix {
+                    out.append("")
+                    if help.isEmpty {
+                        let qbug = try await s.repos.bugs.getById(q.bugId)
+                        out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // shown next")
+                    } else {
+                        out.append(s.style.dim("// A quick fix is queued, for later: `egofix today` shows it."))
+                    }
+                }
+                out += ["", s.style.dim("// `egofix reboot` closes the crash. The log keeps it either way.")]
+                return out
             }
-            out += ["", s.style.dim("// `egofix reboot` closes the crash. The log keeps it either way.")]
-            return out
+        } catch {
+            // A note piped in or typed at the prompt exists nowhere else (-m's is on the command
+            // line): it is kept in a private file, and the error says where.
+            guard !fromOption, let text else { throw error }
+            let kept = ReflectionInput.keepRefused(text, what: "note")
+            guard !kept.isEmpty else { throw error }
+            throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
         }
         s.print(out)
     }
