@@ -131,6 +131,12 @@ enum ReflectionInput {
         draft.map { " The \(what) is kept in \($0)." } ?? ""
     }
 
+    /// `error`, with the sentence naming where the text it refused is kept (`kept`,
+    /// `keepRefused`); `error` as it is when nothing is kept.
+    static func naming(_ error: Error, kept: String) -> Error {
+        kept.isEmpty ? error : CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
+    }
+
     /// Text piped in or typed at a prompt that a refused command did not store: it exists nowhere
     /// else (a heredoc typed into the terminal), so it is written to a private file, and the
     /// sentence naming it is returned (`kept`); "" when even that cannot be written.

@@ -262,12 +262,9 @@ enum OutcomeCommand {
             // Text written in the editor exists nowhere else: it stays, and the error says where.
             // So does text piped in (-m's is on the command line).
             if draft == nil, o.message == nil, let reflection {
-                let kept = ReflectionInput.keepRefused(reflection, what: "reflection")
-                guard !kept.isEmpty else { throw error }
-                throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
+                throw ReflectionInput.naming(error, kept: ReflectionInput.keepRefused(reflection, what: "reflection"))
             }
-            guard draft != nil else { throw error }
-            throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + ReflectionInput.kept(draft, "reflection"))
+            throw ReflectionInput.naming(error, kept: ReflectionInput.kept(draft, "reflection"))
         }
         if let draft { ReflectionInput.discard(draft) }
         s.print(out)

@@ -103,9 +103,7 @@ struct CrashCommand: AsyncParsableCommand {
             // A note piped in or typed at the prompt exists nowhere else (-m's is on the command
             // line): it is kept in a private file, and the error says where.
             guard !fromOption, let text else { throw error }
-            let kept = ReflectionInput.keepRefused(text, what: "note")
-            guard !kept.isEmpty else { throw error }
-            throw CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
+            throw ReflectionInput.naming(error, kept: ReflectionInput.keepRefused(text, what: "note"))
         }
         s.print(out)
     }

@@ -112,7 +112,7 @@ public enum StreakRules {
         }.reduce(StreakState()) { engage($0, on: $1.day, at: $1.at) }
     }
 
-    public static func latest(_ a: Date?, _ b: Date?) -> Date? {
+    static func latest(_ a: Date?, _ b: Date?) -> Date? {
         guard let a else { return b }
         guard let b else { return a }
         return max(a, b)

@@ -35,7 +35,7 @@ public struct StreakService: Sendable {
         user.currentStreak = s.current
         user.longestStreak = s.longest
         // The latest instant counted: the next day's gap is measured from it.
-        user.lastEngagementDate = StreakRules.latest(s.lastEngagedAt, now)
+        user.lastEngagementDate = s.lastEngagedAt
         user.lastEngagementDay = s.lastEngagedDay?.ordinal
         user.freezeUsedWeekStart = s.freezeUsedWeek?.ordinal
         user.streakFreezeAvailable = StreakRules.freezeAvailable(s, today: today, now: now)
