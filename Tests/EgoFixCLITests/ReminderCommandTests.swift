@@ -283,6 +283,33 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(export.contains("\"outcome\" : \"applied\""), export)
     }
 
+    /// A reflection typed at the timer's question, after which the outcome is refused (a crash
+    /// logged in another terminal while the question waited made a quick fix the one to mark):
+    /// the text existed nowhere else, so it is kept in a private file the error names.
+    func test_timer_aTypedReflectionTheOutcomeRefusesIsKept() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        func quoted(_ args: [String]) -> String { args.map { "'" + $0 + "'" }.joined(separator: " ") }
+        let poll = cli.workdir + "/poll.json"
+        let export = quoted([CLI.binary.path, "export", poll, "--store", cli.store])
+        let crash = quoted([CLI.binary.path, "crash", "need-to-be-right", "--note", "Another terminal.", "--store", cli.store, "--now", wednesdayMorning])
+        // Once the countdown's end is recorded, the other terminal logs a crash.
+        let other = "(until rm -f '\(poll)'; \(export) >/dev/null 2>&1 && grep -q timerCompleted '\(poll)'; do sleep 0.1; done; "
+            + "\(crash) </dev/null >/dev/null 2>&1) & true"
+        let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "",
+                                      later: "a\nWrote it, did not send it.\n", after: 4, before: other)
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.out.contains("the fix to mark changed while the question waited: it is FIX #"), r.out)
+        XCTAssertTrue(r.out.contains("The outcome is not recorded; the timer is. `egofix applied` marks FIX #"), r.out)
+        XCTAssertFalse(r.out.contains("--timer-done"), r.out)
+        let path = try XCTUnwrap(r.out.range(of: "The reflection is kept in (\\S+)\\.", options: .regularExpression)
+            .map { String(r.out[$0].dropFirst("The reflection is kept in ".count).dropLast()) }, r.out)
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "Wrote it, did not send it.")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        XCTAssertFalse(String(decoding: try cli.export(), as: UTF8.self).contains("Wrote it, did not send it."), "not recorded")
+    }
+
     /// A reflection typed at the timer's question that is only invisible characters (a zero width
     /// space, a word joiner) is none: the outcome is recorded without one.
     func test_timer_aReflectionOfInvisibleCharactersIsNone() throws {

@@ -96,11 +96,13 @@ struct TimerCommand: AsyncParsableCommand {
         if let now = options.now { args.append("--now=" + now) }
         // The end of input here is no reflection; the outcome is still recorded. A reflection that
         // cannot be stored as typed is asked for again (the timer is recorded already).
+        var typed: String?
         while true {
             do {
                 if case .text(let text?) = try Prompt.askText("Reflection (optional; enter for none):", what: "reflection",
                                                               longer: "`egofix \(outcome.rawValue) -e` takes a longer one.",
                                                               refused: "Type it again, or enter for none.") {
+                    typed = text
                     args.append("--message=" + text)
                 }
                 break
@@ -109,7 +111,23 @@ struct TimerCommand: AsyncParsableCommand {
             }
         }
         interrupt.cancel()
-        try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
+        do {
+            try await OutcomeCommand.run(outcome, try OutcomeOptions.parse(args))
+        } catch {
+            // A crash logged in another terminal while the question waited puts its quick fix
+            // first: said so, not as a --timer-done nobody typed that "does not apply".
+            var refusal = error
+            if let next = try? await s.store.rolledBack({ try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: end) }),
+               next.1.id != fix.id {
+                let after = next.1.type == .quickFix ? " `egofix \(outcome.rawValue)` marks \(fix.label) once \(next.1.label) is marked." : ""
+                refusal = CLIError("the fix to mark changed while the question waited: it is \(next.1.label) now, not \(fix.label). "
+                                   + "The outcome is not recorded; the timer is." + after)
+            }
+            // Typed at the prompt, the reflection exists nowhere else: a refused outcome keeps it,
+            // as a piped one is kept.
+            guard let typed else { throw refusal }
+            throw ReflectionInput.naming(refusal, kept: ReflectionInput.keepRefused(typed, what: "reflection"))
+        }
     }
 }
 
