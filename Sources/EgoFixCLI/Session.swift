@@ -295,6 +295,6 @@ package struct Session {
 
     /// Prints lines to standard output; stored text in them cannot drive the terminal.
     func print(_ lines: [String]) {
-        Swift.print(Terminal.neutralised(lines.joined(separator: "\n"), keepingStyle: style.color))
+        Swift.print(Terminal.neutralised(Text.fittedToTerminal(lines).joined(separator: "\n"), keepingStyle: style.color))
     }
 }

@@ -46,10 +46,13 @@ struct Style: Sendable {
 enum Text {
     /// The width text is wrapped to: 64 columns, or a narrower terminal's own (a phone's SSH
     /// client at 40 columns wrapped every 64-column line once more, mid-word), 20 at least.
-    static let width: Int = {
+    static let width = min(64, columns ?? 64)
+
+    /// A terminal's columns (20 at least); nil when standard output is not a terminal.
+    static let columns: Int? = {
         var size = winsize()
-        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 64 }
-        return min(64, max(20, Int(size.ws_col)))
+        guard isatty(STDOUT_FILENO) == 1, ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+        return max(20, Int(size.ws_col))
     }()
 
     /// Word-wraps a paragraph to `width` columns, keeping existing line breaks.
@@ -72,8 +75,9 @@ enum Text {
         return out
     }
 
-    /// The widest line a command prints (cards keep to `width`).
-    static let lineWidth = 80
+    /// The widest line a command prints (cards keep to `width`): 80 columns, or a narrower
+    /// terminal's own.
+    static let lineWidth = min(80, columns ?? 80)
 
     /// `line` as printed within `lineWidth` columns: a longer one is wrapped at its spaces, each
     /// piece keeping the line's indentation and its "// " (and its style, when one style covers
@@ -101,6 +105,17 @@ enum Text {
         // "p = 0.001" and the like stay on one line.
         let joined = body.replacingOccurrences(of: " = ", with: "\u{0}=\u{0}")
         return wrap(joined, width: width - prefix.count).map { open + prefix + $0.replacingOccurrences(of: "\u{0}", with: " ") + close }
+    }
+
+    /// `lines` as printed on a terminal narrower than 80 columns: each line of prose longer
+    /// than the terminal `fitted` to it. A table's row (two spaces running after its indent) is
+    /// left as it is; so is everything printed elsewhere than a terminal.
+    static func fittedToTerminal(_ lines: [String]) -> [String] {
+        guard lineWidth < 80 else { return lines }
+        return lines.flatMap { line -> [String] in
+            guard line.count > lineWidth, !line.drop(while: { $0 == " " }).contains("  ") else { return [line] }
+            return fitted(line)
+        }
     }
 
     /// A heading (`width` columns as shown) with its comment after it ("ALERT  crash timing  //
@@ -149,7 +164,10 @@ enum FixCard {
         }
         if showCommands {
             out.append("")
-            out.append("[ egofix applied ]   [ egofix skipped ]   [ egofix failed ]")
+            let buttons = ["[ egofix applied ]", "[ egofix skipped ]", "[ egofix failed ]"]
+            let row = buttons.joined(separator: "   ")
+            // One under another on a terminal too narrow for the row.
+            out += row.count <= Text.lineWidth ? [row] : buttons
         }
         return out
     }
@@ -196,7 +214,11 @@ enum FixCard {
             out.append("  (--option ID: what you would actually do)")
             return out
         case .counter(let c):
-            return ["count: " + c.targetDescription + (c.unit.map { " (\($0))" } ?? ""), "  (--count N at the end of the day)"]
+            // The unit in brackets only when the description does not name it ("times you say
+            // \"yes, but\" (times)" said it twice).
+            let words = c.targetDescription.lowercased().split { !$0.isLetter }
+            let unit = c.unit.flatMap { words.contains(Substring($0.lowercased())) ? nil : " (\($0))" } ?? ""
+            return ["count: " + c.targetDescription + unit, "  (--count N at the end of the day)"]
         }
     }
 

@@ -802,6 +802,55 @@ final class HardeningTests: XCTestCase {
 
 /// Faults a person meets: a full disk, a read-only store, a command killed midway. Faults are
 /// injected with strace (no privileges needed), the read-only store by running as nobody.
+extension HardeningTests {
+    /// On a 40-column terminal (a phone's SSH client) every line of prose keeps within 40 columns
+    /// (lines of 64 to 80 were wrapped again by the terminal, mid-word) and the outcome buttons go
+    /// one under another; a table's row is left whole. Printed into a pipe, nothing changes.
+    func test_hardening_aNarrowTerminalGetsLinesThatFitIt() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "--note", "Corrected the waiter."], at: morning).status, 0)
+        let piped = try cli.run(["today"], at: morning)
+        XCTAssertTrue(piped.out.contains("[ egofix applied ]   [ egofix skipped ]   [ egofix failed ]"), piped.out)
+        for args in [["today"], ["status"], ["crash", "need-to-be-right", "--note", "Again."]] {
+            let r = try cli.runInTerminal(args, at: "2026-03-02T10:00:00+01:00", input: "", before: "stty cols 40")
+            XCTAssertEqual(r.status, 0, r.out)
+            let lines = r.out.replacingOccurrences(of: "\r", with: "").split(separator: "\n")
+            let wide = lines.filter { $0.count > 40 && !$0.drop { $0 == " " }.contains("  ") }
+            XCTAssertEqual(wide, [], "\(args[0]): \(r.out)")
+            if args[0] != "status" {
+                XCTAssertTrue(lines.contains("[ egofix applied ]") && lines.contains("[ egofix failed ]"), r.out)
+            }
+        }
+    }
+}
+
+extension HardeningTests {
+    /// A counter fix whose description names its unit ("times you say \"yes, but\"") does not
+    /// say it again in brackets ("... (times)"); one that does not name it keeps the brackets.
+    func test_hardening_aCounterSaysItsUnitOnce() throws {
+        let cli = try CLI()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: try Data(contentsOf: root.appendingPathComponent("Seeds/fixes.json"))) as? [[String: Any]])
+        func named(_ f: [String: Any]) -> Bool? {
+            guard f["interactionType"] as? String == "counter", let c = f["configuration"] as? [String: Any],
+                  let d = c["targetDescription"] as? String, let u = c["unit"] as? String else { return nil }
+            return d.lowercased().split { !$0.isLetter }.contains(Substring(u))
+        }
+        for naming in [true, false] {
+            let kept = all.filter { $0["type"] as? String == "quickFix" || named($0) == naming }
+            try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+            try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+            try? FileManager.default.removeItem(atPath: cli.store)
+            XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+            let out = try cli.run(["today"], at: morning).out
+            let line = try XCTUnwrap(out.split(separator: "\n").first { $0.hasPrefix("count: ") }, out)
+            XCTAssertEqual(line.hasSuffix(")"), !naming, String(line))
+        }
+    }
+}
+
 final class FaultTests: XCTestCase {
     let morning = "2026-03-02T09:00:00+01:00"
     static let strace = "/usr/bin/strace"

@@ -338,7 +338,7 @@ struct Status: AsyncParsableCommand {
             return
         }
         var out = [s.style.bold("v" + snap.version) + s.style.dim("  // " + VersionRules.toNextVersion(appliedCount: snap.appliedCount))]
-        out.append(s.style.dim(snap.streakLine))
+        out += Text.fitted(snap.streakLine).map { s.style.dim($0) }
         out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
         out.append("")
         out.append("ACTIVE BUGS")
