@@ -807,6 +807,18 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)
     }
 
+    /// `diagnostic --skip` with no diagnostic open (a Wednesday) says there is nothing to skip
+    /// (it said "Skipped." as if one had been), and the week's own diagnostic still opens on Sunday.
+    func test_Diagnostic_aSkipWithNothingOpenSaysSo() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        let wednesday = try cli.run(["diagnostic", "--skip"], at: "2026-03-04T12:00:00Z")
+        XCTAssertEqual(wednesday.status, 0, wednesday.err)
+        XCTAssertEqual(wednesday.out, "No diagnostic due. It opens Sunday at 18:00 and stays open through Monday. Nothing to skip.\n")
+        XCTAssertTrue(try cli.run(["status"], at: "2026-03-08T18:30:00Z").out.contains("Weekly diagnostic open: `egofix diagnostic`, 30 seconds, or `--skip`."))
+        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:31:00Z").out.contains("Skipped. Nothing recorded, nothing owed."))
+    }
+
     /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
     /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
     /// still takes it, and next week's opens as usual.

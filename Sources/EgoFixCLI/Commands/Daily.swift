@@ -189,7 +189,7 @@ enum TodayLines {
             out += ["", s.style.dim("// A rerun: applied before, at least \(Thresholds.rerunAfterDays) days ago. Nothing unseen was left.")]
         }
         if let left = card.unseenLeft, let bug = card.bug {
-            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come round again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",
+            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come around again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",
                     s.style.dim("// `egofix bug activate SLUG` adds another bug's fixes; `egofix bugs` lists them.")]
         }
         if card.completion.outcome != .pending {
@@ -214,7 +214,7 @@ struct OutcomeOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: ArgumentHelp("The reflection (Markdown). Also read from standard input when it is piped.", valueName: "text"))
     var message: String?
 
-    @Flag(name: .shortAndLong, help: "Write the reflection in $EDITOR, so it never passes through shell history.")
+    @Flag(name: .shortAndLong, help: "Write the reflection in $VISUAL or $EDITOR (else vi), so it never passes through shell history.")
     var edit = false
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Counter fixes: how many times.", valueName: "n")) var count: Int?
@@ -311,7 +311,7 @@ enum OutcomeCommand {
         }
         if let t = r.transition {
             out.append("")
-            out.append(transitionLine(t))
+            out.append(transitionLine(t, bug: try await s.repos.bugs.getById(r.fix.bugId)?.title))
         }
         if help.isEmpty, let tid = r.tidbit {
             out.append("")
@@ -340,12 +340,14 @@ enum OutcomeCommand {
         }
     }
 
-    static func transitionLine(_ t: BugLifecycle.Transition) -> String {
+    /// The bug's change of state, naming the bug ("Need to be right: stable. ...").
+    static func transitionLine(_ t: BugLifecycle.Transition, bug: String?) -> String {
+        let name = (bug ?? "The bug") + ": "
         switch t {
-        case .activated: return "Bug activated."
-        case .stabilised: return "Bug marked stable. Retest in \(Thresholds.retestIntervalDays) days."
-        case .resolved: return "Bug resolved. It can still regress. They do."
-        case .regressed(let why): return "Regression: \(why). Back to active."
+        case .activated: return name + "active."
+        case .stabilised: return name + "stable. Retest in \(Thresholds.retestIntervalDays) days."
+        case .resolved: return name + "resolved. It can still regress. They do."
+        case .regressed(let why): return name + "regression, \(why). Back to active."
         }
     }
 

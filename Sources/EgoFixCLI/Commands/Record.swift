@@ -165,18 +165,23 @@ struct Diagnostic: AsyncParsableCommand {
         func done() async throws -> Bool {
             try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
         }
+        let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
+        let closed = "diagnostic due. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays open through Monday."
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
             let done = try await done()
             let noted = done || !due || noteSkipped(s, week)
-            s.print([done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip." : "Skipped. Nothing recorded, nothing owed."]
+            // Outside the window there is nothing to skip (it said "Skipped" on a Wednesday).
+            let said = done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip."
+                : due ? "Skipped. Nothing recorded, nothing owed."
+                : inWindow ? "No diagnostic for \(week.isoWeekLabel): the practice began after that week. Nothing to skip."
+                : "No " + closed + " Nothing to skip."
+            s.print([said]
                     + (noted ? [] : [s.style.dim("// This store cannot be written here, so the skip is not noted: `remind` and `today` mention the diagnostic until it closes.")]))
             return
         }
-        let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
         if !inWindow && !anyway {
-            let closed = "diagnostic due. It opens Sunday at 18:00 and stays open through Monday."
             // Ratings given outside the window are refused, not recorded for a half-finished week.
             if !rate.isEmpty { throw CLIError("no " + closed + " --anyway records one for this week now.") }
             s.print(["No " + closed, s.style.dim("// --anyway records one for this week now.")])
@@ -467,7 +472,7 @@ struct Import: AsyncParsableCommand {
         abstract: "Read a whole store from an export. Validates everything before writing anything; backs the store up first.")
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
-    @Flag(help: "Replace a store that already has a profile (a backup is kept).") var replace = false
+    @Flag(help: "Replace a store that already holds a practice (a backup is kept).") var replace = false
 
     func run() async throws {
         // A FIFO or a device would be read forever or for nonsense.

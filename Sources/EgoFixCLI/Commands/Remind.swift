@@ -11,7 +11,7 @@ struct Remind: AsyncParsableCommand {
         Due now: the day's fix from remind_at (egofix.toml, default 09:00) while it is unmarked, the weekly \
         diagnostic while it is open and not done, "Still running smoothly?" once every active bug is stable. \
         How often follows one rule, on the site's "how the numbers work" page: daily while a bug is young, \
-        less as bugs stabilise, never about a missed day. Nothing due prints nothing and exits 0.
+        less as bugs stabilize, never about a missed day. Nothing due prints nothing and exits 0.
         """)
 
     @OptionGroup var options: StoreOptions

@@ -290,7 +290,7 @@ public enum ReminderCopy {
     }
     public static let stillRunning = "Still running smoothly?"
     /// What `today`, `status` and the outcome commands say while the diagnostic is open.
-    public static let diagnosticOpen = "Weekly diagnostic open: `egofix diagnostic` (30 seconds), or `egofix diagnostic --skip`."
+    public static let diagnosticOpen = "Weekly diagnostic open: `egofix diagnostic`, 30 seconds, or `--skip`."
     public static let diagnostic = "Weekly diagnostic open: 30 seconds, `egofix diagnostic`. Skipping costs nothing."
     public static let timerComplete = "Timer complete. How did it go?"
     /// The title desktop notifications carry.

@@ -8,7 +8,7 @@ public struct OnboardingViewModel: Sendable {
         public var description: String {
             switch self {
             case .alreadyOnboarded(let v):
-                return "this store already has a profile (v\(v)). `egofix today` shows today's fix; `egofix bug activate SLUG` adds a bug."
+                return "this store already holds a practice (v\(v)). `egofix today` shows today's fix; `egofix bug activate SLUG` adds a bug."
             case .noBugChosen:
                 return "no bug chosen. Pass --bug SLUG; `egofix bugs` lists them."
             }

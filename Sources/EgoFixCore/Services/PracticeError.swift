@@ -17,7 +17,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .noProfile:
-            return "no profile in this store. Run `egofix init` first, or `egofix init --from DIR` to join the practice your other machines sync there."
+            return "no practice in this store. Run `egofix init` first, or `egofix init --from DIR` to join the practice your other machines sync there."
         case .unknownBug(let slug):
             return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
         case .noPendingFix:

@@ -264,7 +264,7 @@ extension PageContext {
     func how() throws -> Data {
         let T = Thresholds.self
         let sections: [(String, [String])] = [
-            ("Version", ["A new profile is v1.0.",
+            ("Version", ["A new practice is v1.0.",
                          "Every \(T.fixesPerMinorVersion) applied fixes bump the minor number: 1.0 to 1.1.",
                          "After 1.\(T.minorVersionsPerMajor - 1) comes \(2).0, a major update.",
                          "Skipped and failed fixes do not count. Crashes and reboots are logged under the current number and do not change it."]),

@@ -151,7 +151,7 @@ final class PageContext: Sendable {
         if let u = data.profile {
             footerLine = "v\(u.currentVersion) · as of \(index.today)"
         } else {
-            footerLine = "No profile yet. `egofix init` starts one."
+            footerLine = "No practice yet. `egofix init` starts one."
         }
         patternRun = detection.wait()
         // The dashboard and the week pages follow the surfacing rules that apply to a page:

@@ -144,7 +144,7 @@ extension PageContext {
 
     func emptyDashboard() -> TemplateObject {
         let from = index.today.adding(days: -364)
-        return ["welcomeBack": "No profile in this store yet. `egofix init` picks a bug and shows the first fix.",
+        return ["welcomeBack": "No practice in this store yet. `egofix init` picks a bug and shows the first fix.",
                 "version": "1.0", "toNext": "7 to v1.1", "streak": "day 0", "longest": "0", "applied": "0", "since": "",
                 "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null, "restDay": .null,
                 "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "thisWeek": .text(index.today.isoWeekLabel)]

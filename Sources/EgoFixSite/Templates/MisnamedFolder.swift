@@ -24,6 +24,6 @@ public enum MisnamedFolder {
 
     /// The build's warning for each.
     public static func warnings(in workspace: String) -> [String] {
-        find(in: workspace).map { "\($0.found)/ is not read: the folder a build reads is \($0.meant)/, spelt so. Rename it to use its files." }
+        find(in: workspace).map { "\($0.found)/ is not read: the folder a build reads is \($0.meant)/, spelled so. Rename it to use its files." }
     }
 }
