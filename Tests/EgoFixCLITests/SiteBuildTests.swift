@@ -36,6 +36,27 @@ final class SiteBuildTests: XCTestCase {
         return CLI.Result(status: p.terminationStatus, out: String(decoding: od, as: UTF8.self), err: String(decoding: ed, as: UTF8.self))
     }
 
+    /// A quiz marked without --option showed its question on the week page with nothing after
+    /// it, a page that read as cut short: it says no answer was recorded; an answer is shown.
+    func test_build_aQuizMarkedWithoutAnAnswerSaysSo() throws {
+        let cli = try CLI(zone: "UTC")
+        let root = demoWorkspace.deletingLastPathComponent()
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: try Data(contentsOf: root.appendingPathComponent("Seeds/fixes.json"))) as? [[String: Any]])
+        let kept = all.filter { $0["interactionType"] as? String == "quiz" || $0["type"] as? String == "quickFix" }
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T09:00:00Z").status, 0)
+        let today = try cli.run(["today", "--json"], at: "2026-03-03T09:00:00Z").out
+        let option = try XCTUnwrap(today.range(of: #""id" : "[a-z0-9]+""#, options: .regularExpression).map { today[$0].split(separator: "\"")[2] }, today)
+        XCTAssertEqual(try cli.run(["applied", "--option", String(option)], at: "2026-03-03T09:00:00Z").status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: "2026-03-03T10:00:00Z").status, 0)
+        let week = try String(contentsOfFile: out + "/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertEqual(week.components(separatedBy: "No answer recorded.").count - 1, 1, week)
+        XCTAssertEqual(week.components(separatedBy: "Answered: ").count - 1, 1, week)
+    }
+
     func test_build_twoProcessesInDifferentZonesAndLocalesGiveIdenticalTrees() throws {
         let dir = try CLI.temporaryDirectory()
         let a = try buildDemo(into: dir + "/a", env: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"])

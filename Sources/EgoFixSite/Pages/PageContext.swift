@@ -305,8 +305,18 @@ final class PageContext: Sendable {
     }
 
     func interactionText(_ c: FixCompletion, fix: Fix?) -> String? {
-        guard let fix, let data = c.outcomeData,
-              let o = try? JSONDecoder().decode(InteractionOutcome.self, from: data) else { return nil }
+        guard let fix else { return nil }
+        guard let data = c.outcomeData, let o = try? JSONDecoder().decode(InteractionOutcome.self, from: data) else {
+            // A quiz's question, a scenario or a count shown with nothing after it read as a
+            // page cut short: an outcome marked without one says so.
+            guard c.outcome == .applied || c.outcome == .failed else { return nil }
+            switch try? fix.configuration() {
+            case .quiz?: return "No answer recorded."
+            case .scenario?: return "No choice recorded."
+            case .counter?: return "No count recorded."
+            default: return nil
+            }
+        }
         if let n = o.count {
             if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)." }
             return "Counted \(n)."
