@@ -1,4 +1,5 @@
 import ArgumentParser
+import EgoFixSite
 
 /// `egofix build`: its arguments, as swift-argument-parser reads them and shows them in help.
 /// `BuildArguments` runs the build (`SitePipeline`: its steps are listed there).
@@ -15,7 +16,7 @@ struct Build: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
     @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else ./site.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
-    @Flag(help: "Build from the built-in demo history instead of the store.") var demo = false
+    @Flag(help: ArgumentHelp("Build from the built-in demo history instead of the store. It ends \(DemoSite.endDate.prefix(10)) whatever --now says; `egofix demo` fills a store that ends at --now.")) var demo = false
     @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = 7
     @Flag(help: .hidden) var stats = false

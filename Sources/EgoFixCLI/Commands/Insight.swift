@@ -50,7 +50,7 @@ struct Patterns: AsyncParsableCommand {
         abstract: "What the detectors find in your own data, each with its p (the smaller, the surer), and the checks still waiting for data.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
-    @Option(help: ArgumentHelp("Dismiss a detected pattern by its type (e.g. temporalCrash): it stops surfacing.", valueName: "type"))
+    @Option(help: ArgumentHelp("Dismiss a detected pattern by its name as the list shows it (\"crash timing\") or its JSON type (temporalCrash): it stops surfacing.", valueName: "type"))
     var dismiss: String?
 
     /// `pValue` is p as the terminal and the site give it, left out where they say none was
@@ -85,7 +85,7 @@ struct Patterns: AsyncParsableCommand {
             // any case, with a hyphen or a space between the words).
             let shown = dismiss.lowercased().replacingOccurrences(of: "-", with: " ")
             guard let type = PatternType(rawValue: dismiss) ?? PatternType.allCases.first(where: { PatternCopy.name($0) == shown }) else {
-                throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map(\.rawValue).joined(separator: ", ")).")
+                throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map { PatternCopy.name($0) == $0.rawValue ? $0.rawValue : "\(PatternCopy.name($0)) (\($0.rawValue))" }.joined(separator: ", ")).")
             }
             let found = run.patterns.filter { $0.patternType == type }
             guard !found.isEmpty else { throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.") }
@@ -140,7 +140,7 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
-        discussion: "Refuses a store that already holds a practice. The history ends at --now; without it, at 2026-11-22 20:00 Berlin (not the clock, unlike other commands).")
+        discussion: "Refuses a store that already holds a practice. The history ends at --now (or $EGOFIX_NOW); without either, at 2026-11-22 20:00 Berlin, not the clock as for other commands.")
     @OptionGroup var options: StoreOptions
     @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
