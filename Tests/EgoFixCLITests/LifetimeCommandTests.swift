@@ -342,10 +342,12 @@ final class LifetimeCommandTests: XCTestCase {
         _ = try ok(cli, ["skipped"], "2026-03-17T20:00:00+01:00")
         _ = try ok(cli, ["crash"], "2026-03-18T13:00:00+01:00")
         let out = try ok(cli, ["diagnostic", "--rate", "need-to-be-right=present@work"], "2026-03-22T19:00:00+01:00")
-        XCTAssertTrue(out.contains("WEEK 2026-W12"), out)
-        XCTAssertTrue(out.contains("applied 1 (0)"), out)
-        XCTAssertTrue(out.contains("skipped 1 (0)"), out)
-        XCTAssertTrue(out.contains("crashes 1 (0)"), out)
+        XCTAssertTrue(out.contains("WEEK 2026-W12   applied 1   skipped 1   failed 0   crashes 1"), out)
+        XCTAssertTrue(out.contains("// The practice's first week: no week before it to compare."), out)
+        _ = try ok(cli, ["today"], "2026-03-23T10:00:00+01:00")
+        _ = try ok(cli, ["applied"], "2026-03-23T20:00:00+01:00")
+        let next = try ok(cli, ["diagnostic", "--rate", "need-to-be-right=quiet"], "2026-03-29T19:00:00+02:00")
+        XCTAssertTrue(next.contains("WEEK 2026-W13   applied 1   skipped 0 (1)   failed 0   crashes 0 (1)"), next)
     }
 
     func test_Export_showsTheStreakAsItStandsToday() throws {
@@ -588,18 +590,20 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(crashes, 1, "\(days)")
         XCTAssertEqual(history["to"] as? String, "2027-08-08")
         let text = try cli.run(["history", "--days", "3"], at: "2027-08-07T23:00:00Z", env: ["TZ": "Pacific/Honolulu"])
-        XCTAssertTrue(text.out.hasPrefix("HISTORY  2027-08-05 to 2027-08-08"), text.out)
+        // From the practice's first day (08-06 in Honolulu), not three days back.
+        XCTAssertTrue(text.out.hasPrefix("HISTORY  2027-08-06 to 2027-08-08"), text.out)
     }
 
     /// A record from a clock years ahead does not stretch history to it: two days past today at
-    /// most, the widest gap between two zones' dates.
+    /// most, the widest gap between two zones' dates. Nor does history reach back before the
+    /// practice's first day (a practice begun that Monday showed the Friday before it).
     func test_History_aRecordYearsAheadDoesNotStretchIt() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
         XCTAssertEqual(try cli.run(["crash", "-m", "clock glitch"], at: "2099-12-31T09:00:00Z").status, 0)
         let r = try cli.run(["history", "--days", "7"], at: "2026-03-05T09:00:00Z")
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.hasPrefix("HISTORY  2026-02-27 to 2026-03-05"), r.out)
+        XCTAssertTrue(r.out.hasPrefix("HISTORY  2026-03-02 to 2026-03-05"), r.out)
         XCTAssertLessThan(r.out.split(separator: "\n").map(\.count).max() ?? 0, 200, r.out)
     }
 
@@ -805,6 +809,20 @@ final class DateLineHistoryTests: XCTestCase {
         }
         let september = try String(contentsOfFile: site + "/months/2026-09/index.html", encoding: .utf8)
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)
+    }
+
+    /// The first diagnostic's week summary compares with nothing (it showed "crashes 1 (0)" beside
+    /// a week before the practice began, which the site's first week page does not); the second
+    /// compares with the first.
+    func test_Diagnostic_theFirstWeekHasNoWeekBeforeToCompare() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "--note", "x"], at: "2026-03-03T07:00:00Z").status, 0)
+        let first = try cli.run(["diagnostic", "--rate", "need-to-be-right=loud@work"], at: "2026-03-08T19:00:00Z")
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(first.out.contains("WEEK 2026-W10   applied 0   skipped 0   failed 0   crashes 1\n// The practice's first week: no week before it to compare."), first.out)
+        let second = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-15T19:00:00Z")
+        XCTAssertTrue(second.out.contains("crashes 0 (1)\n// In parentheses: the week before, where it differs."), second.out)
     }
 
     /// `diagnostic --skip` with no diagnostic open (a Wednesday) says there is nothing to skip

@@ -197,7 +197,10 @@ struct History: AsyncParsableCommand {
         _ = try await s.profile()
         let data = try await s.store.readPractice()
         let ledger = DayLedger(data, calendar: s.calendar)
-        let from = s.today.adding(days: -(days - 1))
+        // From the practice's first day at most (a practice begun today showed a month of days
+        // before it, each "nothing"), as the site's history does.
+        let began = ([data.profile.map { LocalDay($0.createdAt, calendar: s.calendar) }, ledger.days.first?.day].compactMap { $0 }).min()
+        let from = max(s.today.adding(days: -(days - 1)), min(began ?? s.today, s.today))
         // Through today, or through a later day that holds records: after a flight west over the
         // date line, the day the records were made where they were made can be "tomorrow" here
         // (status and the site count them; history left them out). Two days at most, the widest

@@ -285,11 +285,17 @@ struct Diagnostic: AsyncParsableCommand {
             return (a, sk, f, x)
         }
         let now = counts(week), before = counts(week.adding(days: -7))
+        // The practice's first week has no week before it to compare with (it was compared with
+        // a week of zeros, as the site's first week page is not).
+        if LocalDay(try await s.profile().createdAt, calendar: s.calendar) >= week {
+            return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
+                    s.style.dim("// The practice's first week: no week before it to compare.")]
+        }
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
         let differs = now != before
         return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
                 + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
-                s.style.dim(differs ? "// In brackets: the week before, where it differs." : "// The same as the week before.")]
+                s.style.dim(differs ? "// In parentheses: the week before, where it differs." : "// The same as the week before.")]
     }
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
@@ -327,7 +333,7 @@ struct Diagnostic: AsyncParsableCommand {
 }
 
 struct Status: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Version, streak, active bugs, the pending fix.")
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Version, streak, your bugs, the pending fix.")
     @OptionGroup var options: StoreOptions
     @Flag(help: "Print JSON.") var json = false
 
@@ -346,7 +352,7 @@ struct Status: AsyncParsableCommand {
         out += Text.fitted(snap.streakLine).map { s.style.dim($0) }
         out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
         out.append("")
-        out.append("ACTIVE BUGS")
+        out.append("YOUR BUGS")
         if snap.activeBugs.isEmpty { out.append("  None. `egofix bug activate SLUG` starts one.") }
         for b in snap.activeBugs {
             out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 9) + (b.isPrimary ? s.style.dim("primary") : ""))

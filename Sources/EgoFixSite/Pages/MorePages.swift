@@ -285,7 +285,7 @@ extension PageContext {
             ("Crash and reboot", ["A crash names a bug (your primary bug if none) and queues a quick fix for that bug, shown before the day's fix; the day's fix still comes.",
                                   "A quick fix left unmarked for \(T.quickFixExpiryDays) days expires and shows as expired in the history.",
                                   "A reboot closes every open crash. Neither changes the version."]),
-            ("Bug lifecycle", ["identified > active > stable > resolved, and back to active on a regression.",
+            ("Bug lifecycle", ["identified > active > stable > resolved, and back to active on a regression. A bug never activated is listed as inactive.",
                                "Stable: active at least \(T.stableMinimumActiveDays) days, the last \(T.stableQuietWeeks) diagnostics said quiet, no crash about it for \(T.stableCrashFreeDays) days. A regression, or activating it again, starts the active days and the ratings that count afresh.",
                                "Resolved: stable for \(T.resolvedAfterStableDays) days with no crash, and no present or loud rating in the last \(T.resolvedAfterStableDays) days.",
                                "Regression: a crash, a loud rating or a failed retest. Stable bugs are retested every \(T.retestIntervalDays) days."]),
