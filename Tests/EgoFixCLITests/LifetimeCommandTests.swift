@@ -811,6 +811,21 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)
     }
 
+    /// A person back after a week or more is told the time since and welcomed back by `today`
+    /// itself (only a site built before the return said it; `today` then counted as an entry and
+    /// the site stopped saying it); once, and not after a shorter gap.
+    func test_Today_aReturnAfterAWeekOrMoreIsWelcomedOnce() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T08:00:00Z").status, 0)
+        let six = try cli.run(["today"], at: "2026-03-08T08:00:00Z").out
+        XCTAssertFalse(six.contains("Welcome back"), six)
+        let back = try cli.run(["today"], at: "2026-03-18T08:00:00Z").out
+        XCTAssertTrue(back.hasPrefix("10 days since the last entry. Welcome back. Nothing to make up;"), back)
+        XCTAssertFalse(try cli.run(["today"], at: "2026-03-18T09:00:00Z").out.contains("Welcome back"))
+        XCTAssertFalse(try cli.run(["today", "--json"], at: "2026-04-30T09:00:00Z").out.contains("Welcome back"))
+    }
+
     /// The first diagnostic's week summary compares with nothing (it showed "crashes 1 (0)" beside
     /// a week before the practice began, which the site's first week page does not); the second
     /// compares with the first.

@@ -120,8 +120,8 @@ extension PageContext {
         }
         let from = index.today.adding(days: -364)
         var welcome: TemplateValue = .null
-        if let last = user.lastEngagementDate.map({ index.clock.day($0) }), index.today.days(since: last) >= 7 {
-            welcome = .text("\(index.today.days(since: last)) days since the last entry. Welcome back. Nothing to make up; today counts as today.")
+        if let last = user.lastEngagementDate.map({ index.clock.day($0) }), let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
+            welcome = .text(line)
         }
         let page: TemplateObject = [
             "welcomeBack": welcome,
