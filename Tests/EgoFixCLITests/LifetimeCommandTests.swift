@@ -469,9 +469,11 @@ final class RestDayStatusTests: XCTestCase {
         let started = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00")
         XCTAssertEqual(started.status, 0, started.err)
         XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T19:00:00+01:00", stdin: "").status, 0)
-        // A day with its fix marked is no rest day: `today` shows the marked fix.
+        // A day with its fix marked is no rest day, and says which fix was marked and how (it
+        // said "`egofix today` shows today's", as if something were left to do).
         let marked = try cli.run(["status"], at: "2026-03-02T20:00:00+01:00")
-        XCTAssertTrue(marked.out.contains("No pending fix. `egofix today` shows today's."), marked.out)
+        XCTAssertTrue(marked.out.contains("No pending fix. Today's, FIX #"), marked.out)
+        XCTAssertTrue(marked.out.contains(", is marked applied."), marked.out)
         XCTAssertFalse(marked.out.contains("REST DAY"), marked.out)
         XCTAssertEqual(try cli.json(["status"], at: "2026-03-02T20:00:00+01:00")["restDay"] as? Bool, false)
         // Before `today` is run, and after.

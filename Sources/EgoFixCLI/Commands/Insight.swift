@@ -39,8 +39,9 @@ enum Surfacer {
             .record(.patternViewed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
         let word = p.severity == .alert ? "PATTERN DETECTED" : "PATTERN"
         let head = s.style.paint(word, p.severity == .alert ? Style.crash : Style.skipped)
+        // A blank line between the title and the body: without colour the two ran together.
         return Text.headed(head, width: word.count, comment: "// \(p.basis)", style: s.style) + [""] + Text.wrap(p.title)
-            + Text.wrap(p.body).map { s.style.dim($0) } + [""]
+            + [""] + Text.wrap(p.body).map { s.style.dim($0) } + [""]
     }
 }
 

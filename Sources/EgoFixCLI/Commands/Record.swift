@@ -339,10 +339,11 @@ struct Status: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        let snap = try await s.store.transaction { () -> StatusSnapshot in
+        let (snap, marked) = try await s.store.transaction { () -> (StatusSnapshot, (completion: FixCompletion, fix: Fix)?) in
             try s.ensureCatalogue()
-            return try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek(),
-                                                 givingTodaysFixFrom: OutcomeCommand.givingTodaysFix(s))
+            let snap = try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek(),
+                                                     givingTodaysFixFrom: OutcomeCommand.givingTodaysFix(s))
+            return (snap, json || snap.pendingFix != nil ? nil : try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now))
         }
         if json {
             Swift.print(try JSONOut.encode(snap))
@@ -368,6 +369,9 @@ struct Status: AsyncParsableCommand {
             // In `today`'s words: on a rest day `today` gives no fix to show.
             out.append(RestDay.heading + "  " + rest.reason)
             if let hint = rest.hint, !snap.activeBugs.isEmpty { out.append("  " + hint) }
+        } else if let m = marked, m.completion.outcome != .pending {
+            // Today's is done: "`egofix today` shows today's" read as something left to do.
+            out.append(s.style.dim("No pending fix. Today's, \(m.fix.label), is marked \(m.completion.outcome.rawValue)."))
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
