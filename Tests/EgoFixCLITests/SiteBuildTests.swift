@@ -55,6 +55,9 @@ final class SiteBuildTests: XCTestCase {
         let week = try String(contentsOfFile: out + "/weeks/2026-W10/index.html", encoding: .utf8)
         XCTAssertEqual(week.components(separatedBy: "No answer recorded.").count - 1, 1, week)
         XCTAssertEqual(week.components(separatedBy: "Answered: ").count - 1, 1, week)
+        // The dashboard, as `status`, says today's fix is marked (not "`egofix today` shows today's").
+        let dashboard = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.range(of: "No pending fix. Today&#39;s, FIX #[0-9]+, is marked applied.", options: .regularExpression) != nil, dashboard)
     }
 
     func test_build_twoProcessesInDifferentZonesAndLocalesGiveIdenticalTrees() throws {

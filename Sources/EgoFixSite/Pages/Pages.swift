@@ -111,9 +111,13 @@ extension PageContext {
                                              dayOf: index.clock.day)?.completion
         // With nothing pending, a rest day says so as `status` and `today` do: "`egofix today`
         // shows today's" sent the reader to a command with no fix to show.
-        var restDay: TemplateValue = .null
-        if pending == nil,
-           PendingFixRule.todaysDailyFix(in: data.completions, fixesById: index.fixesById, today: index.today, dayOf: index.clock.day) == nil,
+        var restDay: TemplateValue = .null, todaysDone: TemplateValue = .null
+        let todays = pending == nil ? PendingFixRule.todaysDailyFix(in: data.completions, fixesById: index.fixesById, today: index.today, dayOf: index.clock.day) : nil
+        // Today's marked: said, as `status` says it (not "`egofix today` shows today's").
+        if let t = todays, t.completion.outcome != .pending {
+            todaysDone = .text("Today's, \(t.fix.label), is marked \(t.completion.outcome.rawValue).")
+        }
+        if pending == nil, todays == nil,
            DailyFixRules.choose(.init(userId: user.id, day: index.today, bugs: data.bugs, primaryBugId: user.primaryBugId,
                                       fixes: data.fixes, completions: data.completions, calendar: options.calendar)) == .restDay {
             restDay = .text(RestDay(bugs: data.bugs).reason)
@@ -134,7 +138,7 @@ extension PageContext {
                                         "primary": .bool($0.id == user.primaryBugId)] }),
             "pattern": surfacedPattern.map(patternModel) ?? .null,
             "pending": try pending.map { try fixModel($0, showDate: true) } ?? .null,
-            "restDay": restDay,
+            "restDay": restDay, "todaysDone": todaysDone,
             "graph": .html(ContributionGraphSVG.html(index.graphCells(from: from, through: index.today), from: from, through: index.today,
                                                      title: "The last year")),
             "thisWeek": .text(index.today.isoWeekLabel),
