@@ -28,7 +28,12 @@ enum ImportValidation {
             throw StoreError.importInvalid([problem])
         }
         let header: Header
-        do { header = try decoder.decode(Header.self, from: data) } catch {
+        do { header = try decoder.decode(Header.self, from: data) } catch DecodingError.keyNotFound(let key, _) where key.stringValue == "formatVersion" {
+            // JSON, but not an export at all ("formatVersion: missing" named a field of a format
+            // the person may never have heard of).
+            throw StoreError.importInvalid([ImportIssue(table: "", index: nil, field: "",
+                                                        message: "the file is not an EgoFix export (it has no formatVersion); `egofix export FILE` makes one")])
+        } catch {
             throw StoreError.importInvalid([issue(from: error, fallback: "this is not an EgoFix export")])
         }
         if header.formatVersion > Snapshot.currentFormat {

@@ -133,7 +133,7 @@ public final class SQLiteStore: Sendable {
         var madeFile = false
         var isDir: ObjCBool = false
         if fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw StoreError.cannotOpen(path: path, reason: "it is a folder, not a file")
+            throw StoreError.cannotOpen(path: path, reason: StoreError.folderReason)
         }
         let parent = StoreLocation.folder(of: path)
         if path != ":memory:", !fm.fileExists(atPath: path) {

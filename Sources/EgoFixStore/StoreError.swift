@@ -37,6 +37,9 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
     /// Any other SQLite failure, with the operation that hit it.
     case database(operation: String, reason: String)
 
+    /// `cannotOpen`'s reason for a path that names a folder.
+    static let folderReason = "it is a folder, not a file"
+
     public var description: String {
         switch self {
         case .notADatabase(let path, let reason):
@@ -46,6 +49,8 @@ public enum StoreError: Error, Equatable, CustomStringConvertible {
         case .newerVersion(let path, let unknown):
             return "store \(path) was written by a newer version of EgoFix (schema \(unknown.joined(separator: ", ")) is unknown here). "
                 + "Update egofix, or point --store at another file."
+        case .cannotOpen(let path, let reason) where reason == StoreError.folderReason:
+            return "cannot open store \(path): it is a folder, not a file. A store is one file: point --store at it (or at a new name for `egofix init`)."
         case .cannotOpen(let path, let reason):
             return "cannot open store \(path) (\(reason)). Check the path and its permissions, or point --store at another file."
         case .danglingLink(let path, let target):

@@ -124,7 +124,7 @@ struct ServeCommand: AsyncParsableCommand {
             if h.contains(":") { return try sockaddr_in6.inet6(ip6: h.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port) }
             return try sockaddr_in.inet(ip4: h, port: port)
         } catch {
-            throw CLIError("--host \(host) is not an IP address (127.0.0.1, 0.0.0.0, ::1, or localhost).")
+            throw CLIError("--host takes an IP address or localhost (127.0.0.1, 0.0.0.0, ::1), not \(host).")
         }
     }
 

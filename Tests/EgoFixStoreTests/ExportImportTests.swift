@@ -361,7 +361,7 @@ final class ExportImportTests: XCTestCase {
         refused(try mutate(data) { $0["users"] = [] as [Any] }, "users: no live profile, but ")
         refused(try mutate(data) { $0.removeValue(forKey: "events") }, "events: missing")
         refused(Data("[1, 2]".utf8), "")
-        refused(Data("{}".utf8), "formatVersion: missing")
+        refused(Data("{}".utf8), "the file is not an EgoFix export (it has no formatVersion)")
 
         XCTAssertThrowsError(try target.importJSON(try mutate(data) { $0["formatVersion"] = 3 }, replace: false, backupPath: nil)) { error in
             guard case StoreError.importNewerFormat(3, 2) = error else { return XCTFail("\(error)") }
