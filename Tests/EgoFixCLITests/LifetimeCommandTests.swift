@@ -198,6 +198,9 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(r.out.contains("// Recorded."), r.out)
         // What enter does is said with the choices, before it is needed (the copy audit).
         XCTAssertTrue(r.out.contains("  3  Loud\r\n  (1 to 3, or enter to skip this bug)\r\n"), r.out)
+        // It says what it is before the first question (it opened on a tidbit, then a question).
+        let head = try XCTUnwrap(r.out.range(of: "DIAGNOSTIC 2026-W11  // 2 bugs, 30 seconds. Enter skips one.\r\n"), r.out)
+        XCTAssertLessThan(head.lowerBound, try XCTUnwrap(r.out.range(of: "This week, ")).lowerBound, r.out)
         let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
         let diagnostics = try XCTUnwrap(doc["diagnostics"] as? [[String: Any]])
         XCTAssertEqual(diagnostics.count, 1)
