@@ -35,6 +35,12 @@ final class LifetimeCommandTests: XCTestCase {
         let card = second.components(separatedBy: "QUICK FIX // shown next").last ?? ""
         XCTAssertTrue(card.contains("need to impress"), "the quick fix shown is need-to-impress's: \(second)")
         XCTAssertFalse(card.contains("need to be right"), second)
+        // Another crash about the same bug queues nothing new: its quick fix is said to be
+        // still waiting, not announced again as if queued.
+        let third = try ok(cli, ["crash", "need-to-impress"], "2026-03-15T15:00:00+01:00")
+        XCTAssertTrue(third.contains("QUICK FIX // still waiting"), third)
+        let label = { (out: String) in out.components(separatedBy: "QUICK FIX // ").last?.split(separator: "\n").dropFirst(2).first.map(String.init) }
+        XCTAssertEqual(label(third)?.prefix(8), label(second)?.prefix(8), third)
     }
 
     func test_Today_unmarkedQuickFixComesFirstAndTheDaysFixStillComes() throws {

@@ -299,8 +299,8 @@ final class SiteBuildTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: cli.workdir + "/templates", withIntermediateDirectories: true)
         try Data("<p>mine</p>\n".utf8).write(to: URL(fileURLWithPath: cli.workdir + "/templates/week.mustache"))
         try FileManager.default.createDirectory(atPath: cli.workdir + "/Asset", withIntermediateDirectories: true)
-        let expected = "egofix: warning: Asset/ is not read: the folder a build reads is Assets/, spelt so. Rename it to use its files.\n"
-            + "egofix: warning: templates/ is not read: the folder a build reads is Templates/, spelt so. Rename it to use its files.\n"
+        let expected = "egofix: warning: Asset/ is not read: the folder a build reads is Assets/, spelled so. Rename it to use its files.\n"
+            + "egofix: warning: templates/ is not read: the folder a build reads is Templates/, spelled so. Rename it to use its files.\n"
         for _ in 0..<2 {
             let r = try cli.run(["build"], at: at)
             XCTAssertEqual(r.status, 0, r.err)

@@ -91,7 +91,8 @@ struct CrashCommand: AsyncParsableCommand {
                     out.append("")
                     if help.isEmpty {
                         let qbug = try await s.repos.bugs.getById(q.bugId)
-                        out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // shown next")
+                        // A second crash about the bug queues nothing new: the same one is waiting.
+                        out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // " + (r.waiting ? "still waiting" : "shown next"))
                     } else {
                         out.append(s.style.dim("// A quick fix is queued, for later: `egofix today` shows it."))
                     }

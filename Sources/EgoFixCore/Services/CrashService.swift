@@ -10,9 +10,10 @@ public struct CrashService: Sendable {
     }
 
     /// Logs a crash (bug optional: the primary bug is assumed), records it in the changelog
-    /// under the current version, and queues a quick fix for that bug, shown next.
+    /// under the current version, and queues a quick fix for that bug, shown next; `waiting` when
+    /// that quick fix was queued by an earlier crash and is still pending.
     public func logCrash(bugId: UUID?, note: String?, context: EventContext? = nil,
-                         at now: Date) async throws -> (crash: Crash, quickFix: Fix?) {
+                         at now: Date) async throws -> (crash: Crash, quickFix: Fix?, waiting: Bool) {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         if let note, note.utf8.count > Thresholds.maxMarkdownBytes {
             throw PracticeError.reflectionTooLong(bytes: note.utf8.count)
@@ -27,7 +28,7 @@ public struct CrashService: Sendable {
             description: title.map { "Crash: \($0.lowercased())." } ?? "Crash."))
         try await EventRecorder(repos: repos, calendar: calendar)
             .record(.crashLogged, userId: user.id, bugId: bug, context: context, at: now)
-        var quick: Fix?
+        var quick: Fix?, waiting = false
         if let bug {
             // Each crash queues a quick fix for its own bug; a second crash about the same bug while
             // its quick fix is still pending (and not expired) queues nothing new.
@@ -39,6 +40,7 @@ public struct CrashService: Sendable {
                 .sorted { $0.assignedAt < $1.assignedAt }
             if let already = pendingQuick.first {
                 quick = byId[already.fixId]
+                waiting = quick != nil
             } else if let q = CrashRules.quickFix(for: bug, fixes: fixes, completions: try await repos.completions.getAll(),
                                                   userId: user.id, day: LocalDay(now, calendar: calendar)) {
                 try await repos.completions.save(FixCompletion(fixId: q.id, userId: user.id, assignedAt: now, day: today.ordinal))
@@ -48,7 +50,7 @@ public struct CrashService: Sendable {
             }
         }
         try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
-        return (crash, quick)
+        return (crash, quick, waiting)
     }
 
     /// Reboot: every open crash gets rebootedAt; one changelog entry; the version number stays.
