@@ -590,7 +590,13 @@ final class SiteDiagnosticDayTests: XCTestCase {
         let sunday = try XCTUnwrap(week.components(separatedBy: "Sunday 2026-03-15").dropFirst().first)
         XCTAssertTrue(sunday.prefix(300).contains("The weekly diagnostic. Nothing else recorded."), String(sunday.prefix(300)))
         // The practice's first week: no trend of weeks before it began.
-        XCTAssertFalse(week.contains("- &gt; ") || week.contains("- > "), "a trend of weeks before the practice")
+        XCTAssertFalse(week.contains("&gt; present"), "a trend of weeks before the practice")
+        XCTAssertTrue(week.contains("<td>present</td></tr>"), week)
+        // A week later, the trend's arrows follow a no-break space, so no line of it starts with one.
+        XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-22T19:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-23T09:00:00+01:00").status, 0)
+        let next = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
+        XCTAssertTrue(next.contains("<td>present\u{00A0}&gt; quiet</td>"), next)
         let history = try String(contentsOfFile: cli.workdir + "/site/history/index.html", encoding: .utf8)
         XCTAssertTrue(history.contains("2026-03-15: 1 diagnostic"), "the graph's day")
         XCTAssertFalse(history.contains("2026-03-15: opened"))

@@ -276,7 +276,9 @@ extension PageContext {
             for back in (1...4).reversed() where monday.adding(days: -7 * back) >= index.first.isoWeekStart {
                 let prev = index.diagnosticsByWeek[monday.adding(days: -7 * back)]
                 trend += prev?.responses.first { $0.bugId == r.bugId }?.intensity.rawValue ?? "-"
-                trend += " > "
+                // A no-break space before the arrow: a narrow cell wraps after it, so no line
+                // starts with "> " (at 360 px a line read "> - > quiet").
+                trend += "\u{00A0}> "
             }
             trend += r.intensity.rawValue
             return DiagnosticRow(bugSlug: bugSlug(r.bugId), bugTitle: bugTitle(r.bugId), intensity: r.intensity.rawValue,
