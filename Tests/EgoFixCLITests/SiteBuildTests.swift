@@ -58,6 +58,9 @@ final class SiteBuildTests: XCTestCase {
         // The dashboard, as `status`, says today's fix is marked (not "`egofix today` shows today's").
         let dashboard = try String(contentsOfFile: out + "/index.html", encoding: .utf8)
         XCTAssertTrue(dashboard.range(of: "No pending fix. Today&#39;s, FIX #[0-9]+, is marked applied.", options: .regularExpression) != nil, dashboard)
+        // A practice of two days: its graph starts at day one (it showed a year of empty days).
+        XCTAssertTrue(dashboard.contains("<h2>Since day one</h2>"), dashboard)
+        XCTAssertFalse(dashboard.contains("contribution-graph long"), "a short graph, not a year that scrolls: \(dashboard)")
     }
 
     func test_build_twoProcessesInDifferentZonesAndLocalesGiveIdenticalTrees() throws {

@@ -57,7 +57,7 @@ struct CrashCommand: AsyncParsableCommand {
         var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
-                switch try Prompt.askText("Note (optional, enter to skip):", what: "note", longer: "Pass a longer one with -m, or pipe it in.") {
+                switch try Prompt.askText("Note (optional; enter for none):", what: "note", longer: "Pass a longer one with -m, or pipe it in.") {
                 case .text(let typed): text = typed
                 case .ended:
                     s.print(["Nothing logged."])

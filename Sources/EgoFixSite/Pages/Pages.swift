@@ -122,7 +122,11 @@ extension PageContext {
                                       fixes: data.fixes, completions: data.completions, calendar: options.calendar)) == .restDay {
             restDay = .text(RestDay(bugs: data.bugs).reason)
         }
-        let from = index.today.adding(days: -364)
+        // The last year, or since day one when that is nearer (a practice begun this week showed
+        // 52 weeks of empty days and a hint to scroll back to more of them).
+        let yearAgo = index.today.adding(days: -364)
+        let from = max(yearAgo, index.first)
+        let graphTitle = from == yearAgo ? "The last year" : "Since day one"
         var welcome: TemplateValue = .null
         if let last = user.lastEngagementDate.map({ index.clock.day($0) }), let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
             welcome = .text(line)
@@ -140,7 +144,8 @@ extension PageContext {
             "pending": try pending.map { try fixModel($0, showDate: true) } ?? .null,
             "restDay": restDay, "todaysDone": todaysDone,
             "graph": .html(ContributionGraphSVG.html(index.graphCells(from: from, through: index.today), from: from, through: index.today,
-                                                     title: "The last year")),
+                                                     title: graphTitle)),
+            "graphTitle": .text(graphTitle), "graphLabel": .text(graphTitle.lowercased()),
             "thisWeek": .text(index.today.isoWeekLabel),
         ]
         return try render("dashboard", page, path: path, title: "Dashboard", crisis: crisis(from: currentWeek.start, through: currentWeek.end))
@@ -149,9 +154,10 @@ extension PageContext {
     func emptyDashboard() -> TemplateObject {
         let from = index.today.adding(days: -364)
         return ["welcomeBack": "No practice in this store yet. `egofix init` picks a bug and shows the first fix.",
-                "version": "1.0", "toNext": "7 to v1.1", "streak": "day 0", "longest": "0", "applied": "0", "since": "",
+                "version": "1.0", "toNext": .text(VersionRules.toNextVersion(appliedCount: 0)), "streak": "day 0", "longest": "0", "applied": "0", "since": "",
                 "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null, "restDay": .null,
-                "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "thisWeek": .text(index.today.isoWeekLabel)]
+                "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "graphTitle": "The last year", "graphLabel": "the last year",
+                "thisWeek": .text(index.today.isoWeekLabel)]
     }
 
     // MARK: periods
