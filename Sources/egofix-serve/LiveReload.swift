@@ -73,8 +73,15 @@ final class LiveReload: @unchecked Sendable {
                 + "</p><pre>\(HTMLEscape.escape(error))</pre></aside>\n"
             page.insert(contentsOf: banner, at: page.index(after: close))
         }
-        let script = "<script nonce=\"\(nonce)\">new EventSource(\"\(eventsPath)?since=\(generation)\")"
-            + ".addEventListener(\"reload\",function(){location.reload()})</script>\n"
+        // The stream is open only while the tab is shown: a browser keeps six connections to a
+        // host, and six open tabs held them all (a seventh never loaded). Shown again, the tab
+        // asks from its own generation, so a build made meanwhile reloads it at once.
+        let script = "<script nonce=\"\(nonce)\">(function(){var s=null;function open(){if(!s){s=new EventSource(\"\(eventsPath)?since=\(generation)\");"
+            + "s.addEventListener(\"reload\",function(){location.reload()})}}"
+            + "function shut(){if(s){s.close();s=null}}"
+            + "document.addEventListener(\"visibilitychange\",function(){document.hidden?shut():open()});"
+            + "addEventListener(\"pagehide\",shut);addEventListener(\"pageshow\",function(){if(!document.hidden)open()});"
+            + "if(!document.hidden)open()})()</script>\n"
         if let end = ASCIISearch.range(of: "</body>", in: page, last: true) {
             page.insert(contentsOf: script, at: end.lowerBound)
         } else {

@@ -43,6 +43,9 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let site = cache + "/site"
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        // Held shared while this serve runs: the last one of a folder to stop removes the copy.
+        let serving = lockFile(cache + "/.serving")
+        if serving >= 0 { _ = flock(serving, LOCK_SH) }
 
         let live = LiveReload()
         let builder = Rebuilder(options: options, workspace: workspace, site: site, env: env)
@@ -82,12 +85,17 @@ struct ServeCommand: AsyncParsableCommand {
         ServeCommand.say(Terminal.neutralised("Serving \(site) at \(url)"))
         ServeCommand.say("Watching the store and the workspace. Ctrl-C stops.")
         if open { ServeCommand.openInBrowser(url) }
-        ServeCommand.stopOnSignals()
+        ServeCommand.stopOnSignals(removing: serving >= 0 ? (lock: serving, folder: cache,
+                                                              manifest: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"], home: env["HOME"])) : nil)
 
+        var hadSite = FileManager.default.fileExists(atPath: site + "/index.html")
         while true {
             try? await Task.sleep(nanoseconds: 250_000_000)
             let now = builder.fingerprint()
-            guard now != last else { continue }
+            // A site removed from the cache while served (its pages were 404 until an input
+            // changed) is built again.
+            let gone = hadSite && !FileManager.default.fileExists(atPath: site + "/index.html")
+            guard now != last || gone else { continue }
             let result = await builder.build()
             report(result, first: false, hasSite: FileManager.default.fileExists(atPath: builder.site + "/index.html"))
             switch result {
@@ -96,6 +104,7 @@ struct ServeCommand: AsyncParsableCommand {
             case .busy: continue  // another serve of this workspace is building into the folder: again at the next look
             }
             last = now
+            hadSite = FileManager.default.fileExists(atPath: site + "/index.html")
         }
     }
 
@@ -165,19 +174,32 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     /// Ctrl-C and SIGTERM end the process at once with exit 0: a build cut short leaves the
-    /// previous site whole and its leftovers are cleared by the next build.
-    static func stopOnSignals() {
+    /// previous site whole and its leftovers are cleared by the next build. The last serve of a
+    /// folder to stop (no other holds `lock`) removes its copy of the site and its manifest: the
+    /// private pages stayed in the cache after the store itself was deleted.
+    static func stopOnSignals(removing copy: (lock: Int32, folder: String, manifest: String?)?) {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
-                ServeCommand.say("Stopped.")
+                if let copy, flock(copy.lock, LOCK_EX | LOCK_NB) == 0 {
+                    try? FileManager.default.removeItem(atPath: copy.folder)
+                    if let m = copy.manifest { unlink(m) }
+                    ServeCommand.say("Stopped. Its copy of the site is removed from the cache.")
+                } else {
+                    ServeCommand.say("Stopped.")
+                }
                 Foundation.exit(0)
             }
             source.resume()
             Signals.keep.append(source)
         }
     }
+}
+
+/// A file opened to be held with `flock` (the C `open`; `open` in `ServeCommand` is its flag).
+private func lockFile(_ path: String) -> Int32 {
+    open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
 }
 
 private enum Signals {

@@ -227,6 +227,35 @@ final class ServeTests: XCTestCase {
         XCTAssertFalse(s.err.text.contains("failed"), s.err.text)
     }
 
+    /// The last serve of a workspace to stop removes its copy of the site (private pages) and its
+    /// manifest from the cache: they stayed there after the store itself was deleted. One of two
+    /// serves stopping leaves the other's pages; a site removed while served is built again (its
+    /// pages were 404 until an input changed).
+    func test_serve_theLastToStopRemovesItsCopyOfTheSite() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"]).status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Private words."]).status, 0)
+        let a = try startServe(cli)
+        defer { if a.process.isRunning { a.process.terminate() } }
+        let b = try startServe(cli)
+        defer { if b.process.isRunning { b.process.terminate() } }
+        XCTAssertEqual(a.site, b.site)
+        let cache = (a.site as NSString).deletingLastPathComponent
+        try FileManager.default.removeItem(atPath: a.site)
+        XCTAssertNotNil(wait(8) { FileManager.default.fileExists(atPath: a.site + "/index.html") ? true : nil }, "not built again: \(a.err.text)")
+        XCTAssertEqual(try fetch(a.url).status, 200)
+        a.process.interrupt()
+        a.process.waitUntilExit()
+        XCTAssertTrue(a.out.text.hasSuffix("Stopped.\n"), a.out.text)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: b.site + "/index.html"), "the other serve's pages went")
+        b.process.interrupt()
+        b.process.waitUntilExit()
+        XCTAssertTrue(b.out.text.hasSuffix("Stopped. Its copy of the site is removed from the cache.\n"), b.out.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache), cache)
+        let manifests = (try? FileManager.default.contentsOfDirectory(atPath: cli.workdir + "/cache/egofix/sites")) ?? []
+        XCTAssertEqual(manifests.filter { $0.hasSuffix(".manifest") }, [])
+    }
+
     /// A store that is not there is refused at the start in one line (serve served 404s and waited).
     func test_serve_aStoreThatIsNotThereIsRefused() throws {
         let cli = try CLI()
@@ -373,7 +402,7 @@ extension ServeTests {
         let page = try fetch(s.url)
         XCTAssertEqual(page.status, 200)
         XCTAssertTrue(page.body.contains("new EventSource("), page.body)
-        XCTAssertTrue(page.body.contains("location.reload()})</script>\n</BODY>"), page.body)
+        XCTAssertTrue(page.body.contains("if(!document.hidden)open()})()</script>\n</BODY>"), page.body)
         let port = s.url.dropFirst("http://127.0.0.1:".count).dropLast()
         let nonce = try XCTUnwrap(page.body.range(of: "<script nonce=\"").map { page.body[$0.upperBound...].prefix { $0 != "\"" } })
         XCTAssertTrue(page.body.contains("<META content=\"default-src 'none'; style-src 'self'; script-src 'nonce-\(nonce)'; "

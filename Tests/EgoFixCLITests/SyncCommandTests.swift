@@ -142,6 +142,28 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try a.export(), try b.export())
     }
 
+    /// A folder holding the files of two practices (a stray file from an old `init` beside the
+    /// real one): `init --from` refuses, naming each practice's files (it joined whichever file
+    /// sorted first, an empty practice over the one with the history), and leaves no store.
+    func test_sync_cli_aFolderOfTwoPracticesIsNotJoinedBlindly() throws {
+        let a = try CLI(), c = try CLI(), d = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["applied"], at: "2026-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T09:01:00Z").status, 0)
+        let other = try shared(c)
+        XCTAssertEqual(try c.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try c.run(["sync", other], at: "2026-03-02T09:02:00Z").status, 0)
+        for name in try FileManager.default.contentsOfDirectory(atPath: other) where name.hasSuffix(".json") {
+            try FileManager.default.copyItem(atPath: other + "/" + name, toPath: dir + "/" + name)
+        }
+        let join = try d.run(["init", "--from", dir], at: "2026-03-02T09:05:00Z")
+        XCTAssertEqual(join.status, 1, join.out)
+        XCTAssertTrue(join.err.contains("holds the files of 2 practices (egofix-device-"), join.err)
+        XCTAssertTrue(join.err.contains("and egofix cannot tell which to join"), join.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: d.store), "a refused join left a store")
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)

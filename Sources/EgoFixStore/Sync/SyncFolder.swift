@@ -32,9 +32,16 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case nothingToJoin(String)
     case alreadyAPractice(String)
     case cannotWrite(String, String)
+    /// An empty store and a folder with the files of more than one practice: each practice's
+    /// files, by name.
+    case severalPractices(String, [[String]])
 
     public var description: String {
         switch self {
+        case .severalPractices(let dir, let practices):
+            let listed = practices.map { $0.joined(separator: ", ") }.joined(separator: "; and ")
+            return "\(dir) holds the files of \(practices.count) practices (\(listed)), and egofix cannot tell which to join. "
+                + "Move the files of the one you do not mean out of the folder, then run the command again; nothing was changed."
         case .notThere(let dir, let parent):
             return "\(dir) is not there, nor is \(parent). Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
         case .notAFolder(let dir):
@@ -203,6 +210,20 @@ extension SQLiteStore {
         var state = try SyncState.load(db)
         var profile = state.users.values.filter { $0.deletedAt == nil }
             .sorted { $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString }.first?.id
+        if profile == nil {
+            // Which practices the folder holds: joining the first readable file by name joined a
+            // stray file's empty practice over the one with the history.
+            var practices: [UUID: [String]] = [:]
+            for (name, _) in changedFiles {
+                let full = Self.join(folder, name)
+                var st = stat()
+                guard lstat(full, &st) == 0, Int(st.st_size) <= DeviceFileReader.maxBytes,
+                      let data = FileManager.default.contents(atPath: full),
+                      let claimed = try? DeviceFileReader.header(data, name: name).profileId else { continue }
+                practices[claimed, default: []].append(name)
+            }
+            if practices.count > 1 { throw SyncError.severalPractices(folder, practices.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }) }
+        }
         for (name, mark) in changedFiles {
             let full = Self.join(folder, name)
             func warn(_ problem: DeviceFileProblem) { report.warnings.append(Self.skipped(full, problem)) }
