@@ -78,7 +78,10 @@ struct ServeCommand: AsyncParsableCommand {
         case .ip4(_, let p), .ip6(_, let p): actualPort = p
         case .unix: actualPort = 0
         }
-        let url = "http://\(ServeCommand.hostPort(host, Int(actualPort)))/"
+        // Listening on every address: the URL to open is this machine's loopback one (a browser
+        // cannot open 0.0.0.0); the warning below says the network sees it too.
+        let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
+        let url = "http://\(ServeCommand.hostPort(reachable, Int(actualPort)))/"
         if !ServeCommand.isLoopback(host) {
             StandardStreams.error("egofix: warning: listening on \(host): the private site (reflections, crashes, patterns) is visible to that network.\n")
         }

@@ -387,6 +387,12 @@ final class ReminderCommandTests: XCTestCase {
         let units = [folder + "/egofix-remind.service", folder + "/egofix-remind.timer"]
         for u in units { XCTAssertTrue(FileManager.default.fileExists(atPath: u), u) }
         XCTAssertTrue(try String(contentsOfFile: units[1], encoding: .utf8).contains("OnCalendar=*-*-* 09:00:00 Europe/Berlin"))
+        // The same units again say nothing of replacing; another time (or store) says they were
+        // replaced (one reminder per user: it replaced them without a word).
+        XCTAssertFalse(try cli.run(["remind", "--install"], env: env).out.contains("replace"))
+        let moved = try cli.run(["remind", "--install", "--at", "07:30"], env: env)
+        XCTAssertTrue(moved.out.contains("They replace the units that were there, which reminded another store or at another time"), moved.out)
+        XCTAssertEqual(try cli.run(["remind", "--install"], env: env).status, 0)
 
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
             let runtime = cli.workdir + "/runtime"

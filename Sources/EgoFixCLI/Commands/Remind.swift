@@ -107,6 +107,8 @@ struct Remind: AsyncParsableCommand {
             return
         }
         let existed = FileManager.default.fileExists(atPath: folder + "/" + SystemdUnits.timer)
+        // One reminder per user: units written for another store or time are replaced, and said so.
+        let replaced = existed && (try? String(contentsOfFile: folder + "/" + SystemdUnits.service, encoding: .utf8)) != service
         // The system's reason ("No space left on device"), not Foundation's sentence about it.
         func refused(_ reason: String) -> CLIError {
             CLIError("cannot write the units into \(folder) (\(reason)). `--print` shows them to place by hand.")
@@ -121,7 +123,8 @@ struct Remind: AsyncParsableCommand {
                 throw refused(error.reason)
             }
         }
-        s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(Terminal.visible(folder)): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00.",
+        s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(Terminal.visible(folder)): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00."]
+                + (replaced ? ["They replace the units that were there, which reminded another store or at another time (one reminder per user)."] : []) + [
                  existed ? "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timer)"
                          : "systemctl --user enable --now \(SystemdUnits.timer)"])
     }
