@@ -83,7 +83,9 @@ struct ServeCommand: AsyncParsableCommand {
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
         let url = "http://\(ServeCommand.hostPort(reachable, Int(actualPort)))/"
         if !ServeCommand.isLoopback(host) {
-            StandardStreams.error("egofix: warning: listening on \(host): the private site (reflections, crashes, patterns) is visible to that network.\n")
+            // An IPv6 address in brackets: "listening on :::" read as a typo.
+            let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+            StandardStreams.error("egofix: warning: listening on \(shown): the private site (reflections, crashes, patterns) is visible to that network.\n")
         }
         ServeCommand.say(Terminal.neutralised("Serving \(site) at \(url)"))
         ServeCommand.say("Watching the store and the workspace. Ctrl-C stops.")

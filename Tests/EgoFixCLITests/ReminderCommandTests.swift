@@ -402,6 +402,11 @@ final class ReminderCommandTests: XCTestCase {
             XCTAssertEqual(v.err, "", "systemd-analyze reports no problem, not even one it ignores")
         }
 
+        // A time with --uninstall is refused (it was taken silently, as if it chose what to remove).
+        let timed = try cli.run(["remind", "--uninstall", "--at", "07:30"], env: env)
+        XCTAssertEqual(timed.status, 1, timed.out)
+        XCTAssertTrue(timed.err.contains("--at sets a time; --uninstall removes the units whatever their time."), timed.err)
+        for u in units { XCTAssertTrue(FileManager.default.fileExists(atPath: u), "refused, yet removed \(u)") }
         let gone = try cli.run(["remind", "--uninstall"], env: env)
         XCTAssertEqual(gone.status, 0, gone.err)
         for u in units { XCTAssertFalse(FileManager.default.fileExists(atPath: u), u) }

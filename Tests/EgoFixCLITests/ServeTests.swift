@@ -256,6 +256,15 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(manifests.filter { $0.hasSuffix(".manifest") }, [])
     }
 
+    /// A negative port is refused as out of range (it read as a missing value, "-1" taken for an option).
+    func test_serve_aNegativePortIsOutOfRange() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"]).status, 0)
+        let r = try cli.run(["serve", "--port", "-1"])
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertEqual(r.err, "egofix: --port must be between 0 and 65535.\n")
+    }
+
     /// A store that is not there is refused at the start in one line (serve served 404s and waited).
     func test_serve_aStoreThatIsNotThereIsRefused() throws {
         let cli = try CLI()
