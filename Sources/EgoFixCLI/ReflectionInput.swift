@@ -132,22 +132,22 @@ enum ReflectionInput {
     }
 
     /// `error`, with the sentence naming where the text it refused is kept (`kept`,
-    /// `keepRefused`); `error` as it is when nothing is kept.
+    /// `keeping`); `error` as it is when nothing is kept.
     static func naming(_ error: Error, kept: String) -> Error {
         kept.isEmpty ? error : CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
     }
 
     /// Text piped in or typed at a prompt that a refused command did not store: it exists nowhere
-    /// else (a heredoc typed into the terminal), so it is written to a private file, and the
-    /// sentence naming it is returned (`kept`); "" when even that cannot be written.
-    static func keepRefused(_ text: String, what: String) -> String {
-        guard let path = try? privateFile(what) else { return "" }
+    /// else (a heredoc typed into the terminal), so it is written to a private file, and `error`
+    /// is returned naming it; `error` as it is when even that cannot be written.
+    static func keeping(_ text: String, what: String, refusedBy error: Error) -> Error {
+        guard let path = try? privateFile(what) else { return error }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-            return kept(path, what)
+            return naming(error, kept: kept(path, what))
         } catch {
             discard(path)
-            return ""
+            return error
         }
     }
 

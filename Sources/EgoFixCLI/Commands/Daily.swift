@@ -101,8 +101,9 @@ struct Today: AsyncParsableCommand {
         let detection: Task<PatternRun, Error>? = reads.map { r in Task { r.run() } }
         // The last entry before this one (opening counts as one): a week or more ago, the first
         // line says so, as the dashboard does until then.
-        let welcome = json ? nil : try await s.repos.users.get()?.lastEngagementDate
-            .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) }
+        let welcome = (json ? nil : try await s.repos.users.get()?.lastEngagementDate
+            .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) })
+            .map { Text.wrap($0) + [""] } ?? []
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
         try await vm.load(at: s.now)
         switch vm.state {
@@ -112,8 +113,7 @@ struct Today: AsyncParsableCommand {
                 return [try JSONOut.encode(TodayJSON(card, restDay: false, daily: vm.daily))]
             }
             let run = if let detection { try await detection.value } else { try await Surfacer.run(s) }
-            var out = welcome.map { Text.wrap($0) + [""] } ?? []
-            out += try await Surfacer.surface(s, moment: .beforeDailyFix, run: run)
+            var out = welcome + (try await Surfacer.surface(s, moment: .beforeDailyFix, run: run))
             out += try await TodayLines.lines(s, card: card, daily: vm.daily)
             return out
         case .restDay(let tidbit):
@@ -122,7 +122,7 @@ struct Today: AsyncParsableCommand {
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
             let rest = RestDay(bugs: try await s.repos.bugs.getAll())
-            var out = (welcome.map { Text.wrap($0) + [""] } ?? []) + [RestDay.heading, "", rest.reason] + (rest.hint.map { [$0] } ?? [])
+            var out = welcome + [RestDay.heading, "", rest.reason] + (rest.hint.map { [$0] } ?? [])
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
             out += try await TodayLines.diagnosticLine(s)
             return out
@@ -267,7 +267,7 @@ enum OutcomeCommand {
             // Text written in the editor exists nowhere else: it stays, and the error says where.
             // So does text piped in (-m's is on the command line).
             if draft == nil, o.message == nil, let reflection {
-                throw ReflectionInput.naming(error, kept: ReflectionInput.keepRefused(reflection, what: "reflection"))
+                throw ReflectionInput.keeping(reflection, what: "reflection", refusedBy: error)
             }
             throw ReflectionInput.naming(error, kept: ReflectionInput.kept(draft, "reflection"))
         }

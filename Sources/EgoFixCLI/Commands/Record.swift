@@ -104,7 +104,7 @@ struct CrashCommand: AsyncParsableCommand {
             // A note piped in or typed at the prompt exists nowhere else (-m's is on the command
             // line): it is kept in a private file, and the error says where.
             guard !fromOption, let text else { throw error }
-            throw ReflectionInput.naming(error, kept: ReflectionInput.keepRefused(text, what: "note"))
+            throw ReflectionInput.keeping(text, what: "note", refusedBy: error)
         }
         s.print(out)
     }
@@ -256,7 +256,7 @@ struct Diagnostic: AsyncParsableCommand {
                 let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
                 out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
             }
-            out += [""] + (try await weekSummary(s, week: week))
+            out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
             out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
             return out
         }
@@ -264,7 +264,7 @@ struct Diagnostic: AsyncParsableCommand {
     }
 
     /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the week before.
-    func weekSummary(_ s: Session, week: LocalDay) async throws -> [String] {
+    func weekSummary(_ s: Session, week: LocalDay, began: Date) async throws -> [String] {
         let completions = try await s.repos.completions.getAll()
         let crashes = try await s.repos.crashes.getAll()
         func counts(_ start: LocalDay) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
@@ -290,7 +290,7 @@ struct Diagnostic: AsyncParsableCommand {
         let now = counts(week), before = counts(week.adding(days: -7))
         // The practice's first week has no week before it to compare with (it was compared with
         // a week of zeros, as the site's first week page is not).
-        if LocalDay(try await s.profile().createdAt, calendar: s.calendar) >= week {
+        if LocalDay(began, calendar: s.calendar) >= week {
             return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
                     s.style.dim("// The practice's first week: no week before it to compare.")]
         }

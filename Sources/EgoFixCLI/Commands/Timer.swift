@@ -126,7 +126,7 @@ struct TimerCommand: AsyncParsableCommand {
             // Typed at the prompt, the reflection exists nowhere else: a refused outcome keeps it,
             // as a piped one is kept.
             guard let typed else { throw refusal }
-            throw ReflectionInput.naming(refusal, kept: ReflectionInput.keepRefused(typed, what: "reflection"))
+            throw ReflectionInput.keeping(typed, what: "reflection", refusedBy: refusal)
         }
     }
 }
