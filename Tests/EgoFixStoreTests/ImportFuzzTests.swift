@@ -83,9 +83,10 @@ final class ImportFuzzTests: XCTestCase {
         // The base itself is accepted.
         XCTAssertNoThrow(try ImportValidation.decodeAndValidate(try JSONSerialization.data(withJSONObject: base), checkingInstants: true))
         var r = SplitMix64(seed: 30)
-        let started = Date()
+        // A fixed number of inputs, not a time budget: on a loaded machine 3 s held 47 runs and the
+        // test failed for the machine's sake.
         var (runs, refused) = (0, 0)
-        while runs < 400 && Date().timeIntervalSince(started) < 3 {
+        while runs < 120 {
             runs += 1
             let input = r.chance(5) ? Data((0..<r.below(300)).map { _ in UInt8(truncatingIfNeeded: r.next()) }) : mutate(base, &r)
             do {
@@ -107,7 +108,6 @@ final class ImportFuzzTests: XCTestCase {
                 XCTFail("run \(runs): not a StoreError: \(error)")
             }
         }
-        XCTAssertGreaterThan(runs, 50, "the fuzz run did too little")
         XCTAssertGreaterThan(refused, runs / 2, "the mutations hardly ever made a bad file")
     }
 }
