@@ -38,6 +38,7 @@ final class SiteBuildTests: XCTestCase {
 
     /// A quiz marked without --option showed its question on the week page with nothing after
     /// it, a page that read as cut short: it says no answer was recorded; an answer is shown.
+    /// `applied` says the same back, so a wrong option is seen when it is given.
     func test_build_aQuizMarkedWithoutAnAnswerSaysSo() throws {
         let cli = try CLI(zone: "UTC")
         let root = demoWorkspace.deletingLastPathComponent()
@@ -46,10 +47,17 @@ final class SiteBuildTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
         try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
-        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T09:00:00Z").status, 0)
+        let unanswered = try cli.run(["applied"], at: "2026-03-02T09:00:00Z")
+        XCTAssertEqual(unanswered.status, 0, unanswered.err)
+        // The command says what it recorded, as the week page will.
+        XCTAssertTrue(unanswered.out.contains("No answer recorded."), unanswered.out)
         let today = try cli.run(["today", "--json"], at: "2026-03-03T09:00:00Z").out
         let option = try XCTUnwrap(today.range(of: #""id" : "[a-z0-9]+""#, options: .regularExpression).map { today[$0].split(separator: "\"")[2] }, today)
-        XCTAssertEqual(try cli.run(["applied", "--option", String(option)], at: "2026-03-03T09:00:00Z").status, 0)
+        let answered = try cli.run(["applied", "--option", String(option)], at: "2026-03-03T09:00:00Z")
+        XCTAssertEqual(answered.status, 0, answered.err)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(today.utf8)) as? [String: Any])
+        let text = try XCTUnwrap((((doc["fix"] as? [String: Any])?["configurationData"] as? [String: Any])?["options"] as? [[String: Any]])?.first { $0["id"] as? String == String(option) }?["text"] as? String, today)
+        XCTAssertTrue(answered.out.replacingOccurrences(of: "\n", with: " ").contains("Answered: " + text), "the option chosen is said back: \(answered.out)")
         let out = cli.workdir + "/site"
         XCTAssertEqual(try cli.run(["build", "--out", out], at: "2026-03-03T10:00:00Z").status, 0)
         let week = try String(contentsOfFile: out + "/weeks/2026-W10/index.html", encoding: .utf8)

@@ -306,6 +306,8 @@ enum OutcomeCommand {
         out.append(s.style.paint(head, s.style.outcomeColor(outcome)) + "  " + s.style.dim(r.fix.label))
         out.append("")
         out.append(line(for: outcome, fix: r.fix))
+        // The count or the option said back, as the week page will show it: a wrong one is seen now.
+        if let said = InteractionSummary.text(r.completion, fix: r.fix) { out += Text.wrap(said) }
         if help.isEmpty, let insight = chosenInsight(fix: r.fix, interaction: interaction) {
             out.append("")
             out += Text.wrap(insight).map { s.style.dim($0) }

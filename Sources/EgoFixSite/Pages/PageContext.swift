@@ -286,7 +286,7 @@ final class PageContext: Sendable {
             outcome: c.outcome.rawValue,
             outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.clock.day($0) }),
             prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,
-            detail: fix.flatMap { fixDetails[$0.id] }, interaction: interactionText(c, fix: fix), reflection: reflection)
+            detail: fix.flatMap { fixDetails[$0.id] }, interaction: fix.flatMap { InteractionSummary.text(c, fix: $0) }, reflection: reflection)
     }
 
     /// What the fix asks beyond its prompt: the scenario, the quiz question, the timer, the steps, the count.
@@ -302,35 +302,6 @@ final class PageContext: Sendable {
         case .counter(let c)?: return "Count: " + c.targetDescription + "."
         default: return nil
         }
-    }
-
-    func interactionText(_ c: FixCompletion, fix: Fix?) -> String? {
-        guard let fix else { return nil }
-        guard let data = c.outcomeData, let o = try? JSONDecoder().decode(InteractionOutcome.self, from: data) else {
-            // A quiz's question, a scenario or a count shown with nothing after it read as a
-            // page cut short: an outcome marked without one says so.
-            guard c.outcome == .applied || c.outcome == .failed else { return nil }
-            switch try? fix.configuration() {
-            case .quiz?: return "No answer recorded."
-            case .scenario?: return "No choice recorded."
-            case .counter?: return "No count recorded."
-            default: return nil
-            }
-        }
-        if let n = o.count {
-            if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)." }
-            return "Counted \(n)."
-        }
-        if let id = o.optionId {
-            switch try? fix.configuration() {
-            case .quiz(let q)?: return q.options.first { $0.id == id }.map { "Answered: \($0.text)" }
-            case .scenario(let s)?: return s.options.first { $0.id == id }.map { "Chose: \($0.text)" }
-            default: return nil
-            }
-        }
-        if o.timerCompleted == true { return "Timer ran out." }
-        if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }
-        return nil
     }
 
     func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }

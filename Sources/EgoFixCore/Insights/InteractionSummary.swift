@@ -1,0 +1,34 @@
+import Foundation
+
+/// What a marked fix's interaction recorded, in one line: "Counted 3 replies: ...", "Answered: ...",
+/// "Timer ran out.", "2 steps done." The week page shows it under the fix, and the outcome
+/// commands say it back, so a wrong count or option is seen when it is made.
+public enum InteractionSummary {
+    public static func text(_ c: FixCompletion, fix: Fix) -> String? {
+        guard let data = c.outcomeData, let o = try? JSONDecoder().decode(InteractionOutcome.self, from: data) else {
+            // A quiz's question, a scenario or a count shown with nothing after it read as a
+            // page cut short: an outcome marked without one says so.
+            guard c.outcome == .applied || c.outcome == .failed else { return nil }
+            switch try? fix.configuration() {
+            case .quiz?: return "No answer recorded."
+            case .scenario?: return "No choice recorded."
+            case .counter?: return "No count recorded."
+            default: return nil
+            }
+        }
+        if let n = o.count {
+            if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)." }
+            return "Counted \(n)."
+        }
+        if let id = o.optionId {
+            switch try? fix.configuration() {
+            case .quiz(let q)?: return q.options.first { $0.id == id }.map { "Answered: \($0.text)" }
+            case .scenario(let s)?: return s.options.first { $0.id == id }.map { "Chose: \($0.text)" }
+            default: return nil
+            }
+        }
+        if o.timerCompleted == true { return "Timer ran out." }
+        if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }
+        return nil
+    }
+}
