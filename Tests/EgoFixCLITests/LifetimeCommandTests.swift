@@ -760,6 +760,33 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(page.contains("Stable since 2026-03-30"), page)
     }
 
+    /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the
+    /// command says so. Both said nothing ("Logged. The version number stays where it is."), and
+    /// when no `today` had saved the stable state, the bug page showed no regression either.
+    func test_Lifecycle_aCrashOrALoudWeekThatSendsAStableBugBackSaysSo() throws {
+        for how in ["crash", "diagnostic"] {
+            let cli = try CLI(zone: "UTC")
+            XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+            for d in ["08", "15", "22", "29"] {
+                XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z").status, 0)
+            }
+            XCTAssertTrue(try cli.run(["status"], at: "2026-04-01T09:00:00Z").out.contains("Need to be right         stable"))
+            let r = how == "crash" ? try cli.run(["crash", "need-to-be-right", "-m", "x"], at: "2026-04-01T10:00:00Z")
+                : try cli.run(["diagnostic", "--rate", "need-to-be-right=loud"], at: "2026-04-05T19:00:00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+            let why = how == "crash" ? "crash logged" : "rated loud in the weekly diagnostic"
+            XCTAssertTrue(r.out.contains("Need to be right: regression, \(why). Back to active."), "\(how): \(r.out)")
+            XCTAssertTrue(try cli.run(["status"], at: "2026-04-05T19:05:00Z").out.contains("Need to be right         active"))
+            let site = cli.workdir + "/site"
+            XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-04-05T19:05:00Z").status, 0)
+            let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+            XCTAssertTrue(page.contains("Back to active 2026-04-0\(how == "crash" ? 1 : 5), a regression"), "\(how): \(page)")
+            // A quiet week says nothing of the kind.
+            let quiet = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-04-12T19:00:00Z")
+            XCTAssertFalse(quiet.out.contains("regression"), quiet.out)
+        }
+    }
+
     /// Dated when it took effect, one change can make the next due at once: a bug nobody looked at
     /// from March to July was stable since March 30 and so resolved since June 28. `status`, the
     /// site and `today` all say so, the first time as every time after, and no retest is handed to

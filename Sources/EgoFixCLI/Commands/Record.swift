@@ -75,8 +75,11 @@ struct CrashCommand: AsyncParsableCommand {
         let out: [String]
         do {
             out = try await s.store.transaction { () -> [String] in
+                // What time alone made due is saved first, as `today` does: a bug `status` showed as
+                // stable is sent back to active by the crash, and that is said.
+                try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
                 let r = try await CrashService(repos: s.repos, calendar: s.calendar).logCrash(bugId: crashed?.id, note: note, context: ctx, at: s.now)
-                try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(bugId: crashed?.id, at: s.now)
+                let changed = try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcileEach(bugId: crashed?.id, at: s.now)
                 // A note that reads like a crisis gets the help block first, and no tidbit or quick
                 // fix after it: a quip about a sharp reply is not the answer to that note. The quick
                 // fix is queued all the same; `today` shows it.
@@ -84,6 +87,8 @@ struct CrashCommand: AsyncParsableCommand {
                 var out = help + [s.style.paint("CRASH LOGGED", Style.crash) + (crashed.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
                 out.append("")
                 out.append("Logged. The version number stays where it is.")
+                // A crash about a stable or resolved bug sends it back to active: said here, where it happened.
+                out += changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) }
                 if help.isEmpty, let b = crashed, let tid = try await crashTidbit(s, bug: b) {
                     out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
                 }
@@ -249,13 +254,15 @@ struct Diagnostic: AsyncParsableCommand {
         }
         let answers = responses
         let out = try await s.store.transaction { () -> [String] in
-            let d = try await svc.complete(answers, at: s.now)
+            let (d, changed) = try await svc.completeNamingChanges(answers, at: s.now)
             var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
             for r in d.responses {
                 let b = try await s.repos.bugs.getById(r.bugId)
                 let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
                 out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
             }
+            // A loud week can send a stable bug back to active: said, not left for `status` to show.
+            if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) } }
             out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
             out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
             return out

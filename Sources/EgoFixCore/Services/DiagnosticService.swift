@@ -34,6 +34,13 @@ public struct DiagnosticService: Sendable {
     /// Records this week's diagnostic: each response rates a different active bug, at most 3 of them
     /// (`Thresholds.diagnosticMaxBugs`). Anything else is refused with nothing recorded.
     public func complete(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
+        let d = try await record(responses, at: now)
+        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
+        return d
+    }
+
+    /// `complete` but for the bugs' states, which the caller settles.
+    private func record(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
         let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
@@ -57,7 +64,17 @@ public struct DiagnosticService: Sendable {
         try await repos.diagnostics.save(d)
         try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
         try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
-        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
         return d
+    }
+
+    /// `complete`, with each bug that changed state at it (a loud week sends a stable bug back to
+    /// active), for the command to say so.
+    public func completeNamingChanges(_ responses: [BugDiagnosticResponse], at now: Date) async throws
+        -> (diagnostic: WeeklyDiagnostic, changed: [(bug: Bug, transition: BugLifecycle.Transition)]) {
+        // What time alone made due is saved first, as `today` does: a bug `status` showed as
+        // stable that the answers send back is named as a regression, not left active unsaid.
+        try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
+        let d = try await record(responses, at: now)
+        return (d, try await LifecycleService(repos: repos, calendar: calendar).reconcileEach(at: now))
     }
 }

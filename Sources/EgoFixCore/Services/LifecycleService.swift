@@ -13,13 +13,21 @@ public struct LifecycleService: Sendable {
     /// dated when it took effect, and every one that is due).
     @discardableResult
     public func reconcile(bugId: UUID? = nil, at now: Date) async throws -> BugLifecycle.Transition? {
-        var last: BugLifecycle.Transition?
+        try await reconcileEach(bugId: bugId, at: now).last?.transition
+    }
+
+    /// `reconcile`, returning each bug that changed state with its last transition, in the order
+    /// the bugs are stored: for the commands that say so (a crash or a loud diagnostic that sends a
+    /// stable bug back to active said nothing of it).
+    @discardableResult
+    public func reconcileEach(bugId: UUID? = nil, at now: Date) async throws -> [(bug: Bug, transition: BugLifecycle.Transition)] {
+        var changed: [(bug: Bug, transition: BugLifecycle.Transition)] = []
         for settled in try await evaluated(bugId: bugId, at: now) {
             guard let transition = settled.last else { continue }
             try await repos.bugs.save(settled.bug)
-            last = transition
+            changed.append((settled.bug, transition))
         }
-        return last
+        return changed
     }
 
     /// Every live bug as the rules have it at `now`, with the transitions `reconcile` would save
