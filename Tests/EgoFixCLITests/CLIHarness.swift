@@ -35,11 +35,12 @@ struct CLI {
 
     @discardableResult
     /// `wrapper`: a program egofix runs under, with its arguments (`setpriv --reuid=65534 ...`).
+    /// `namingTheStore: false` leaves out the `--store` the harness adds, for the default store.
     func run(_ args: [String], at now: String? = nil, stdin: String? = nil, env extra: [String: String] = [:],
-             stdout target: FileHandle? = nil, in folder: String? = nil, wrapper: [String] = []) throws -> Result {
+             stdout target: FileHandle? = nil, in folder: String? = nil, wrapper: [String] = [], namingTheStore: Bool = true) throws -> Result {
         let p = Process()
         var a = args
-        if !args.contains("--store") && !["lint", "help", "--help", "--version", "calibrate"].contains(args.first ?? "") { a += ["--store", store] }
+        if namingTheStore && !args.contains("--store") && !["lint", "help", "--help", "--version", "calibrate"].contains(args.first ?? "") { a += ["--store", store] }
         if let now { a += ["--now", now] }
         if let program = wrapper.first {
             p.executableURL = URL(fileURLWithPath: program)

@@ -30,6 +30,26 @@ final class HardeningTests: XCTestCase {
 
     // MARK: - 2. Standard output that cannot be written
 
+    /// `egofix demo` with no store named filled the default store with a made-up year: `init` then
+    /// refused ("already holds a practice") and `today` went on from the demo's last day. It is
+    /// refused there, with the way to a demo; a store named by --store, EGOFIX_STORE or
+    /// egofix.toml is filled as before.
+    func test_Hardening_demoLeavesTheDefaultStoreAlone() throws {
+        let cli = try CLI()
+        let r = try cli.run(["demo"], namingTheStore: false)
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("your own store, \(cli.workdir)/.local/share/egofix/egofix.sqlite") && r.err.contains("--store"), r.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/.local/share/egofix/egofix.sqlite"))
+        let byEnv = try cli.run(["demo"], env: ["EGOFIX_STORE": cli.workdir + "/env.sqlite"], namingTheStore: false)
+        XCTAssertEqual(byEnv.status, 0, byEnv.err)
+        let ws = cli.workdir + "/ws"
+        try FileManager.default.createDirectory(atPath: ws, withIntermediateDirectories: true)
+        try "store = \"demo.sqlite\"\n".write(toFile: ws + "/egofix.toml", atomically: true, encoding: .utf8)
+        let byConfig = try cli.run(["demo"], in: ws, namingTheStore: false)
+        XCTAssertEqual(byConfig.status, 0, byConfig.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: ws + "/demo.sqlite"))
+    }
+
     func test_Hardening_exportToDevFullFails() throws {
         let cli = try onboarded()
         guard let full = FileHandle(forWritingAtPath: "/dev/full") else { throw XCTSkip("no /dev/full here") }

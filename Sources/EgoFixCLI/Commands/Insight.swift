@@ -1,4 +1,5 @@
 import ArgumentParser
+import EgoFixConfig
 import EgoFixCore
 import EgoFixSite
 import EgoFixStore
@@ -141,13 +142,24 @@ struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
-        discussion: "Refuses a store that already holds a practice. The history ends at --now (or $EGOFIX_NOW); without either, at 2026-11-22 20:00 Berlin, not the clock as for other commands.")
+        discussion: "Refuses a store that already holds a practice, and the default store: name one with --store, EGOFIX_STORE or egofix.toml. The history ends at --now (or $EGOFIX_NOW); without either, at 2026-11-22 20:00 Berlin, not the clock as for other commands.")
     @OptionGroup var options: StoreOptions
     @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
 
     func run() async throws {
         guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
+        // A made-up year in the default store would be taken for the person's own: `init` then
+        // refuses ("already holds a practice") and `today` goes on from the demo's last day.
+        if options.store == nil, (Session.environment()["EGOFIX_STORE"] ?? "").isEmpty {
+            let config: WorkspaceConfig
+            do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+            if config.store == nil {
+                let path = Session.storePath(flag: nil, config: config, env: Session.environment())
+                throw CLIError("demo writes a made-up history, and with no --store it would go into your own store, \(path). "
+                               + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
+            }
+        }
         var opts = options
         if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
         let s = try Session.open(opts, ifMissing: .create)
