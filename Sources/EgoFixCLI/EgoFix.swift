@@ -20,7 +20,7 @@ public struct EgoFix: AsyncParsableCommand {
         Start with `egofix init`, or `egofix build --demo` to see the site.
         """,
         version: EgoFixInfo.version,
-        subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, CrashCommand.self, Reboot.self,
+        subcommands: [Init.self, Today.self, Applied.self, Skipped.self, Failed.self, Amend.self, CrashCommand.self, Reboot.self,
                       Diagnostic.self, Status.self, History.self, Patterns.self, Bugs.self, BugCommand.self, Export.self, Import.self, Check.self, SyncCommand.self, Share.self, Build.self, Serve.self, BenchCard.self, Demo.self, Calibrate.self, Lint.self, TimerCommand.self, Remind.self])
 }
 

@@ -9,11 +9,12 @@ enum ReflectionInput {
     /// With `edit`, the file written in the editor is left in place and named in `draft`: the
     /// caller removes it once the text is stored, and names it when the command is refused, so
     /// text written there is never lost (it exists nowhere else).
-    static func read(message: String?, edit: Bool, what: String, draft: inout String?) throws -> String? {
+    /// `initial`: the text the editor opens with (`amend -e`: the reflection as it stands).
+    static func read(message: String?, edit: Bool, what: String, initial: String? = nil, draft: inout String?) throws -> String? {
         // Both would leave one of them unread; which one is the user's call.
         if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
         if let message { return try checked(message, what: what) }
-        if edit { return try fromEditor(what: what, draft: &draft) }
+        if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
             if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
@@ -56,7 +57,7 @@ enum ReflectionInput {
 
     /// The text written in `$VISUAL` or `$EDITOR` (else vi) in a private file; `draft` names the
     /// file while it holds text not yet stored.
-    static func fromEditor(what: String, draft: inout String?) throws -> String {
+    static func fromEditor(what: String, initial: String? = nil, draft: inout String?) throws -> String {
         let env = ProcessInfo.processInfo.environment
         // An empty VISUAL or EDITOR names no editor (`VISUAL= egofix applied -e`).
         let named = [env["VISUAL"], env["EDITOR"]].compactMap { $0 }.first { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
@@ -68,6 +69,12 @@ enum ReflectionInput {
         }
         let editor = named ?? "vi"
         let path = try privateFile(what)
+        if let initial {
+            do { try Data((initial + "\n").utf8).write(to: URL(fileURLWithPath: path)) } catch {
+                discard(path)
+                throw CLIError("cannot write the \(what) to \(path) for the editor (\(error.localizedDescription)). Nothing recorded.")
+            }
+        }
         guard let status = Editor.run(editor, file: path) else {
             discard(path)
             throw CLIError("cannot start /bin/sh to run \(editor). Nothing recorded.")

@@ -188,10 +188,21 @@ enum TodayLines {
 
     static func dailyLines(_ s: Session, _ card: TodayCard, showCommands: Bool) -> [String] {
         var heading = "TODAY // " + s.today.description
+        // A stable bug's retest: its outcome decides whether the bug stays stable (a card that
+        // looked like any other sent a bug back to active on `failed`, unannounced).
+        let retest = card.bug.flatMap { b -> Bug? in
+            guard b.status == .stable, let since = b.lastRetestAt, card.completion.assignedAt >= since else { return nil }
+            return b
+        }
         if card.isRerun { heading += " // rerun" }
+        if retest != nil { heading += " // retest" }
         var out = FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading, showCommands: showCommands)
         if card.isRerun {
             out += ["", s.style.dim("// A rerun: applied before, at least \(Thresholds.rerunAfterDays) days ago. Nothing unseen was left.")]
+        }
+        if let b = retest, card.completion.outcome == .pending {
+            let since = b.stableSince.map { " since " + LocalDay($0, calendar: s.calendar).description } ?? ""
+            out += [""] + Text.fitted("// A retest: \(b.title) has been stable\(since). Failed sends it back to active; applied or skipped keeps it stable.").map { s.style.dim($0) }
         }
         if let left = card.unseenLeft, let bug = card.bug {
             out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come around again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",

@@ -23,7 +23,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .noPendingFix:
             return "no pending fix to mark. `egofix today` gives today's, if the day has one."
         case .alreadyMarked(let fix, let outcome):
-            return "\(fix) is already marked \(outcome.rawValue). An outcome is recorded once."
+            return "\(fix) is already marked \(outcome.rawValue). `egofix amend` changes today's mark: its outcome, reflection or answer."
         case .reflectionTooLong(let bytes):
             return "text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes). Shorten it and run the command again."
         case .nothingToReboot:
