@@ -22,7 +22,7 @@ final class RebuildLifetimeTests: XCTestCase {
     }
 
     /// Six weeks from Monday 2026-03-16 in Berlin (the clocks go forward on 2026-03-29): each day
-    /// some of today, an outcome, a crash, a reboot, Sunday's diagnostic, an edit of egofix.toml
+    /// some of today, an outcome (now and then amended), a crash, a reboot, Sunday's diagnostic, an edit of egofix.toml
     /// or content/, and up to three builds at random moments (one just after midnight or just
     /// before it now and then). After every build the site must be byte for byte the fresh one.
     func test_build_aSiteRebuiltThroughSixWeeksIsAlwaysTheFreshBuild() throws {
@@ -38,7 +38,7 @@ final class RebuildLifetimeTests: XCTestCase {
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: formatter.string(from: start)).status, 0)
         let (site, fresh) = (cli.workdir + "/site", cli.workdir + "/fresh")
         let bugs = ["need-to-be-right", "need-to-be-liked", "need-to-impress", "need-to-be-busy", "fear-of-ordinary"]
-        var builds = 0, written = 0
+        var builds = 0, written = 0, amended = 0
         for day in 0..<42 {
             let date = try XCTUnwrap(berlin.date(byAdding: .day, value: day, to: start))
             func at(_ hour: Int, _ minute: Int, _ second: Int = 0) -> Date {
@@ -57,6 +57,7 @@ final class RebuildLifetimeTests: XCTestCase {
             for _ in 0..<pick([0, 1, 1, 2, 3]) { moments.append((at(Int(rng.next() % 24), Int(rng.next() % 60), Int(rng.next() % 60)), "build")) }
             if chance(0.1) { moments.append((at(23, 59, 59), "build")) }
             if chance(0.1) { moments.append((at(0, 0, 1), "build")) }
+            if chance(0.15) { moments.append((at(12 + Int(rng.next() % 12), Int(rng.next() % 60)), "amend")) }
             for (moment, what) in moments.sorted(by: { $0.0 < $1.0 }) {
                 let now = formatter.string(from: moment)
                 switch what {
@@ -68,6 +69,10 @@ final class RebuildLifetimeTests: XCTestCase {
                     if r.status != 0, r.err.contains("--option") { try cli.run(["skipped"], at: now) }
                 case "crash": try cli.run(["crash", pick(bugs), "-m", pick(["Argued.", "Corrected someone."])], at: now)
                 case "reboot": try cli.run(["reboot"], at: now)
+                case "amend":
+                    // Today's mark put right, when there is one (refused otherwise, changing nothing).
+                    let r = try cli.run(["amend", pick(["applied", "skipped", "failed"])] + (chance(0.5) ? ["-m", "Amended: *not* that."] : []), at: now)
+                    if r.status == 0 { amended += 1 }
                 case "diagnostic": try cli.run(["diagnostic", "--rate", "need-to-be-right=" + pick(["quiet", "present", "loud@work"])], at: now)
                 case "config":
                     var lines = ["title = \"" + pick(["Mine", "Notes: a year"]) + "\""]
@@ -100,5 +105,6 @@ final class RebuildLifetimeTests: XCTestCase {
         XCTAssertGreaterThan(builds, 40)
         XCTAssertGreaterThan(written, 10)
         XCTAssertLessThan(written, builds)
+        XCTAssertGreaterThan(amended, 0, "the life amended a mark")
     }
 }
