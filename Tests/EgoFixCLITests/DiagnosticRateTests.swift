@@ -102,5 +102,12 @@ final class DiagnosticRateTests: XCTestCase {
         let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=present@unsure"], at: sunday)
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("Need to be right: present @unsure"), r.out)
+        // The week page says it as it was given ("unknown", the stored name, before).
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: sunday).status, 0)
+        let week = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: site + "/weeks").sorted().last)
+        let page = try String(contentsOfFile: site + "/weeks/" + week + "/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("<td>unsure</td>"), page)
+        XCTAssertFalse(page.contains(">unknown<"), page)
     }
 }

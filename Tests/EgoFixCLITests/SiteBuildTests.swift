@@ -456,9 +456,19 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(dismissed.out.contains("No crash timing pattern will be surfaced again"), dismissed.out + dismissed.err)
         let history = try cli.json(["history", "--days", "56"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertEqual((history["days"] as? [Any])?.count, 56)
+        // Listed last and marked, in the terminal, the JSON and on the patterns page: a fresh
+        // finding of the dismissed type came first, unmarked.
+        let after = try XCTUnwrap(try cli.json(["patterns"], at: "2026-11-22T20:00:00+01:00")["patterns"] as? [[String: Any]])
+        let flags = after.map { ($0["type"] as? String ?? "", $0["dismissed"] as? Bool ?? false) }
+        XCTAssertEqual(flags.filter(\.1).map(\.0).first, "temporalCrash", "\(flags)")
+        XCTAssertEqual(flags.map(\.1), flags.map(\.1).sorted { !$0 && $1 }, "dismissed ones last: \(flags)")
+        XCTAssertTrue(flags.allSatisfy { $0.1 == ($0.0 == "temporalCrash") }, "\(flags)")
         let site = try cli.run(["build"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertEqual(site.status, 0, site.err)
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/site/weeks/2026-W47/index.html"))
+        let page = try String(contentsOfFile: cli.workdir + "/site/patterns/index.html", encoding: .utf8)
+        let articles = page.components(separatedBy: "<article class=\"pattern\">").dropFirst()
+        XCTAssertEqual(articles.map { $0.contains("· dismissed") }, flags.map(\.1), page)
     }
 
     /// `patterns --json` gives p as `pValue`, the name the export gives it, and as the terminal

@@ -52,7 +52,7 @@ final class DetectorSurfacingTests: XCTestCase {
         XCTAssertEqual(pick([insight, observation], .afterOutcome), "insight")
         XCTAssertNil(pick([observation], .afterOutcome), "observations stay on the patterns page")
         XCTAssertEqual(pick([observation, insight, alert], .afterOutcome), "alert", "alert > insight")
-        XCTAssertEqual(PatternSurfacing.page([observation, insight, alert]).map(\.title), ["alert", "insight", "observation"])
+        XCTAssertEqual(PatternSurfacing.page([observation, insight, alert], history: []).map(\.pattern.title), ["alert", "insight", "observation"])
     }
 
     /// The dashboard and the week pages show what a page may: alerts and insights, nothing
@@ -72,7 +72,13 @@ final class DetectorSurfacingTests: XCTestCase {
         let dismissed = pattern("gone", .avoidance, .alert, p: 0.001, dismissed: clock.at(2026, 1, 1))
         XCTAssertNil(PatternSurfacing.pick(from: [dismissed], history: [dismissed], moment: .beforeDailyFix,
                                            session: .init(), now: now, calendar: clock.calendar))
-        XCTAssertEqual(PatternSurfacing.page([dismissed, pattern("x", .plateau, .observation)]).map(\.title), ["x", "gone"])
+        XCTAssertEqual(PatternSurfacing.page([dismissed, pattern("x", .plateau, .observation)], history: []).map(\.pattern.title), ["x", "gone"])
+        // A run's fresh finding of a dismissed type carries no dismissal of its own: the stored
+        // one's type puts it last, marked (it came first, unmarked).
+        let fresh = pattern("fresh avoidance", .avoidance, .alert, p: 0.0001)
+        let listed = PatternSurfacing.page([fresh, pattern("y", .plateau, .observation)], history: [dismissed])
+        XCTAssertEqual(listed.map(\.pattern.title), ["y", "fresh avoidance"])
+        XCTAssertEqual(listed.map(\.dismissed), [false, true])
         // Dismissed by type: a new finding of that type (another bug, another hour) stays quiet
         // after the cooldown too; another type still surfaces.
         let newFinding = pattern("new avoidance", .avoidance, .alert, p: 0.0001)

@@ -227,6 +227,7 @@ final class DetectorTests: XCTestCase {
         let e = try XCTUnwrap(evening.run(TemporalDetector.timeOfDay).pattern)
         XCTAssertEqual(e.severity, .observation)
         XCTAssertTrue(e.body.contains("That window holds 100% of everything else you do here"), e.body)
+        XCTAssertTrue(e.body.hasSuffix("No more than your own hours put there."), "not \"keeps a schedule\": \(e.body)")
 
         // The same crashes from someone who is here every morning: the hour is the signal.
         var morning = DetectorScenario(bugs: ["need-to-be-right"])
@@ -234,6 +235,25 @@ final class DetectorTests: XCTestCase {
         for d in 1...8 { morning.crash(b, daysAgo: d * 3, hour: 21) }
         let m = try XCTUnwrap(morning.run(TemporalDetector.timeOfDay).pattern)
         XCTAssertEqual(m.severity, .alert)
+    }
+
+    /// Crashes less often in a window than everything else the user does there are no finding:
+    /// "That window holds 100% of everything else you do here, and 60% of the crashes. The bug
+    /// keeps a schedule." was reported (the consistency audit), without a p.
+    func test_TemporalDetector_fewerCrashesThanTheUsersOwnHoursIsNoFinding() {
+        var s = DetectorScenario(bugs: ["need-to-be-right"])
+        let b = s.bug("need-to-be-right")
+        for d in 1...60 { s.event(.appOpened, at: s.at(daysAgo: d, hour: 20)) }
+        for d in 1...3 { s.crash(b, daysAgo: d * 3, hour: 21) }
+        for d in 4...5 { s.crash(b, daysAgo: d * 3, hour: 9) }
+        XCTAssertNil(s.run(TemporalDetector.timeOfDay).pattern, "60 % of the crashes where 100 % of the rest is")
+        // The same crashes from someone spread over the day: the evening holds more of them.
+        var spread = DetectorScenario(bugs: ["need-to-be-right"])
+        for d in 1...60 { spread.event(.appOpened, at: spread.at(daysAgo: d, hour: [3, 9, 15, 20][d % 4])) }
+        for d in 1...3 { spread.crash(b, daysAgo: d * 3, hour: 21) }
+        for d in 4...5 { spread.crash(b, daysAgo: d * 3, hour: 9) }
+        let p = spread.run(TemporalDetector.timeOfDay).pattern
+        XCTAssertTrue(p?.body.hasSuffix("The bug keeps a schedule.") == true, "\(String(describing: p?.body))")
     }
 
     // MARK: Context spike
@@ -450,9 +470,12 @@ final class DetectorTests: XCTestCase {
     /// The terminal and the site say a p-value alike: never "p = 0.000" (the terminal said it
     /// where the site said "p < 0.001").
     func test_PatternCopy_confidenceIsSaidOneWay() {
-        XCTAssertEqual(PatternCopy.confidence(0.0004), "p < 0.001")
-        XCTAssertEqual(PatternCopy.confidence(0.0421), "p = 0.042")
-        XCTAssertNil(PatternCopy.confidence(1))
+        XCTAssertEqual(PatternCopy.confidence(0.0004, of: .temporalCrash), "p < 0.001")
+        XCTAssertEqual(PatternCopy.confidence(0.0421, of: .avoidance), "p = 0.042")
+        // A corrected p capped at 1 was computed: said, not "p not computed".
+        XCTAssertEqual(PatternCopy.confidence(1, of: .contextualSpike), "p = 1")
+        XCTAssertNil(PatternCopy.confidence(1, of: .regression))
+        XCTAssertNil(PatternCopy.confidence(1, of: .plateau))
     }
 
     func test_ImprovementDetector_longerDeclineIsMoreConfident() throws {

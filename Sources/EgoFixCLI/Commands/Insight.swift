@@ -62,6 +62,8 @@ struct Patterns: AsyncParsableCommand {
     struct JSONPattern: Encodable {
         let type: String, severity: String, pValue: Double?, basis: String, dataPoints: Int, title: String, body: String
         let relatedBugs: [String]
+        /// Dismissed, itself or by its type (listed last).
+        let dismissed: Bool
     }
     struct JSONStatus: Encodable {
         let type: String, check: String, have: Int, need: Int, unit: String, ready: Bool, line: String
@@ -107,24 +109,26 @@ struct Patterns: AsyncParsableCommand {
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }
-        let patterns = PatternSurfacing.page(run.patterns)
+        let listed = PatternSurfacing.page(run.patterns, history: try await s.repos.patterns.getAll())
         let statuses = run.statuses.map { JSONStatus(type: $0.patternType.rawValue, check: $0.name, have: $0.have, need: $0.need,
                                                      unit: $0.unit, ready: $0.isReady, line: $0.line) }
         if json {
             return [try JSONOut.encode(JSONOutput(
-                patterns: patterns.map { JSONPattern(type: $0.patternType.rawValue, severity: $0.severity.rawValue,
-                                                     pValue: PatternCopy.confidence($0.pValue) == nil ? nil : $0.pValue,
-                                                     basis: $0.basis, dataPoints: $0.dataPoints, title: $0.title, body: $0.body,
-                                                     relatedBugs: $0.relatedBugIds.map(slug)) },
+                patterns: listed.map { l in let p = l.pattern
+                    return JSONPattern(type: p.patternType.rawValue, severity: p.severity.rawValue,
+                                       pValue: PatternCopy.hasPValue(p.patternType) ? p.pValue : nil,
+                                       basis: p.basis, dataPoints: p.dataPoints, title: p.title, body: p.body,
+                                       relatedBugs: p.relatedBugIds.map(slug), dismissed: l.dismissed) },
                 waiting: statuses.filter { !$0.ready }, checks: statuses))]
         }
         var out: [String] = []
-        if patterns.isEmpty { out.append("Nothing detected. That is a result too.") }
-        for p in patterns {
+        if listed.isEmpty { out.append("Nothing detected. That is a result too.") }
+        for (p, dismissed) in listed {
             let sevColor = p.severity == .alert ? Style.crash : (p.severity == .insight ? Style.skipped : Style.comment)
             let head = s.style.paint(p.severity.rawValue.uppercased(), sevColor) + "  " + PatternCopy.name(p.patternType)
             out += Text.headed(head, width: p.severity.rawValue.count + 2 + PatternCopy.name(p.patternType).count,
-                               comment: "// \(p.basis)" + (PatternCopy.confidence(p.pValue).map { ", " + $0 } ?? ""), style: s.style)
+                               comment: "// \(p.basis)" + (PatternCopy.confidence(p.pValue, of: p.patternType).map { ", " + $0 } ?? "")
+                                   + (dismissed ? ", dismissed" : ""), style: s.style)
             out += Text.wrap(p.title)
             out += Text.wrap(p.body).map { s.style.dim($0) }
             out.append("")

@@ -17,12 +17,18 @@ public enum PatternCopy {
     }
 
     /// A pattern's p-value as the terminal and the site say it: "p = 0.042", "p < 0.001" (never
-    /// "p = 0.000", a certainty the test rules out), nil when none was computed (p = 1).
-    public static func confidence(_ p: Double) -> String? {
-        if p >= 1 { return nil }
+    /// "p = 0.000", a certainty the test rules out), "p = 1" for a test that found nothing beyond
+    /// chance (a corrected p is capped at 1); nil when none is computed, as for a regression and a
+    /// plateau (stored as 1). A computed 1 read as "p not computed" before.
+    public static func confidence(_ p: Double, of type: PatternType) -> String? {
+        if !hasPValue(type) { return nil }
+        if p >= 1 { return "p = 1" }
         if p < 0.001 { return "p < 0.001" }
         return String(format: "p = %.3f", p)
     }
+
+    /// Whether a pattern of this kind comes with a p-value: a regression and a plateau have none.
+    public static func hasPValue(_ type: PatternType) -> Bool { type != .regression && type != .plateau }
 
     /// A bug title as the object of "about": "Need to be right" → "being right",
     /// "Need to impress" → "impressing", "Fear of being ordinary" → "being ordinary".

@@ -82,12 +82,21 @@ public enum PatternSurfacing {
         }
     }
 
-    /// The patterns page: every live pattern, strongest first, dismissed ones last.
-    public static func page(_ patterns: [DetectedPattern]) -> [DetectedPattern] {
-        patterns.filter { $0.deletedAt == nil }.sorted { a, b in
-            let da = a.dismissedAt != nil, db = b.dismissedAt != nil
-            return da != db ? !da : order(a, b)
+    /// The patterns page: every live pattern, strongest first, dismissed ones last. A pattern is
+    /// dismissed when it, or any stored pattern of its type (`history`), was: a run's fresh
+    /// findings carry no dismissal, and a dismissed type came first, unmarked.
+    public static func page(_ patterns: [DetectedPattern], history: [DetectedPattern]) -> [(pattern: DetectedPattern, dismissed: Bool)] {
+        let isDismissed = dismissal(history: history)
+        return patterns.filter { $0.deletedAt == nil }.map { ($0, isDismissed($0)) }.sorted { a, b in
+            a.dismissed != b.dismissed ? !a.dismissed : order(a.pattern, b.pattern)
         }
+    }
+
+    /// Whether a pattern is dismissed, itself or by its type (`egofix patterns --dismiss TYPE`).
+    public static func dismissal(history: [DetectedPattern]) -> @Sendable (DetectedPattern) -> Bool {
+        let ids = Set(history.filter { $0.dismissedAt != nil }.map(\.id))
+        let types = Set(history.filter { $0.dismissedAt != nil && $0.deletedAt == nil }.map(\.patternType))
+        return { p in p.dismissedAt != nil || ids.contains(p.id) || types.contains(p.patternType) }
     }
 
     /// Strongest first; for equal strength the newer detection first.

@@ -42,7 +42,9 @@ public enum TimeBucket: Int, Sendable, CaseIterable, Codable {
 /// events (opening, marking fixes, diagnostics) that fall on that weekday or in that bucket, with
 /// add-one smoothing, and half the uniform share — so a crash cluster at 21:00 is only notable if
 /// the user is not simply always here at 21:00. With fewer than 28 other events, the baseline is
-/// uniform (1/7, 1/4).
+/// uniform (1/7, 1/4). With the baseline, the crashes' share there must also be at least the share
+/// of everything else (fewer crashes there than the user's own hours put there is no schedule),
+/// and the copy says when it is no more than that.
 /// Bonferroni-corrected for groups × weekdays (7) or buckets (4).
 public struct TemporalDetector: DataDetector {
     public enum Dimension: String, Sendable, CaseIterable {
@@ -112,6 +114,9 @@ public struct TemporalDetector: DataDetector {
             for cat in 0..<categories {
                 let k = counts[cat]
                 guard k >= minimumDataPoints, Double(k) / Double(n) > share else { continue }
+                // Fewer crashes there than the user's own presence puts there is no schedule
+                // ("That window holds 100% of everything else you do here, and 60% of the crashes").
+                if useBaseline, Double(k) / Double(n) < Double(base[cat]) / Double(baseTotal) { continue }
                 let p = PatternStatistics.bonferroni(PatternStatistics.binomialUpperTail(k: k, n: n, p: p0(cat)),
                                                      comparisons: comparisons)
                 let c = Candidate(group: g, cat: cat, k: k, n: n, p: p)
@@ -138,16 +143,21 @@ public struct TemporalDetector: DataDetector {
             let day = PatternCopy.weekdayName(c.cat + 1)
             title = "\(lead) crashes\(about) happened on a \(day)."
             var b = "\(day) is one day in seven and has \(PatternCopy.percent(share)) of them."
+            var more = true
             if useBaseline {
-                b += " It has \(PatternCopy.percent(Double(base[c.cat]) / Double(baseTotal))) of everything else you log here."
+                let there = Double(base[c.cat]) / Double(baseTotal)
+                b += " It has \(PatternCopy.percent(there)) of everything else you log here."
+                more = share > there
             }
-            body = b + " Something on \(day)s keeps calling this function."
+            body = b + (more ? " Something on \(day)s keeps calling this function." : " No more than your own week puts there.")
             key = "weekday-\(c.cat + 1)"
         case .timeOfDay:
             guard let bucket = TimeBucket(rawValue: c.cat) else { return DetectorResult(pattern: nil, status: status) }
             title = "\(lead) crashes\(about) were logged \(bucket.phrase)."
             if useBaseline {
-                body = "That window holds \(PatternCopy.percent(Double(base[c.cat]) / Double(baseTotal))) of everything else you do here, and \(PatternCopy.percent(share)) of the crashes. The bug keeps a schedule."
+                let there = Double(base[c.cat]) / Double(baseTotal)
+                body = "That window holds \(PatternCopy.percent(there)) of everything else you do here, and \(PatternCopy.percent(share)) of the crashes. "
+                    + (share > there ? "The bug keeps a schedule." : "No more than your own hours put there.")
             } else {
                 body = "That is a quarter of the day, with \(PatternCopy.percent(share)) of the crashes. The bug keeps a schedule."
             }

@@ -254,7 +254,12 @@ extension PageContext {
     // MARK: patterns
 
     func patterns() throws -> Data {
-        let list = patternRun.patterns.sorted(by: PatternEngine.order).map(patternModel)
+        // Dismissed ones last, as `egofix patterns` lists them, and marked (they came first, unmarked).
+        let list = PatternSurfacing.page(patternRun.patterns, history: data.patterns).map { l -> TemplateValue in
+            var row = patternRow(l.pattern)
+            row.dismissed = l.dismissed
+            return row.value
+        }
         let waiting = patternRun.statuses.filter { !$0.isReady }.map { ["text": .text($0.line)] as TemplateValue }
         return try render("patterns", ["patterns": .list(list), "waiting": .list(waiting)], path: "patterns/index.html", title: "Patterns")
     }

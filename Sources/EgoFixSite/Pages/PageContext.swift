@@ -307,7 +307,7 @@ final class PageContext: Sendable {
     func patternModel(_ p: DetectedPattern) -> TemplateValue { patternRow(p).value }
 
     func patternRow(_ p: DetectedPattern) -> PatternRow {
-        let conf = PatternCopy.confidence(p.pValue) ?? "p not computed"
+        let conf = PatternCopy.confidence(p.pValue, of: p.patternType) ?? "p not computed"
         return PatternRow(severity: p.severity.rawValue, severityText: p.severity.rawValue, type: PatternCopy.name(p.patternType),
                           basis: p.basis.isEmpty ? "\(p.dataPoints) data points" : p.basis, confidence: conf, title: p.title, body: p.body)
     }

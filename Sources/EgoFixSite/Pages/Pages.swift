@@ -288,7 +288,7 @@ extension PageContext {
             }
             trend += r.intensity.rawValue
             return DiagnosticRow(bugSlug: bugSlug(r.bugId), bugTitle: bugTitle(r.bugId), intensity: r.intensity.rawValue,
-                                 context: r.primaryContext?.rawValue ?? "-", trend: trend)
+                                 context: r.primaryContext?.word ?? "-", trend: trend)
         }
     }
 

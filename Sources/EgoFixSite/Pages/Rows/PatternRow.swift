@@ -10,9 +10,11 @@ struct PatternRow: Sendable {
     let confidence: String
     let title: String
     let body: String
+    /// Dismissed (`egofix patterns --dismiss TYPE`): the patterns page lists it last, and says so.
+    var dismissed = false
 
     var value: TemplateValue {
         ["severity": .text(severity), "severityText": .text(severityText), "type": .text(type), "basis": .text(basis),
-         "confidence": .text(confidence), "title": .text(title), "body": .text(body)]
+         "confidence": .text(confidence), "title": .text(title), "body": .text(body), "dismissed": .bool(dismissed)]
     }
 }
