@@ -681,7 +681,8 @@ final class DateLineHistoryTests: XCTestCase {
 
     /// A bug that became stable by time alone (28 days, three quiet weeks, no crash) reads as
     /// stable in `status`, `remind` and the site before the next `today` saves it: `remind` said
-    /// "Fix #039 is ready." for a fix `today` would not give. Neither writes the store.
+    /// "Fix #039 is ready." for a fix `today` would not give. Neither writes the store. `bugs`
+    /// reads it so too, and `bug activate` saves it before it answers ("already active (stable)").
     func test_Status_andRemindReadABugStableByTimeAlone() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
@@ -692,6 +693,9 @@ final class DateLineHistoryTests: XCTestCase {
         let at = "2026-03-31T09:00:00Z"
         let status = try cli.run(["status"], at: at)
         XCTAssertTrue(status.out.contains("Need to be right         stable"), status.out)
+        // `bugs` as well: it said "active" until a command that writes saved the change.
+        let bugs = try cli.run(["bugs"], at: at)
+        XCTAssertTrue(bugs.out.contains("need-to-be-right     stable"), bugs.out)
         let remind = try cli.run(["remind"], at: at)
         XCTAssertEqual(remind.status, 0, remind.err)
         XCTAssertFalse(remind.out.contains("is ready"), remind.out)
@@ -716,13 +720,15 @@ final class DateLineHistoryTests: XCTestCase {
                 XCTAssertEqual(p.terminationStatus, 0)
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: cli.store)
-            for command in ["status", "remind"] {
+            for command in ["status", "remind", "bugs"] {
                 let r = try cli.run([command], at: at, wrapper: ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"])
                 XCTAssertEqual(r.status, 0, "\(command) on a store it cannot write: \(r.err)")
-                if command == "status" { XCTAssertTrue(r.out.contains("stable"), r.out) }
+                if command != "remind" { XCTAssertTrue(r.out.contains("stable"), r.out) }
             }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
         }
+        let activate = try cli.run(["bug", "activate", "need-to-be-right"], at: "2026-03-31T09:00:30Z")
+        XCTAssertTrue(activate.out.contains("Need to be right is already active (stable). Nothing was changed."), activate.out + activate.err)
         XCTAssertTrue(try cli.run(["today"], at: "2026-03-31T09:01:00Z").out.contains("REST DAY"))
     }
 

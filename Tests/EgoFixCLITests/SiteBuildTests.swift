@@ -92,6 +92,9 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(page.contains("Status: active. Back to active 2026-10-08, a regression; first active 2026-01-06."), page)
         let steady = try String(contentsOfFile: dir + "/s/bugs/fear-of-ordinary/index.html", encoding: .utf8)
         XCTAssertTrue(steady.contains("Status: active. Active since 2026-08-23."), steady)
+        // The list stops at 60 fixes and says so (it stopped without a word).
+        XCTAssertTrue(page.contains("The latest 60 of 62. The rest are on their weeks&#39; pages, under reports."), page)
+        XCTAssertFalse(steady.contains("The latest 60"), steady)
     }
 
     func test_build_noChangeRebuildRewritesNothing() throws {

@@ -401,7 +401,10 @@ struct Bugs: AsyncParsableCommand {
         let s = try Session.open(options, ifMissing: .inMemory)
         try s.ensureCatalogue()
         let user = try await s.repos.users.get()
-        let bugs = try await s.repos.bugs.getAll().sorted { $0.slug < $1.slug }
+        // As the rules have them now, as `status` shows them: a bug stable by time alone read as
+        // active here until a command that writes saved it, for weeks on a quiet practice.
+        let bugs = try await (user == nil ? s.repos.bugs.getAll() : LifecycleService(repos: s.repos, calendar: s.calendar).current(at: s.now))
+            .sorted { $0.slug < $1.slug }
         var out: [String] = []
         for b in bugs {
             let state = b.stateWords
@@ -426,6 +429,8 @@ struct BugCommand: AsyncParsableCommand {
         let out = try await s.store.transaction { () -> String in
             try s.ensureCatalogue()
             _ = try await s.profile()
+            // What time alone made due is saved first, as `today` does ("already active (stable)").
+            try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)
             return try await decide(s, try await s.bug(slug: slug))
         }
         s.print([out])

@@ -244,6 +244,9 @@ extension PageContext {
         let page: TemplateObject = [
             "slug": .text(bug.slug), "soul": .html(soul(bug)), "description": .text(bug.description), "lifecycle": .text(life), "counts": counts,
             "fixes": .list(try mine.prefix(60).map { try fixModel($0, showDate: true) }), "crashes": .list(crashModels),
+            // The lists stop at 60, and say so: the rest are on their weeks' pages.
+            "fixesMore": .text(mine.count > 60 ? "The latest 60 of \(mine.count). The rest are on their weeks' pages, under reports." : nil),
+            "crashesMore": .text(crashes.count > 60 ? "The latest 60 of \(crashes.count). The rest are on their weeks' pages, under reports." : nil),
         ]
         // The help block goes first on this page too when a reflection or note it shows reads like a crisis.
         let crisis = mine.prefix(60).contains { $0.reflection.map(CrisisLanguage.detect) == true }
