@@ -766,6 +766,23 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(page.contains("Stable since 2026-03-30"), page)
     }
 
+    /// The primary bug picked at `init` can be changed: it was the crash default and first in the
+    /// day's turn for good. A bug not active is activated; the earlier primary stays active.
+    func test_Bug_thePrimaryBugCanBeChanged() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00Z").status, 0)
+        let r = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:01:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was need to be liked)."), r.out)
+        XCTAssertTrue(r.out.contains("// Activated"), r.out)
+        let status = try cli.run(["status"], at: "2026-03-02T08:02:00Z").out
+        XCTAssertTrue(status.contains("Need to be right         active   primary") && status.contains("Need to be liked         active"), status)
+        XCTAssertTrue(try cli.run(["crash", "-m", "x"], at: "2026-03-02T08:03:00Z").out.hasPrefix("CRASH LOGGED  need to be right"))
+        let again = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:04:00Z")
+        XCTAssertTrue(again.out.contains("already your primary bug. Nothing was changed."), again.out)
+        XCTAssertNotEqual(try cli.run(["bug", "primary", "nope"], at: "2026-03-02T08:05:00Z").status, 0)
+    }
+
     /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the
     /// command says so. Both said nothing ("Logged. The version number stays where it is."), and
     /// when no `today` had saved the stable state, the bug page showed no regression either.

@@ -418,8 +418,8 @@ struct Bugs: AsyncParsableCommand {
 }
 
 struct BugCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bug", abstract: "Activate or deactivate a bug.",
-                                                    subcommands: [Activate.self, Deactivate.self])
+    static let configuration = CommandConfiguration(commandName: "bug", abstract: "Activate or deactivate a bug, or make it your primary bug.",
+                                                    subcommands: [Activate.self, Deactivate.self, Primary.self])
 
     /// The bug `slug` read, changed by `decide` (which saves what it changes and says what it did)
     /// and the line printed: one transaction.
@@ -448,6 +448,33 @@ struct BugCommand: AsyncParsableCommand {
                 try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
                 return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
                     + (again ? "\n" + s.style.dim("// Activated again: its severity restarts at low.") : "")
+            }
+        }
+    }
+
+    /// The primary bug picked at `init` could not be changed: a wrong pick stayed the crash
+    /// default and first in the day's turn for good.
+    struct Primary: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "primary", abstract: "Make a bug your primary bug: what a crash is about unless named, first in the day's turn.",
+            discussion: "Activates it when it is not active. The earlier primary bug stays active.")
+        @OptionGroup var options: StoreOptions
+        @Argument(help: ArgumentHelp("The bug's slug.", valueName: "slug")) var slug: String
+
+        func run() async throws {
+            try await BugCommand.change(options, slug: slug) { s, b in
+                guard var user = try await s.repos.users.get() else { throw PracticeError.noProfile }
+                if user.primaryBugId == b.id && b.isActive { return "\(b.title) is already your primary bug. Nothing was changed." }
+                let before: Bug? = if let p = user.primaryBugId { try await s.repos.bugs.getById(p) } else { nil }
+                var lines = Text.wrap(b.title + " is your primary bug" + (before.map { $0.id == b.id ? "" : " (was \($0.title.lowercased()))" } ?? "")
+                                      + ". A crash is about it unless you name another; it comes first in the day's turn.")
+                if !b.isActive {
+                    try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
+                    lines.append(s.style.dim("// Activated: its fixes join the rotation from the next fix given."))
+                }
+                user.primaryBugId = b.id
+                try await s.repos.users.save(user)
+                return lines.joined(separator: "\n")
             }
         }
     }
