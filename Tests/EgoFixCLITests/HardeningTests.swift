@@ -233,6 +233,27 @@ final class HardeningTests: XCTestCase {
 
     /// A key given twice, the first with an escape sequence: refused, as the same text given once
     /// is (the check read the last value, the import the first).
+    /// The backup an import keeps is a store file: importing it said "not valid JSON", and the
+    /// way to restore it was nowhere. It says what the file is and how to restore it, and that way
+    /// works.
+    func test_Hardening_importOfAStoreBackupSaysHowToRestoreIt() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "kept"], at: "2026-03-02T09:00:00Z").status, 0)
+        let backup = cli.workdir + "/store.sqlite.backup-1"
+        try FileManager.default.copyItem(atPath: cli.store, toPath: backup)
+        XCTAssertEqual(try cli.run(["applied", "-m", "later"], at: "2026-03-03T09:00:00Z").status, 0)
+        let r = try cli.run(["import", backup, "--replace"], at: "2026-03-03T10:00:00Z")
+        XCTAssertNotEqual(r.status, 0)
+        XCTAssertTrue(r.err.contains("is a store file (an import's backup, or a copy of a store), not an export. To restore it: `egofix export --store \(backup) restored.json`"), r.err)
+        let json = cli.workdir + "/restored.json"
+        XCTAssertEqual(try cli.run(["export", "--store", backup, json], at: "2026-03-03T10:01:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["import", json, "--replace"], at: "2026-03-03T10:02:00Z").status, 0)
+        let history = try cli.json(["history", "--days", "2"], at: "2026-03-03T10:03:00Z")
+        let reflections = ((history["days"] as? [[String: Any]]) ?? []).flatMap { ($0["fixes"] as? [[String: Any]]) ?? [] }.compactMap { $0["reflection"] as? String }
+        XCTAssertEqual(reflections, ["kept"], "\(history)")
+    }
+
     func test_Hardening_importRefusesAControlCharacterBehindADuplicateKey() throws {
         let source = try onboarded()
         XCTAssertEqual(try source.run(["applied", "-m", "fine"], at: morning).status, 0)

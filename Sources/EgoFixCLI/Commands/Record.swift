@@ -544,6 +544,13 @@ struct Import: AsyncParsableCommand {
             if fd >= 0 { close(fd) }
             throw CLIError("cannot read \(file) (\(reason)). Check the path and its permissions. Nothing was changed.")
         }
+        // A store file (the backup an import keeps, a copy of a store) is not an export: it said
+        // "not valid JSON", and the way to restore it was nowhere.
+        if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+            let f = Terminal.visible(file)
+            throw CLIError("\(f) is a store file (an import's backup, or a copy of a store), not an export. To restore it: "
+                           + "`egofix export --store \(f) restored.json`, then `egofix import restored.json --replace`. Nothing was changed.")
+        }
         let s = try Session.open(options, ifMissing: .create)
         // A store this import made holds nothing to back up.
         var backup: String?
