@@ -97,6 +97,18 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertFalse(steady.contains("The latest 60"), steady)
     }
 
+    /// Every contribution graph has its table alternative (DESIGN): month, quarter and year pages
+    /// had the SVG and a summary only; the history page had the tables.
+    func test_build_periodGraphsHaveTheirTable() throws {
+        let dir = try CLI.temporaryDirectory()
+        XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)
+        for (path, title) in [("months/2026-11", "November 2026"), ("quarters/2026-Q4", "Q4 2026"), ("years/2026", "2026")] {
+            let page = try String(contentsOfFile: dir + "/s/\(path)/index.html", encoding: .utf8)
+            XCTAssertTrue(page.contains("<details><summary>\(title) as a table</summary>"), "\(path): \(page.prefix(400))")
+            XCTAssertTrue(page.contains("<table class=\"contribution-table\">"), path)
+        }
+    }
+
     func test_build_noChangeRebuildRewritesNothing() throws {
         let dir = try CLI.temporaryDirectory()
         XCTAssertEqual(try buildDemo(into: dir + "/s", env: ["TZ": "UTC"]).status, 0)

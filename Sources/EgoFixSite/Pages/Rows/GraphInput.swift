@@ -15,4 +15,10 @@ struct GraphInput: Sendable {
     var html: RawHTML {
         begun ? ContributionGraphSVG.html(cells, from: from, through: through, title: title) : RawHTML(trusted: "<p class=\"muted\">Not yet.</p>")
     }
+
+    /// The graph's table alternative (DESIGN: inline SVG with a table alternative), as the history
+    /// page gives one per year; nil before the period has begun.
+    var table: RawHTML? {
+        begun ? ContributionGraphTable.html(cells, from: from, through: through, title: title) : nil
+    }
 }

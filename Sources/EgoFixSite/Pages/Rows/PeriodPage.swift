@@ -11,7 +11,7 @@ struct PeriodPage: Sendable {
     /// The period's own fields, for the "period" template.
     var object: TemplateObject {
         var o = head.object
-        o.fields += [("graph", .html(graph.html)), ("bugRows", .list(bugRows.map(\.value))), ("children", .list(children.map(\.value)))]
+        o.fields += [("graph", .html(graph.html)), ("graphTable", .html(graph.table)), ("bugRows", .list(bugRows.map(\.value))), ("children", .list(children.map(\.value)))]
         return o
     }
 }
