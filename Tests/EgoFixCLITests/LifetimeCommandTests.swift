@@ -776,7 +776,7 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was need to be liked)."), r.out)
         XCTAssertTrue(r.out.contains("// Activated"), r.out)
         let status = try cli.run(["status"], at: "2026-03-02T08:02:00Z").out
-        XCTAssertTrue(status.contains("Need to be right         active   primary") && status.contains("Need to be liked         active"), status)
+        XCTAssertTrue(status.contains("Need to be right         active    primary") && status.contains("Need to be liked         active"), status)
         XCTAssertTrue(try cli.run(["crash", "-m", "x"], at: "2026-03-02T08:03:00Z").out.hasPrefix("CRASH LOGGED  need to be right"))
         let again = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:04:00Z")
         XCTAssertTrue(again.out.contains("already your primary bug. Nothing was changed."), again.out)

@@ -366,7 +366,7 @@ struct Status: AsyncParsableCommand {
         out.append("YOUR BUGS")
         if snap.activeBugs.isEmpty { out.append("  None. `egofix bug activate SLUG` starts one.") }
         for b in snap.activeBugs {
-            out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 9) + (b.isPrimary ? s.style.dim("primary") : ""))
+            out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 10) + (b.isPrimary ? s.style.dim("primary") : ""))
         }
         out.append("")
         if let f = snap.pendingFix, let p = snap.pendingFixPrompt {

@@ -126,7 +126,7 @@ extension PageContext {
             // (the feed's id) and the version, so it differs from the feed's and stays the same.
             let id = v.entry?.id ?? NameUUID.v5(name: "egofix:changelog:\(data.profile?.id.uuidString.lowercased() ?? "-"):v\(v.version)")
             return AtomEntry(id: id, title: "v\(v.version)", path: "changelog/index.html#v-" + v.version.replacingOccurrences(of: ".", with: "-"),
-                             updated: v.start, published: v.start, summary: v.entry?.description ?? "First run.", content: note)
+                             updated: v.start, published: v.start, summary: v.entry?.description ?? "First run. Known issues: all of them.", content: note)
         }
         let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? index.today.start(in: options.calendar)
         return AtomFeed.render(entries: Array(entries), title: "Changelog | \(options.title)", baseURL: options.baseURL, updated: updated,
