@@ -416,6 +416,94 @@ final class LifetimeCommandTests: XCTestCase {
         _ = try ok(cli, ["sync", cli.workdir + "/sync"], "2026-03-07T09:01:00+01:00")
         XCTAssertTrue(try ok(cli, ["status"], "2026-03-07T09:02:00+01:00").contains("day 5 "))
     }
+
+    /// A crash logged twice, or by mistake, can be taken back the same day, before a reboot: it
+    /// counted in the changelog, the crash counts and the patterns for good ("All 3 of your
+    /// crashes happened on a Tuesday"). What it made goes with it (a quick fix still waiting);
+    /// its note stays in the store, deleted. A reboot closes it, and a crash that regressed a
+    /// stable bug stays.
+    func test_Crash_todaysLastCrashCanBeTakenBack() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "real"], at: "2026-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T09:30:00Z").status, 0, "the quick fix, done")
+        let twice = try cli.run(["crash", "-m", "the same one again"], at: "2026-03-02T10:12:00Z")
+        XCTAssertTrue(twice.out.contains("QUICK FIX // shown next"), twice.out)
+        let undo = try cli.run(["crash", "--undo"], at: "2026-03-02T10:13:00Z")
+        XCTAssertEqual(undo.status, 0, undo.err)
+        XCTAssertTrue(undo.out.hasPrefix("CRASH TAKEN BACK  need to be right"), undo.out)
+        XCTAssertTrue(undo.out.replacingOccurrences(of: "\n", with: " ").contains("The crash logged at 10:12 is gone from the changelog, the counts and the patterns. So is the quick fix it queued, FIX #"), undo.out)
+        let status = try cli.run(["status"], at: "2026-03-02T10:14:00Z").out
+        XCTAssertTrue(status.contains("1 open crash"), status)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-02T10:15:00Z").status, 0)
+        let changelog = try String(contentsOfFile: site + "/changelog/index.html", encoding: .utf8)
+        XCTAssertEqual(changelog.components(separatedBy: "<span class=\"outcome crash\">crash</span>").count - 1, 1, changelog)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let crashes = (doc["crashes"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(crashes.filter { $0["deletedAt"] == nil }.compactMap { $0["note"] as? String }, ["real"])
+        XCTAssertEqual(crashes.filter { $0["deletedAt"] != nil }.compactMap { $0["note"] as? String }, ["the same one again"], "the note is kept")
+        let queued = ((doc["completions"] as? [[String: Any]]) ?? []).filter { ($0["assignedAt"] as? String)?.hasPrefix("2026-03-02T10:12") == true }
+        XCTAssertEqual(queued.count, 1, "\(queued)")
+        XCTAssertNotNil(queued.first?["deletedAt"], "the quick fix it queued goes with it")
+        XCTAssertTrue(try cli.run(["check"], at: "2026-03-02T10:16:00Z").out.contains("export: imports again"))
+        // The earlier crash is done: the quick fix it queued was marked. Then a reboot closes it.
+        XCTAssertEqual(try cli.run(["reboot"], at: "2026-03-02T11:00:00Z").status, 0)
+        let closed = try cli.run(["crash", "--undo"], at: "2026-03-02T11:01:00Z")
+        XCTAssertTrue(closed.err.contains("closed by the reboot at 11:00"), closed.err)
+        let tomorrow = try cli.run(["crash", "--undo"], at: "2026-03-03T08:00:00Z")
+        XCTAssertTrue(tomorrow.err.contains("no crash logged today to take back (the last was on 2026-03-02"), tomorrow.err)
+        XCTAssertEqual(try cli.run(["crash", "--undo", "need-to-be-right"], at: "2026-03-03T08:00:00Z").status, 64)
+    }
+
+    /// The primary bug picked at `init` can be changed: it was the crash default and first in the
+    /// day's turn for good. A bug not active is activated; the earlier primary stays active.
+    func test_Bug_thePrimaryBugCanBeChanged() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00Z").status, 0)
+        let r = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:01:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was need to be liked)."), r.out)
+        XCTAssertTrue(r.out.contains("// Activated"), r.out)
+        let status = try cli.run(["status"], at: "2026-03-02T08:02:00Z").out
+        XCTAssertTrue(status.contains("Need to be right         active    primary") && status.contains("Need to be liked         active"), status)
+        XCTAssertTrue(try cli.run(["crash", "-m", "x"], at: "2026-03-02T08:03:00Z").out.hasPrefix("CRASH LOGGED  need to be right"))
+        let again = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:04:00Z")
+        XCTAssertTrue(again.out.contains("already your primary bug. Nothing was changed."), again.out)
+        XCTAssertNotEqual(try cli.run(["bug", "primary", "nope"], at: "2026-03-02T08:05:00Z").status, 0)
+    }
+
+    /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the
+    /// command says so. Both said nothing ("Logged. The version number stays where it is."), and
+    /// when no `today` had saved the stable state, the bug page showed no regression either.
+    func test_Lifecycle_aCrashOrALoudWeekThatSendsAStableBugBackSaysSo() throws {
+        for how in ["crash", "diagnostic"] {
+            let cli = try CLI(zone: "UTC")
+            XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+            for d in ["08", "15", "22", "29"] {
+                XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z").status, 0)
+            }
+            XCTAssertTrue(try cli.run(["status"], at: "2026-04-01T09:00:00Z").out.contains("Need to be right         stable"))
+            let r = how == "crash" ? try cli.run(["crash", "need-to-be-right", "-m", "x"], at: "2026-04-01T10:00:00Z")
+                : try cli.run(["diagnostic", "--rate", "need-to-be-right=loud"], at: "2026-04-05T19:00:00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+            let why = how == "crash" ? "crash logged" : "rated loud in the weekly diagnostic"
+            XCTAssertTrue(r.out.contains("Need to be right: regression, \(why). Back to active."), "\(how): \(r.out)")
+            if how == "crash" {
+                // That crash stays: the stable dates went with the regression.
+                let undo = try cli.run(["crash", "--undo"], at: "2026-04-01T10:01:00Z")
+                XCTAssertTrue(undo.err.contains("sent Need to be right back to active, and the bug's stable dates went with it. The crash stays."), undo.err)
+            }
+            XCTAssertTrue(try cli.run(["status"], at: "2026-04-05T19:05:00Z").out.contains("Need to be right         active"))
+            let site = cli.workdir + "/site"
+            XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-04-05T19:05:00Z").status, 0)
+            let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
+            XCTAssertTrue(page.contains("Back to active 2026-04-0\(how == "crash" ? 1 : 5), a regression"), "\(how): \(page)")
+            // A quiet week says nothing of the kind.
+            let quiet = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-04-12T19:00:00Z")
+            XCTAssertFalse(quiet.out.contains("regression"), quiet.out)
+        }
+    }
 }
 
 /// Issue 31 (copy): a rest day says which of its two reasons it is.
@@ -764,50 +852,6 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-04-03T15:00:00Z", env: ["TZ": "America/New_York"]).status, 0)
         let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
         XCTAssertTrue(page.contains("Stable since 2026-03-30"), page)
-    }
-
-    /// The primary bug picked at `init` can be changed: it was the crash default and first in the
-    /// day's turn for good. A bug not active is activated; the earlier primary stays active.
-    func test_Bug_thePrimaryBugCanBeChanged() throws {
-        let cli = try CLI(zone: "UTC")
-        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00Z").status, 0)
-        let r = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:01:00Z")
-        XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was need to be liked)."), r.out)
-        XCTAssertTrue(r.out.contains("// Activated"), r.out)
-        let status = try cli.run(["status"], at: "2026-03-02T08:02:00Z").out
-        XCTAssertTrue(status.contains("Need to be right         active    primary") && status.contains("Need to be liked         active"), status)
-        XCTAssertTrue(try cli.run(["crash", "-m", "x"], at: "2026-03-02T08:03:00Z").out.hasPrefix("CRASH LOGGED  need to be right"))
-        let again = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:04:00Z")
-        XCTAssertTrue(again.out.contains("already your primary bug. Nothing was changed."), again.out)
-        XCTAssertNotEqual(try cli.run(["bug", "primary", "nope"], at: "2026-03-02T08:05:00Z").status, 0)
-    }
-
-    /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the
-    /// command says so. Both said nothing ("Logged. The version number stays where it is."), and
-    /// when no `today` had saved the stable state, the bug page showed no regression either.
-    func test_Lifecycle_aCrashOrALoudWeekThatSendsAStableBugBackSaysSo() throws {
-        for how in ["crash", "diagnostic"] {
-            let cli = try CLI(zone: "UTC")
-            XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
-            for d in ["08", "15", "22", "29"] {
-                XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z").status, 0)
-            }
-            XCTAssertTrue(try cli.run(["status"], at: "2026-04-01T09:00:00Z").out.contains("Need to be right         stable"))
-            let r = how == "crash" ? try cli.run(["crash", "need-to-be-right", "-m", "x"], at: "2026-04-01T10:00:00Z")
-                : try cli.run(["diagnostic", "--rate", "need-to-be-right=loud"], at: "2026-04-05T19:00:00Z")
-            XCTAssertEqual(r.status, 0, r.err)
-            let why = how == "crash" ? "crash logged" : "rated loud in the weekly diagnostic"
-            XCTAssertTrue(r.out.contains("Need to be right: regression, \(why). Back to active."), "\(how): \(r.out)")
-            XCTAssertTrue(try cli.run(["status"], at: "2026-04-05T19:05:00Z").out.contains("Need to be right         active"))
-            let site = cli.workdir + "/site"
-            XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-04-05T19:05:00Z").status, 0)
-            let page = try String(contentsOfFile: site + "/bugs/need-to-be-right/index.html", encoding: .utf8)
-            XCTAssertTrue(page.contains("Back to active 2026-04-0\(how == "crash" ? 1 : 5), a regression"), "\(how): \(page)")
-            // A quiet week says nothing of the kind.
-            let quiet = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-04-12T19:00:00Z")
-            XCTAssertFalse(quiet.out.contains("regression"), quiet.out)
-        }
     }
 
     /// Dated when it took effect, one change can make the next due at once: a bug nobody looked at

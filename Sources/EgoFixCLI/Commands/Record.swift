@@ -16,8 +16,16 @@ struct CrashCommand: AsyncParsableCommand {
     var note: String?
     @Option(help: ArgumentHelp("Where it happened: work, home, social, family, online, unsure.", valueName: "context"))
     var context: String?
+    @Flag(help: "Take back today's last crash (logged by mistake, or twice), before a reboot closes it.")
+    var undo = false
 
     func run() async throws {
+        if undo {
+            guard slug == nil, note == nil, context == nil else {
+                throw CLIError("--undo takes back today's last crash and takes no bug, note or context. Nothing was changed.", code: 64)
+            }
+            return try await takeBack()
+        }
         let s = try Session.open(options)
         let user = try await s.store.transaction { () -> UserProfile in
             try s.ensureCatalogue()
@@ -110,6 +118,23 @@ struct CrashCommand: AsyncParsableCommand {
             // line): it is kept in a private file, and the error says where.
             guard !fromOption, let text else { throw error }
             throw ReflectionInput.keeping(text, what: "note", refusedBy: error)
+        }
+        s.print(out)
+    }
+
+    /// `--undo`: today's last crash taken back (`CrashService.undoLast`).
+    func takeBack() async throws {
+        let s = try Session.open(options)
+        let out = try await s.store.transaction { () -> [String] in
+            try s.ensureCatalogue()
+            let r = try await CrashService(repos: s.repos, calendar: s.calendar).undoLast(at: s.now)
+            let bug: Bug? = if let id = r.crash.bugId { try await s.repos.bugs.getById(id) } else { nil }
+            let t = s.calendar.dateComponents([.hour, .minute], from: r.crash.crashedAt)
+            var out = [s.style.paint("CRASH TAKEN BACK", Style.crash) + (bug.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? ""), ""]
+            out += Text.wrap(String(format: "The crash logged at %02d:%02d is gone from the changelog, the counts and the patterns.", t.hour ?? 0, t.minute ?? 0)
+                             + (r.quickFix.map { " So is the quick fix it queued, \($0.label)." } ?? ""))
+            out += ["", s.style.dim("// " + (r.crash.note == nil ? "The record stays in the store, marked deleted." : "Its note stays in the store, marked deleted."))]
+            return out
         }
         s.print(out)
     }

@@ -53,6 +53,72 @@ public struct CrashService: Sendable {
         return (crash, quick, waiting)
     }
 
+    public enum UndoError: Error, Equatable, CustomStringConvertible {
+        case nothingToday(last: String?)
+        case rebooted(at: String)
+        case regressed(bug: String)
+
+        public var description: String {
+            switch self {
+            case .nothingToday(let last):
+                return "no crash logged today to take back" + (last.map { " (the last was on \($0); a day's record closes with the day)" } ?? "") + ". Nothing was changed."
+            case .rebooted(let at):
+                return "today's last crash is closed by the reboot at \(at), whose changelog entry counts it. It stays. Nothing was changed."
+            case .regressed(let bug):
+                return "today's last crash sent \(bug) back to active, and the bug's stable dates went with it. The crash stays. Nothing was changed."
+            }
+        }
+    }
+
+    /// What `undoLast` took back: the crash and the quick fix it had queued, if that one was still
+    /// waiting (one already marked stays: it was done).
+    public struct Undone: Sendable {
+        public let crash: Crash
+        public let quickFix: Fix?
+    }
+
+    /// `egofix crash --undo`: today's last crash, logged by mistake or twice, taken back before a
+    /// reboot closes it. Soft-deleted with what it made (its changelog entry, its event, which the
+    /// patterns read, and the quick fix it queued while that is unmarked); its note stays in the
+    /// deleted record. A crash that sent a stable bug back to active stays: the bug's stable dates
+    /// are gone with the regression and are not kept to restore. The streak keeps the day (the
+    /// tool was opened).
+    public func undoLast(at now: Date) async throws -> Undone {
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
+        let mine = try await repos.crashes.getAll().filter { $0.userId == user.id }
+            .sorted { $0.crashedAt != $1.crashedAt ? $0.crashedAt < $1.crashedAt : $0.id.uuidString < $1.id.uuidString }
+        let today = LocalDay(now, calendar: calendar)
+        guard let crash = mine.last, LocalDay(crash.crashedAt, calendar: calendar) == today else {
+            throw UndoError.nothingToday(last: mine.last.map { LocalDay($0.crashedAt, calendar: calendar).description })
+        }
+        if let r = crash.rebootedAt {
+            let t = calendar.dateComponents([.hour, .minute], from: r)
+            throw UndoError.rebooted(at: String(format: "%02d:%02d", t.hour ?? 0, t.minute ?? 0))
+        }
+        if let id = crash.bugId, let bug = try await repos.bugs.getById(id), bug.status == .active, bug.regressedAt == crash.crashedAt {
+            throw UndoError.regressed(bug: bug.title)
+        }
+        var gone = crash
+        gone.deletedAt = now
+        try await repos.crashes.save(gone)
+        for e in try await repos.versions.getAll() where e.userId == user.id && e.changeType == .crash && e.createdAt == crash.crashedAt {
+            try await repos.versions.delete(e.id)
+        }
+        let events = try await repos.events.getBetween(crash.crashedAt, crash.crashedAt.addingTimeInterval(0.001))
+        for e in events where e.eventType == .crashLogged && e.bugId == crash.bugId {
+            try await repos.events.delete(e.id)
+        }
+        var quick: Fix?
+        let fixes = try await repos.fixes.getAll()
+        for c in try await repos.completions.getAll() where c.userId == user.id && c.assignedAt == crash.crashedAt && c.outcome == .pending {
+            guard let fix = fixes.first(where: { $0.id == c.fixId }), fix.type == .quickFix else { continue }
+            try await repos.completions.delete(c.id)
+            for e in events where e.eventType == .fixAssigned && e.fixId == fix.id { try await repos.events.delete(e.id) }
+            quick = fix
+        }
+        return Undone(crash: crash, quickFix: quick)
+    }
+
     /// Reboot: every open crash gets rebootedAt; one changelog entry; the version number stays.
     public func reboot(at now: Date) async throws -> [Crash] {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
