@@ -98,7 +98,8 @@ enum ReflectionInput {
         guard let written = checkedText else {
             if let d = draft { discard(d) }
             draft = nil
-            throw CLIError("the \(what) was left empty in the editor. Nothing recorded; leave out -e to mark it without one.")
+            throw CLIError("the \(what) was left empty in the editor. Nothing recorded; "
+                           + (initial == nil ? "leave out -e to mark it without one." : "`-m \"\"` removes it."))
         }
         return written
     }

@@ -216,8 +216,7 @@ enum FixCard {
         case .counter(let c):
             // The unit in brackets only when the description does not name it ("times you say
             // \"yes, but\" (times)" said it twice).
-            let words = c.targetDescription.lowercased().split { !$0.isLetter }
-            let unit = c.unit.flatMap { words.contains(Substring($0.lowercased())) ? nil : " (\($0))" } ?? ""
+            let unit = c.describesItsUnit ? "" : c.unit.map { " (\($0))" } ?? ""
             return ["count: " + c.targetDescription + unit, "  (--count N at the end of the day)"]
         }
     }

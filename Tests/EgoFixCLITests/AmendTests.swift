@@ -35,7 +35,7 @@ final class AmendTests: XCTestCase {
         let cli = try practiceWithAWrongMark()
         let refused = try cli.run(["skipped"], at: "2026-03-08T09:06:00Z")
         XCTAssertTrue(refused.err.contains("is already marked failed. `egofix amend` changes today's mark"), refused.err)
-        let streak = try cli.json(["status"], at: "2026-03-08T09:06:00Z")["currentStreak"] as? Int
+        let streak = try XCTUnwrap(try cli.json(["status"], at: "2026-03-08T09:06:00Z")["streak"] as? Int)
 
         let applied = try cli.run(["amend", "applied", "-m", "a typo here"], at: "2026-03-08T09:07:00Z")
         XCTAssertEqual(applied.status, 0, applied.err)
@@ -43,15 +43,15 @@ final class AmendTests: XCTestCase {
         XCTAssertTrue(applied.out.contains("Reflection replaced."), applied.out)
         XCTAssertTrue(applied.out.contains("Version v1.1, was v1.0."), "the seventh applied fix reaches 1.1: \(applied.out)")
         var status = try cli.json(["status"], at: "2026-03-08T09:08:00Z")
-        XCTAssertEqual(status["version"] as? String ?? status["currentVersion"] as? String, "1.1", "\(status)")
-        XCTAssertEqual(status["currentStreak"] as? Int, streak, "the day keeps its mark")
+        XCTAssertEqual(status["version"] as? String, "1.1", "\(status)")
+        XCTAssertEqual(status["streak"] as? Int, streak, "the day keeps its mark")
 
         let skipped = try cli.run(["amend", "skipped"], at: "2026-03-08T09:09:00Z")
         XCTAssertEqual(skipped.status, 0, skipped.err)
         XCTAssertTrue(skipped.out.contains("Marked skipped, not applied.") && skipped.out.contains("Version v1.0, was v1.1."), skipped.out)
         XCTAssertFalse(skipped.out.contains("Reflection"), "the reflection is kept when none is given: \(skipped.out)")
         status = try cli.json(["status"], at: "2026-03-08T09:10:00Z")
-        XCTAssertEqual(status["version"] as? String ?? status["currentVersion"] as? String, "1.0", "\(status)")
+        XCTAssertEqual(status["version"] as? String, "1.0", "\(status)")
 
         // The day's fix, once, skipped, with the amended text; the changelog has no 1.1.
         let site = cli.workdir + "/site"
@@ -151,5 +151,37 @@ final class AmendTests: XCTestCase {
         let text = try cli.run(["amend", "-m", "It was not close."], at: "2026-04-29T09:08:00Z")
         XCTAssertEqual(text.status, 0, text.err)
         XCTAssertTrue(text.out.contains("Reflection added."), text.out)
+    }
+
+    /// A reflection amended to one that reads like a crisis gets the help block first, as
+    /// `applied` gives it (amend printed "AMENDED / Reflection replaced." only).
+    func test_amend_aCrisisReflectionGetsTheHelpBlock() throws {
+        let cli = try practiceWithAWrongMark()
+        let r = try cli.run(["amend", "-m", "Some days I want to kill myself over this."], at: "2026-03-08T10:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("BEFORE ANYTHING ELSE\n\n"), r.out)
+        XCTAssertTrue(r.out.contains("AMENDED  FIX #"), r.out)
+    }
+
+    /// A version reached, amended away, then reached again the next day is dated the day it was
+    /// reached again, after a sync too: the sync brought back the amended-away entry (dated the
+    /// day before) and superseded the right one.
+    func test_amend_aVersionReachedAgainIsDatedWhenItWasReached() throws {
+        let cli = try practiceWithAWrongMark()
+        let dir = cli.workdir + "/shared"
+        XCTAssertEqual(try cli.run(["amend", "applied"], at: "2026-03-08T10:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["amend", "skipped"], at: "2026-03-08T10:01:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["sync", dir], at: "2026-03-08T10:02:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-09T09:00:00Z").status, 0)
+        var r = try cli.run(["applied"], at: "2026-03-09T09:10:00Z")
+        if r.err.contains("--count") { r = try cli.run(["applied", "--count", "1"], at: "2026-03-09T09:10:00Z") }
+        if r.err.contains("--option") { r = try cli.run(["applied", "--option", "a"], at: "2026-03-09T09:10:00Z") }
+        if r.err.contains("--steps") { r = try cli.run(["applied", "--steps", "1"], at: "2026-03-09T09:10:00Z") }
+        XCTAssertTrue(r.out.contains("v1.1."), r.out + r.err)
+        XCTAssertEqual(try cli.run(["sync", dir], at: "2026-03-09T09:11:00Z").status, 0)
+        let doc = try export(cli)
+        let live = ((doc["versions"] as? [[String: Any]]) ?? []).filter { $0["version"] as? String == "1.1" && $0["deletedAt"] == nil }
+        XCTAssertEqual(live.count, 1, "\(live)")
+        XCTAssertEqual((live.first?["createdAt"] as? String)?.prefix(10), "2026-03-09", "\(live)")
     }
 }

@@ -471,6 +471,36 @@ final class LifetimeCommandTests: XCTestCase {
         let again = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:04:00Z")
         XCTAssertTrue(again.out.contains("already your primary bug. Nothing was changed."), again.out)
         XCTAssertNotEqual(try cli.run(["bug", "primary", "nope"], at: "2026-03-02T08:05:00Z").status, 0)
+        // Deactivated, it is still the crash default: said, with the way to name another.
+        let off = try cli.run(["bug", "deactivate", "need-to-be-right"], at: "2026-03-02T08:06:00Z")
+        XCTAssertTrue(off.out.contains("It is still your primary bug") && off.out.contains("`egofix bug primary SLUG`"), off.out)
+        let on = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:07:00Z")
+        XCTAssertTrue(on.out.contains("// Activated again: its severity restarts at low."), on.out)
+    }
+
+    /// A crash taken back leaves its day counted for the streak where a sync replays it from the
+    /// records: the crash's event was that day's only record, and the sync reset the streak.
+    func test_Crash_anUndoneCrashKeepsItsDayForTheStreak() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        func day(_ d: Int) throws {
+            let at = String(format: "2026-03-%02dT", d)
+            XCTAssertEqual(try cli.run(["today"], at: at + "09:00:00Z").status, 0)
+            var r = try cli.run(["applied"], at: at + "19:00:00Z")
+            if r.err.contains("--count") { r = try cli.run(["applied", "--count", "1"], at: at + "19:00:00Z") }
+            if r.err.contains("--option") { r = try cli.run(["applied", "--option", "a"], at: at + "19:00:00Z") }
+            if r.err.contains("--steps") { r = try cli.run(["applied", "--steps", "1"], at: at + "19:00:00Z") }
+        }
+        try day(2)
+        try day(4)  // 03-03 missed: the week's freeze
+        XCTAssertEqual(try cli.run(["crash", "-m", "not really"], at: "2026-03-05T10:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "--undo"], at: "2026-03-05T10:05:00Z").status, 0)
+        try day(6)
+        try day(7)
+        let before = try cli.json(["status"], at: "2026-03-07T20:00:00Z")["streak"] as? Int
+        XCTAssertEqual(before, 5, "03-02, then 03-04 to 03-07 (03-03 frozen)")
+        XCTAssertEqual(try cli.run(["sync", cli.workdir + "/shared"], at: "2026-03-07T20:10:00Z").status, 0)
+        XCTAssertEqual(try cli.json(["status"], at: "2026-03-07T20:11:00Z")["streak"] as? Int, before, "the sync's replay keeps 03-05")
     }
 
     /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the

@@ -553,3 +553,26 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: 0 of 1 stable bug to watch")
     }
 }
+
+/// The outcome commands and the week page say a counter's count as the description has it.
+final class InteractionSummaryTests: XCTestCase {
+    func counter(_ description: String, unit: String) throws -> Fix {
+        let data = try JSONEncoder().encode(CounterConfig(targetDescription: description, unit: unit))
+        return Fix(number: 186, bugId: UUID(), interactionType: .counter, prompt: "Count.", configurationData: data, createdAt: Date(timeIntervalSince1970: 0))
+    }
+
+    func marked(_ n: Int, _ fix: Fix) throws -> FixCompletion {
+        var c = FixCompletion(fixId: fix.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try c.mark(.applied, at: Date(timeIntervalSince1970: 60), outcomeData: try JSONEncoder().encode(InteractionOutcome(count: n)))
+        return c
+    }
+
+    /// A description that names its unit says it once ("Counted 3 sentences: sentences you ...").
+    func test_InteractionSummary_aCounterSaysItsUnitOnce() throws {
+        let named = try counter("sentences you finish for someone else", unit: "sentences")
+        XCTAssertEqual(InteractionSummary.text(try marked(3, named), fix: named), "Counted 3: sentences you finish for someone else.")
+        let plain = try counter("replies sent within a minute", unit: "times")
+        XCTAssertEqual(InteractionSummary.text(try marked(1, plain), fix: plain), "Counted once: replies sent within a minute.")
+        XCTAssertEqual(InteractionSummary.text(try marked(2, plain), fix: plain), "Counted 2 times: replies sent within a minute.")
+    }
+}

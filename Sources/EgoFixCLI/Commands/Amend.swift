@@ -21,6 +21,7 @@ struct Amend: AsyncParsableCommand {
     @OptionGroup var o: OutcomeOptions
 
     func run() async throws {
+        if let fix, fix < 1 { throw CLIError("--fix takes a fix's number, 1 or more (FIX #031 is 31). Nothing recorded.", code: 64) }
         let wanted: FixOutcome?
         switch outcome {
         case nil: wanted = nil
@@ -44,7 +45,7 @@ struct Amend: AsyncParsableCommand {
             return try e.encode($0)
         }
         var draft: String?
-        let typed = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", initial: peek.0.reflection, draft: &draft)
+        let typed = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", initial: peek.0.reflection ?? "", draft: &draft)
         // -m "" clears it; nothing given keeps it.
         let replaced = o.message != nil || o.edit || typed != nil
         let out: [String]
@@ -75,10 +76,13 @@ struct Amend: AsyncParsableCommand {
 
     private func lines(_ r: AmendResult, _ s: Session) -> [String] {
         let (before, after) = (r.before, r.after)
-        var out = [s.style.paint("AMENDED", s.style.outcomeColor(after.outcome)) + "  " + s.style.dim(r.fix.label), ""]
+        // A reflection that reads like a crisis gets the help block first, as every command that
+        // takes one gives it.
+        let help = after.reflection != before.reflection ? CrisisHelp.lines(for: after.reflection, style: s.style) : []
+        var out = help + [s.style.paint("AMENDED", s.style.outcomeColor(after.outcome)) + "  " + s.style.dim(r.fix.label), ""]
         if after.outcome != before.outcome {
             out.append("Marked \(after.outcome.rawValue), not \(before.outcome.rawValue).")
-            if after.outcome == .skipped { out.append(OutcomeCommand.line(for: .skipped, fix: r.fix)) }
+            out.append(OutcomeCommand.line(for: after.outcome, fix: r.fix))
         }
         if after.outcomeData != before.outcomeData, let said = InteractionSummary.text(after, fix: r.fix) { out += Text.wrap(said) }
         if after.reflection != before.reflection {
@@ -86,7 +90,7 @@ struct Amend: AsyncParsableCommand {
         }
         if let v = r.version { out.append("Version v\(v.after), was v\(v.before).") }
         out += r.changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) }
-        out += ["", s.style.dim("// The first version stays in the store, marked deleted. Earlier days are closed.")]
+        out += ["", s.style.dim("// The earlier mark stays in the store, marked deleted.")]
         return out
     }
 }

@@ -491,11 +491,14 @@ struct BugCommand: AsyncParsableCommand {
                 guard var user = try await s.repos.users.get() else { throw PracticeError.noProfile }
                 if user.primaryBugId == b.id && b.isActive { return "\(b.title) is already your primary bug. Nothing was changed." }
                 let before: Bug? = if let p = user.primaryBugId { try await s.repos.bugs.getById(p) } else { nil }
+                // First in the day's turn only while active (a stable bug gets retests, not daily fixes).
+                let turn = b.isActive && b.status != .active ? "" : "; it comes first in the day's turn"
                 var lines = Text.wrap(b.title + " is your primary bug" + (before.map { $0.id == b.id ? "" : " (was \($0.title.lowercased()))" } ?? "")
-                                      + ". A crash is about it unless you name another; it comes first in the day's turn.")
+                                      + ". A crash is about it unless you name another" + turn + ".")
                 if !b.isActive {
+                    let again = b.activatedAt != nil
                     try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
-                    lines.append(s.style.dim("// Activated: its fixes join the rotation from the next fix given."))
+                    lines.append(s.style.dim("// Activated" + (again ? " again: its severity restarts at low." : ": its fixes join the rotation from the next fix given.")))
                 }
                 user.primaryBugId = b.id
                 try await s.repos.users.save(user)
@@ -513,7 +516,10 @@ struct BugCommand: AsyncParsableCommand {
             try await BugCommand.change(options, slug: slug) { s, b in
                 if !b.isActive { return "\(b.title) is not active. Nothing was changed." }
                 try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
+                // Still the bug a crash is about unless named: said, with the way to change it.
+                let primary = try await s.repos.users.get()?.primaryBugId == b.id
                 return b.title + " deactivated. The history stays; the fixes stop."
+                    + (primary ? "\n" + s.style.dim("// It is still your primary bug: a crash is about it unless you name another. `egofix bug primary SLUG` names another.") : "")
             }
         }
     }

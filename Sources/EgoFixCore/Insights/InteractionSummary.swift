@@ -17,7 +17,12 @@ public enum InteractionSummary {
             }
         }
         if let n = o.count {
-            if case .counter(let cfg)? = try? fix.configuration() { return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)." }
+            if case .counter(let cfg)? = try? fix.configuration() {
+                // A description that names its unit says it once: "Counted 3: sentences you finish
+                // for someone else." (it read "Counted 3 sentences: sentences you ...").
+                if cfg.describesItsUnit { return "Counted \(n): \(cfg.targetDescription)." }
+                return "Counted \(Plural.count(n, unit: cfg.unit ?? "times")): \(cfg.targetDescription)."
+            }
             return "Counted \(n)."
         }
         if let id = o.optionId {

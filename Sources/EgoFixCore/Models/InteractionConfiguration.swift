@@ -69,6 +69,13 @@ public struct CounterConfig: Codable, Sendable, Equatable {
         self.targetDescription = targetDescription
         self.unit = unit
     }
+
+    /// Whether the description names its unit ("times you say \"yes, but\"", unit "times"): then
+    /// the unit is not said again beside it (22 of the catalogue's 42 counters do).
+    public var describesItsUnit: Bool {
+        guard let unit else { return false }
+        return targetDescription.lowercased().split { !$0.isLetter }.contains(Substring(unit.lowercased()))
+    }
 }
 
 /// A fix's configuration, decoded according to its interaction type.

@@ -219,8 +219,17 @@ public enum SyncRules {
         for (version, count, at) in reached {
             let name = version.description
             kept.insert(name)
-            let candidates = (byVersion[name] ?? []).sorted {
+            // An entry made before the version was reached is stale: the fix that reached it then
+            // was amended away (`egofix amend`), and the version was reached again later. Every
+            // machine makes its entry when it counts the fix that reaches it, never before the
+            // merged records reach it.
+            let candidates = (byVersion[name] ?? []).filter { $0.createdAt >= at }.sorted {
                 $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString
+            }
+            for e in (byVersion[name] ?? []) where e.createdAt < at && e.deletedAt != e.createdAt {
+                var stale = e
+                stale.deletedAt = e.createdAt
+                changed.append(stale)
             }
             guard let first = candidates.first else {
                 let made = VersionRules.entriesAfterApplying(appliedCountBefore: count - 1, userId: userId, at: at,

@@ -53,7 +53,8 @@ public struct AmendService: Sendable {
             case .noMarkToday(let fix):
                 return "\(fix) has no mark today. `egofix amend` without --fix changes the latest of today's."
             case .unchanged(let fix, let outcome):
-                return "nothing to amend: \(fix) is marked \(outcome.rawValue) with that already. Nothing recorded."
+                return "nothing to amend: \(fix) is marked \(outcome.rawValue) with that reflection and answer already. "
+                    + "Give another outcome, -m, -e or the answer to change. Nothing recorded."
             case .retestRegressed(let fix, let bug):
                 return "\(fix) was a retest, and failing it sent \(bug) back to active. That stands: the outcome stays failed. "
                     + "-m or -e still changes the reflection. Nothing recorded."
@@ -76,12 +77,15 @@ public struct AmendService: Sendable {
         let today = LocalDay(now, calendar: calendar)
         func isToday(_ c: FixCompletion) -> Bool { LocalDay(c.completedAt ?? c.assignedAt, calendar: calendar) == today }
         let candidates = fixNumber.map { n in marked.filter { byId[$0.fixId]?.number == n } } ?? marked
+        let anyToday = marked.last.map(isToday) ?? false
         guard let last = candidates.last, let fix = byId[last.fixId] else {
-            if let n = fixNumber { throw AmendError.noMarkToday(fix: "FIX #" + Fix.pad(n)) }
-            throw AmendError.nothingMarked
+            if let n = fixNumber, anyToday { throw AmendError.noMarkToday(fix: "FIX #" + Fix.pad(n)) }
+            if marked.isEmpty { throw AmendError.nothingMarked }
+            return try await target(at: now, fixNumber: nil)
         }
         guard isToday(last) else {
-            if fixNumber != nil { throw AmendError.noMarkToday(fix: fix.label) }
+            if fixNumber != nil, anyToday { throw AmendError.noMarkToday(fix: fix.label) }
+            if fixNumber != nil { return try await target(at: now, fixNumber: nil) }
             throw AmendError.notToday(fix: fix.label, day: LocalDay(last.completedAt ?? last.assignedAt, calendar: calendar).description)
         }
         return (last, fix)

@@ -108,6 +108,9 @@ public struct CrashService: Sendable {
         for e in events where e.eventType == .crashLogged && e.bugId == crash.bugId {
             try await repos.events.delete(e.id)
         }
+        // The day keeps its engagement where a sync replays the streak from the records: the
+        // crash's event was the day's only one when nothing else was done (a sync reset the streak).
+        try await EventRecorder(repos: repos, calendar: calendar).record(.appOpened, userId: user.id, at: crash.crashedAt)
         var quick: Fix?
         let fixes = try await repos.fixes.getAll()
         for c in try await repos.completions.getAll() where c.userId == user.id && c.assignedAt == crash.crashedAt && c.outcome == .pending {
