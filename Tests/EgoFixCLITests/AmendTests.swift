@@ -142,6 +142,7 @@ final class AmendTests: XCTestCase {
         let retest = try cli.run(["today"], at: "2026-04-29T09:00:00Z")
         XCTAssertTrue(retest.out.contains("TODAY // 2026-04-29 // retest"), retest.out)
         XCTAssertTrue(retest.out.contains("// A retest: Need to be right has been stable since 2026-03-30. Failed sends it"), retest.out)
+        XCTAssertEqual(try cli.json(["today"], at: "2026-04-29T09:01:00Z")["retest"] as? Bool, true)
         let failed = try cli.run(["failed"], at: "2026-04-29T09:05:00Z")
         XCTAssertTrue(failed.out.contains("Need to be right: regression, retest failed. Back to active."), failed.out)
         let undo = try cli.run(["amend", "applied"], at: "2026-04-29T09:06:00Z")

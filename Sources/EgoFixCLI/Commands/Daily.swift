@@ -140,12 +140,15 @@ struct Today: AsyncParsableCommand {
             let bug: Bug?
             let completion: FixCompletion
             let rerun: Bool
+            let retest: Bool
         }
         let fix: Fix?
         let bug: Bug?
         let completion: FixCompletion?
         let restDay: Bool
         let rerun: Bool
+        /// A stable bug's retest: failing it sends the bug back to active.
+        let retest: Bool
         let quickFix: Bool
         let daily: Daily?
 
@@ -155,9 +158,10 @@ struct Today: AsyncParsableCommand {
             completion = card?.completion
             self.restDay = restDay
             rerun = card?.isRerun ?? false
+            retest = card?.isRetest ?? false
             quickFix = card?.isQuickFix ?? false
             if let card, card.isQuickFix, let d = daily, d.completion.id != card.completion.id {
-                self.daily = Daily(fix: d.fix, bug: d.bug, completion: d.completion, rerun: d.isRerun)
+                self.daily = Daily(fix: d.fix, bug: d.bug, completion: d.completion, rerun: d.isRerun, retest: d.isRetest)
             } else {
                 self.daily = nil
             }
@@ -190,10 +194,7 @@ enum TodayLines {
         var heading = "TODAY // " + s.today.description
         // A stable bug's retest: its outcome decides whether the bug stays stable (a card that
         // looked like any other sent a bug back to active on `failed`, unannounced).
-        let retest = card.bug.flatMap { b -> Bug? in
-            guard b.status == .stable, let since = b.lastRetestAt, card.completion.assignedAt >= since else { return nil }
-            return b
-        }
+        let retest = card.isRetest ? card.bug : nil
         if card.isRerun { heading += " // rerun" }
         if retest != nil { heading += " // retest" }
         var out = FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading, showCommands: showCommands)

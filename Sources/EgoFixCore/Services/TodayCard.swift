@@ -11,6 +11,12 @@ public struct TodayCard: Equatable, Sendable {
     /// how many are left. Said once, on that day's card.
     public var unseenLeft: Int?
 
+    /// A stable bug's retest (`BugLifecycle.retests`): failing it sends the bug back to active.
+    public var isRetest: Bool {
+        guard let b = bug, b.status == .stable, let since = b.lastRetestAt else { return false }
+        return completion.assignedAt >= since
+    }
+
     public init(fix: Fix, bug: Bug?, completion: FixCompletion, isRerun: Bool = false, unseenLeft: Int? = nil) {
         self.fix = fix
         self.bug = bug
