@@ -11,6 +11,44 @@ final class SyncCommandTests: XCTestCase {
         return dir
     }
 
+    /// The day's fix marked on two machines: the same-day rule keeps one mark, and the other's
+    /// outcome event goes with it. Both events stayed live, and the patterns read two outcomes
+    /// for the day (an application and a skip).
+    func test_sync_cli_aMarkThatLostTheSameDayRuleLeavesNoOutcomeForThePatterns() throws {
+        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        XCTAssertEqual(try a.run(["today"], at: "2026-03-03T09:00:00Z").status, 0)
+        XCTAssertEqual(try b.run(["today"], at: "2026-03-03T09:01:00Z").status, 0)
+        func mark(_ m: CLI, _ outcome: String, _ at: String) throws {
+            var r = try m.run([outcome, "-m", "on \(outcome)"], at: at)
+            if r.err.contains("--count") { r = try m.run([outcome, "--count", "1"], at: at) }
+            if r.err.contains("--option") { r = try m.run([outcome, "--option", "a"], at: at) }
+            if r.err.contains("--steps") { r = try m.run([outcome, "--steps", "1"], at: at) }
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        try mark(a, "applied", "2026-03-03T10:00:00Z")
+        try mark(b, "skipped", "2026-03-03T11:00:00Z")
+        for (m, t) in [(a, "12:00"), (b, "12:01"), (a, "12:02")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0)
+        }
+        for m in [a, b] {
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
+            let outcomes = ((doc["events"] as? [[String: Any]]) ?? []).filter {
+                $0["deletedAt"] == nil && ($0["timestamp"] as? String)?.hasPrefix("2026-03-03") == true
+                    && ["fixApplied", "fixSkipped", "fixFailed"].contains($0["eventType"] as? String ?? "")
+            }
+            let live = ((doc["completions"] as? [[String: Any]]) ?? []).filter {
+                $0["deletedAt"] == nil && $0["outcome"] as? String != "pending" && ($0["completedAt"] as? String)?.hasPrefix("2026-03-03") == true
+            }
+            XCTAssertEqual(live.count, 1, "\(live)")
+            let kept = live.first?["outcome"] as? String ?? ""
+            XCTAssertEqual(outcomes.compactMap { $0["eventType"] as? String }, ["fix" + kept.prefix(1).uppercased() + kept.dropFirst()], "\(outcomes)")
+        }
+    }
+
     /// A folder that is not there is made (a new shared folder, or a typo): the sync says so,
     /// once; the next sync into it does not.
     func test_sync_cli_aFolderItMadeIsSaid() throws {

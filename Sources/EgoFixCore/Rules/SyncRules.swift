@@ -169,6 +169,36 @@ public enum SyncRules {
         return changed
     }
 
+    /// The outcome events of marks that lost the same-day rule: each machine recorded its own
+    /// mark's event, and the detectors read outcomes from events, so the day counted two outcomes
+    /// (a skip on one machine and an application on the other). An outcome event is deleted, at
+    /// its own instant (the same on every machine), when a superseded completion was marked with
+    /// it (fix, outcome and instant) and no live completion was. Returns the events changed.
+    public static func supersededOutcomeEvents(completions: [FixCompletion], events: [AnalyticsEvent]) -> [AnalyticsEvent] {
+        struct Mark: Hashable { let fix: UUID; let type: EventType; let at: Date }
+        func type(_ o: FixOutcome) -> EventType? {
+            switch o {
+            case .applied: return .fixApplied
+            case .skipped: return .fixSkipped
+            case .failed: return .fixFailed
+            case .pending: return nil
+            }
+        }
+        func mark(_ c: FixCompletion) -> Mark? {
+            guard let t = type(c.outcome), let at = c.completedAt else { return nil }
+            return Mark(fix: c.fixId, type: t, at: at)
+        }
+        let live = Set(completions.filter { $0.deletedAt == nil }.compactMap(mark))
+        let lost = Set(completions.filter(isSuperseded).compactMap(mark)).subtracting(live)
+        guard !lost.isEmpty else { return [] }
+        return events.compactMap { e in
+            guard e.deletedAt == nil, let fix = e.fixId, lost.contains(Mark(fix: fix, type: e.eventType, at: e.timestamp)) else { return nil }
+            var gone = e
+            gone.deletedAt = e.timestamp
+            return gone
+        }
+    }
+
     /// One completion marked on two machines (both versions of the same record): the merge keeps
     /// the newer version, and the other version's text is kept as a superseded completion of its
     /// own, with an id derived from that version, so the same-day rule adds it as a note. Nil when

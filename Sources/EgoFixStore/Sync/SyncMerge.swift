@@ -241,6 +241,10 @@ struct SyncState {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
         }
+        for e in SyncRules.supersededOutcomeEvents(completions: sortedValues(completions), events: sortedValues(events)) {
+            events[e.id] = e
+            mark(AnalyticsEvent.table, e.id)
+        }
         for d in SyncRules.resolveSameWeek(sortedValues(diagnostics).filter { $0.userId == profile }, calendar: calendar) {
             diagnostics[d.id] = d
             mark(WeeklyDiagnostic.table, d.id)
