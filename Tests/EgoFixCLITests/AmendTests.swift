@@ -12,10 +12,7 @@ final class AmendTests: XCTestCase {
         for d in 2...7 {
             let at = String(format: "2026-03-%02dT09:10:00Z", d)
             XCTAssertEqual(try cli.run(["today"], at: at).status, 0)
-            var r = try cli.run(["applied", "-m", "day \(d)"], at: at)
-            if r.err.contains("--count") { r = try cli.run(["applied", "--count", "2", "-m", "day \(d)"], at: at) }
-            if r.err.contains("--option") { r = try cli.run(["applied", "--option", "a", "-m", "day \(d)"], at: at) }
-            if r.err.contains("--steps") { r = try cli.run(["applied", "--steps", "1", "-m", "day \(d)"], at: at) }
+            let r = try cli.mark("applied", at: at, message: "day \(d)")
             XCTAssertEqual(r.status, 0, r.err)
         }
         XCTAssertEqual(try cli.run(["today"], at: "2026-03-08T09:00:00Z").status, 0)
@@ -174,10 +171,7 @@ final class AmendTests: XCTestCase {
         XCTAssertEqual(try cli.run(["amend", "skipped"], at: "2026-03-08T10:01:00Z").status, 0)
         XCTAssertEqual(try cli.run(["sync", dir], at: "2026-03-08T10:02:00Z").status, 0)
         XCTAssertEqual(try cli.run(["today"], at: "2026-03-09T09:00:00Z").status, 0)
-        var r = try cli.run(["applied"], at: "2026-03-09T09:10:00Z")
-        if r.err.contains("--count") { r = try cli.run(["applied", "--count", "1"], at: "2026-03-09T09:10:00Z") }
-        if r.err.contains("--option") { r = try cli.run(["applied", "--option", "a"], at: "2026-03-09T09:10:00Z") }
-        if r.err.contains("--steps") { r = try cli.run(["applied", "--steps", "1"], at: "2026-03-09T09:10:00Z") }
+        let r = try cli.mark("applied", at: "2026-03-09T09:10:00Z")
         XCTAssertTrue(r.out.contains("v1.1."), r.out + r.err)
         XCTAssertEqual(try cli.run(["sync", dir], at: "2026-03-09T09:11:00Z").status, 0)
         let doc = try export(cli)

@@ -67,6 +67,18 @@ struct CLI {
         return Result(status: p.terminationStatus, out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self))
     }
 
+    /// Marks the pending fix `outcome` ("applied", "skipped", "failed"), giving what its kind
+    /// takes when it is refused without it: a count of 1, option a, 1 step.
+    @discardableResult
+    func mark(_ outcome: String, at now: String, message: String? = nil) throws -> Result {
+        let m = message.map { ["-m", $0] } ?? []
+        var r = try run([outcome] + m, at: now)
+        for (flag, value) in [("--count", "1"), ("--option", "a"), ("--steps", "1")] where r.status != 0 && r.err.contains(flag) {
+            r = try run([outcome, flag, value] + m, at: now)
+        }
+        return r
+    }
+
     func json(_ args: [String], at now: String? = nil) throws -> [String: Any] {
         let r = try run(args + ["--json"], at: now)
         XCTAssertEqual(r.status, 0, r.err)

@@ -22,15 +22,8 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
         XCTAssertEqual(try a.run(["today"], at: "2026-03-03T09:00:00Z").status, 0)
         XCTAssertEqual(try b.run(["today"], at: "2026-03-03T09:01:00Z").status, 0)
-        func mark(_ m: CLI, _ outcome: String, _ at: String) throws {
-            var r = try m.run([outcome, "-m", "on \(outcome)"], at: at)
-            if r.err.contains("--count") { r = try m.run([outcome, "--count", "1"], at: at) }
-            if r.err.contains("--option") { r = try m.run([outcome, "--option", "a"], at: at) }
-            if r.err.contains("--steps") { r = try m.run([outcome, "--steps", "1"], at: at) }
-            XCTAssertEqual(r.status, 0, r.err)
-        }
-        try mark(a, "applied", "2026-03-03T10:00:00Z")
-        try mark(b, "skipped", "2026-03-03T11:00:00Z")
+        XCTAssertEqual(try a.mark("applied", at: "2026-03-03T10:00:00Z", message: "on applied").status, 0)
+        XCTAssertEqual(try b.mark("skipped", at: "2026-03-03T11:00:00Z", message: "on skipped").status, 0)
         for (m, t) in [(a, "12:00"), (b, "12:01"), (a, "12:02")] {
             XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0)
         }
