@@ -500,6 +500,21 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(try cli.json(["status"], at: "2026-03-07T20:11:00Z")["streak"] as? Int, before, "the sync's replay keeps 03-05")
     }
 
+    /// A crash about a deactivated stable bug regresses it, and says it stays deactivated: "Back to
+    /// active" read as taken up again, while `bugs` and `status` said deactivated.
+    func test_Lifecycle_aDeactivatedBugsRegressionSaysItStaysDeactivated() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        for d in ["08", "15", "22", "29"] {
+            XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(d)T19:00:00Z").status, 0)
+        }
+        XCTAssertEqual(try cli.run(["bug", "deactivate", "need-to-be-right"], at: "2026-03-31T09:01:00Z").status, 0)
+        let r = try cli.run(["crash", "need-to-be-right", "-m", "x"], at: "2026-03-31T09:02:00Z")
+        XCTAssertTrue(r.out.contains("Need to be right: regression, crash logged. It stays deactivated: `egofix bug activate need-to-be-right` takes it up again."), r.out)
+        XCTAssertFalse(r.out.contains("Back to active"), r.out)
+        XCTAssertTrue(try cli.run(["bugs"], at: "2026-03-31T09:03:00Z").out.contains("need-to-be-right     deactivated"))
+    }
+
     /// A crash or a loud week about a bug `status` shows as stable sends it back to active, and the
     /// command says so. Both said nothing ("Logged. The version number stays where it is."), and
     /// when no `today` had saved the stable state, the bug page showed no regression either.

@@ -42,6 +42,59 @@ final class SyncCommandTests: XCTestCase {
         }
     }
 
+    /// One fix given, synced, then marked on both machines without a word: the later mark wins
+    /// and the other keeps no record, so its outcome event stayed live and the patterns counted
+    /// both ("5 of your last 9 fixes were skipped" where history showed 1 skip).
+    func test_sync_cli_aMarkThatLostToTheSameCompletionLeavesNoOutcomeForThePatterns() throws {
+        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        XCTAssertEqual(try a.run(["today"], at: "2026-03-03T09:00:00Z").status, 0)
+        for (m, t) in [(a, "09:01"), (b, "09:02")] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0) }
+        XCTAssertEqual(try a.mark("skipped", at: "2026-03-03T10:00:00Z").status, 0)
+        XCTAssertEqual(try b.mark("applied", at: "2026-03-03T11:00:00Z").status, 0)
+        for (m, t) in [(a, "12:00"), (b, "12:01"), (a, "12:02"), (b, "12:03")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0)
+        }
+        for m in [a, b] {
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
+            let outcomes = ((doc["events"] as? [[String: Any]]) ?? []).filter {
+                $0["deletedAt"] == nil && ($0["timestamp"] as? String)?.hasPrefix("2026-03-03") == true
+                    && ["fixApplied", "fixSkipped", "fixFailed"].contains($0["eventType"] as? String ?? "")
+            }
+            XCTAssertEqual(outcomes.compactMap { $0["eventType"] as? String }, ["fixApplied"], "\(outcomes)")
+        }
+    }
+
+    /// A version is dated when the fix that reaches it was marked, whichever machine marked it:
+    /// the entry of the machine that counted its own 7th later stayed, and the changelog dated
+    /// v1.1 after the last fix listed under v1.0.
+    func test_sync_cli_aVersionIsDatedWhenItsSeventhFixWasMarked() throws {
+        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        func day(_ m: CLI, _ d: Int) throws {
+            let at = String(format: "2026-03-%02dT", d)
+            XCTAssertEqual(try m.run(["today"], at: at + "09:00:00Z").status, 0)
+            XCTAssertEqual(try m.mark("applied", at: at + "19:00:00Z").status, 0)
+        }
+        for d in 3...5 { try day(a, d) }
+        for (m, t) in [(a, "20:00"), (b, "20:01")] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-05T\(t):00Z").status, 0) }
+        for d in 6...8 { try day(b, d) }
+        try day(a, 9)   // the 7th of the merged record
+        try day(b, 10)  // B's own 7th: B made its v1.1 entry now
+        for (m, t) in [(a, "20:00"), (b, "20:01"), (a, "20:02")] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-10T\(t):00Z").status, 0) }
+        for m in [a, b] {
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
+            let live = ((doc["versions"] as? [[String: Any]]) ?? []).filter { $0["version"] as? String == "1.1" && $0["deletedAt"] == nil }
+            XCTAssertEqual(live.compactMap { ($0["createdAt"] as? String)?.prefix(10) }, ["2026-03-09"], "\(live)")
+        }
+    }
+
     /// A folder that is not there is made (a new shared folder, or a typo): the sync says so,
     /// once; the next sync into it does not.
     func test_sync_cli_aFolderItMadeIsSaid() throws {

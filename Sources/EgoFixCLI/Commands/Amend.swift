@@ -89,7 +89,7 @@ struct Amend: AsyncParsableCommand {
             out.append(after.reflection == nil ? "Reflection removed." : before.reflection == nil ? "Reflection added." : "Reflection replaced.")
         }
         if let v = r.version { out.append("Version v\(v.after), was v\(v.before).") }
-        out += r.changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) }
+        out += r.changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
         out += ["", s.style.dim("// The earlier mark stays in the store, marked deleted.")]
         return out
     }

@@ -370,6 +370,13 @@ enum OutcomeCommand {
         }
     }
 
+    /// `transitionLine` for a bug as it is now: a deactivated bug's regression sends no fixes, and
+    /// "Back to active" read as taken up again while `bugs` and `status` said deactivated.
+    static func transitionLine(_ t: BugLifecycle.Transition, of bug: Bug) -> String {
+        guard case .regressed(let why) = t, !bug.isActive else { return transitionLine(t, bug: bug.title) }
+        return bug.title + ": regression, \(why). It stays deactivated: `egofix bug activate \(bug.slug)` takes it up again."
+    }
+
     static func interactionOutcome(fix: Fix, _ o: OutcomeOptions) throws -> InteractionOutcome? {
         let config = try? fix.configuration()
         // An option meant for another kind of fix is refused, not silently dropped.

@@ -96,7 +96,7 @@ struct CrashCommand: AsyncParsableCommand {
                 out.append("")
                 out.append("Logged. The version number stays where it is.")
                 // A crash about a stable or resolved bug sends it back to active: said here, where it happened.
-                out += changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) }
+                out += changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
                 if help.isEmpty, let b = crashed, let tid = try await crashTidbit(s, bug: b) {
                     out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
                 }
@@ -287,7 +287,7 @@ struct Diagnostic: AsyncParsableCommand {
                 out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
             }
             // A loud week can send a stable bug back to active: said, not left for `status` to show.
-            if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, bug: $0.bug.title) } }
+            if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) } }
             out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
             out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
             return out

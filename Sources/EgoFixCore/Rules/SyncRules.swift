@@ -172,9 +172,12 @@ public enum SyncRules {
     /// The outcome events of marks that lost the same-day rule: each machine recorded its own
     /// mark's event, and the detectors read outcomes from events, so the day counted two outcomes
     /// (a skip on one machine and an application on the other). An outcome event is deleted, at
-    /// its own instant (the same on every machine), when a superseded completion was marked with
-    /// it (fix, outcome and instant) and no live completion was. Returns the events changed.
-    public static func supersededOutcomeEvents(completions: [FixCompletion], events: [AnalyticsEvent]) -> [AnalyticsEvent] {
+    /// its own instant (the same on every machine), when a superseded completion, or a version of
+    /// a completion that lost to another version of itself in the merge (`lostVersions`: one fix
+    /// marked on two machines, the loser without text keeps no record), was marked with it (fix,
+    /// outcome and instant) and no live completion was. Returns the events changed.
+    public static func supersededOutcomeEvents(completions: [FixCompletion], lostVersions: [FixCompletion] = [],
+                                               events: [AnalyticsEvent]) -> [AnalyticsEvent] {
         struct Mark: Hashable { let fix: UUID; let type: EventType; let at: Date }
         func type(_ o: FixOutcome) -> EventType? {
             switch o {
@@ -189,7 +192,7 @@ public enum SyncRules {
             return Mark(fix: c.fixId, type: t, at: at)
         }
         let live = Set(completions.filter { $0.deletedAt == nil }.compactMap(mark))
-        let lost = Set(completions.filter(isSuperseded).compactMap(mark)).subtracting(live)
+        let lost = Set((completions.filter(isSuperseded) + lostVersions).compactMap(mark)).subtracting(live)
         guard !lost.isEmpty else { return [] }
         return events.compactMap { e in
             guard e.deletedAt == nil, let fix = e.fixId, lost.contains(Mark(fix: fix, type: e.eventType, at: e.timestamp)) else { return nil }
@@ -224,11 +227,12 @@ public enum SyncRules {
     }
 
     /// The changelog's version bumps follow from the applied fixes: the 7th applied fix (by
-    /// completedAt, then id) reaches 1.1, and so on. For each version reached, one live entry:
-    /// the earliest (createdAt, then id) among the machines' entries for it, or, when no machine
-    /// made one, a new one with an id derived from the profile and the version, dated when that
-    /// fix was marked. Entries for versions not reached are superseded. Crash and reboot entries
-    /// are left alone. Returns the entries changed or made.
+    /// completedAt, then id) reaches 1.1, and so on. For each version reached, one live entry,
+    /// dated when that fix was marked: the machines' entry made then (the smallest id, if two), or,
+    /// when no machine made one then, a new one with an id derived from the profile and the
+    /// version. Entries for versions not reached, and entries made at another instant (a machine
+    /// that counted its own 7th later, or a 7th amended away), are superseded. Crash and reboot
+    /// entries are left alone. Returns the entries changed or made.
     public static func resolveVersions(entries: [VersionEntry], applied: [FixCompletion], userId: UUID) -> [VersionEntry] {
         let marked = applied.filter { $0.outcome == .applied && $0.deletedAt == nil }.sorted {
             let (a, b) = ($0.completedAt ?? $0.updatedAt, $1.completedAt ?? $1.updatedAt)
@@ -250,13 +254,14 @@ public enum SyncRules {
             let name = version.description
             kept.insert(name)
             // An entry made before the version was reached is stale: the fix that reached it then
-            // was amended away (`egofix amend`), and the version was reached again later. Every
-            // machine makes its entry when it counts the fix that reaches it, never before the
-            // merged records reach it.
-            let candidates = (byVersion[name] ?? []).filter { $0.createdAt >= at }.sorted {
-                $0.createdAt != $1.createdAt ? $0.createdAt < $1.createdAt : $0.id.uuidString < $1.id.uuidString
+            // was amended away (`egofix amend`), and the version was reached again later.
+            // The entry made when the fix that reaches the version was marked: a machine that
+            // counted its own 7th later (the merged 7th was another machine's) dated the version
+            // after its 7th fix; then none matches and the derived one, dated at that fix, is made.
+            let candidates = (byVersion[name] ?? []).filter { $0.createdAt == at }.sorted {
+                $0.id.uuidString < $1.id.uuidString
             }
-            for e in (byVersion[name] ?? []) where e.createdAt < at && e.deletedAt != e.createdAt {
+            for e in (byVersion[name] ?? []) where e.createdAt != at && e.deletedAt != e.createdAt {
                 var stale = e
                 stale.deletedAt = e.createdAt
                 changed.append(stale)

@@ -23,6 +23,9 @@ struct SyncState {
     var diagnostics: [UUID: WeeklyDiagnostic] = [:]
     var bugs: [UUID: Bug] = [:]
     var fixTypes: [UUID: FixType] = [:]
+    /// Marked versions of completions that lost to another version of themselves in this merge:
+    /// their outcome events go (`SyncRules.supersededOutcomeEvents`).
+    var lostMarks: [FixCompletion] = []
 
     /// Ids changed in memory, per table: written back at the end.
     var changed: [String: Set<UUID>] = [:]
@@ -71,6 +74,7 @@ struct SyncState {
         }
         waiting += Self.lww(&users, f.users, &touched); take(UserProfile.table)
         var kept: [FixCompletion] = []
+        var lostMarks: [FixCompletion] = []
         // A completion's day is set once, when it is given, and never changes: a copy without one
         // (from an egofix before the day was kept) takes the other copy's. A copy without it won
         // ties by its shorter bytes, the day was lost everywhere, and two days given in Tokyo
@@ -85,7 +89,9 @@ struct SyncState {
                             tieBreak: SyncState.ownBytes(_:greaterThan:),
                             lost: { winner, loser in
                                 if let k = SyncRules.keptVersion(winner: winner, loser: loser) { kept.append(k) }
+                                if loser.outcome != .pending { lostMarks.append(loser) }
                             })
+        self.lostMarks += lostMarks
         for k in kept where completions[k.id] == nil {
             completions[k.id] = k
             touched.insert(k.id)
@@ -241,7 +247,7 @@ struct SyncState {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
         }
-        for e in SyncRules.supersededOutcomeEvents(completions: sortedValues(completions), events: sortedValues(events)) {
+        for e in SyncRules.supersededOutcomeEvents(completions: sortedValues(completions), lostVersions: lostMarks, events: sortedValues(events)) {
             events[e.id] = e
             mark(AnalyticsEvent.table, e.id)
         }
