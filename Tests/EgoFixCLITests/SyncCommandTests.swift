@@ -11,15 +11,29 @@ final class SyncCommandTests: XCTestCase {
         return dir
     }
 
-    /// The day's fix marked on two machines: the same-day rule keeps one mark, and the other's
-    /// outcome event goes with it. Both events stayed live, and the patterns read two outcomes
-    /// for the day (an application and a skip).
-    func test_sync_cli_aMarkThatLostTheSameDayRuleLeavesNoOutcomeForThePatterns() throws {
+    /// Machine A starts a practice on 2026-03-02 (UTC) and syncs; machine B joins it.
+    func joined() throws -> (CLI, CLI, String) {
         let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
         let dir = try shared(a)
         XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
         XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
         XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        return (a, b, dir)
+    }
+
+    /// The live outcome events (applied, skipped, failed) of 2026-03-03 in a machine's export, by type.
+    func outcomeEvents(_ m: CLI) throws -> [String] {
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
+        return ((doc["events"] as? [[String: Any]]) ?? []).filter {
+            $0["deletedAt"] == nil && ($0["timestamp"] as? String)?.hasPrefix("2026-03-03") == true
+        }.compactMap { $0["eventType"] as? String }.filter { ["fixApplied", "fixSkipped", "fixFailed"].contains($0) }
+    }
+
+    /// The day's fix marked on two machines: the same-day rule keeps one mark, and the other's
+    /// outcome event goes with it. Both events stayed live, and the patterns read two outcomes
+    /// for the day (an application and a skip).
+    func test_sync_cli_aMarkThatLostTheSameDayRuleLeavesNoOutcomeForThePatterns() throws {
+        let (a, b, dir) = try joined()
         XCTAssertEqual(try a.run(["today"], at: "2026-03-03T09:00:00Z").status, 0)
         XCTAssertEqual(try b.run(["today"], at: "2026-03-03T09:01:00Z").status, 0)
         XCTAssertEqual(try a.mark("applied", at: "2026-03-03T10:00:00Z", message: "on applied").status, 0)
@@ -28,17 +42,10 @@ final class SyncCommandTests: XCTestCase {
             XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0)
         }
         for m in [a, b] {
-            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
-            let outcomes = ((doc["events"] as? [[String: Any]]) ?? []).filter {
-                $0["deletedAt"] == nil && ($0["timestamp"] as? String)?.hasPrefix("2026-03-03") == true
-                    && ["fixApplied", "fixSkipped", "fixFailed"].contains($0["eventType"] as? String ?? "")
-            }
-            let live = ((doc["completions"] as? [[String: Any]]) ?? []).filter {
-                $0["deletedAt"] == nil && $0["outcome"] as? String != "pending" && ($0["completedAt"] as? String)?.hasPrefix("2026-03-03") == true
-            }
-            XCTAssertEqual(live.count, 1, "\(live)")
-            let kept = live.first?["outcome"] as? String ?? ""
-            XCTAssertEqual(outcomes.compactMap { $0["eventType"] as? String }, ["fix" + kept.prefix(1).uppercased() + kept.dropFirst()], "\(outcomes)")
+            let history = try m.json(["history", "--days", "1"], at: "2026-03-03T12:05:00Z")
+            let kept = (((history["days"] as? [[String: Any]])?.last?["fixes"] as? [[String: Any]]) ?? []).compactMap { $0["outcome"] as? String }
+            XCTAssertEqual(kept.count, 1, "\(history)")
+            XCTAssertEqual(try outcomeEvents(m), kept.map { "fix" + $0.prefix(1).uppercased() + $0.dropFirst() })
         }
     }
 
@@ -46,11 +53,7 @@ final class SyncCommandTests: XCTestCase {
     /// and the other keeps no record, so its outcome event stayed live and the patterns counted
     /// both ("5 of your last 9 fixes were skipped" where history showed 1 skip).
     func test_sync_cli_aMarkThatLostToTheSameCompletionLeavesNoOutcomeForThePatterns() throws {
-        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
-        let dir = try shared(a)
-        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
-        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
-        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        let (a, b, dir) = try joined()
         XCTAssertEqual(try a.run(["today"], at: "2026-03-03T09:00:00Z").status, 0)
         for (m, t) in [(a, "09:01"), (b, "09:02")] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0) }
         XCTAssertEqual(try a.mark("skipped", at: "2026-03-03T10:00:00Z").status, 0)
@@ -58,25 +61,14 @@ final class SyncCommandTests: XCTestCase {
         for (m, t) in [(a, "12:00"), (b, "12:01"), (a, "12:02"), (b, "12:03")] {
             XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-03T\(t):00Z").status, 0)
         }
-        for m in [a, b] {
-            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try m.export()) as? [String: Any])
-            let outcomes = ((doc["events"] as? [[String: Any]]) ?? []).filter {
-                $0["deletedAt"] == nil && ($0["timestamp"] as? String)?.hasPrefix("2026-03-03") == true
-                    && ["fixApplied", "fixSkipped", "fixFailed"].contains($0["eventType"] as? String ?? "")
-            }
-            XCTAssertEqual(outcomes.compactMap { $0["eventType"] as? String }, ["fixApplied"], "\(outcomes)")
-        }
+        for m in [a, b] { XCTAssertEqual(try outcomeEvents(m), ["fixApplied"]) }
     }
 
     /// A version is dated when the fix that reaches it was marked, whichever machine marked it:
     /// the entry of the machine that counted its own 7th later stayed, and the changelog dated
     /// v1.1 after the last fix listed under v1.0.
     func test_sync_cli_aVersionIsDatedWhenItsSeventhFixWasMarked() throws {
-        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
-        let dir = try shared(a)
-        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
-        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
-        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        let (a, b, dir) = try joined()
         func day(_ m: CLI, _ d: Int) throws {
             let at = String(format: "2026-03-%02dT", d)
             XCTAssertEqual(try m.run(["today"], at: at + "09:00:00Z").status, 0)
