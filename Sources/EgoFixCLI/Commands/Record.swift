@@ -519,7 +519,8 @@ struct BugCommand: AsyncParsableCommand {
                 // Still the bug a crash is about unless named: said, with the way to change it.
                 let primary = try await s.repos.users.get()?.primaryBugId == b.id
                 return b.title + " deactivated. The history stays; the fixes stop."
-                    + (primary ? "\n" + s.style.dim("// It is still your primary bug: a crash is about it unless you name another. `egofix bug primary SLUG` names another.") : "")
+                    + (primary ? "\n" + Text.wrapComment("It is still your primary bug: a crash is about it unless you name another. `egofix bug primary SLUG` names another.")
+                        .map { s.style.dim($0) }.joined(separator: "\n") : "")
             }
         }
     }
