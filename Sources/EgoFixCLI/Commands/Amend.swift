@@ -39,11 +39,7 @@ struct Amend: AsyncParsableCommand {
             return try await svc.target(at: s.now, fixNumber: fix)
         }
         let interaction = try OutcomeCommand.interactionOutcome(fix: peek.1, o)
-        let data: Data? = try interaction.map {
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys]
-            return try e.encode($0)
-        }
+        let data: Data? = try interaction?.encoded()
         var draft: String?
         let typed = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", initial: peek.0.reflection ?? "", draft: &draft)
         // -m "" clears it; nothing given keeps it.

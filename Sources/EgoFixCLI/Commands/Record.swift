@@ -129,9 +129,8 @@ struct CrashCommand: AsyncParsableCommand {
             try s.ensureCatalogue()
             let r = try await CrashService(repos: s.repos, calendar: s.calendar).undoLast(at: s.now)
             let bug: Bug? = if let id = r.crash.bugId { try await s.repos.bugs.getById(id) } else { nil }
-            let t = s.calendar.dateComponents([.hour, .minute], from: r.crash.crashedAt)
             var out = [s.style.paint("CRASH TAKEN BACK", Style.crash) + (bug.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? ""), ""]
-            out += Text.wrap(String(format: "The crash logged at %02d:%02d is gone from the changelog, the counts and the patterns.", t.hour ?? 0, t.minute ?? 0)
+            out += Text.wrap("The crash logged at \(InstantText.hourMinute(r.crash.crashedAt, calendar: s.calendar)) is gone from the changelog, the counts and the patterns."
                              + (r.quickFix.map { " So is the quick fix it queued, \($0.label)." } ?? ""))
             out += ["", s.style.dim("// " + (r.crash.note == nil ? "The record stays in the store, marked deleted." : "Its note stays in the store, marked deleted."))]
             return out

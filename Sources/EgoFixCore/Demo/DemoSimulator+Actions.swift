@@ -112,8 +112,7 @@ extension DemoSimulator {
         let k = completionFix[index]
         guard k >= 0 else { return }
         let fixId = catalogue.fixes[k].id, bugId = catalogue.fixes[k].bugId, i = fixBug[k]
-        let type: EventType = outcome == .applied ? .fixApplied : outcome == .skipped ? .fixSkipped : .fixFailed
-        event(type, bug: bugId, fix: fixId, at: at)
+        event(EventType.marking(outcome) ?? .fixFailed, bug: bugId, fix: fixId, at: at)
         if outcome == .applied {
             versions += VersionRules.entriesAfterApplying(appliedCountBefore: appliedCount, userId: user, at: at, id: nextUUID())
             appliedCount += 1

@@ -173,4 +173,11 @@ public struct InteractionOutcome: Codable, Sendable, Equatable {
         self.timerCompleted = timerCompleted
         self.stepsCompleted = stepsCompleted
     }
+
+    /// As the store keeps it: JSON with sorted keys.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
 }

@@ -179,16 +179,8 @@ public enum SyncRules {
     public static func supersededOutcomeEvents(completions: [FixCompletion], lostVersions: [FixCompletion] = [],
                                                events: [AnalyticsEvent]) -> [AnalyticsEvent] {
         struct Mark: Hashable { let fix: UUID; let type: EventType; let at: Date }
-        func type(_ o: FixOutcome) -> EventType? {
-            switch o {
-            case .applied: return .fixApplied
-            case .skipped: return .fixSkipped
-            case .failed: return .fixFailed
-            case .pending: return nil
-            }
-        }
         func mark(_ c: FixCompletion) -> Mark? {
-            guard let t = type(c.outcome), let at = c.completedAt else { return nil }
+            guard let t = EventType.marking(c.outcome), let at = c.completedAt else { return nil }
             return Mark(fix: c.fixId, type: t, at: at)
         }
         let live = Set(completions.filter { $0.deletedAt == nil }.compactMap(mark))

@@ -144,16 +144,16 @@ public struct AmendService: Sendable {
     /// detectors read outcomes from events first). One is made when the mark has none (an
     /// imported record).
     private func replaceEvent(of old: FixCompletion, fix: Fix, with outcome: FixOutcome, userId: UUID, at markedAt: Date) async throws {
-        func type(_ o: FixOutcome) -> EventType { o == .applied ? .fixApplied : o == .skipped ? .fixSkipped : .fixFailed }
+        guard let type = EventType.marking(outcome) else { return }
         let was = try await repos.events.getBetween(markedAt, markedAt.addingTimeInterval(0.001))
-            .filter { $0.fixId == fix.id && $0.eventType == type(old.outcome) && $0.timestamp == markedAt }
+            .filter { $0.fixId == fix.id && $0.eventType == EventType.marking(old.outcome) && $0.timestamp == markedAt }
         for e in was {
             try await repos.events.delete(e.id)
-            try await repos.events.save(AnalyticsEvent(userId: e.userId, eventType: type(outcome), bugId: e.bugId, fixId: e.fixId,
+            try await repos.events.save(AnalyticsEvent(userId: e.userId, eventType: type, bugId: e.bugId, fixId: e.fixId,
                                                        context: e.context, dayOfWeek: e.dayOfWeek, hourOfDay: e.hourOfDay, timestamp: e.timestamp))
         }
         if was.isEmpty {
-            try await EventRecorder(repos: repos, calendar: calendar).record(type(outcome), userId: userId, bugId: fix.bugId, fixId: fix.id, at: markedAt)
+            try await EventRecorder(repos: repos, calendar: calendar).record(type, userId: userId, bugId: fix.bugId, fixId: fix.id, at: markedAt)
         }
     }
 }

@@ -92,8 +92,7 @@ public struct CrashService: Sendable {
             throw UndoError.nothingToday(last: mine.last.map { LocalDay($0.crashedAt, calendar: calendar).description })
         }
         if let r = crash.rebootedAt {
-            let t = calendar.dateComponents([.hour, .minute], from: r)
-            throw UndoError.rebooted(at: String(format: "%02d:%02d", t.hour ?? 0, t.minute ?? 0))
+            throw UndoError.rebooted(at: InstantText.hourMinute(r, calendar: calendar))
         }
         if let id = crash.bugId, let bug = try await repos.bugs.getById(id), bug.status == .active, bug.regressedAt == crash.crashedAt {
             throw UndoError.regressed(bug: bug.title)

@@ -94,16 +94,12 @@ public struct OutcomeService: Sendable {
         guard outcome != .pending else { throw FixCompletion.TransitionError.notAnOutcome }
         var (completion, fix): (FixCompletion, Fix)
         if let given { (completion, fix) = given } else { (completion, fix) = try await target(at: now) }
-        let data: Data? = try interaction.map {
-            let e = JSONEncoder()
-            e.outputFormatting = [.sortedKeys]
-            return try e.encode($0)
-        }
+        let data: Data? = try interaction?.encoded()
         let trimmed = reflection?.trimmingCharacters(in: .whitespacesAndNewlines)
         try completion.mark(outcome, at: now, reflection: trimmed?.isEmpty == false ? reflection : nil, outcomeData: data)
         try await repos.completions.save(completion)
 
-        let eventType: EventType = outcome == .applied ? .fixApplied : outcome == .skipped ? .fixSkipped : .fixFailed
+        let eventType = EventType.marking(outcome) ?? .fixFailed
         try await EventRecorder(repos: repos, calendar: calendar)
             .record(eventType, userId: user.id, bugId: fix.bugId, fixId: fix.id, at: now)
         let entry = outcome == .applied ? try await VersionService(repos: repos).recordApplied(at: now) : nil

@@ -2,6 +2,12 @@ import Foundation
 
 /// Instants a user types or a file brings in: read strictly, and held to a sane range.
 public enum InstantText {
+    /// "09:12": an instant's local time of day, as a message names it.
+    public static func hourMinute(_ d: Date, calendar: Calendar) -> String {
+        let t = calendar.dateComponents([.hour, .minute], from: d)
+        return String(format: "%02d:%02d", t.hour ?? 0, t.minute ?? 0)
+    }
+
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` and nothing else: the day must
     /// exist in its month (2026-02-30 is refused, not read as March 2), the hour, minute and second
     /// must be in range, and nothing may follow the offset. Nil for anything else.
