@@ -1,0 +1,57 @@
+import ArgumentParser
+import EgoFixConfig
+import EgoFixCore
+import EgoFixSite
+import EgoFixStore
+import Foundation
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
+        discussion: "Refuses a store that already holds a practice, and the default store: name one with --store, EGOFIX_STORE or egofix.toml. The history ends at --now (or $EGOFIX_NOW); without either, at 2026-11-22 20:00 Berlin, not the clock as for other commands.")
+    @OptionGroup var options: StoreOptions
+    @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
+
+    func run() async throws {
+        guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
+        // A made-up year in the default store would be taken for the person's own: `init` then
+        // refuses ("already holds a practice") and `today` goes on from the demo's last day.
+        if options.store == nil, (Session.environment()["EGOFIX_STORE"] ?? "").isEmpty {
+            let config: WorkspaceConfig
+            do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+            if config.store == nil {
+                let path = Session.storePath(flag: nil, config: config, env: Session.environment())
+                throw CLIError("demo writes a made-up history, and with no --store it would go into your own store, \(path). "
+                               + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
+            }
+        }
+        var opts = options
+        if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
+        let s = try Session.open(opts, ifMissing: .create)
+        do { try await fill(s) } catch {
+            // A store made for a demo that was not written (a full disk) is not left behind, empty.
+            s.discardMadeStore()
+            throw error
+        }
+    }
+
+    private func fill(_ s: Session) async throws {
+        if let u = try await s.repos.users.get() {
+            throw CLIError("\(s.storePath) already holds a practice (v\(u.currentVersion)). The demo only fills an empty store: pass --store with a new path.")
+        }
+        let catalogue = try Session.seedFiles().builtInCatalogue()
+        // The store keeps no patterns from the demo: the detectors run on it when asked.
+        let practice = DemoHistory.generate(catalogue: catalogue, endingAt: s.now, years: years, seed: seed, calendar: s.calendar,
+                                            detect: false)
+        let report: ImportReport
+        do { report = try s.store.loadPractice(practice) } catch StoreError.importWouldOverwrite(let path, _) {
+            // Another egofix wrote a practice while this history was being made.
+            throw CLIError("store \(path) holds a practice now (another egofix wrote one meanwhile); `demo` fills only an empty store. Nothing was changed.")
+        }
+        try s.ensureCatalogue()
+        s.print(["Demo history written to \(Terminal.visible(s.storePath)): \(report.summary).",
+                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])
+    }
+}

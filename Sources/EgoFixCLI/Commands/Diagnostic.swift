@@ -1,0 +1,204 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+struct Diagnostic: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diagnostic",
+        abstract: "The weekly check-in: 30 seconds, at most 3 bugs. Always skippable.",
+        discussion: """
+        Open from Sunday 18:00 through Monday, in your time zone. In a terminal it asks; in scripts pass \
+        --rate once per bug, e.g. --rate need-to-be-right=loud@work --rate need-to-be-busy=quiet.
+        """)
+
+    @OptionGroup var options: StoreOptions
+    @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable. A context, where it was loudest, only after "
+                               + "present or loud: work, home, social, family, online, unsure.", valueName: "rating"))
+    var rate: [String] = []
+    @Flag(help: "Skip this week. Records nothing; today, status and remind stop asking about it.") var skip = false
+    @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
+
+    func run() async throws {
+        let s = try Session.open(options)
+        let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
+        let (user, due) = try await s.store.transaction { () -> (UserProfile, Bool) in
+            try s.ensureCatalogue()
+            return (try await s.profile(), try await svc.isDue(at: s.now))
+        }
+        let week = svc.weekUnderReview(at: s.now)
+        // The week under review already has its diagnostic (else, when it is not due in the
+        // window, the week ended before the practice began).
+        func done() async throws -> Bool {
+            try await s.repos.diagnostics.getAll().contains { $0.deletedAt == nil && $0.week(in: s.calendar) == week }
+        }
+        let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
+        let closed = "diagnostic due. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays open through Monday."
+        if skip {
+            // Ratings with --skip would be dropped unread; which one was meant is the user's call.
+            guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
+            let done = try await done()
+            let noted = done || !due || noteSkipped(s, week)
+            // Outside the window there is nothing to skip (it said "Skipped" on a Wednesday).
+            let said = done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip."
+                : due ? "Skipped. Nothing recorded, nothing owed."
+                : inWindow ? "No diagnostic for \(week.isoWeekLabel): the practice began after that week. Nothing to skip."
+                : "No " + closed + " Nothing to skip."
+            s.print([said]
+                    + (noted ? [] : [s.style.dim("// This store cannot be written here, so the skip is not noted: `remind` and `today` mention the diagnostic until it closes.")]))
+            return
+        }
+        if !inWindow && !anyway {
+            // Ratings given outside the window are refused, not recorded for a half-finished week.
+            if !rate.isEmpty { throw CLIError("no " + closed + " --anyway records one for this week now.") }
+            s.print(["No " + closed, s.style.dim("// --anyway records one for this week now.")])
+            return
+        }
+        if inWindow && !due {
+            if try await done() { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
+            throw CLIError("no diagnostic for \(week.isoWeekLabel): the practice began after that week. The first one opens Sunday at 18:00.")
+        }
+        // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.
+        var responses: [BugDiagnosticResponse] = []
+        // No bug to rate: said, not a request for --rate on each of none (the copy audit).
+        if rate.isEmpty, try await svc.bugsToAsk().isEmpty {
+            s.print(["No active bugs to rate. Nothing recorded.", s.style.dim("// `egofix bug activate SLUG` starts one.")])
+            return
+        }
+        if !rate.isEmpty {
+            for r in rate { responses.append(try await parse(r, s)) }
+        } else if Prompt.interactive {
+            let bugs = try await svc.bugsToAsk()
+            // What this is, first: it opened on a tidbit with no heading, then a question.
+            s.print(["DIAGNOSTIC \(week.isoWeekLabel)  " + s.style.dim("// \(Text.plural(bugs.count, "bug")), 30 seconds. Enter skips one."), ""])
+            if let tid = MicroEducationPicker.pick(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
+                                                   trigger: .duringDiagnostic, lastShownId: user.lastTidbitId,
+                                                   seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
+                s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
+            }
+            // Enter skips one bug (the answers given are kept); Ctrl-D or Ctrl-C leaves the
+            // check-in with nothing recorded. (Enter on a later bug dropped the answers already given.)
+            let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
+            defer { interrupt.cancel() }
+            for b in bugs {
+                let i: Int
+                switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {
+                case .picked(let n): i = n
+                case .skipped: continue
+                case .ended:
+                    s.print(["Left. Nothing recorded, nothing owed."])
+                    return
+                }
+                let intensity = [BugIntensity.quiet, .present, .loud][i]
+                var ctx: EventContext?
+                if intensity != .quiet {
+                    let names = ["Work", "Home", "Social", "Family", "Online", "Unsure"]
+                    switch Prompt.choose("Where was it loudest?", names, skip: "to leave it out") {
+                    case .picked(let j): ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
+                    case .skipped: break
+                    case .ended:
+                        s.print(["Left. Nothing recorded, nothing owed."])
+                        return
+                    }
+                }
+                responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
+            }
+            guard !responses.isEmpty else {
+                // Only the week the window is open for (with --anyway mid-week, the week whose
+                // diagnostic opens on Sunday is not skipped by it).
+                if due, !(try await done()) { noteSkipped(s, week) }
+                s.print(["Skipped. Nothing recorded, nothing owed."])
+                return
+            }
+        } else {
+            throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug, or --skip.")
+        }
+        let answers = responses
+        let out = try await s.store.transaction { () -> [String] in
+            let (d, changed) = try await svc.completeNamingChanges(answers, at: s.now)
+            var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
+            for r in d.responses {
+                let b = try await s.repos.bugs.getById(r.bugId)
+                let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
+                out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
+            }
+            // A loud week can send a stable bug back to active: said, not left for `status` to show.
+            if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) } }
+            out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
+            out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
+            return out
+        }
+        s.print(out)
+    }
+
+    /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the week before.
+    func weekSummary(_ s: Session, week: LocalDay, began: Date) async throws -> [String] {
+        let completions = try await s.repos.completions.getAll()
+        let crashes = try await s.repos.crashes.getAll()
+        func counts(_ start: LocalDay) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
+            let end = start.adding(days: 7)
+            var a = 0, sk = 0, f = 0
+            for c in completions where c.deletedAt == nil {
+                guard let done = c.completedAt else { continue }
+                let d = LocalDay(done, calendar: s.calendar)
+                guard d >= start && d < end else { continue }
+                switch c.outcome {
+                case .applied: a += 1
+                case .skipped: sk += 1
+                case .failed: f += 1
+                case .pending: break
+                }
+            }
+            let x = crashes.filter { c in
+                let d = LocalDay(c.crashedAt, calendar: s.calendar)
+                return c.deletedAt == nil && d >= start && d < end
+            }.count
+            return (a, sk, f, x)
+        }
+        let now = counts(week), before = counts(week.adding(days: -7))
+        // The practice's first week has no week before it to compare with (it was compared with
+        // a week of zeros, as the site's first week page is not).
+        if LocalDay(began, calendar: s.calendar) >= week {
+            return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
+                    s.style.dim("// The practice's first week: no week before it to compare.")]
+        }
+        func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
+        let differs = now != before
+        return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
+                + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
+                s.style.dim(differs ? "// In parentheses: the week before, where it differs." : "// The same as the week before.")]
+    }
+
+    func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
+        let parts = r.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context].") }
+        let bug = try await s.bug(slug: parts[0])
+        // Empty parts kept: "loud@" is a malformed context, not "loud".
+        let valueParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        guard let intensity = BugIntensity(rawValue: valueParts[0].lowercased()) else {
+            throw CLIError("--rate '\(r)': '\(valueParts[0])' is not quiet, present or loud.")
+        }
+        var ctx: EventContext?
+        if valueParts.count == 2 {
+            // "unsure" is what the asking form offers; it is stored as unknown.
+            guard let c = EventContext.parse(valueParts[1]) else {
+                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.words).")
+            }
+            // The context says where the bug was loudest, so it is asked only when it was not quiet (spec).
+            guard intensity != .quiet else {
+                throw CLIError("--rate '\(r)': a quiet bug has no context. Drop '@\(valueParts[1])', or rate it present or loud.")
+            }
+            ctx = c
+        }
+        return BugDiagnosticResponse(bugId: bug.id, intensity: intensity, primaryContext: ctx)
+    }
+
+    /// Nothing is recorded for a skip; the store only notes the week, so that `today`, `status`
+    /// and `remind` stop asking about it (`egofix diagnostic` still takes it). Best effort: on a
+    /// store this user cannot write, skipping still succeeds and costs nothing.
+    /// Notes the skip (best effort: a store that cannot be written still skips); answers whether it did.
+    @discardableResult
+    private func noteSkipped(_ s: Session, _ week: LocalDay) -> Bool {
+        (try? s.store.setMeta(Session.skippedDiagnosticKey, String(week.ordinal))) != nil
+    }
+}

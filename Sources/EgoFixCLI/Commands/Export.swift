@@ -1,0 +1,28 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+struct Export: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "export", abstract: "Write the whole store as canonical JSON.")
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file")) var file: String
+
+    func run() async throws {
+        let s = try Session.open(options)
+        if file != "-", SafeFile.isStore(file, store: s.storePath) {
+            throw CLIError("refused to write \(file): it is the store itself. Give another path for the export. Nothing was written.")
+        }
+        // The profile's streak and freeze as they stand at the clock, so the file does not carry a
+        // streak that has since ended (the store is not written).
+        let streak = StreakService(repos: s.repos, calendar: s.calendar)
+        let now = s.now
+        let data = try s.store.exportJSON(profile: { streak.settled($0, at: now) })
+        if file == "-" {
+            try StandardStreams.write(data)
+            return
+        }
+        try SafeFile.replace(file, with: data, mode: 0o600)
+        s.print(["Exported to \(Terminal.visible(file)) (\(data.count) bytes)."])
+    }
+}

@@ -1,0 +1,63 @@
+import ArgumentParser
+import EgoFixCore
+import EgoFixStore
+import Foundation
+
+struct Import: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Read a whole store from an export. Validates everything before writing anything; backs the store up first.")
+    @OptionGroup var options: StoreOptions
+    @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
+    @Flag(help: "Replace a store that already holds a practice (a backup is kept).") var replace = false
+
+    func run() async throws {
+        // A FIFO or a device would be read forever or for nonsense.
+        var st = stat()
+        if stat(file, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
+            throw CLIError("cannot import \(file): it is not a regular file. Give the path of an export. Nothing was changed.")
+        }
+        // Read whole, a file takes several times its size in memory before it could be refused.
+        if st.st_size > SQLiteStore.maxImportBytes {
+            throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads "
+                           + "(a century of daily reflections of a few KB is under 200 MB). Give the path of an export. Nothing was changed.")
+        }
+        guard let data = FileManager.default.contents(atPath: file) else {
+            // The system's reason: "Permission denied" sent nobody to check the path.
+            let fd = open(file, O_RDONLY | O_CLOEXEC)
+            let reason = fd < 0 ? String(cString: strerror(errno)) : "it cannot be read"
+            if fd >= 0 { close(fd) }
+            throw CLIError("cannot read \(file) (\(reason)). Check the path and its permissions. Nothing was changed.")
+        }
+        // A store file (the backup an import keeps, a copy of a store) is not an export: it said
+        // "not valid JSON", and the way to restore it was nowhere.
+        if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+            let f = Terminal.visible(file)
+            throw CLIError("\(f) is a store file (an import's backup, or a copy of a store), not an export. To restore it: "
+                           + "`egofix export --store \(f) restored.json`, then `egofix import restored.json --replace`. Nothing was changed.")
+        }
+        let s = try Session.open(options, ifMissing: .create)
+        // A store this import made holds nothing to back up.
+        var backup: String?
+        if !s.createdStore {
+            let stamp = ISO8601.format(s.now).replacingOccurrences(of: ":", with: "")
+            var path = s.storePath + ".backup-" + stamp
+            var n = 2
+            while FileManager.default.fileExists(atPath: path) {
+                path = s.storePath + ".backup-" + stamp + "-\(n)"
+                n += 1
+            }
+            backup = path
+        }
+        let report: ImportReport
+        do {
+            report = try s.store.importJSON(data, replace: replace, backupPath: backup, now: s.now)
+        } catch {
+            // A refused import leaves no trace: not even the empty store opened for it.
+            // (Only when no other process has it open and it still holds no practice.)
+            s.discardMadeStore()
+            throw error
+        }
+        s.print(["Imported \(Terminal.visible(file)): \(report.summary)."] + (backup.map { [s.style.dim("// Backup of the previous store: \(Terminal.visible($0))")] } ?? []))
+    }
+}
