@@ -9,7 +9,7 @@ import Foundation
 package struct StoreOptions: ParsableArguments {
     package init() {}
 
-    @Option(name: .long, help: ArgumentHelp("The store file.", discussion: "Default: $EGOFIX_STORE, then `store` in egofix.toml, then $XDG_DATA_HOME/egofix/egofix.sqlite.", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("The store file.", discussion: "Default: $EGOFIX_STORE, then `store` in egofix.toml (this folder's, else the nearest folder's above it), then $XDG_DATA_HOME/egofix/egofix.sqlite.", valueName: "path"))
     package var store: String?
 
     @Option(name: .long, help: ArgumentHelp("Pin the clock (ISO 8601, e.g. 2026-11-22T09:00:00Z). Default: $EGOFIX_NOW, else now.", valueName: "instant"))
@@ -50,9 +50,35 @@ package struct Session {
         return String(cString: p)
     }
 
-    /// ./egofix.toml, or the defaults; `checkingTimeZone` false leaves its `time_zone` unchecked.
+    /// The workspace: the folder of the nearest egofix.toml, from the current folder up, the way
+    /// git finds its repository from any folder inside it; else the current folder. Its Seeds/,
+    /// Templates/, Assets/ and content/ are read, and egofix.toml's relative paths are its. (Run
+    /// from a subfolder, egofix read no egofix.toml and said "no store" at the default path, whose
+    /// `init` started a second practice beside the workspace's.) A parent's egofix.toml counts only
+    /// when it is this user's: one left in a shared folder such as /tmp could name the store.
+    package static func workspaceFolder() throws -> String {
+        workspace(from: try workingFolder())
+    }
+
+    package static func workspace(from folder: String) -> String {
+        var dir = folder
+        while true {
+            var st = stat()
+            if lstat(dir + "/egofix.toml", &st) == 0 {
+                return dir == folder || st.st_uid == getuid() ? dir : folder
+            }
+            guard dir != "/", let slash = dir.lastIndex(of: "/") else { return folder }
+            dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
+        }
+    }
+
+    /// The workspace's egofix.toml (`workspaceFolder`, or `folder` when given), or the defaults;
+    /// `checkingTimeZone` false leaves its `time_zone` unchecked. Its relative `store` and `output`
+    /// are the workspace's, made absolute when the command runs in another folder.
     package static func loadConfig(folder: String? = nil, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
-        let path = try (folder ?? workingFolder()) + "/egofix.toml"
+        let here = try workingFolder()
+        let workspace = folder ?? workspace(from: here)
+        let path = workspace + "/egofix.toml"
         // Looked at before it is read: a FIFO would stall every command, a huge file fill memory.
         var st = stat()
         guard stat(path, &st) == 0 else { return WorkspaceConfig() }
@@ -69,11 +95,16 @@ package struct Session {
             throw WorkspaceConfig.ParseError(file: path, line: 1, message: "not UTF-8 text; save egofix.toml as UTF-8")
         }
         var config = try WorkspaceConfig.parse(text, file: path, checkingTimeZone: checkingTimeZone)
-        // "~/" means $HOME for every path setting, as for `store` (an `output` of "~/out" made a
-        // folder named "~", a `content` of "~/notes" was read from one home and hashed from another).
-        config.output = config.output.map(expandTilde)
+        config.file = path
+        // "~" and "~/" mean $HOME for every path setting (an `output` of "~/out" made a folder
+        // named "~", a `content` of "~/notes" was read from one home and hashed from another).
+        func inWorkspace(_ p: String) -> String {
+            let p = expandTilde(p)
+            return p.hasPrefix("/") || workspace == here ? p : workspace + "/" + p
+        }
+        config.output = config.output.map(inWorkspace)
         config.content = config.content.map(expandTilde)
-        config.store = config.store.map(expandTilde)
+        config.store = config.store.map(inWorkspace)
         return config
     }
 
@@ -155,7 +186,7 @@ package struct Session {
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         let now = try clock(nowFlag, environment: env)
         let tz = try timeZone(config: config, environment: env)
-        let path = storePath(flag: storeFlag, config: config, env: env)
+        let (path, source) = try storeLocation(flag: storeFlag, config: config, env: env)
         var openPath = path
         // SQLite takes an empty file for a new database: a store truncated to 0 bytes would
         // become an empty practice that seems to work (even `check` said "integrity: ok"). The
@@ -170,9 +201,7 @@ package struct Session {
         }
         let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {
-            guard ifMissing == .inMemory else {
-                throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one there (`egofix bugs` lists the slugs); `--store` or EGOFIX_STORE names another.")
-            }
+            guard ifMissing == .inMemory else { throw noStore(at: path, from: source) }
             openPath = ":memory:"
         }
         let store: SQLiteStore
@@ -182,20 +211,61 @@ package struct Session {
                        storeWasEmptyFile: emptyFile)
     }
 
-    /// The store file a command reads: --store, else $EGOFIX_STORE, else `store` in egofix.toml
-    /// (its "~/" already the home), else the default.
-    package static func storePath(flag: String?, config: WorkspaceConfig, env: [String: String]) -> String {
-        StoreLocation.resolve(flag: flag ?? (env["EGOFIX_STORE"] == nil ? config.store : nil), environment: env)
+    /// Where the store's path came from: said when no store is there.
+    package enum StoreSource: Equatable, Sendable {
+        case flag, environment, config(file: String), standard
     }
 
-    static func expandTilde(_ p: String) -> String {
-        p.hasPrefix("~/") ? (environment()["HOME"] ?? NSHomeDirectory()) + String(p.dropFirst(1)) : p
+    /// The store file a command reads, and where its path came from: --store, else $EGOFIX_STORE,
+    /// else `store` in egofix.toml (its "~/" already the home, a relative path the workspace's),
+    /// else the default. An empty --store is refused, as an empty --now is (a script's unset
+    /// variable); an empty EGOFIX_STORE is unset, as empty variables usually are. "~" and "~/" are
+    /// the home in all three (`--store=~/x` and EGOFIX_STORE='~/x' reach egofix unexpanded, and made
+    /// a folder named "~" in whatever folder the command ran in).
+    package static func storeLocation(flag: String?, config: WorkspaceConfig, env: [String: String]) throws -> (path: String, from: StoreSource) {
+        if let flag {
+            guard !flag.isEmpty else {
+                throw CLIError("--store is empty. Give the store file's path, or leave --store out for $EGOFIX_STORE, egofix.toml's store or the default.")
+            }
+            return (expandTilde(flag), .flag)
+        }
+        if let e = env["EGOFIX_STORE"], !e.isEmpty { return (expandTilde(e), .environment) }
+        if let c = config.store { return (c, .config(file: config.file ?? "egofix.toml")) }
+        return (StoreLocation.resolve(flag: nil, environment: env), .standard)
     }
 
-    /// The catalogue: built-in seeds, overridden file by file by a ./Seeds folder.
+    /// `storeLocation`'s path.
+    package static func storePath(flag: String?, config: WorkspaceConfig, env: [String: String]) throws -> String {
+        try storeLocation(flag: flag, config: config, env: env).path
+    }
+
+    /// The refusal when no store is at `path`: where the path came from, and what to do. One
+    /// sentence for every command (they said it three ways).
+    package static func noStore(at path: String, from source: StoreSource, orDemo: Bool = false) -> CLIError {
+        let start = "`egofix init --bug SLUG` starts one there (`egofix bugs` lists the slugs)"
+            + (orDemo ? "; `egofix build --demo` builds the demo site." : ".")
+        switch source {
+        case .flag: return CLIError("no store at \(Terminal.visible(path)), named by --store. Check the path; " + start)
+        case .environment: return CLIError("no store at \(Terminal.visible(path)), named by EGOFIX_STORE. Check the path; " + start)
+        case .config(let file): return CLIError("no store at \(Terminal.visible(path)), named by `store` in \(Terminal.visible(file)). " + start)
+        case .standard:
+            return CLIError("no store at \(Terminal.visible(path)), the default: no --store, no EGOFIX_STORE, and no egofix.toml in this folder "
+                            + "or above it names one. A practice kept elsewhere is found from its workspace's folder, or named with --store "
+                            + "or EGOFIX_STORE. To start a new one at this path: `egofix init --bug SLUG` (`egofix bugs` lists the slugs)"
+                            + (orDemo ? "; `egofix build --demo` builds the demo site." : "."))
+        }
+    }
+
+    /// "~" and "~/..." with the home folder (`StoreLocation.home`); any other path as it is.
+    package static func expandTilde(_ p: String) -> String {
+        guard p == "~" || p.hasPrefix("~/") else { return p }
+        return StoreLocation.home(environment: environment()) + String(p.dropFirst(1))
+    }
+
+    /// The catalogue: built-in seeds, overridden file by file by the workspace's Seeds folder.
     static func seedFiles() -> SeedFiles {
         // A command whose folder is gone has stopped at egofix.toml already.
-        guard let local = (try? workingFolder()).map({ $0 + "/Seeds" }) else { return SeedFiles.load(folder: nil) }
+        guard let local = (try? workspaceFolder()).map({ $0 + "/Seeds" }) else { return SeedFiles.load(folder: nil) }
         var isDir: ObjCBool = false
         let hasLocal = FileManager.default.fileExists(atPath: local, isDirectory: &isDir) && isDir.boolValue
         return SeedFiles.load(folder: hasLocal ? local : nil)

@@ -8,10 +8,8 @@ import Foundation
 package enum StoreBuildSource {
     /// The store as a build's source (`egofix build`, and each of `egofix serve`'s builds).
     package static func source(store: String?, now: String?, config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
-        let path = Session.storePath(flag: store, config: config, env: env)
-        guard SQLiteStore.exists(at: path) else {
-            throw CLIError("no store at \(path). `egofix init` starts one; `egofix build --demo` builds the demo site.")
-        }
+        let (path, from) = try Session.storeLocation(flag: store, config: config, env: env)
+        guard SQLiteStore.exists(at: path) else { throw Session.noStore(at: path, from: from, orDemo: true) }
         let clock = SiteClockView(now: try Session.clock(now, environment: env),
                                   calendar: UserCalendar.make(timeZone: try Session.timeZone(config: config, environment: env)))
         return .store(path: path, clock: clock, load: { onShared in

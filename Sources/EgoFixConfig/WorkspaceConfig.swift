@@ -10,7 +10,7 @@ import TOMLKit
 ///     week_start = "monday"        # the only week there is so far: ISO weeks
 ///     output = "site"
 ///     content = "content"
-///     store = "~/.local/share/egofix/egofix.sqlite"
+///     store = "~/notes/egofix.sqlite"
 ///     remind_at = "09:00"          # the day's reminder (`egofix remind`, reminders.ics)
 ///
 /// The file is read by a real TOML parser (TOMLKit, toml++ underneath), so every string form TOML
@@ -26,6 +26,8 @@ public struct WorkspaceConfig: Equatable, Sendable {
     public var store: String?
     /// `remind_at`: when the day's reminder comes (nil: `ReminderTime.standard`, 09:00).
     public var remindAt: ReminderTime?
+    /// The egofix.toml these settings were read from (nil: none, the defaults).
+    public var file: String?
 
     public init(title: String? = nil, baseURL: String? = nil, timeZone: String? = nil, weekStart: String? = nil,
                 output: String? = nil, content: String? = nil, store: String? = nil) {
@@ -123,6 +125,15 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 }
                 c.baseURL = value.hasSuffix("/") ? value : value + "/"
             case "time_zone":
+                // "UTC+3" is three hours ahead to Foundation and three behind to TZ and the C
+                // library: the same text in egofix.toml and in TZ gave days six hours apart, and a
+                // systemd timer that never ran ("GMT+0300" is no zone systemd reads).
+                let upper = value.uppercased()
+                if upper.count > 3, upper.hasPrefix("UTC") || upper.hasPrefix("GMT"),
+                   let sign = upper.dropFirst(3).first, sign == "+" || sign == "-" {
+                    throw ParseError(file: file, line: n, message: "time_zone '\(value)' is an offset, and offsets read two ways (TZ takes UTC+3 as three hours behind UTC); "
+                                     + "use a zone's name: a place such as Europe/Berlin, or Etc/GMT-3 for three hours ahead of UTC all year")
+                }
                 guard !checkingTimeZone || TimeZone(identifier: value) != nil else {
                     throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin")
                 }
@@ -136,14 +147,20 @@ public struct WorkspaceConfig: Equatable, Sendable {
                         : "week_start must be \"monday\"")
                 }
                 c.weekStart = value.lowercased()
-            case "output": c.output = value
-            case "content": c.content = value
+            case "output", "content", "store":
+                // An empty path is a mistake, not the default (an empty store meant the default
+                // store, the person's own, even for `egofix demo`).
+                guard !value.isEmpty else {
+                    let fallback = key == "store" ? "the default store, $XDG_DATA_HOME/egofix/egofix.sqlite" : "\"\(key == "output" ? "site" : "content")\""
+                    throw ParseError(file: file, line: n, message: "'\(key)' is empty; give a path, or leave \(key) out for \(fallback)")
+                }
+                if key == "output" { c.output = value } else if key == "content" { c.content = value } else { c.store = value }
             case "remind_at":
                 guard let t = ReminderTime(value) else {
                     throw ParseError(file: file, line: n, message: "remind_at must be a time of day as HH:MM, such as \"09:00\"")
                 }
                 c.remindAt = t
-            default: c.store = value
+            default: break
             }
         }
         return c

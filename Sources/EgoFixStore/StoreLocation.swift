@@ -11,9 +11,21 @@ public enum StoreLocation {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             base = xdg
         } else {
-            base = (environment["HOME"] ?? NSHomeDirectory()) + "/.local/share"
+            base = home(environment: environment) + "/.local/share"
         }
         return base + "/egofix/egofix.sqlite"
+    }
+
+    /// The home folder: $HOME when it is an absolute path, else the user's entry in the password
+    /// database (an empty HOME put the store at /.local/share, a relative one under the folder a
+    /// command ran in).
+    public static func home(environment: [String: String]) -> String {
+        if let h = environment["HOME"], h.hasPrefix("/") { return h }
+        if let entry = getpwuid(getuid()), let dir = entry.pointee.pw_dir {
+            let d = String(cString: dir)
+            if d.hasPrefix("/") { return d }
+        }
+        return "/"
     }
 }
 

@@ -24,20 +24,19 @@ struct ServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let env = Session.environment()
-        let workspace = try Session.workingFolder()
+        let here = try Session.workingFolder()
+        let workspace = Session.workspace(from: here)
         if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
         // A store that is not there is refused at the start, as every command refuses it (serve
         // served a site of 404s, "the last good site" it never had, and waited).
         if let config = try? Session.loadConfig(folder: workspace, checkingTimeZone: false) {
-            let path = Session.storePath(flag: options.store, config: config, env: env)
-            guard SQLiteStore.exists(at: path) else {
-                throw CLIError("no store at \(path). `egofix init --bug SLUG` starts one; `--store` or EGOFIX_STORE names another.")
-            }
+            let (path, from) = try Session.storeLocation(flag: options.store, config: config, env: env)
+            guard SQLiteStore.exists(at: path) else { throw Session.noStore(at: path, from: from) }
         }
         let address = try ServeCommand.address(host: host, port: UInt16(port ?? 0))
         // The store as given (--store, else EGOFIX_STORE; egofix.toml's is the workspace's): two
         // serves of one folder with two stores built into one cache site and showed each other's.
-        let store = (options.store ?? env["EGOFIX_STORE"]).map { $0.hasPrefix("/") ? $0 : workspace + "/" + $0 } ?? ""
+        let store = (options.store ?? env["EGOFIX_STORE"]).map(Session.expandTilde).map { $0.hasPrefix("/") ? $0 : here + "/" + $0 } ?? ""
         guard let cache = ServeCommand.cacheFolder(workspace: workspace, store: store, env: env) else {
             throw CLIError("no cache folder: set XDG_CACHE_HOME or HOME.")
         }
@@ -260,7 +259,7 @@ struct Rebuilder: Sendable {
         let zone = (try? Session.timeZone(config: config, environment: env)) ?? TimeZone(identifier: "UTC") ?? .current
         let now = (try? Session.clock(options.now, environment: env)) ?? Date()
         let day = SiteClockView(now: now, calendar: UserCalendar.make(timeZone: zone)).text
-        return InputWatch.fingerprint(store: Session.storePath(flag: options.store, config: config, env: env), workspace: workspace,
+        return InputWatch.fingerprint(store: (try? Session.storePath(flag: options.store, config: config, env: env)) ?? "", workspace: workspace,
                                       contentFolder: config.content ?? "content", day: day)
     }
 }

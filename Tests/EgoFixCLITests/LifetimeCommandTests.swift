@@ -958,10 +958,11 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)
     }
 
-    /// A person back after a week or more is told the time since and welcomed back by `today`
+    /// A person back after more than a week is told the time since and welcomed back by `today`
     /// itself (only a site built before the return said it; `today` then counted as an entry and
-    /// the site stopped saying it); once, and not after a shorter gap.
-    func test_Today_aReturnAfterAWeekOrMoreIsWelcomedOnce() throws {
+    /// the site stopped saying it); once, and not after a week or less (a person who comes only
+    /// for Sunday's diagnostic was welcomed back every Sunday).
+    func test_Today_aReturnAfterMoreThanAWeekIsWelcomedOnce() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
         XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T08:00:00Z").status, 0)
@@ -970,6 +971,8 @@ final class DateLineHistoryTests: XCTestCase {
         let back = try cli.run(["today"], at: "2026-03-18T08:00:00Z").out
         XCTAssertTrue(back.hasPrefix("10 days since the last entry. Welcome back. Nothing to make up;"), back)
         XCTAssertFalse(try cli.run(["today"], at: "2026-03-18T09:00:00Z").out.contains("Welcome back"))
+        let week = try cli.run(["today"], at: "2026-03-25T08:00:00Z").out
+        XCTAssertFalse(week.contains("Welcome back"), week)
         XCTAssertFalse(try cli.run(["today", "--json"], at: "2026-04-30T09:00:00Z").out.contains("Welcome back"))
     }
 

@@ -391,7 +391,7 @@ final class ReminderCommandTests: XCTestCase {
         // replaced (one reminder per user: it replaced them without a word).
         XCTAssertFalse(try cli.run(["remind", "--install"], env: env).out.contains("replace"))
         let moved = try cli.run(["remind", "--install", "--at", "07:30"], env: env)
-        XCTAssertTrue(moved.out.contains("They replace the units that were there, which reminded another store or at another time"), moved.out)
+        XCTAssertTrue(moved.out.contains("They replace the units that were there, which reminded this store at another time or in another zone"), moved.out)
         XCTAssertEqual(try cli.run(["remind", "--install"], env: env).status, 0)
 
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
@@ -419,6 +419,58 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(early.status, 0, early.err)
         XCTAssertTrue(early.out.hasPrefix("Fix #"), early.out)
         XCTAssertEqual(try cli.run(["remind", "--print"]).status, 1, "--print goes with --install")
+    }
+
+    /// The units keep what they were written with. The service read remind_at from egofix.toml
+    /// while the timer kept the old time: moved to 10:00 without a new install, the 09:00 run
+    /// found nothing due and no run came at 10:00, so the day's reminder never came. The service
+    /// now runs with the timer's time, and the install says to run it again after a change.
+    func test_remindInstall_theServiceRunsAtTheTimersTimeAndNamesTheStoreItReplaces() throws {
+        let cli = try started()
+        let config = cli.workdir + "/config"
+        let env = ["XDG_CONFIG_HOME": config]
+        let service = config + "/systemd/user/egofix-remind.service"
+        let r = try cli.run(["remind", "--install"], env: env)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("after changing remind_at, time_zone or store, run `egofix remind --install` again."), r.out)
+        XCTAssertTrue(try String(contentsOfFile: service, encoding: .utf8).contains("\"--store\" \"\(cli.store)\" \"--at\" \"09:00\""))
+        try "remind_at = \"10:00\"\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        let at9 = try cli.run(["remind", "--at", "09:00"], at: "2026-11-25T08:00:30Z")
+        XCTAssertTrue(at9.out.hasPrefix("Fix #"), "what the 09:00 unit runs finds the fix due: \(at9.out)")
+
+        // Another store's install takes the one reminder over, and says which store it reminded.
+        let other = cli.workdir + "/other $x%y.sqlite"
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right", "--store", other], at: "2026-11-25T07:00:00Z").status, 0)
+        let moved = try cli.run(["remind", "--install", "--store", other], env: env)
+        XCTAssertTrue(moved.out.contains("They replace the units that were there, which reminded another store, \(cli.store) (one reminder per user)."), moved.out)
+        let back = try cli.run(["remind", "--install"], env: env)
+        XCTAssertTrue(back.out.contains("which reminded another store, \(other) (one reminder per user)."), back.out)
+    }
+
+    /// A TZ offset with no zone name (`UTC-5:30`, India's offset as POSIX writes it) became the
+    /// zone "GMT+0530", which systemd does not read in OnCalendar (the timer never ran) and the
+    /// C library reads as west. The timer now runs at the same instants in UTC, and the service
+    /// gets TZ in POSIX's form.
+    func test_remindInstall_anOffsetWithoutAZoneNameRunsInUTC() throws {
+        let cli = try started()
+        let config = cli.workdir + "/config"
+        for (tz, daily, sunday, posix) in [("UTC-5:30", "*-*-* 03:30:00 UTC", "Sun *-*-* 12:30:00 UTC", "<+0530>-5:30"),
+                                           ("<-0930>9:30", "*-*-* 18:30:00 UTC", "Mon *-*-* 03:30:00 UTC", "<-0930>9:30")] {
+            let r = try cli.run(["remind", "--install"], env: ["XDG_CONFIG_HOME": config, "TZ": tz])
+            XCTAssertEqual(r.status, 0, r.err)
+            let timer = try String(contentsOfFile: config + "/systemd/user/egofix-remind.timer", encoding: .utf8)
+            XCTAssertTrue(timer.contains("OnCalendar=\(daily)\nOnCalendar=\(sunday)\n"), timer)
+            let service = try String(contentsOfFile: config + "/systemd/user/egofix-remind.service", encoding: .utf8)
+            XCTAssertTrue(service.contains("Environment=\"TZ=\(posix)\""), service)
+            // The service's TZ is the same zone to egofix: 09:00 there is the fix's time.
+            let due = try cli.run(["remind"], at: tz == "UTC-5:30" ? "2026-11-25T03:30:30Z" : "2026-11-25T18:30:30Z", env: ["TZ": posix])
+            XCTAssertTrue(due.out.hasPrefix("Fix #"), due.out + due.err)
+            if FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") {
+                for spec in [daily, sunday] {
+                    XCTAssertEqual(try cli.run(["calendar", spec], env: [:], executable: "/usr/bin/systemd-analyze").status, 0, spec)
+                }
+            }
+        }
     }
 
     // MARK: reminders.ics

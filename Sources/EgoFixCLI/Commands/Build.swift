@@ -8,13 +8,14 @@ struct Build: AsyncParsableCommand {
         commandName: "build",
         abstract: "Build the static site: weekly reports, rollups, changelog, graph, patterns, share cards.",
         discussion: """
-        Reads the store, ./content (weeks/2026-W47.md, versions/1.3.md, pages/*.md) and ./egofix.toml. \
-        ./Templates and ./Assets override the built-in theme file by file. Builds into a temporary folder \
+        Reads the store and the workspace (the folder of the nearest egofix.toml, from here up; else this \
+        folder): its egofix.toml, content/ (weeks/2026-W47.md, versions/1.3.md, pages/*.md), and Templates/ \
+        and Assets/, which override the built-in theme file by file. Builds into a temporary folder \
         and swaps it in; unchanged files keep their bytes and mtime.
         """)
 
     @OptionGroup var options: StoreOptions
-    @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else ./site.", valueName: "dir")) var out: String?
+    @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else site in the workspace.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
     @Flag(help: ArgumentHelp("Build from the built-in demo history instead of the store. It ends \(DemoSite.endDate.prefix(10)) whatever --now says; `egofix demo` fills a store that ends at --now.")) var demo = false
     @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo).", valueName: "n")) var years: Int = 1

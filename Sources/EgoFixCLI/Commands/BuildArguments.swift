@@ -25,9 +25,13 @@ package struct BuildArguments: Equatable, Sendable {
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
         let config: WorkspaceConfig
         do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        // --out is the current folder's; egofix.toml's output (already made absolute when the
+        // workspace is a folder above) and the default "site" are the workspace's.
         let cwdPath = try Session.workingFolder()
-        let outputPath = BuildArguments.outputPath(out ?? config.output ?? "site", in: cwdPath)
-        var request = SiteBuildRequest(workspace: cwdPath, outputPath: outputPath, contentFolder: config.content ?? "content",
+        let workspace = Session.workspace(from: cwdPath)
+        let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
+            ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
+        var request = SiteBuildRequest(workspace: workspace, outputPath: outputPath, contentFolder: config.content ?? "content",
                                        title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,
                                        source: try source(config: config, env: env),
                                        manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],

@@ -18,14 +18,15 @@ struct Demo: AsyncParsableCommand {
         guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
         // A made-up year in the default store would be taken for the person's own: `init` then
         // refuses ("already holds a practice") and `today` goes on from the demo's last day.
-        if options.store == nil, (Session.environment()["EGOFIX_STORE"] ?? "").isEmpty {
-            let config: WorkspaceConfig
-            do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
-            if config.store == nil {
-                let path = Session.storePath(flag: nil, config: config, env: Session.environment())
-                throw CLIError("demo writes a made-up history, and with no --store it would go into your own store, \(path). "
-                               + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
-            }
+        // So would a store named by its own path (egofix.toml's example once was the default path).
+        let env = Session.environment()
+        let config: WorkspaceConfig
+        do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        let (path, from) = try Session.storeLocation(flag: options.store, config: config, env: env)
+        let standard = StoreLocation.resolve(flag: nil, environment: env.filter { $0.key != "EGOFIX_STORE" })
+        if from == .standard || RealPath.of(path).map({ $0 == RealPath.of(standard) }) == true {
+            throw CLIError("demo writes a made-up history, and \(from == .standard ? "with no --store " : "")it would go into your own store, \(standard). "
+                           + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
         }
         var opts = options
         if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }

@@ -39,7 +39,7 @@ struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lint",
         abstract: "Check a seeds folder: schema, references, ids, configurations, copy rules, house style.",
-        discussion: "With no folder, checks ./Seeds when there is one (what a build here reads), else the built-in seeds. "
+        discussion: "With no folder, checks the workspace's Seeds when there is one (what a build here reads), else the built-in seeds. "
             + "A file the folder lacks is the built-in one, as in a build. Each problem is one line: file: entry: field: what is wrong.")
 
     @Argument(help: "A folder with bugs.json, fixes.json and micro_education.json.")
@@ -51,7 +51,9 @@ struct Lint: ParsableCommand {
     func run() throws {
         var dir = self.dir
         var isFolder: ObjCBool = false
-        if dir == nil, FileManager.default.fileExists(atPath: "Seeds", isDirectory: &isFolder), isFolder.boolValue { dir = "Seeds" }
+        let here = try Session.workingFolder(), workspace = Session.workspace(from: here)
+        let seeds = workspace == here ? "Seeds" : workspace + "/Seeds"
+        if dir == nil, FileManager.default.fileExists(atPath: seeds, isDirectory: &isFolder), isFolder.boolValue { dir = seeds }
         if let dir {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {

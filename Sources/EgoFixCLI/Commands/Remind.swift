@@ -93,14 +93,17 @@ struct Remind: AsyncParsableCommand {
         // The store by its full path, wherever it was found (--store, EGOFIX_STORE, egofix.toml or
         // $XDG_DATA_HOME): systemd runs the unit without this shell's environment.
         let store: String? = absolute(s.storePath, in: cwd)
-        let workspace = FileManager.default.fileExists(atPath: cwd + "/egofix.toml") ? cwd : nil
+        // The workspace (egofix.toml's folder, here or above) is where the service runs when it
+        // has egofix.toml or a Seeds folder of its own: the service reads both there.
+        let found = Session.workspace(from: cwd)
+        let workspace = ["/egofix.toml", "/Seeds"].contains { FileManager.default.fileExists(atPath: found + $0) } ? found : nil
         let named = s.config.timeZone != nil || !(env["TZ"] ?? "").isEmpty
         for path in [executable, store, workspace].compactMap({ $0 }) where SystemdUnits.unfit(path) {
             throw CLIError("\(Terminal.visible(path)) holds a control character; a systemd unit cannot name it. Move it, or pass another --store.")
         }
         // The timer's time goes to the command too: a reminder run at 07:30 is due from 07:30.
-        let zone = named ? s.calendar.timeZone.identifier : nil
-        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: given, timeZone: zone)
+        let zone = named ? SystemdUnits.Zone(s.calendar.timeZone) : nil
+        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: time, timeZone: zone)
         let timer = SystemdUnits.timerText(at: time, timeZone: zone)
         let folder = SystemdUnits.folder(environment: env)
         if printUnits {
@@ -109,7 +112,11 @@ struct Remind: AsyncParsableCommand {
         }
         let existed = FileManager.default.fileExists(atPath: folder + "/" + SystemdUnits.timer)
         // One reminder per user: units written for another store or time are replaced, and said so.
-        let replaced = existed && (try? String(contentsOfFile: folder + "/" + SystemdUnits.service, encoding: .utf8)) != service
+        let before = existed ? try? String(contentsOfFile: folder + "/" + SystemdUnits.service, encoding: .utf8) : nil
+        let replaced = existed && before != service
+        // The store the replaced units reminded, when it was another (a second workspace's
+        // install took the reminder over without naming either store).
+        let replacedStore = before.flatMap(SystemdUnits.store(inService:)).flatMap { $0 == store ? nil : $0 }
         // The system's reason ("No space left on device"), not Foundation's sentence about it.
         func refused(_ reason: String) -> CLIError {
             CLIError("cannot write the units into \(folder) (\(reason)). `--print` shows them to place by hand.")
@@ -125,7 +132,9 @@ struct Remind: AsyncParsableCommand {
             }
         }
         s.print(["Wrote \(SystemdUnits.service) and \(SystemdUnits.timer) into \(Terminal.visible(folder)): `egofix remind --notify` at \(time) every day, and Sunday \(Thresholds.diagnosticOpensSundayHour):00."]
-                + (replaced ? ["They replace the units that were there, which reminded another store or at another time (one reminder per user)."] : []) + [
+                + (replaced ? [replacedStore.map { "They replace the units that were there, which reminded another store, \(Terminal.visible($0)) (one reminder per user)." }
+                               ?? "They replace the units that were there, which reminded this store at another time or in another zone (one reminder per user)."] : [])
+                + ["The units keep the time, the zone and the store they were written with: after changing remind_at, time_zone or store, run `egofix remind --install` again.",
                  existed ? "systemctl --user daemon-reload && systemctl --user enable --now \(SystemdUnits.timer)"
                          : "systemctl --user enable --now \(SystemdUnits.timer)"])
     }

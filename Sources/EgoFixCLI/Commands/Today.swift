@@ -24,7 +24,7 @@ struct Today: AsyncParsableCommand {
         // store held before: read first, so the run is the same whichever thread is quicker.
         let reads = json ? nil : try await DetectionReads.read(s.repos, now: s.now, calendar: s.calendar)
         let detection: Task<PatternRun, Error>? = reads.map { r in Task { r.run() } }
-        // The last entry before this one (opening counts as one): a week or more ago, the first
+        // The last entry before this one (opening counts as one): more than a week ago, the first
         // line says so, as the dashboard does until then.
         let welcome = (json ? nil : try await s.repos.users.get()?.lastEngagementDate
             .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) })

@@ -133,10 +133,11 @@ public enum StreakRules {
         return "day \(days) // " + comments[days % comments.count]
     }
 
-    /// After a week or more without an entry, the time since and a plain welcome back, never a
-    /// reckoning (DESIGN.md); nil after a shorter gap. The dashboard says it until the next
+    /// After more than a week without an entry, the time since and a plain welcome back, never a
+    /// reckoning (DESIGN.md); nil after a shorter gap. Not after exactly a week: a person who comes
+    /// only for Sunday's diagnostic was welcomed back every Sunday. The dashboard says it until the next
     /// entry, and `today` on the day of return.
     public static func welcomeBack(daysSince n: Int) -> String? {
-        n >= 7 ? "\(n) days since the last entry. Welcome back. Nothing to make up; today counts as today." : nil
+        n > 7 ? "\(n) days since the last entry. Welcome back. Nothing to make up; today counts as today." : nil
     }
 }
