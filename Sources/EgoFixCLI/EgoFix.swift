@@ -100,7 +100,12 @@ extension EgoFix {
         }
         guard !name.isEmpty, !names.contains(name) else { return }
         name = (path + [name]).joined(separator: " ")
+        // A near spelling, else the one command that begins as the word does for four letters or
+        // more (`apply` for applied, `skip`, `diag`: too far apart to be a misspelling).
+        let typed = path.isEmpty ? name : String(name.split(separator: " ").last ?? "")
+        let stem = names.filter { $0.commonPrefix(with: typed).count >= 4 }
         let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
+            ?? (stem.count == 1 ? stem.first.map { (path + [$0]).joined(separator: " ") } : nil)
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See 'egofix --help' for the commands.", code: 64)
     }
 

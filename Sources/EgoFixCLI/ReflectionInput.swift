@@ -16,7 +16,7 @@ enum ReflectionInput {
         if let message { return try checked(message, what: what) }
         if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
-            if input.total > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: input.total) }
+            if input.total > Thresholds.maxMarkdownBytes { throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded.") }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
             guard let text = String(validating: input.bytes, as: UTF8.self) else {
                 throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded.")
@@ -157,6 +157,16 @@ enum ReflectionInput {
             discard(path)
             return error
         }
+    }
+
+    /// A refusal that came before text piped in was read (the fix already marked, no pending fix,
+    /// an answer the fix does not take): the text is read now and kept as `keeping` keeps it, since
+    /// a heredoc typed into the terminal exists nowhere else. `error` as it is with no such text.
+    static func keepingUnread(refusedBy error: Error, message: String?, edit: Bool, what: String) -> Error {
+        guard message == nil, !edit, isatty(STDIN_FILENO) == 0, standardInputIsInherited,
+              let input = try? pipedInput(), input.total <= Thresholds.maxMarkdownBytes,
+              let text = String(validating: input.bytes, as: UTF8.self), !VisibleText.showsNothing(text) else { return error }
+        return keeping(text, what: what, refusedBy: error)
     }
 
     /// `what` names the text in errors ("reflection", "note").

@@ -99,8 +99,9 @@ struct ServeCommand: AsyncParsableCommand {
             // A site removed from the cache while served (its pages were 404 until an input
             // changed) is built again.
             let gone = hadSite && !FileManager.default.fileExists(atPath: site + "/index.html")
-            guard now != last || gone else { continue }
+            guard now != last || gone, !Signals.stopping.isSet else { continue }
             let result = await builder.build()
+            if Signals.stopping.isSet { continue }
             report(result, first: false, hasSite: FileManager.default.fileExists(atPath: builder.site + "/index.html"))
             switch result {
             case .success: live.built(error: nil)
@@ -186,6 +187,7 @@ struct ServeCommand: AsyncParsableCommand {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
+                Signals.stopping.set()
                 if let copy, flock(copy.lock, LOCK_EX | LOCK_NB) == 0 {
                     try? FileManager.default.removeItem(atPath: copy.folder)
                     if let m = copy.manifest { unlink(m) }
@@ -208,6 +210,17 @@ private func lockFile(_ path: String) -> Int32 {
 
 private enum Signals {
     nonisolated(unsafe) static var keep: [any DispatchSourceSignal] = []
+    /// Set once a stop has begun: the watch loop then builds and reports nothing more (it took the
+    /// cache copy's removal for a site gone missing, rebuilt into the half-removed folder, and
+    /// printed "rebuild failed" after the stop).
+    static let stopping = Flag()
+}
+
+final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
 }
 
 final class ErrorBox: @unchecked Sendable {

@@ -958,6 +958,29 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(september.contains("September 2026, 2026-09-01 to 2026-09-28:"), september)
     }
 
+    /// A status bar asking `today --json` every minute recorded an opening each time: the streak
+    /// went on with nobody there, and the detectors' baseline filled with openings (40 polls moved
+    /// a crash-timing finding from insight to observation). The JSON reads the fix and counts
+    /// nothing; the card still counts as opening it.
+    func test_Today_jsonReadsTheFixWithoutCountingAnOpening() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+        func openings() throws -> Int {
+            String(decoding: try cli.export(), as: UTF8.self).components(separatedBy: "\"appOpened\"").count - 1
+        }
+        let before = try openings()
+        for minute in 10..<20 {
+            let r = try cli.run(["today", "--json"], at: "2026-03-04T09:\(minute):00Z")
+            XCTAssertEqual(r.status, 0, r.err)
+            XCTAssertTrue(r.out.contains("\"fix\""), r.out)
+        }
+        XCTAssertEqual(try openings(), before)
+        let status = try cli.run(["status", "--json"], at: "2026-03-04T09:30:00Z").out
+        XCTAssertFalse(status.contains("\"streak\" : 3"), status)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-04T09:31:00Z").status, 0)
+        XCTAssertEqual(try openings(), before + 1)
+    }
+
     /// A person back after more than a week is told the time since and welcomed back by `today`
     /// itself (only a site built before the return said it; `today` then counted as an entry and
     /// the site stopped saying it); once, and not after a week or less (a person who comes only

@@ -34,11 +34,17 @@ struct Amend: AsyncParsableCommand {
         let svc = AmendService(repos: s.repos, calendar: s.calendar)
         // A first look, rolled back (no lock is held while the editor is open): an option the fix
         // does not take, or no mark to amend, is refused before the reflection is asked for.
-        let peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
-            try s.ensureCatalogue()
-            return try await svc.target(at: s.now, fixNumber: fix)
+        let peek: (FixCompletion, Fix)
+        let interaction: InteractionOutcome?
+        do {
+            peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
+                try s.ensureCatalogue()
+                return try await svc.target(at: s.now, fixNumber: fix)
+            }
+            interaction = try OutcomeCommand.interactionOutcome(fix: peek.1, o)
+        } catch {
+            throw ReflectionInput.keepingUnread(refusedBy: error, message: o.message, edit: o.edit, what: "reflection")
         }
-        let interaction = try OutcomeCommand.interactionOutcome(fix: peek.1, o)
         let data: Data? = try interaction?.encoded()
         var draft: String?
         let typed = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", initial: peek.0.reflection ?? "", draft: &draft)

@@ -63,6 +63,7 @@ struct CrashCommand: AsyncParsableCommand {
         }
         if bug == nil, let p = user.primaryBugId { bug = try await s.repos.bugs.getById(p) }
         var text = try note.flatMap { try ReflectionInput.checked($0, what: "note") }
+        var piped = false
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
                 switch try Prompt.askText("Note (optional; enter for none):", what: "note", longer: "Pass a longer one with -m, or pipe it in.") {
@@ -74,6 +75,7 @@ struct CrashCommand: AsyncParsableCommand {
             } else if !Prompt.interactive && isatty(STDIN_FILENO) == 0 {
                 var none: String?
                 text = try ReflectionInput.read(message: nil, edit: false, what: "note", draft: &none)
+                piped = text != nil
             }
         }
         interrupt?.cancel()
@@ -109,6 +111,11 @@ struct CrashCommand: AsyncParsableCommand {
                     } else {
                         out.append(s.style.dim("// A quick fix is queued, for later: `egofix today` shows it."))
                     }
+                }
+                // Said, as a reflection is: a note read from a pipe the person did not mean for it
+                // (a `while read` loop's next line) was stored without a word.
+                if note != nil {
+                    out += ["", s.style.dim(piped ? "// Note saved, read from standard input." : "// Note saved. It stays in your store.")]
                 }
                 out += ["", s.style.dim("// `egofix reboot` closes the crash. The log keeps it either way.")]
                 return out

@@ -27,6 +27,12 @@ struct Init: AsyncParsableCommand {
         }
     }
 
+    /// The refusal, with the store named: "this store" was the default store, unseen by a new user.
+    static func naming(_ e: OnboardingViewModel.OnboardingError, _ s: Session) -> CLIError {
+        guard case .alreadyOnboarded = e else { return CLIError(e.description) }
+        return CLIError(e.description.replacingOccurrences(of: "this store already", with: "the store \(Terminal.visible(s.storePath)) already"))
+    }
+
     private func start(_ s: Session) async throws {
         if let from {
             if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both.") }
@@ -35,7 +41,7 @@ struct Init: AsyncParsableCommand {
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
         try await s.store.transaction {
             try s.ensureCatalogue()
-            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
+            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw Init.naming(e, s) }
         }
         var slug = bug
         if slug == nil {
@@ -64,7 +70,7 @@ struct Init: AsyncParsableCommand {
         let chosen = slug ?? ""
         let out = try await s.store.transaction { () -> [String] in
             // Looked at again inside the transaction: another `init` may have started the practice meanwhile.
-            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw CLIError(e.description) }
+            do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw Init.naming(e, s) }
             try vm.select(slug: chosen)
             let card = try await vm.complete(at: s.now)
             var out = ["v1.0. Primary bug: " + s.style.paint(vm.selected?.title ?? "", vm.selected?.color ?? Style.heading) + ".",

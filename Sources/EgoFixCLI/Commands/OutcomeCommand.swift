@@ -34,11 +34,16 @@ enum OutcomeCommand {
         // A first look, rolled back (the write lock is not held while an editor may stay open for
         // minutes), so a wrong option or no pending fix is refused before the reflection is asked
         // for; a refused command gives out no fix (today's, given by an outcome before `today`).
-        let peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
-            try s.ensureCatalogue()
-            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
+        let peek: (FixCompletion, Fix)
+        do {
+            peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
+                try s.ensureCatalogue()
+                return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
+            }
+            _ = try interactionOutcome(fix: peek.1, o)
+        } catch {
+            throw ReflectionInput.keepingUnread(refusedBy: error, message: o.message, edit: o.edit, what: "reflection")
         }
-        _ = try interactionOutcome(fix: peek.1, o)
         var draft: String?
         let reflection = try ReflectionInput.read(message: o.message, edit: o.edit, what: "reflection", draft: &draft)
         // Read, decide and write in one transaction: of two commands marking the same fix at the

@@ -9,7 +9,7 @@ struct Today: AsyncParsableCommand {
         abstract: "Show today's fix (a quick fix first, after a crash). Counts as opening it.")
 
     @OptionGroup var options: StoreOptions
-    @Flag(help: "Print JSON instead of the card.") var json = false
+    @Flag(help: "Print JSON instead of the card. Does not count as opening it, for scripts that ask often.") var json = false
 
     func run() async throws {
         let s = try Session.open(options)
@@ -30,12 +30,12 @@ struct Today: AsyncParsableCommand {
             .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) })
             .map { Text.wrap($0) + [""] } ?? []
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
-        try await vm.load(at: s.now)
+        try await vm.load(at: s.now, counting: !json)
         switch vm.state {
         case .loaded(let card):
             if json {
                 _ = try await detection?.value
-                return [try JSONOut.encode(TodayJSON(card, restDay: false, daily: vm.daily))]
+                return [try JSONOut.encode(TodayJSON(card, restDay: false, daily: vm.daily, today: s.today))]
             }
             let run = if let detection { try await detection.value } else { try await Surfacer.run(s) }
             var out = welcome + (try await Surfacer.surface(s, moment: .beforeDailyFix, run: run))
@@ -43,7 +43,7 @@ struct Today: AsyncParsableCommand {
             return out
         case .restDay(let tidbit):
             _ = try await detection?.value
-            if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true))] }
+            if json { return [try JSONOut.encode(TodayJSON(nil, restDay: true, today: s.today))] }
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
             let rest = RestDay(bugs: try await s.repos.bugs.getAll())
@@ -67,6 +67,8 @@ struct Today: AsyncParsableCommand {
             let rerun: Bool
             let retest: Bool
         }
+        /// The day the card is for, as the card's heading and `history --json` write it.
+        let date: String
         let fix: Fix?
         let bug: Bug?
         let completion: FixCompletion?
@@ -77,7 +79,8 @@ struct Today: AsyncParsableCommand {
         let quickFix: Bool
         let daily: Daily?
 
-        init(_ card: TodayCard?, restDay: Bool, daily: TodayCard? = nil) {
+        init(_ card: TodayCard?, restDay: Bool, daily: TodayCard? = nil, today: LocalDay) {
+            date = (daily ?? card).map { LocalDay(ordinal: $0.completion.day ?? today.ordinal) }?.description ?? today.description
             fix = card?.fix
             bug = card?.bug
             completion = card?.completion

@@ -20,6 +20,8 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
     public let freezeAvailable: Bool
     public let activeBugs: [BugLine]
     public let pendingFix: String?
+    /// The pending fix's number, as `today --json` gives it (`pendingFix` is its label, "FIX #042").
+    public let pendingFixNumber: Int?
     public let pendingFixPrompt: String?
     /// Whether the pending fix is today's, not given yet: `egofix today` gives it (and shows it),
     /// and so does an outcome, which marks it (`OutcomeService.wouldMark`).
@@ -57,7 +59,7 @@ public struct StatusSnapshot: Equatable, Sendable, Codable {
             freezeAvailable: try await streakSvc.freezeAvailable(at: now),
             activeBugs: active.map { BugLine(slug: $0.slug, title: $0.title, color: $0.color, status: $0.status,
                                              isPrimary: $0.id == user.primaryBugId, activatedAt: $0.activatedAt) },
-            pendingFix: marked.fix?.label, pendingFixPrompt: marked.fix?.prompt, pendingFixNotGivenYet: marked.givenNow,
+            pendingFix: marked.fix?.label, pendingFixNumber: marked.fix?.number, pendingFixPrompt: marked.fix?.prompt, pendingFixNotGivenYet: marked.givenNow,
             restDay: rest != nil, restDayReason: rest,
             openCrashes: try await repos.crashes.getUnrebooted().count,
             diagnosticDue: try await DiagnosticService(repos: repos, calendar: calendar, skippedWeek: skippedDiagnosticWeek).isDue(at: now))

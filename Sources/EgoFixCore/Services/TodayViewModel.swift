@@ -22,11 +22,15 @@ public struct TodayViewModel: Sendable {
     public private(set) var daily: TodayCard?
 
     /// Opening today's fix counts as engagement and is recorded as appOpened. A pending quick fix
-    /// comes first; the day's fix is assigned all the same, and shown after it.
-    public mutating func load(at now: Date) async throws {
+    /// comes first; the day's fix is assigned all the same, and shown after it. `counting` false
+    /// reads the fix without counting an opening: a script or a status bar asking for it every
+    /// minute kept the streak alive with nobody there and filled the detectors' baseline.
+    public mutating func load(at now: Date, counting: Bool = true) async throws {
         let user = try await profile()
-        try await EventRecorder(repos: repos, calendar: calendar).record(.appOpened, userId: user.id, at: now)
-        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        if counting {
+            try await EventRecorder(repos: repos, calendar: calendar).record(.appOpened, userId: user.id, at: now)
+            try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        }
         try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
         let service = DailyFixService(repos: repos, calendar: calendar)
         let quick = try await service.pendingQuickFix(at: now)

@@ -1,0 +1,72 @@
+import Foundation
+import XCTest
+
+/// egofix in scripts and pipes: what a script can rely on, and what it must not lose.
+final class ScriptingTests: XCTestCase {
+    private func started(at now: String = "2026-03-02T07:00:00Z") throws -> CLI {
+        let cli = try CLI(zone: "UTC")
+        let r = try cli.run(["init", "--bug", "need-to-be-right"], at: now)
+        XCTAssertEqual(r.status, 0, r.err)
+        return cli
+    }
+
+    /// A reflection piped in (a heredoc exists nowhere else) was kept only when the refusal came
+    /// inside the write. Refused at the first look, the most likely case (the fix already marked),
+    /// it was lost without a word.
+    func test_Scripting_aPipedReflectionRefusedAtTheFirstLookIsKept() throws {
+        let cli = try started()
+        XCTAssertEqual(try cli.run(["skipped", "-m", "First."], at: "2026-03-02T09:00:00Z").status, 0)
+        let r = try cli.run(["failed"], at: "2026-03-02T09:05:00Z", stdin: "The second reflection, typed into a heredoc.\n")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.err.contains("is already marked skipped"), r.err)
+        let kept = try XCTUnwrap(r.err.range(of: "The reflection is kept in ").map { String(r.err[$0.upperBound...]) }, r.err)
+        let path = String(kept.dropLast(2))  // ".\n"
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "The second reflection, typed into a heredoc.\n")
+        // Nothing piped: nothing to keep, and the refusal as it was.
+        let plain = try cli.run(["failed"], at: "2026-03-02T09:06:00Z")
+        XCTAssertFalse(plain.err.contains("kept in"), plain.err)
+        // Over the cap, the refusal says that nothing was recorded, as the others do.
+        let long = try cli.run(["amend", "failed"], at: "2026-03-02T09:07:00Z", stdin: String(repeating: "a", count: 65_537))
+        XCTAssertEqual(long.status, 1)
+        XCTAssertTrue(long.err.hasSuffix("Shorten it and run the command again. Nothing recorded.\n"), long.err)
+    }
+
+    /// A `while read` loop's next line, read by `crash` as its note, was stored without a word.
+    func test_Scripting_crashSaysItSavedANoteAndWhereItCameFrom() throws {
+        let cli = try started()
+        let piped = try cli.run(["crash", "need-to-be-right"], at: "2026-03-02T10:00:00Z", stdin: "need-to-be-right\n")
+        XCTAssertEqual(piped.status, 0, piped.err)
+        XCTAssertTrue(piped.out.contains("// Note saved, read from standard input."), piped.out)
+        let given = try cli.run(["crash", "need-to-be-right", "--note", "Corrected a waiter."], at: "2026-03-02T10:05:00Z")
+        XCTAssertTrue(given.out.contains("// Note saved. It stays in your store."), given.out)
+        let none = try cli.run(["crash", "need-to-be-right"], at: "2026-03-02T10:10:00Z")
+        XCTAssertFalse(none.out.contains("Note saved"), none.out)
+    }
+
+    /// `today --json` gave the day only as a count of days since 1970, and `status --json` the
+    /// pending fix only as its label: a script matched them by parsing "FIX #042".
+    func test_Scripting_jsonGivesTheDateAndTheFixNumber() throws {
+        let cli = try started()
+        let today = try JSONSerialization.jsonObject(with: Data(try cli.run(["today", "--json"], at: "2026-03-04T09:00:00Z").out.utf8)) as? [String: Any]
+        XCTAssertEqual(today?["date"] as? String, "2026-03-04")
+        let number = try XCTUnwrap((today?["fix"] as? [String: Any])?["number"] as? Int)
+        let status = try JSONSerialization.jsonObject(with: Data(try cli.run(["status", "--json"], at: "2026-03-04T09:01:00Z").out.utf8)) as? [String: Any]
+        XCTAssertEqual(status?["pendingFixNumber"] as? Int, number)
+        XCTAssertEqual(status?["pendingFix"] as? String, String(format: "FIX #%03d", number))
+    }
+
+    /// `egofix apply`, the likeliest slip, got no suggestion: it is three edits from `applied`.
+    /// A command that begins as the word does, for four letters or more, is suggested.
+    func test_Scripting_aCommandBegunAsAnotherIsSuggested() throws {
+        let cli = try started()
+        for (typed, meant) in [("apply", "applied"), ("skip", "skipped"), ("diag", "diagnostic")] {
+            let r = try cli.run([typed])
+            XCTAssertEqual(r.status, 64)
+            XCTAssertEqual(r.err, "egofix: no command '\(typed)' (\(meant)?). See 'egofix --help' for the commands.\n")
+        }
+        // A second init names the store it refuses (the default store is unseen by a new user).
+        let again = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z")
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.err.hasPrefix("egofix: the store \(cli.store) already holds a practice (v1.0)."), again.err)
+    }
+}
