@@ -46,6 +46,21 @@ enum POSIXTimeZone: Equatable {
         return .fixed(secondsEast: -sign * west)
     }
 
+    /// The zone to name instead of a common daylight-saving rule, by its standard and summer
+    /// abbreviations and offset (`EST5EDT...`: America/New_York); nil for any other rule.
+    static func zoneName(forRule text: String) -> String? {
+        let known: [(prefix: String, zone: String)] = [
+            ("EST5EDT", "America/New_York"), ("CST6CDT", "America/Chicago"), ("MST7MDT", "America/Denver"),
+            ("PST8PDT", "America/Los_Angeles"), ("AKST9AKDT", "America/Anchorage"), ("HST10HDT", "America/Adak"),
+            ("NST3:30NDT", "America/St_Johns"), ("AST4ADT", "America/Halifax"),
+            ("GMT0BST", "Europe/London"), ("WET0WEST", "Europe/Lisbon"), ("CET-1CEST", "Europe/Berlin"),
+            ("EET-2EEST", "Europe/Helsinki"), ("IST-1GMT0", "Europe/Dublin"),
+            ("AEST-10AEDT", "Australia/Sydney"), ("ACST-9:30ACDT", "Australia/Adelaide"), ("NZST-12NZDT", "Pacific/Auckland"),
+        ]
+        let upper = text.uppercased()
+        return known.first { upper.hasPrefix($0.prefix.uppercased()) && (upper.count == $0.prefix.count || upper.dropFirst($0.prefix.count).first == ",") }?.zone
+    }
+
     private static func isNameScalar(_ s: Unicode.Scalar) -> Bool {
         s.isASCII && (s.properties.isAlphabetic || ("0"..."9").contains(s))
     }

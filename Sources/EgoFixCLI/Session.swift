@@ -137,7 +137,10 @@ package struct Session {
                 case .fixed(let east):
                     if let tz = POSIXTimeZone.zone(secondsEast: east) { return tz }
                 case .withDaylightSaving:
-                    throw CLIError("TZ '\(Terminal.visible(tzName))' is a POSIX rule with daylight saving, which egofix does not read. Set TZ to the zone's name, such as Europe/Berlin, or time_zone in egofix.toml.")
+                    let name = POSIXTimeZone.zoneName(forRule: tzName)
+                    throw CLIError("TZ '\(Terminal.visible(tzName))' is a POSIX rule with daylight saving, which egofix does not read. "
+                                   + (name.map { "Set TZ to the zone's name, \($0), or time_zone in egofix.toml." }
+                                      ?? "Set TZ to the zone's name, such as Europe/Berlin or America/New_York, or time_zone in egofix.toml."))
                 }
             }
             if let tz = TimeZone(identifier: tzName) { return tz }

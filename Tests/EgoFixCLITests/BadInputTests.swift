@@ -446,7 +446,12 @@ final class POSIXTimeZoneTests: XCTestCase {
         let r = try cli.run(["today"], at: "2026-07-03T10:00:00Z", env: ["TZ": "CET-1CEST,M3.5.0,M10.5.0/3"])
         XCTAssertNotEqual(r.status, 0)
         XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
-        XCTAssertTrue(r.err.contains("daylight saving") && r.err.contains("Europe/Berlin"), r.err)
+        XCTAssertTrue(r.err.contains("daylight saving") && r.err.contains("the zone's name, Europe/Berlin,"), r.err)
+        // The name given is the rule's own zone, not Berlin for every rule.
+        let us = try cli.run(["today"], at: "2026-07-03T10:00:00Z", env: ["TZ": "EST5EDT,M3.2.0,M11.1.0"])
+        XCTAssertTrue(us.err.contains("the zone's name, America/New_York,"), us.err)
+        let other = try cli.run(["today"], at: "2026-07-03T10:00:00Z", env: ["TZ": "XYZ3XYD,M3.2.0,M11.1.0"])
+        XCTAssertTrue(other.err.contains("such as Europe/Berlin or America/New_York"), other.err)
         XCTAssertEqual(try cli.export(), before)
     }
 
