@@ -55,6 +55,23 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(status?["pendingFix"] as? String, String(format: "FIX #%03d", number))
     }
 
+    /// `bugs` had no --json, so a script listed the library by parsing padded columns.
+    func test_Scripting_bugsListsTheLibraryAsJSON() throws {
+        let cli = try started()
+        let r = try cli.run(["bugs", "--json"], at: "2026-03-02T08:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        let bugs = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])?["bugs"] as? [[String: Any]])
+        XCTAssertEqual(bugs.count, 5)
+        let primary = bugs.filter { $0["isPrimary"] as? Bool == true }
+        XCTAssertEqual(primary.map { $0["slug"] as? String }, ["need-to-be-right"])
+        XCTAssertEqual(primary.first?["status"] as? String, "active")
+        XCTAssertEqual(bugs.filter { $0["isActive"] as? Bool == true }.count, 1)
+        // Before init, the library to choose from, none active.
+        let fresh = try CLI(zone: "UTC").run(["bugs", "--json"])
+        XCTAssertEqual(fresh.status, 0, fresh.err)
+        XCTAssertFalse(fresh.out.contains("\"isActive\" : true"), fresh.out)
+    }
+
     /// `egofix apply`, the likeliest slip, got no suggestion: it is three edits from `applied`.
     /// A command that begins as the word does, for four letters or more, is suggested.
     func test_Scripting_aCommandBegunAsAnotherIsSuggested() throws {

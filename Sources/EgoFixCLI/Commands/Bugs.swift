@@ -6,6 +6,21 @@ import Foundation
 struct Bugs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bugs", abstract: "The bug library.")
     @OptionGroup var options: StoreOptions
+    @Flag(help: "Print JSON instead: each bug's slug, title, description, status, whether it is active and primary.") var json = false
+
+    /// One bug in `--json`, the words `status --json` uses for them.
+    struct BugJSON: Encodable {
+        let slug: String
+        let title: String
+        let description: String
+        let status: BugStatus
+        let isActive: Bool
+        let isPrimary: Bool
+        let activatedAt: Date?
+        let stableSince: Date?
+        let resolvedAt: Date?
+        let color: String
+    }
 
     func run() async throws {
         let s = try Session.open(options, ifMissing: .inMemory)
@@ -15,6 +30,13 @@ struct Bugs: AsyncParsableCommand {
         // active here until a command that writes saved it, for weeks on a quiet practice.
         let bugs = try await (user == nil ? s.repos.bugs.getAll() : LifecycleService(repos: s.repos, calendar: s.calendar).current(at: s.now))
             .sorted { $0.slug < $1.slug }
+        if json {
+            let list = bugs.map { BugJSON(slug: $0.slug, title: $0.title, description: $0.description, status: $0.status, isActive: $0.isActive,
+                                          isPrimary: $0.id == user?.primaryBugId, activatedAt: $0.activatedAt, stableSince: $0.stableSince,
+                                          resolvedAt: $0.resolvedAt, color: $0.color) }
+            Swift.print(try JSONOut.encode(["bugs": list]))
+            return
+        }
         var out: [String] = []
         for b in bugs {
             let state = b.stateWords
