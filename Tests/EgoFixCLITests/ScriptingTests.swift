@@ -55,6 +55,16 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(status?["pendingFix"] as? String, String(format: "FIX #%03d", number))
     }
 
+    /// A state that already holds is said with exit 0, as `bug activate` of an active bug always
+    /// was: `reboot` with no open crash exited 1, so a scheduled reboot failed every quiet week.
+    func test_Scripting_aRebootWithNothingOpenIsNoFailure() throws {
+        let cli = try started()
+        let r = try cli.run(["reboot"], at: "2026-03-02T09:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.out, "No crash waiting for a reboot. Nothing was changed.\n")
+        XCTAssertEqual(r.err, "")
+    }
+
     /// `bugs` had no --json, so a script listed the library by parsing padded columns.
     func test_Scripting_bugsListsTheLibraryAsJSON() throws {
         let cli = try started()

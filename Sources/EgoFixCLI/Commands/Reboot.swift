@@ -9,10 +9,18 @@ struct Reboot: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        let (closed, user) = try await s.store.transaction { () -> ([Crash], UserProfile) in
-            try s.ensureCatalogue()
-            let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
-            return (closed, try await s.profile())
+        let (closed, user): ([Crash], UserProfile)
+        do {
+            (closed, user) = try await s.store.transaction { () -> ([Crash], UserProfile) in
+                try s.ensureCatalogue()
+                let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
+                return (closed, try await s.profile())
+            }
+        } catch PracticeError.nothingToReboot {
+            // What was asked for already holds, as for `bug activate` of an active bug: said, and
+            // exit 0 (a scheduled reboot failed every week without a crash).
+            s.print(["No crash waiting for a reboot. Nothing was changed."])
+            return
         }
         s.print(["REBOOT", "", "Closed \(Text.plural(closed.count, "crash", "crashes")). Still v\(user.currentVersion).",
                  s.style.dim("// A reboot is not a reset. The log keeps everything.")])

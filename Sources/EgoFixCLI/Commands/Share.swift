@@ -45,7 +45,11 @@ struct Share: AsyncParsableCommand {
         }
         if remove {
             let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
-            guard !shares.isEmpty else { throw CLIError("\(chosen.label) is not shared. Nothing was changed.") }
+            // Not shared already holds: said, and exit 0, as for `bug deactivate` of an inactive bug.
+            guard !shares.isEmpty else {
+                s.print(["\(chosen.label) is not shared. Nothing was changed."])
+                return
+            }
             for e in shares { try await s.repos.events.delete(e.id) }
             s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
             return
