@@ -10,7 +10,7 @@ struct Calibrate: AsyncParsableCommand {
         commandName: "calibrate",
         abstract: "Run the detectors on seeded random histories with nothing planted; report how often an alert fires.",
         discussion: "A trustworthy detector stays quiet on noise. The target is an alert rate of at most 5%.")
-    @Option(parsing: .unconditional, help: ArgumentHelp("Histories to generate.", valueName: "n")) var runs: Int = 200
+    @Option(parsing: .unconditional, help: ArgumentHelp("Histories to generate, 1 to 100000.", valueName: "n")) var runs: Int = 200
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 1
     @Flag(help: "Print JSON (alertRate, insightRate, per pattern type).") var json = false
 

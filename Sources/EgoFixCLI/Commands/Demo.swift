@@ -11,7 +11,7 @@ struct Demo: AsyncParsableCommand {
         abstract: "Fill an empty store with a realistic, seeded demo history (one planted instance of each pattern).",
         discussion: "Refuses a store that already holds a practice, and the default store: name one with --store, EGOFIX_STORE or egofix.toml. The history ends at --now (or $EGOFIX_NOW); without either, at 2026-11-22 20:00 Berlin, not the clock as for other commands.")
     @OptionGroup var options: StoreOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("Years of history.", valueName: "n")) var years: Int = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Years of history, 1 to \(DemoSite.years.upperBound).", valueName: "n")) var years: Int = 1
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
 
     func run() async throws {

@@ -8,7 +8,7 @@ import Foundation
 struct History: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "history", abstract: "Recent days, with a contribution strip.")
     @OptionGroup var options: StoreOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("How many days back.", valueName: "n")) var days: Int = 28
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many days back, 1 to 3660.", valueName: "n")) var days: Int = 28
     @Flag(help: "Print JSON.") var json = false
 
     struct JSONDay: Encodable {

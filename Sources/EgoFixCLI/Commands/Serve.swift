@@ -11,7 +11,7 @@ package struct ServeOptions: ParsableArguments {
         """
 
     @OptionGroup package var store: StoreOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("Port. Default: a free one, printed on start.", valueName: "n")) package var port: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Port, 0 to 65535. Default: a free one (0 too), printed on start.", valueName: "n")) package var port: Int?
     @Option(help: ArgumentHelp("Address to listen on. Anything but loopback shows the private site to that network.", valueName: "host"))
     package var host: String = "127.0.0.1"
     @Flag(help: "Open the site in the default browser.") package var open = false

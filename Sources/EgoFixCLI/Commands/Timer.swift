@@ -16,7 +16,7 @@ struct TimerCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many seconds instead of the fix's own duration.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run this many seconds instead of the fix's own duration, 1 to \(TimerFace.maxSeconds).", valueName: "n"))
     var seconds: Int?
 
     func run() async throws {
