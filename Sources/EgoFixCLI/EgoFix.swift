@@ -73,7 +73,7 @@ extension EgoFix {
                 StandardStreams.error("egofix: " + unknown.message + "\n")
                 Foundation.exit(unknown.code)
             } catch {}
-            StandardStreams.error("egofix: " + Terminal.visible(usageLine(root.fullMessage(for: error))) + "\n")
+            StandardStreams.error("egofix: " + Terminal.visible(reflectionHint(usageLine(root.fullMessage(for: error)), CommandLine.arguments.dropFirst())) + "\n")
             Foundation.exit(root.exitCode(for: error).rawValue)
         }
     }
@@ -138,6 +138,14 @@ extension EgoFix {
 
     /// swift-argument-parser's "Error: ..." (with its help and usage lines) as one line: the error,
     /// then its "See 'egofix history --help' for more information."
+    /// `applied --note TEXT` (crash's word for its text) was answered "Did you mean '--now'?": for
+    /// the commands that take a reflection, the option meant is named instead.
+    static func reflectionHint(_ line: String, _ args: ArraySlice<String>) -> String {
+        guard let command = args.first, ["applied", "skipped", "failed", "amend"].contains(command),
+              let word = ["--note", "--reflection", "--text", "--comment"].first(where: { line.hasPrefix("unknown option '\($0)'") }) else { return line }
+        return "unknown option '\(word)'. The reflection is -m TEXT (or piped in, or -e for the editor). See 'egofix \(command) --help' for more information."
+    }
+
     static func usageLine(_ full: String) -> String {
         let lines = full.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         var first = lines.first.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 } ?? "this command line is not understood"

@@ -91,6 +91,11 @@ final class ScriptingTests: XCTestCase {
             XCTAssertEqual(r.status, 64)
             XCTAssertEqual(r.err, "egofix: no command '\(typed)' (\(meant)?). See 'egofix --help' for the commands.\n")
         }
+        // `--note`, crash's word, given to a command that takes a reflection: -m is named, not --now.
+        let note = try cli.run(["applied", "--note", "x"])
+        XCTAssertEqual(note.status, 64)
+        XCTAssertEqual(note.err, "egofix: unknown option '--note'. The reflection is -m TEXT (or piped in, or -e for the editor). "
+                       + "See 'egofix applied --help' for more information.\n")
         // A second init names the store it refuses (the default store is unseen by a new user).
         let again = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z")
         XCTAssertEqual(again.status, 1)
