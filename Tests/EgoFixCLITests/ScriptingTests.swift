@@ -65,6 +65,25 @@ final class ScriptingTests: XCTestCase {
         XCTAssertEqual(r.err, "")
     }
 
+    /// `export -` wrote to standard output, but `import -` was refused: a copy needed a file.
+    func test_Scripting_anExportPipesIntoAnImport() throws {
+        let cli = try started()
+        XCTAssertEqual(try cli.run(["applied", "-m", "Piped along."], at: "2026-03-02T09:00:00Z").status, 0)
+        let export = try cli.export()
+        let copy = cli.workdir + "/copy.sqlite"
+        let r = try cli.run(["import", "-", "--store", copy], at: "2026-03-02T10:00:00Z", stdin: String(decoding: export, as: UTF8.self))
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("Imported standard input: 5 bugs,"), r.out)
+        let again = try cli.run(["export", "--store", copy, "-"]).out
+        XCTAssertEqual(again, String(decoding: export, as: UTF8.self))
+        // A store file piped in is refused with what to do; nothing is made.
+        let storeBytes = try String(decoding: Data(contentsOf: URL(fileURLWithPath: cli.store)), as: UTF8.self)
+        let refused = try cli.run(["import", "-", "--store", cli.workdir + "/other.sqlite"], stdin: storeBytes)
+        XCTAssertEqual(refused.status, 1)
+        XCTAssertTrue(refused.err.contains("standard input holds a store file, not an export."), refused.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/other.sqlite"))
+    }
+
     /// `bugs` had no --json, so a script listed the library by parsing padded columns.
     func test_Scripting_bugsListsTheLibraryAsJSON() throws {
         let cli = try started()

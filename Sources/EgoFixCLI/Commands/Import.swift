@@ -8,10 +8,37 @@ struct Import: AsyncParsableCommand {
         commandName: "import",
         abstract: "Read a whole store from an export. Validates everything before writing anything; backs the store up first.")
     @OptionGroup var options: StoreOptions
-    @Argument(help: ArgumentHelp("The export file.", valueName: "file")) var file: String
+    @Argument(help: ArgumentHelp("The export file; - reads it from standard input (`egofix export - | egofix import - --store new.sqlite`).", valueName: "file")) var file: String
     @Flag(help: "Replace a store that already holds a practice (a backup is kept).") var replace = false
 
     func run() async throws {
+        let data = file == "-" ? try standardInput() : try fileData()
+        try await importing(data, named: file == "-" ? "standard input" : file)
+    }
+
+    /// An export piped in, as `export -` writes one: read to its end, up to the import's limit.
+    private func standardInput() throws -> Data {
+        guard isatty(STDIN_FILENO) == 0 else {
+            throw CLIError("import - reads an export from standard input, and it is a terminal. Pipe one in: `egofix export - | egofix import - --store new.sqlite`. Nothing was changed.")
+        }
+        var out = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if n == 0 { break }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("cannot read standard input (\(String(cString: strerror(errno)))). Nothing was changed.")
+            }
+            out.append(contentsOf: chunk[0..<n])
+            if out.count > SQLiteStore.maxImportBytes {
+                throw CLIError("cannot import standard input: it is over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads. Nothing was changed.")
+            }
+        }
+        return out
+    }
+
+    private func fileData() throws -> Data {
         // A FIFO or a device would be read forever or for nonsense.
         var st = stat()
         if stat(file, &st) == 0, (st.st_mode & S_IFMT) != S_IFREG {
@@ -29,9 +56,18 @@ struct Import: AsyncParsableCommand {
             if fd >= 0 { close(fd) }
             throw CLIError("cannot read \(file) (\(reason)). Check the path and its permissions. Nothing was changed.")
         }
+        return data
+    }
+
+    private func importing(_ data: Data, named name: String) async throws {
+        let file = name
         // A store file (the backup an import keeps, a copy of a store) is not an export: it said
         // "not valid JSON", and the way to restore it was nowhere.
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
+            if file == "standard input" {
+                throw CLIError("standard input holds a store file, not an export. Import from the store's export instead: "
+                               + "`egofix export --store FILE - | egofix import - --replace`. Nothing was changed.")
+            }
             let f = Terminal.visible(file)
             throw CLIError("\(f) is a store file (an import's backup, or a copy of a store), not an export. To restore it: "
                            + "`egofix export --store \(f) restored.json`, then `egofix import restored.json --replace`. Nothing was changed.")
