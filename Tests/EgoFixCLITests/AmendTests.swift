@@ -102,6 +102,12 @@ final class AmendTests: XCTestCase {
         XCTAssertTrue(tomorrow.err.contains("was made on 2026-03-08. A day's marks close with the day"), tomorrow.err)
         let wrongFix = try cli.run(["amend", "--fix", "999"], at: "2026-03-08T10:02:00Z")
         XCTAssertTrue(wrongFix.err.contains("FIX #999 has no mark today"), wrongFix.err)
+        // --fix takes the label status --json prints, as share takes it.
+        let label = try cli.run(["amend", "--fix", "FIX #999"], at: "2026-03-08T10:02:00Z")
+        XCTAssertTrue(label.err.contains("FIX #999 has no mark today"), label.err)
+        let zero = try cli.run(["amend", "--fix", "#0"], at: "2026-03-08T10:02:00Z")
+        XCTAssertEqual(zero.status, 64)
+        XCTAssertTrue(zero.err.contains("--fix takes a fix's number, 1 or more"), zero.err)
     }
 
     /// Amended after a sync, the first version is not brought back by the next one as text

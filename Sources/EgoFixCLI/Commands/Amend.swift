@@ -16,12 +16,23 @@ struct Amend: AsyncParsableCommand {
 
     @Argument(help: ArgumentHelp("The outcome it should have: applied, skipped or failed. Default: as marked.", valueName: "outcome"))
     var outcome: String?
-    @Option(parsing: .unconditional, help: ArgumentHelp("The fix to amend, by number, when today has two marks (a quick fix and the day's).", valueName: "n"))
-    var fix: Int?
+    @Option(name: .customLong("fix"), parsing: .unconditional, help: ArgumentHelp("The fix to amend, by number (31, #031 or \"FIX #031\", as `share` takes it), when today has two marks (a quick fix and the day's).", valueName: "n"))
+    var fixNumber: String?
     @OptionGroup var o: OutcomeOptions
 
+    /// --fix as a number: the label `status --json` prints is taken as `share` takes it.
+    var fix: Int? {
+        get throws {
+            guard let given = fixNumber else { return nil }
+            guard let n = Share.number(given), n >= 1 else {
+                throw CLIError("--fix takes a fix's number, 1 or more (FIX #031 is 31). Nothing recorded.", code: 64)
+            }
+            return n
+        }
+    }
+
     func run() async throws {
-        if let fix, fix < 1 { throw CLIError("--fix takes a fix's number, 1 or more (FIX #031 is 31). Nothing recorded.", code: 64) }
+        let fix = try self.fix
         let wanted: FixOutcome?
         switch outcome {
         case nil: wanted = nil
