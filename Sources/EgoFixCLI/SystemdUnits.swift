@@ -49,7 +49,7 @@ enum SystemdUnits {
     /// which the timer does not see, made the run at the old time find nothing due, and the day's
     /// reminder never came.
     static func serviceText(executable: String, store: String?, workingDirectory: String?, at: ReminderTime,
-                            timeZone: Zone? = nil) -> String {
+                            timeZone: Zone? = nil, stateHome: String? = nil) -> String {
         var exec = [executable, "remind", "--notify"]
         if let store { exec += ["--store", store] }
         exec += ["--at", "\(at)"]
@@ -62,6 +62,9 @@ enum SystemdUnits {
                      "ExecStart=" + exec.map(quote).joined(separator: " ")]
         if let workingDirectory { lines.append("WorkingDirectory=" + specifiersEscaped(workingDirectory)) }
         if let timeZone { lines.append("Environment=" + quote("TZ=" + timeZone.tz)) }
+        // Where reminders already said are noted: the shell's, when it names one, so a fix said in
+        // a terminal is not sent again by the timer, which systemd runs without that variable.
+        if let stateHome { lines.append("Environment=" + quote("XDG_STATE_HOME=" + stateHome)) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -445,6 +445,10 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(moved.out.contains("They replace the units that were there, which reminded another store, \(cli.store) (one reminder per user)."), moved.out)
         let back = try cli.run(["remind", "--install"], env: env)
         XCTAssertTrue(back.out.contains("which reminded another store, \(other) (one reminder per user)."), back.out)
+        // The shell's XDG_STATE_HOME goes to the service: what a terminal was told is not sent again.
+        let state = cli.workdir + "/state"
+        XCTAssertEqual(try cli.run(["remind", "--install"], env: env.merging(["XDG_STATE_HOME": state]) { $1 }).status, 0)
+        XCTAssertTrue(try String(contentsOfFile: service, encoding: .utf8).contains("Environment=\"XDG_STATE_HOME=\(state)\""))
     }
 
     /// A TZ offset with no zone name (`UTC-5:30`, India's offset as POSIX writes it) became the

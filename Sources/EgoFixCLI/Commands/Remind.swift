@@ -98,12 +98,14 @@ struct Remind: AsyncParsableCommand {
         let found = Session.workspace(from: cwd)
         let workspace = ["/egofix.toml", "/Seeds"].contains { FileManager.default.fileExists(atPath: found + $0) } ? found : nil
         let named = s.config.timeZone != nil || !(env["TZ"] ?? "").isEmpty
-        for path in [executable, store, workspace].compactMap({ $0 }) where SystemdUnits.unfit(path) {
+        let stateHome = env["XDG_STATE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+        for path in [executable, store, workspace, stateHome].compactMap({ $0 }) where SystemdUnits.unfit(path) {
             throw CLIError("\(Terminal.visible(path)) holds a control character; a systemd unit cannot name it. Move it, or pass another --store.")
         }
         // The timer's time goes to the command too: a reminder run at 07:30 is due from 07:30.
         let zone = named ? SystemdUnits.Zone(s.calendar.timeZone) : nil
-        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: time, timeZone: zone)
+        let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: time, timeZone: zone,
+                                               stateHome: stateHome)
         let timer = SystemdUnits.timerText(at: time, timeZone: zone)
         let folder = SystemdUnits.folder(environment: env)
         if printUnits {
