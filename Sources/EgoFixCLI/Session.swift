@@ -226,6 +226,17 @@ package struct Session {
     /// the home in all three (`--store=~/x` and EGOFIX_STORE='~/x' reach egofix unexpanded, and made
     /// a folder named "~" in whatever folder the command ran in).
     package static func storeLocation(flag: String?, config: WorkspaceConfig, env: [String: String]) throws -> (path: String, from: StoreSource) {
+        let found = try storeLocationAsGiven(flag: flag, config: config, env: env)
+        // A path that ends in "/" names a folder: `init` made the folder, then failed on it, and
+        // left it behind.
+        if found.path.hasSuffix("/") {
+            throw CLIError("the store path \(Terminal.visible(found.path)) ends in /, which names a folder; a store is one file, "
+                           + "such as \(Terminal.visible(found.path))egofix.sqlite. Nothing was changed.")
+        }
+        return found
+    }
+
+    private static func storeLocationAsGiven(flag: String?, config: WorkspaceConfig, env: [String: String]) throws -> (path: String, from: StoreSource) {
         if let flag {
             guard !flag.isEmpty else {
                 throw CLIError("--store is empty. Give the store file's path, or leave --store out for $EGOFIX_STORE, egofix.toml's store or the default.")

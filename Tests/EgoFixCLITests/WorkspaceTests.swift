@@ -66,6 +66,13 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertTrue(build.err.contains("named by `store` in \(ws)/egofix.toml") && build.err.contains("`egofix build --demo` builds the demo site."), build.err)
         for r in [toml, env, flag, build] { XCTAssertEqual(r.status, 1, r.err) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/gone.sqlite"))
+        // A path ending in "/" names a folder: refused before anything is made (init made the
+        // folder, failed on it, and left it behind).
+        try "store = \"newdir/\"\n".write(toFile: ws + "/egofix.toml", atomically: true, encoding: .utf8)
+        let folder = try cli.run(["init", "--bug", "need-to-be-right"], in: ws, namingTheStore: false)
+        XCTAssertEqual(folder.status, 1)
+        XCTAssertTrue(folder.err.contains("ends in /, which names a folder; a store is one file, such as newdir/egofix.sqlite."), folder.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/newdir"))
     }
 
     /// An empty store setting meant the default store: a script's `--store "$STORE"` with the
