@@ -173,7 +173,7 @@ extension EgoFix {
             // One line: the first problem, and where the rest are listed.
             guard let first = e.issues.first else { return e.description }
             let more = e.issues.count - 1
-            return "Seeds/" + first.description + (more == 0 ? "" : " (and \(more) more; `egofix lint Seeds` checks the folder)")
+            return "Seeds/" + first.description + (more == 0 ? "" : " (and \(more) more; `egofix lint` checks the folder)")
         case let e as FixCompletion.TransitionError: return e.description
         case let e as RepositoryError: return e.description
         case let e as StoreError: return e.description

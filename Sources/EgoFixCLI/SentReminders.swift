@@ -23,10 +23,9 @@ struct SentReminders {
         let state: String?
         if let x = env["XDG_STATE_HOME"], x.hasPrefix("/") {
             state = x
-        } else if let home = env["HOME"], home.hasPrefix("/") {
-            state = home + "/.local/state"
         } else {
-            state = nil
+            // $HOME, else the home the password database names (an empty HOME kept no note).
+            state = StoreLocation.home(environment: env) + "/.local/state"
         }
         let key = String(StableHash.fnv1a([RealPath.of(store) ?? store]), radix: 16)
         path = state.map { $0 + "/egofix/reminded-" + key }

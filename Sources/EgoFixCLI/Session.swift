@@ -64,9 +64,8 @@ package struct Session {
         var dir = folder
         while true {
             var st = stat()
-            if lstat(dir + "/egofix.toml", &st) == 0 {
-                return dir == folder || st.st_uid == getuid() ? dir : folder
-            }
+            // Another user's is passed over, and the search goes on to one of this user's above it.
+            if lstat((dir == "/" ? "" : dir) + "/egofix.toml", &st) == 0, dir == folder || st.st_uid == getuid() { return dir }
             guard dir != "/", let slash = dir.lastIndex(of: "/") else { return folder }
             dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
         }
@@ -78,7 +77,7 @@ package struct Session {
     package static func loadConfig(folder: String? = nil, checkingTimeZone: Bool = true) throws -> WorkspaceConfig {
         let here = try workingFolder()
         let workspace = folder ?? workspace(from: here)
-        let path = workspace + "/egofix.toml"
+        let path = (workspace == "/" ? "" : workspace) + "/egofix.toml"
         // Looked at before it is read: a FIFO would stall every command, a huge file fill memory.
         var st = stat()
         guard stat(path, &st) == 0 else { return WorkspaceConfig() }
@@ -100,7 +99,7 @@ package struct Session {
         // named "~", a `content` of "~/notes" was read from one home and hashed from another).
         func inWorkspace(_ p: String) -> String {
             let p = expandTilde(p)
-            return p.hasPrefix("/") || workspace == here ? p : workspace + "/" + p
+            return p.hasPrefix("/") || workspace == here ? p : (workspace == "/" ? "" : workspace) + "/" + p
         }
         config.output = config.output.map(inWorkspace)
         config.content = config.content.map(expandTilde)
@@ -142,6 +141,10 @@ package struct Session {
                                    + (name.map { "Set TZ to the zone's name, \($0), or time_zone in egofix.toml." }
                                       ?? "Set TZ to the zone's name, such as Europe/Berlin or America/New_York, or time_zone in egofix.toml."))
                 }
+            }
+            let folder = env["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+            if let instead = ZoneAbbreviation.zoneInstead(of: tzName, zoneFolder: folder) {
+                throw CLIError(ZoneAbbreviation.problem("TZ '\(tzName)'", instead: instead) + ", or time_zone in egofix.toml.")
             }
             if let tz = TimeZone(identifier: tzName) { return tz }
             // A zone file's path (glibc's form, as in TZ=:/etc/localtime): the zone it is, through links.

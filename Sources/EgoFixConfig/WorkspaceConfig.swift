@@ -134,6 +134,9 @@ public struct WorkspaceConfig: Equatable, Sendable {
                     throw ParseError(file: file, line: n, message: "time_zone '\(value)' is an offset, and offsets read two ways (TZ takes UTC+3 as three hours behind UTC); "
                                      + "use a zone's name: a place such as Europe/Berlin, or Etc/GMT-3 for three hours ahead of UTC all year")
                 }
+                if checkingTimeZone, let instead = ZoneAbbreviation.zoneInstead(of: value) {
+                    throw ParseError(file: file, line: n, message: ZoneAbbreviation.problem("time_zone '\(value)'", instead: instead))
+                }
                 guard !checkingTimeZone || TimeZone(identifier: value) != nil else {
                     throw ParseError(file: file, line: n, message: "unknown time zone '\(value)'; use an IANA name such as Europe/Berlin")
                 }

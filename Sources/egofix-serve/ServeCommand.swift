@@ -90,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         ServeCommand.say("Watching the store and the workspace. Ctrl-C stops.")
         if open { ServeCommand.openInBrowser(url) }
         ServeCommand.stopOnSignals(removing: serving >= 0 ? (lock: serving, folder: cache,
-                                                              manifest: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"], home: env["HOME"])) : nil)
+                                                              manifest: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"], home: StoreLocation.home(environment: env))) : nil)
 
         var hadSite = FileManager.default.fileExists(atPath: site + "/index.html")
         while true {
@@ -162,7 +162,7 @@ struct ServeCommand: AsyncParsableCommand {
     /// $XDG_CACHE_HOME/egofix/serve/<hash of the workspace>, else ~/.cache/...
     static func cacheFolder(workspace: String, store: String, env: [String: String]) -> String? {
         let base: String
-        if let x = env["XDG_CACHE_HOME"], x.hasPrefix("/") { base = x } else if let h = env["HOME"], h.hasPrefix("/") { base = h + "/.cache" } else { return nil }
+        if let x = env["XDG_CACHE_HOME"], x.hasPrefix("/") { base = x } else { base = StoreLocation.home(environment: env) + "/.cache" }
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         // A store named adds itself to the key; with none, the key is the workspace's alone (as it was).
         for b in workspace.utf8 + (store.isEmpty ? [] : [0] + Array(store.utf8)) { hash = (hash ^ UInt64(b)) &* 0x100_0000_01b3 }
@@ -253,7 +253,7 @@ struct Rebuilder: Sendable {
                                            title: config.title ?? "EgoFix", baseURL: config.baseURL,
                                            source: try StoreBuildSource.source(store: options.store, now: options.now, config: config, env: env),
                                            manifestPath: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"],
-                                                                                           home: env["HOME"]))
+                                                                                           home: StoreLocation.home(environment: env)))
             request.remindAt = config.remindAt ?? .standard
             let result = try await SitePipeline.run(request)
             return .success(result, ms: Int(Date().timeIntervalSince(started) * 1000))

@@ -37,7 +37,15 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: ws + "/site/index.html"))
         XCTAssertFalse(FileManager.default.fileExists(atPath: deep + "/site"))
         XCTAssertTrue(built.out.contains("Open \(ws)/site/index.html"), built.out)
-        // --out is the current folder's.
+        // --out is the current folder's; it may not be the folder the build runs in (the check
+        // looked at the workspace only, and `--out .` in a subfolder replaced the subfolder).
+        let here = try cli.run(["build", "--out", "."], at: "2026-11-16T09:03:00Z", in: deep, namingTheStore: false)
+        XCTAssertEqual(here.status, 1)
+        XCTAssertTrue(here.err.contains("holds the folder you build in"), here.err)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: deep))
+        let inSite = try cli.run(["build"], at: "2026-11-16T09:03:00Z", in: ws + "/site", namingTheStore: false)
+        XCTAssertEqual(inSite.status, 1, "a build started inside the site replaced it: \(inSite.out)")
+        XCTAssertEqual(try cli.run(["build", "--out", ""], in: deep, namingTheStore: false).err, "egofix: --out is empty. Give a folder, or leave --out out for egofix.toml's output or site.\n")
         XCTAssertEqual(try cli.run(["build", "--out", "here"], at: "2026-11-16T09:03:00Z", in: deep, namingTheStore: false).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: deep + "/here/index.html"))
 
@@ -95,8 +103,17 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(toml.status, 1)
         XCTAssertEqual(toml.err, "egofix: \(ws)/egofix.toml:1: 'store' is empty; give a path, or leave store out for the default store, $XDG_DATA_HOME/egofix/egofix.sqlite.\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/.local/share/egofix"))
-        // The default store named by its own path is the default store: demo leaves it alone.
+        // The default store named by its own path is the default store: demo leaves it alone,
+        // also before it exists (it was filled, and `init` then found a practice there).
         let own = cli.workdir + "/.local/share/egofix/egofix.sqlite"
+        for named in [["--store", own], ["--store", cli.workdir + "/.local/share/egofix/../egofix/egofix.sqlite"]] {
+            let r = try cli.run(["demo"] + named, in: cli.workdir)
+            XCTAssertEqual(r.status, 1, r.out)
+            XCTAssertTrue(r.err.contains("it would go into your own store, \(own)."), r.err)
+        }
+        let byEnv = try cli.run(["demo"], env: ["EGOFIX_STORE": ".local/share/egofix/egofix.sqlite"], in: cli.workdir, namingTheStore: false)
+        XCTAssertEqual(byEnv.status, 1, byEnv.out)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: own))
         try "store = \"~/.local/share/egofix/egofix.sqlite\"\n".write(toFile: ws + "/egofix.toml", atomically: true, encoding: .utf8)
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], in: ws, namingTheStore: false).status, 0)
         let named = try cli.run(["demo"], in: ws, namingTheStore: false)
@@ -133,7 +150,19 @@ final class WorkspaceTests: XCTestCase {
         let r = try cli.run(["bugs"])
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.err.contains("egofix.toml:1: time_zone 'UTC+3' is an offset") && r.err.contains("Etc/GMT-3 for three hours ahead of UTC"), r.err)
+        // An abbreviation is read as a place by egofix and as UTC by the C library and systemd.
+        try "time_zone = \"PST\"\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        let pst = try cli.run(["bugs"])
+        XCTAssertEqual(pst.status, 1)
+        XCTAssertTrue(pst.err.contains("time_zone 'PST' is an abbreviation, which the C library and systemd read as UTC; use the zone's name, such as America/Los_Angeles."), pst.err)
         try "time_zone = \"Etc/GMT-3\"\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
         XCTAssertEqual(try cli.run(["bugs"]).status, 0)
+        let tz = try cli.run(["bugs"], env: ["TZ": "PST"])
+        XCTAssertEqual(tz.status, 0, "egofix.toml's zone comes first: \(tz.err)")
+        try FileManager.default.removeItem(atPath: cli.workdir + "/egofix.toml")
+        let env = try cli.run(["bugs"], env: ["TZ": "PST"])
+        XCTAssertEqual(env.status, 1)
+        XCTAssertTrue(env.err.contains("TZ 'PST' is an abbreviation"), env.err)
+        XCTAssertEqual(try cli.run(["bugs"], env: ["TZ": "EST"]).status, 0, "EST is a zone file as well")
     }
 }

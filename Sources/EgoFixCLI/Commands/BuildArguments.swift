@@ -29,13 +29,15 @@ package struct BuildArguments: Equatable, Sendable {
         // workspace is a folder above) and the default "site" are the workspace's.
         let cwdPath = try Session.workingFolder()
         let workspace = Session.workspace(from: cwdPath)
+        if out?.isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
         var request = SiteBuildRequest(workspace: workspace, outputPath: outputPath, contentFolder: config.content ?? "content",
                                        title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,
                                        source: try source(config: config, env: env),
                                        manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
-                                                                                       home: env["HOME"]))
+                                                                                       home: StoreLocation.home(environment: env)))
+        request.startedIn = cwdPath == workspace ? nil : cwdPath
         request.releaseAtExit = true
         request.stopsOnInterrupt = true
         request.remindAt = config.remindAt ?? .standard

@@ -24,7 +24,7 @@ struct Demo: AsyncParsableCommand {
         do { config = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         let (path, from) = try Session.storeLocation(flag: options.store, config: config, env: env)
         let standard = StoreLocation.resolve(flag: nil, environment: env.filter { $0.key != "EGOFIX_STORE" })
-        if from == .standard || RealPath.of(path).map({ $0 == RealPath.of(standard) }) == true {
+        if from == .standard || Demo.samePlace(path, standard) {
             throw CLIError("demo writes a made-up history, and \(from == .standard ? "with no --store " : "")it would go into your own store, \(standard). "
                            + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
         }
@@ -36,6 +36,32 @@ struct Demo: AsyncParsableCommand {
             s.discardMadeStore()
             throw error
         }
+    }
+
+    /// Whether two paths name one file, also before it or its folders exist: the nearest folder
+    /// that exists resolved (links, the current folder), the rest of the path after it, "." and
+    /// ".." taken out (the default store named by its path, not there yet, was filled with the demo).
+    static func samePlace(_ a: String, _ b: String) -> Bool {
+        func place(_ p: String) -> String? {
+            let cwd = (try? Session.workingFolder()) ?? "/"
+            var parts = (p.hasPrefix("/") ? p : cwd + "/" + p).split(separator: "/").map(String.init)
+            var rest: [String] = []
+            while true {
+                let prefix = "/" + parts.joined(separator: "/")
+                if let real = RealPath.of(prefix) {
+                    var out = real.split(separator: "/").map(String.init)
+                    for c in rest.reversed() {
+                        if c == "." || c.isEmpty { continue }
+                        if c == ".." { _ = out.popLast() } else { out.append(c) }
+                    }
+                    return "/" + out.joined(separator: "/")
+                }
+                guard let last = parts.popLast() else { return nil }
+                rest.append(last)
+            }
+        }
+        guard let x = place(a), let y = place(b) else { return false }
+        return x == y
     }
 
     private func fill(_ s: Session) async throws {

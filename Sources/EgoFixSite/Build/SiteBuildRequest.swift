@@ -8,6 +8,9 @@ public struct SiteBuildRequest: Sendable {
     public var workspace: String
     /// The output folder, absolute.
     public var outputPath: String
+    /// The folder the build was started in, when it is not the workspace (a subfolder of it): the
+    /// output may not hold it either, since a build replaces the output whole.
+    public var startedIn: String?
     /// The content folder, as given (relative to the workspace unless absolute).
     public var contentFolder: String
     public var title: String

@@ -114,6 +114,12 @@ public final class SitePipeline: @unchecked Sendable {
            let parent = RealPath.of(slash == root.startIndex ? "/" : String(root[..<slash])) {
             root = (parent == "/" ? "" : parent) + String(root[slash...])
         }
+        // The folder the build runs in (a subfolder of the workspace) is held by an output that
+        // holds the workspace, and may be held by one inside it too (`--out .` there).
+        if let here = request.startedIn.flatMap(RealPath.of), here == root || here.hasPrefix(root + "/") {
+            throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
+                                   + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
+        }
         if let ws = RealPath.of(request.workspace) {
             if ws == root || ws.hasPrefix(root + "/") {
                 throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
