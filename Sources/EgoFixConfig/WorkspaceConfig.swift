@@ -153,7 +153,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
             case "output", "content", "store":
                 // An empty path is a mistake, not the default (an empty store meant the default
                 // store, the person's own, even for `egofix demo`).
-                guard !value.isEmpty else {
+                guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
                     let fallback = key == "store" ? "the default store, $XDG_DATA_HOME/egofix/egofix.sqlite" : "\"\(key == "output" ? "site" : "content")\""
                     throw ParseError(file: file, line: n, message: "'\(key)' is empty; give a path, or leave \(key) out for \(fallback)")
                 }

@@ -79,6 +79,6 @@ struct Demo: AsyncParsableCommand {
         }
         try s.ensureCatalogue()
         s.print(["Demo history written to \(Terminal.visible(s.storePath)): \(report.summary).",
-                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build` turns it into a site.")])
+                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build\(options.store.map { " --store " + Terminal.visible($0) } ?? "")` turns it into a site.")])
     }
 }
