@@ -114,17 +114,15 @@ public final class SitePipeline: @unchecked Sendable {
            let parent = RealPath.of(slash == root.startIndex ? "/" : String(root[..<slash])) {
             root = (parent == "/" ? "" : parent) + String(root[slash...])
         }
-        // The folder the build runs in (a subfolder of the workspace) is held by an output that
-        // holds the workspace, and may be held by one inside it too (`--out .` there).
-        if let here = request.startedIn.flatMap(RealPath.of), here == root || here.hasPrefix(root + "/") {
+        // The folder the build runs in counts too, when it is a subfolder of the workspace (`--out .`
+        // there, or a build started inside the site).
+        let ws = RealPath.of(request.workspace)
+        for held in [request.startedIn.flatMap(RealPath.of), ws] {
+            guard let held, held == root || held.hasPrefix(root + "/") else { continue }
             throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
                                    + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
         }
-        if let ws = RealPath.of(request.workspace) {
-            if ws == root || ws.hasPrefix(root + "/") {
-                throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
-                                       + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
-            }
+        if let ws {
             for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
                 // (A content folder that is the workspace itself reads its Markdown files only.)
                 guard let read = RealPath.of(input.hasPrefix("/") ? input : ws + "/" + input), read != ws,
