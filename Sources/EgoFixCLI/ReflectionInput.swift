@@ -15,7 +15,7 @@ enum ReflectionInput {
         if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
         if let message { return try checked(message, what: what) }
         if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
-        if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput() {
+        if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput(what: what) {
             if input.total > Thresholds.maxMarkdownBytes { throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded.") }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
             guard let text = String(validating: input.bytes, as: UTF8.self) else {
@@ -38,7 +38,13 @@ enum ReflectionInput {
     /// Standard input to its end, or nil when there is none (closed: Foundation's reader traps on
     /// a closed descriptor). Past the size cap the rest is only counted, up to 1 GiB, so a huge
     /// pipe is refused with its size without being held.
-    static func pipedInput() throws -> (bytes: [UInt8], total: Int)? {
+    /// After two seconds with nothing to read, standard error says what is awaited: a pipe left
+    /// open (`ssh host egofix applied` without -t, a `while read` loop) held the command silent.
+    static func pipedInput(what: String = "reflection") throws -> (bytes: [UInt8], total: Int)? {
+        var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        if poll(&waiting, 1, 2000) == 0 {
+            StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D, or give it with -m, or add </dev/null for none.\n")
+        }
         var out: [UInt8] = []
         var extra = 0
         var chunk = [UInt8](repeating: 0, count: 64 << 10)

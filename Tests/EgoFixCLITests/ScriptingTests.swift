@@ -43,6 +43,20 @@ final class ScriptingTests: XCTestCase {
         XCTAssertFalse(none.out.contains("Note saved"), none.out)
     }
 
+    /// A pipe left open (`ssh host egofix crash` without -t, a `while read` loop) held the command
+    /// silent until it closed: after two seconds, standard error says what is awaited.
+    func test_Scripting_aSilentPipeIsToldWhatItIsAwaited() throws {
+        let cli = try started()
+        let r = try cli.run(["-c", "(sleep 3; echo Late.) | \"$0\" crash need-to-be-right --store \"$1\" --now 2026-03-02T10:00:00Z",
+                             CLI.binary.path, cli.store], env: [:], executable: "/bin/sh")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertEqual(r.err, "egofix: waiting for the note on standard input: end it with Ctrl-D, or give it with -m, or add </dev/null for none.\n")
+        XCTAssertTrue(r.out.contains("// Note saved, read from standard input."), r.out)
+        // Text already there is read at once, without the line.
+        let quick = try cli.run(["crash", "need-to-be-right"], at: "2026-03-02T10:05:00Z", stdin: "At once.\n")
+        XCTAssertEqual(quick.err, "")
+    }
+
     /// `today --json` gave the day only as a count of days since 1970, and `status --json` the
     /// pending fix only as its label: a script matched them by parsing "FIX #042".
     func test_Scripting_jsonGivesTheDateAndTheFixNumber() throws {
