@@ -241,12 +241,12 @@ package struct Session {
 
     private static func storeLocationAsGiven(flag: String?, config: WorkspaceConfig, env: [String: String]) throws -> (path: String, from: StoreSource) {
         if let flag {
-            guard !flag.isEmpty else {
+            guard !flag.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw CLIError("--store is empty. Give the store file's path, or leave --store out for $EGOFIX_STORE, egofix.toml's store or the default.")
             }
             return (expandTilde(flag), .flag)
         }
-        if let e = env["EGOFIX_STORE"], !e.isEmpty { return (expandTilde(e), .environment) }
+        if let e = env["EGOFIX_STORE"], !e.trimmingCharacters(in: .whitespaces).isEmpty { return (expandTilde(e), .environment) }
         if let c = config.store { return (c, .config(file: config.file ?? "egofix.toml")) }
         return (StoreLocation.resolve(flag: nil, environment: env), .standard)
     }

@@ -45,6 +45,7 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: deep))
         let inSite = try cli.run(["build"], at: "2026-11-16T09:03:00Z", in: ws + "/site", namingTheStore: false)
         XCTAssertEqual(inSite.status, 1, "a build started inside the site replaced it: \(inSite.out)")
+        XCTAssertTrue(inSite.err.contains("Run it from outside the output folder, or give another --out."), inSite.err)
         XCTAssertEqual(try cli.run(["build", "--out", ""], in: deep, namingTheStore: false).err, "egofix: --out is empty. Give a folder, or leave --out out for egofix.toml's output or site.\n")
         XCTAssertEqual(try cli.run(["build", "--out", "here"], at: "2026-11-16T09:03:00Z", in: deep, namingTheStore: false).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: deep + "/here/index.html"))
@@ -89,9 +90,12 @@ final class WorkspaceTests: XCTestCase {
     func test_Workspace_anEmptyStoreSettingIsNeverTheDefaultStore() throws {
         let cli = try CLI()
         let ws = try workspace(cli)
-        let flag = try cli.run(["status", "--store", ""], in: ws)
-        XCTAssertEqual(flag.status, 1)
-        XCTAssertTrue(flag.err.hasPrefix("egofix: --store is empty."), flag.err)
+        for blank in ["", "   "] {
+            let flag = try cli.run(["status", "--store", blank], in: ws)
+            XCTAssertEqual(flag.status, 1)
+            XCTAssertTrue(flag.err.hasPrefix("egofix: --store is empty."), flag.err)
+            XCTAssertEqual(try cli.run(["status"], env: ["EGOFIX_STORE": blank], in: ws, namingTheStore: false).status, 0, "a blank EGOFIX_STORE is unset")
+        }
         let demo = try cli.run(["demo", "--store", ""], in: cli.workdir)
         XCTAssertEqual(demo.status, 1)
         XCTAssertTrue(demo.err.hasPrefix("egofix: --store is empty."), demo.err)

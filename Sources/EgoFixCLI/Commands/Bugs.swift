@@ -6,7 +6,7 @@ import Foundation
 struct Bugs: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "bugs", abstract: "The bug library.")
     @OptionGroup var options: StoreOptions
-    @Flag(help: "Print JSON instead: each bug's slug, title, description, status, whether it is active and primary.") var json = false
+    @Flag(help: "Print JSON instead: each bug's slug, title, description, status, isActive and isPrimary, its dates and colour.") var json = false
 
     /// One bug in `--json`, the words `status --json` uses for them.
     struct BugJSON: Encodable {

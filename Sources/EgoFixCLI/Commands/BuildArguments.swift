@@ -29,7 +29,7 @@ package struct BuildArguments: Equatable, Sendable {
         // workspace is a folder above) and the default "site" are the workspace's.
         let cwdPath = try Session.workingFolder()
         let workspace = Session.workspace(from: cwdPath)
-        if out?.isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
+        if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
         var request = SiteBuildRequest(workspace: workspace, outputPath: outputPath, contentFolder: config.content ?? "content",

@@ -38,6 +38,16 @@ struct Demo: AsyncParsableCommand {
         }
     }
 
+    /// `word` as the shell reads it back: as it is when it holds only letters, digits and
+    /// `/._-+,:@%~=`, else in single quotes (a store named "my demo.sqlite" gave a line to copy
+    /// that failed).
+    static func shellWord(_ word: String) -> String {
+        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
+            ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0))) || "/._-+,:@%=".unicodeScalars.contains($0)
+        }
+        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
     /// Whether two paths name one file, also before it or its folders exist: the nearest folder
     /// that exists resolved (links, the current folder), the rest of the path after it, "." and
     /// ".." taken out (the default store named by its path, not there yet, was filled with the demo).
@@ -79,6 +89,6 @@ struct Demo: AsyncParsableCommand {
         }
         try s.ensureCatalogue()
         s.print(["Demo history written to \(Terminal.visible(s.storePath)): \(report.summary).",
-                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build\(options.store.map { " --store " + Terminal.visible($0) } ?? "")` turns it into a site.")])
+                 s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build\(options.store.map { " --store " + Demo.shellWord(Terminal.visible($0)) } ?? "")` turns it into a site.")])
     }
 }

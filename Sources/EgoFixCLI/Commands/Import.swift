@@ -65,8 +65,8 @@ struct Import: AsyncParsableCommand {
         // "not valid JSON", and the way to restore it was nowhere.
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
             if file == "standard input" {
-                throw CLIError("standard input holds a store file, not an export. Import from the store's export instead: "
-                               + "`egofix export --store FILE - | egofix import - --replace`. Nothing was changed.")
+                throw CLIError("standard input holds a store file, not an export. Pipe in the store's export instead, "
+                               + "which `egofix export --store FILE -` writes. Nothing was changed.")
             }
             let f = Terminal.visible(file)
             throw CLIError("\(f) is a store file (an import's backup, or a copy of a store), not an export. To restore it: "

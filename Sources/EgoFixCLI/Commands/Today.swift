@@ -9,7 +9,7 @@ struct Today: AsyncParsableCommand {
         abstract: "Show today's fix (a quick fix first, after a crash). Counts as opening it.")
 
     @OptionGroup var options: StoreOptions
-    @Flag(help: "Print JSON instead of the card. Does not count as opening it, for scripts that ask often.") var json = false
+    @Flag(help: "Print JSON instead of the card. Records no opening for the patterns, for scripts that ask often.") var json = false
 
     func run() async throws {
         let s = try Session.open(options)
@@ -30,7 +30,7 @@ struct Today: AsyncParsableCommand {
             .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) })
             .map { Text.wrap($0) + [""] } ?? []
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
-        try await vm.load(at: s.now, counting: !json)
+        try await vm.load(at: s.now, recordingOpening: !json)
         switch vm.state {
         case .loaded(let card):
             if json {

@@ -22,15 +22,17 @@ public struct TodayViewModel: Sendable {
     public private(set) var daily: TodayCard?
 
     /// Opening today's fix counts as engagement and is recorded as appOpened. A pending quick fix
-    /// comes first; the day's fix is assigned all the same, and shown after it. `counting` false
-    /// reads the fix without counting an opening: a script or a status bar asking for it every
-    /// minute kept the streak alive with nobody there and filled the detectors' baseline.
-    public mutating func load(at now: Date, counting: Bool = true) async throws {
+    /// comes first; the day's fix is assigned all the same, and shown after it. `recordingOpening`
+    /// false leaves out the appOpened event: a status bar asking for the fix every minute put an
+    /// opening a minute into the detectors' baseline (40 polls moved a crash-timing finding from
+    /// insight to observation). The day still counts, as the day's fix given counts it in a sync's
+    /// replay of the streak.
+    public mutating func load(at now: Date, recordingOpening: Bool = true) async throws {
         let user = try await profile()
-        if counting {
+        if recordingOpening {
             try await EventRecorder(repos: repos, calendar: calendar).record(.appOpened, userId: user.id, at: now)
-            try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
         }
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
         try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
         let service = DailyFixService(repos: repos, calendar: calendar)
         let quick = try await service.pendingQuickFix(at: now)

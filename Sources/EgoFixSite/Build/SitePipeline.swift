@@ -117,10 +117,12 @@ public final class SitePipeline: @unchecked Sendable {
         // The folder the build runs in counts too, when it is a subfolder of the workspace (`--out .`
         // there, or a build started inside the site).
         let ws = RealPath.of(request.workspace)
-        for held in [request.startedIn.flatMap(RealPath.of), ws] {
+        for (held, here) in [(request.startedIn.flatMap(RealPath.of), true), (ws, false)] {
             guard let held, held == root || held.hasPrefix(root + "/") else { continue }
+            // Advice that fits: a build run inside the output folder is run from another folder.
+            let inside = here ? "Run it from outside the output folder, or give another --out" : "Build into a folder inside it, such as site"
             throw SiteBuildFailure(description: "the output folder \(request.outputPath) holds the folder you build in, and a build "
-                                   + "replaces the output folder whole. Build into a folder inside it, such as site. Nothing was changed.")
+                                   + "replaces the output folder whole. \(inside). Nothing was changed.")
         }
         if let ws {
             for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
