@@ -40,10 +40,12 @@ enum ReflectionInput {
     /// pipe is refused with its size without being held.
     /// After two seconds with nothing to read, standard error says what is awaited: a pipe left
     /// open (`ssh host egofix applied` without -t, a `while read` loop) held the command silent.
-    static func pipedInput(what: String = "reflection") throws -> (bytes: [UInt8], total: Int)? {
+    /// Past `cap` bytes the rest is only counted (`import -` reads an export, capped higher).
+    static func pipedInput(what: String = "reflection", cap: Int = Thresholds.maxMarkdownBytes) throws -> (bytes: [UInt8], total: Int)? {
         var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         if poll(&waiting, 1, 2000) == 0 {
-            StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D, or give it with -m, or add </dev/null for none.\n")
+            StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D"
+                                  + (cap == Thresholds.maxMarkdownBytes ? ", or give it with -m, or add </dev/null for none.\n" : ".\n"))
         }
         var out: [UInt8] = []
         var extra = 0
@@ -56,7 +58,7 @@ enum ReflectionInput {
                 if errno == EBADF && out.isEmpty { return nil }
                 throw CLIError("cannot read standard input (\(String(cString: strerror(errno)))). Nothing recorded.")
             }
-            if out.count <= Thresholds.maxMarkdownBytes { out += chunk[0..<n] } else { extra += n }
+            if out.count <= cap { out += chunk[0..<n] } else { extra += n }
         }
         return (out, out.count + extra)
     }

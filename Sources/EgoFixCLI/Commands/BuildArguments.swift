@@ -23,12 +23,13 @@ package struct BuildArguments: Equatable, Sendable {
         let env = Session.environment()
         // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
-        let config: WorkspaceConfig
-        do { config = try Session.loadConfig(checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         // --out is the current folder's; egofix.toml's output (already made absolute when the
-        // workspace is a folder above) and the default "site" are the workspace's.
+        // workspace is a folder above) and the default "site" are the workspace's. The workspace
+        // is looked for once, and egofix.toml read from it.
         let cwdPath = try Session.workingFolder()
         let workspace = Session.workspace(from: cwdPath)
+        let config: WorkspaceConfig
+        do { config = try Session.loadConfig(folder: workspace, checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)

@@ -21,21 +21,12 @@ struct Import: AsyncParsableCommand {
         guard isatty(STDIN_FILENO) == 0 else {
             throw CLIError("import - reads an export from standard input, and it is a terminal. Pipe one in: `egofix export - | egofix import - --store new.sqlite`. Nothing was changed.")
         }
-        var out = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
-            if n == 0 { break }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError("cannot read standard input (\(String(cString: strerror(errno)))). Nothing was changed.")
-            }
-            out.append(contentsOf: chunk[0..<n])
-            if out.count > SQLiteStore.maxImportBytes {
-                throw CLIError("cannot import standard input: it is over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads. Nothing was changed.")
-            }
+        // The one reader of piped text, with the import's limit (and its word when it waits).
+        guard let input = try ReflectionInput.pipedInput(what: "export", cap: SQLiteStore.maxImportBytes) else { return Data() }
+        if input.total > SQLiteStore.maxImportBytes {
+            throw CLIError("cannot import standard input: it is over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads. Nothing was changed.")
         }
-        return out
+        return Data(input.bytes)
     }
 
     private func fileData() throws -> Data {
