@@ -84,7 +84,8 @@ extension EgoFix {
     static func refuseUnknownCommand<Root: ParsableCommand>(of root: Root.Type, _ args: ArraySlice<String>) throws {
         guard !root.configuration.subcommands.isEmpty, let first = args.first, !first.hasPrefix("-") else { return }
         // `help A B`: each word a command of the one before (`help bug nope` showed bug's help).
-        let words = first == "help" ? Array(args.dropFirst().prefix { !$0.hasPrefix("-") }) : [first]
+        // Any other line: its leading words, so that a word in a subcommand's place is looked at too.
+        let words = Array((first == "help" ? args.dropFirst() : args).prefix { !$0.hasPrefix("-") })
         var level: [ParsableCommand.Type] = root.configuration.subcommands
         var name = ""
         var names: [String] = []
@@ -99,6 +100,12 @@ extension EgoFix {
             name = ""
         }
         guard !name.isEmpty, !names.contains(name) else { return }
+        // `egofix bug need-to-be-right activate`: the parser said "2 unexpected arguments".
+        if first != "help", !path.isEmpty, let place = words.firstIndex(of: name),
+           let sub = words[(place + 1)...].first(where: { names.contains($0) }) {
+            let rest = words[path.count...].filter { $0 != sub } + args.dropFirst(words.count)
+            throw CLIError("the subcommand comes first: `egofix \((path + [sub] + rest).map { Demo.shellWord(Terminal.visible($0)) }.joined(separator: " "))`.", code: 64)
+        }
         name = (path + [name]).joined(separator: " ")
         // A near spelling, else the one command that begins as the word does for four letters or
         // more (`apply` for applied, `skip`, `diag`: too far apart to be a misspelling).
@@ -106,7 +113,8 @@ extension EgoFix {
         let stem = names.filter { $0.commonPrefix(with: typed).count >= 4 }
         let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
             ?? (stem.count == 1 ? stem.first.map { (path + [$0]).joined(separator: " ") } : nil)
-        throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See 'egofix --help' for the commands.", code: 64)
+        let help = path.isEmpty ? "'egofix --help' for the commands" : "'egofix \(path.joined(separator: " ")) --help' for its commands"
+        throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See \(help).", code: 64)
     }
 
     /// An argument whose bytes are not UTF-8 (a path from another system's encoding): Swift reads

@@ -368,7 +368,10 @@ final class BadInputTests: XCTestCase {
                              (["crash", "--note"], "missing value for '--note <text>'. See 'egofix crash --help'"),
                              // The parser showed the overview for a command that is not there, with exit 0.
                              (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'"),
-                             (["help", "bug", "nope"], "no command 'bug nope'. See 'egofix --help'"),
+                             (["help", "bug", "nope"], "no command 'bug nope'. See 'egofix bug --help' for its commands."),
+                             // A slug where the subcommand goes: the parser said "2 unexpected arguments".
+                             (["bug", "need-to-be-right", "activate"], "the subcommand comes first: `egofix bug activate need-to-be-right`."),
+                             (["bug", "list"], "no command 'bug list'. See 'egofix bug --help' for its commands."),
                              // The parser named the option it could not place ("unknown option '-m'").
                              (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'")] {
             let r = try cli.run(args)

@@ -31,6 +31,28 @@ final class ScriptingTests: XCTestCase {
         XCTAssertTrue(long.err.hasSuffix("Shorten it and run the command again. Nothing recorded.\n"), long.err)
     }
 
+    /// Sharing a fix shared already said "Shared." and recorded a second share, as if it were new.
+    /// It says so now, records nothing, and still exits 0 (the fix is shared, as asked).
+    func test_Scripting_sharingASharedFixAgainRecordsNothing() throws {
+        let cli = try started()
+        let first = try cli.run(["share", "37"], at: "2026-03-02T09:00:00Z")
+        XCTAssertEqual(first.status, 0, first.err)
+        XCTAssertTrue(first.out.contains("// Shared. `egofix build`"), first.out)
+        let again = try cli.run(["share", "FIX #037"], at: "2026-03-02T09:05:00Z")
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertTrue(again.out.contains("// Shared already; nothing was changed."), again.out)
+        func shares() throws -> Int {
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+            return ((doc["events"] as? [[String: Any]]) ?? []).filter { $0["eventType"] as? String == "fixShared" && $0["deletedAt"] == nil }.count
+        }
+        XCTAssertEqual(try shares(), 1)
+        XCTAssertEqual(try cli.run(["share", "--remove", "37"], at: "2026-03-02T09:10:00Z").out,
+                       "FIX #037 unshared. The next `egofix build` removes its card from share/.\n")
+        XCTAssertEqual(try shares(), 0)
+        XCTAssertTrue(try cli.run(["share", "37"], at: "2026-03-02T09:15:00Z").out.contains("// Shared. `egofix build`"))
+        XCTAssertEqual(try shares(), 1)
+    }
+
     /// A `while read` loop's next line, read by `crash` as its note, was stored without a word.
     func test_Scripting_crashSaysItSavedANoteAndWhereItCameFrom() throws {
         let cli = try started()

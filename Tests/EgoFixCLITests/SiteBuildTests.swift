@@ -469,6 +469,13 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertFalse(listed.contains("temporalCrash") || listed.contains("correlatedBugs"), listed)
         let dismissed = try cli.run(["patterns", "--dismiss", "temporalCrash"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertTrue(dismissed.out.contains("No crash timing pattern will be surfaced again"), dismissed.out + dismissed.err)
+        // Dismissed again: said, with nothing recorded again (it said "Noted." and added an event).
+        let twice = try cli.run(["patterns", "--dismiss", "crash timing"], at: "2026-11-22T20:05:00+01:00")
+        XCTAssertEqual(twice.status, 0, twice.err)
+        XCTAssertEqual(twice.out.replacingOccurrences(of: "\n", with: " "), "No crash timing pattern is surfaced: dismissed on 2026-11-22. Nothing was changed. ")
+        let exported = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let dismissals = ((exported["events"] as? [[String: Any]]) ?? []).filter { $0["eventType"] as? String == "patternDismissed" }
+        XCTAssertEqual(Set(dismissals.compactMap { $0["timestamp"] as? String }).count, 1, "\(dismissals)")
         let history = try cli.json(["history", "--days", "56"], at: "2026-11-22T20:00:00+01:00")
         XCTAssertEqual((history["days"] as? [Any])?.count, 56)
         // Listed last and marked, in the terminal, the JSON and on the patterns page: a fresh

@@ -50,13 +50,18 @@ struct Patterns: AsyncParsableCommand {
             guard let type = PatternType(rawValue: dismiss) ?? PatternType.allCases.first(where: { PatternCopy.name($0) == shown }) else {
                 throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map { PatternCopy.name($0) == $0.rawValue ? $0.rawValue : "\(PatternCopy.name($0)) (\($0.rawValue))" }.joined(separator: ", ")).")
             }
+            // A type dismissed already holds: said, with exit 0, and nothing recorded again (a
+            // second dismissal said "Noted." and added another event).
+            let stored = try await s.repos.patterns.getAll()
+            if let earlier = stored.filter({ $0.patternType == type && $0.deletedAt == nil }).compactMap(\.dismissedAt).min() {
+                return Text.fitted("No \(PatternCopy.name(type)) pattern is surfaced: dismissed on \(LocalDay(earlier, calendar: s.calendar)). Nothing was changed.")
+            }
             let found = run.patterns.filter { $0.patternType == type }
             guard !found.isEmpty else { throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.") }
             let user = try await s.profile()
             // As surfacing does: the finding as first stored (with when it was viewed), only its
             // dismissal added. Saving today's figures over it lost the viewing and left two
             // machines holding different copies of one pattern.
-            let stored = try await s.repos.patterns.getAll()
             for found in found {
                 var p = Surfacer.asStored(found, stored)
                 p.dismissedAt = s.now

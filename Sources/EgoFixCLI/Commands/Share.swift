@@ -43,23 +43,37 @@ struct Share: AsyncParsableCommand {
             }
             chosen = today.fix
         }
-        if remove {
+        // The card is made first: a fix that cannot be shared (deleted from the catalogue) is
+        // refused before anything is recorded.
+        var card: ShareCard?
+        if !remove {
+            guard let bug = try await s.repos.bugs.getById(chosen.bugId) else { throw CLIError("\(chosen.label) has no bug in the catalogue.") }
+            card = try ShareCard(fix: chosen, bug: bug)
+        }
+        // Read, decide and write in one transaction: a fix shared already is not shared again (a
+        // second event said "Shared." as if it were new), and two terminals share it once.
+        let recorder = EventRecorder(repos: s.repos, calendar: s.calendar), now = s.now, remove = self.remove
+        let changed = try await s.store.transaction { () -> Bool in
             let shares = try await s.repos.events.getAll().filter { $0.eventType == .fixShared && $0.fixId == chosen.id && $0.deletedAt == nil }
-            // Not shared already holds: said, and exit 0, as for `bug deactivate` of an inactive bug.
-            guard !shares.isEmpty else {
-                s.print(["\(chosen.label) is not shared. Nothing was changed."])
-                return
+            if remove {
+                for e in shares { try await s.repos.events.delete(e.id) }
+                return !shares.isEmpty
             }
-            for e in shares { try await s.repos.events.delete(e.id) }
-            s.print(["\(chosen.label) unshared. The next `egofix build` removes its card from share/."])
+            guard shares.isEmpty else { return false }
+            try await recorder.record(.fixShared, userId: user.id, bugId: chosen.bugId, fixId: chosen.id, at: now)
+            return true
+        }
+        if remove {
+            // Not shared already holds: said, and exit 0, as for `bug deactivate` of an inactive bug.
+            s.print([changed ? "\(chosen.label) unshared. The next `egofix build` removes its card from share/."
+                             : "\(chosen.label) is not shared. Nothing was changed."])
             return
         }
-        guard let bug = try await s.repos.bugs.getById(chosen.bugId) else { throw CLIError("\(chosen.label) has no bug in the catalogue.") }
-        let card = try ShareCard(fix: chosen, bug: bug)
-        try await EventRecorder(repos: s.repos, calendar: s.calendar).record(.fixShared, userId: user.id, bugId: bug.id, fixId: chosen.id, at: s.now)
+        guard let card else { return }
         var lines = ["EgoFix", ""] + Text.wrap(card.prompt)
         if let c = card.inlineComment { lines += [""] + Text.wrapComment(c) }
-        lines += [""] + Text.fitted("// Shared. `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.").map { s.style.dim($0) }
+        let said = changed ? "Shared." : "Shared already; nothing was changed."
+        lines += [""] + Text.fitted("// \(said) `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.").map { s.style.dim($0) }
         // A link preview reads the card's image from its full address, which a site without a
         // base URL cannot give (its page says "card.png", which previews ignore).
         if s.config.baseURL == nil {
