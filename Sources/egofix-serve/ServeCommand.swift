@@ -60,9 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
         case .success: break
         }
 
+        let key = ServeKey()
         let server = HTTPServer(address: address, timeout: 15, logger: .disabled,
                                 handler: SiteHandler(root: site, live: live, defaultHost: ServeCommand.hostPort(host, port ?? 0),
-                                                     loopbackOnly: ServeCommand.isLoopback(host)))
+                                                     loopbackOnly: ServeCommand.isLoopback(host), key: key))
         let failure = ErrorBox()
         Task { do { try await server.run() } catch { failure.set(error) } }
         var bound: Socket.Address?
@@ -80,7 +81,7 @@ struct ServeCommand: AsyncParsableCommand {
         // Listening on every address: the URL to open is this machine's loopback one (a browser
         // cannot open 0.0.0.0); the warning below says the network sees it too.
         let reachable = host == "0.0.0.0" ? "127.0.0.1" : host == "::" ? "::1" : host
-        let url = "http://\(ServeCommand.hostPort(reachable, Int(actualPort)))/"
+        let url = "http://\(ServeCommand.hostPort(reachable, Int(actualPort)))/?\(ServeKey.parameter)=\(key.value)"
         if !ServeCommand.isLoopback(host) {
             // An IPv6 address in brackets: "listening on :::" read as a typo.
             let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host

@@ -13,12 +13,27 @@ struct SiteHandler: HTTPHandler {
     /// Listening on loopback: only requests that name a loopback host are answered, so a web page
     /// whose own name was pointed at 127.0.0.1 (DNS rebinding) cannot read the private site.
     var loopbackOnly = true
+    /// The key the printed address carries (`?key=`). Loopback is open to every account of the
+    /// machine: without a key, another user's `curl http://127.0.0.1:PORT/` read every reflection
+    /// the owner's files keep from them. A request with the key gets a cookie that carries it on.
+    let key: ServeKey
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
         if loopbackOnly, let h = request.headers[.host], !SiteHandler.namesLoopback(h) {
             return HTTPResponse(statusCode: HTTPStatusCode(421, phrase: "Misdirected Request"), headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: Data("This server answers to localhost only.\n".utf8))
         }
+        let keyed = key.matches(request.query.first(where: { $0.name == ServeKey.parameter })?.value)
+        guard keyed || key.matches(cookie: request.headers[HTTPHeader("Cookie")]) else {
+            return HTTPResponse(statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                                body: Data("This server shows the private site to whoever has its key: open the address `egofix serve` printed, key included.\n".utf8))
+        }
+        var response = try await answer(request)
+        if keyed { response.headers[HTTPHeader("Set-Cookie")] = key.setCookie }
+        return response
+    }
+
+    private func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD else {
             return HTTPResponse(statusCode: .methodNotAllowed, headers: [HTTPHeader("Allow"): "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
                                 body: Data("GET and HEAD only.\n".utf8))
@@ -46,7 +61,7 @@ struct SiteHandler: HTTPHandler {
                     + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"><title>egofix serve</title></head><body>\n</body></html>\n"
                 let page = LiveReload.inject(html: html, nonce: LiveReload.nonce(), eventsURL: "http://\(host(request))\(LiveReload.eventsPath)",
                                              generation: generation, error: error, hasSite: false)
-                return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache"],
+                return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-cache, no-store"],
                                     body: Data(page.utf8))
             }
             return HTTPResponse(statusCode: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
@@ -68,7 +83,8 @@ struct SiteHandler: HTTPHandler {
         var headers: HTTPHeaders = [
             .contentType: type,
             HTTPHeader("ETag"): etag,
-            .cacheControl: "no-cache",
+            // Revalidated each time, and not kept in the browser's disk cache (private pages).
+            .cacheControl: "no-cache, no-store",
             HTTPHeader("X-Content-Type-Options"): "nosniff",
             HTTPHeader("Referrer-Policy"): "no-referrer",
         ]
@@ -148,5 +164,45 @@ struct EventBytes: AsyncBufferedSequence, Sendable {
             pending.removeFirst(n)
             return out
         }
+    }
+}
+
+/// A serve's key: 128 random bits as hex, made at the start, printed in the address; the cookie
+/// that carries it is named after its first characters, so two serves on one machine (a cookie is
+/// the host's, whatever the port) do not take each other's place.
+struct ServeKey: Sendable {
+    static let parameter = "key"
+    let value: String
+
+    init() {
+        var g = SystemRandomNumberGenerator()
+        value = (0..<2).map { _ in String(format: "%016llx", g.next() as UInt64) }.joined()
+    }
+
+    init(value: String) { self.value = value }
+
+    var cookieName: String { "egofix-serve-" + value.prefix(8) }
+
+    /// Session-long, sent back on this site's own requests only, out of the pages' scripts' reach.
+    var setCookie: String { "\(cookieName)=\(value); Path=/; HttpOnly; SameSite=Strict" }
+
+    /// Whether `given` is the key, compared in time that does not depend on where they differ.
+    func matches(_ given: String?) -> Bool {
+        guard let given else { return false }
+        let a = Array(given.utf8), b = Array(value.utf8)
+        guard a.count == b.count else { return false }
+        var diff: UInt8 = 0
+        for i in 0..<a.count { diff |= a[i] ^ b[i] }
+        return diff == 0
+    }
+
+    /// Whether a Cookie header carries this key under its name.
+    func matches(cookie header: String?) -> Bool {
+        guard let header else { return false }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == cookieName, matches(parts[1]) { return true }
+        }
+        return false
     }
 }

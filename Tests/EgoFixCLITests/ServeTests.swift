@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import XCTest
 
 /// `egofix serve` as a user runs it: a real process on a free port, fetched with curl.
@@ -35,11 +36,18 @@ final class ServeTests: XCTestCase {
         try p.run()
         let line = try XCTUnwrap(wait(30) { out.text.split(separator: "\n").first { $0.hasPrefix("Serving ") }.map(String.init) },
                                  "no Serving line: \(out.text) \(err.text)")
-        // "Serving <site> at http://127.0.0.1:PORT/"
+        // "Serving <site> at http://127.0.0.1:PORT/?key=KEY"
         let parts = line.components(separatedBy: " at ")
-        return Served(process: p, out: out, err: err, url: try XCTUnwrap(parts.last),
-                      site: String(try XCTUnwrap(parts.first).dropFirst("Serving ".count)))
+        let printed = try XCTUnwrap(parts.last).components(separatedBy: "/?key=")
+        XCTAssertEqual(printed.count, 2, line)
+        let base = printed[0] + "/", key = try XCTUnwrap(printed.last)
+        XCTAssertEqual(key.count, 32, line)
+        ServeTests.keys.withLock { $0[base] = key }
+        return Served(process: p, out: out, err: err, url: base, site: String(try XCTUnwrap(parts.first).dropFirst("Serving ".count)))
     }
+
+    /// Each serve's key by its address: `fetch` sends it as the cookie a browser would have.
+    static let keys = Mutex<[String: String]>([:])
 
     /// Polls `check` until it answers (or `seconds` pass).
     func wait<T>(_ seconds: Double, _ check: () throws -> T?) rethrows -> T? {
@@ -57,10 +65,13 @@ final class ServeTests: XCTestCase {
         let body: String
     }
 
-    func fetch(_ url: String, _ args: [String] = []) throws -> Fetched {
+    /// `url` fetched with curl, with the serve's key as its cookie unless `keyed` is false.
+    func fetch(_ url: String, _ args: [String] = [], keyed: Bool = true) throws -> Fetched {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        p.arguments = ["-s", "--path-as-is", "--max-time", "5", "-D", "-", url] + args
+        let key = keyed ? ServeTests.keys.withLock { keys in keys.first { url.hasPrefix($0.key) }?.value } : nil
+        let cookie = key.map { ["-H", "Cookie: egofix-serve-\($0.prefix(8))=\($0)"] } ?? []
+        p.arguments = ["-s", "--path-as-is", "--max-time", "5", "-D", "-", url] + cookie + args
         let o = Pipe()
         p.standardOutput = o
         try p.run()
@@ -138,6 +149,23 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(rebound.status, 421)
         XCTAssertFalse(rebound.body.contains("<html"))
         XCTAssertEqual(try fetch(s.url, ["-H", "Host: localhost"]).status, 200)
+
+        // Loopback is every account's on this machine: without the key the printed address
+        // carries, no page (another user's curl read every reflection).
+        for url in [s.url, s.url + "style.css", s.url + "weeks/\(week)/", s.url + "__egofix/events", s.url + "nothing-here"] {
+            let bare = try fetch(url, keyed: false)
+            XCTAssertEqual(bare.status, 403, url)
+            XCTAssertFalse(bare.body.contains("<html") || bare.body.contains("Noted while serving"), bare.body)
+        }
+        let key = try XCTUnwrap(ServeTests.keys.withLock { $0[s.url] })
+        XCTAssertEqual(try fetch(s.url + "?key=" + String(key.reversed()), keyed: false).status, 403)
+        XCTAssertEqual(try fetch(s.url, ["-H", "Cookie: egofix-serve-\(key.prefix(8))=\(key.dropLast())0"], keyed: false).status, 403)
+        // The printed address: the page, and the cookie that carries the key to the next request.
+        let opened = try fetch(s.url + "weeks/\(week)/?key=" + key, keyed: false)
+        XCTAssertEqual(opened.status, 200)
+        XCTAssertTrue(opened.body.contains("Noted while serving"), opened.body)
+        XCTAssertTrue(opened.headers.contains("Set-Cookie: egofix-serve-\(key.prefix(8))=\(key); Path=/; HttpOnly; SameSite=Strict"), opened.headers)
+        XCTAssertTrue(opened.headers.lowercased().contains("cache-control: no-cache, no-store"), opened.headers)
         for path in ["../../../etc/passwd", "%2e%2e/%2e%2e/etc/passwd", "weeks/%2E%2E/%2e%2e/etc/passwd", "..%2f..%2fetc/passwd"] {
             let r = try fetch(s.url + path)
             XCTAssertTrue([403, 404].contains(r.status), "\(path): \(r.status)")
@@ -181,7 +209,8 @@ final class ServeTests: XCTestCase {
         defer { if s.process.isRunning { s.process.terminate() } }
         let curl = Process()
         curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        curl.arguments = ["-sN", "--max-time", "8", s.url + "__egofix/events?since=0"]
+        let key = try XCTUnwrap(ServeTests.keys.withLock { $0[s.url] })
+        curl.arguments = ["-sN", "--max-time", "8", s.url + "__egofix/events?since=0", "-H", "Cookie: egofix-serve-\(key.prefix(8))=\(key)"]
         let events = Output(), pipe = Pipe()
         pipe.fileHandleForReading.readabilityHandler = { events.append($0.availableData) }
         curl.standardOutput = pipe

@@ -7,7 +7,8 @@ package struct ServeOptions: ParsableArguments {
     package static let discussion = """
         Builds into a cache folder ($XDG_CACHE_HOME/egofix/serve), not into `output`. Watches the store, egofix.toml, \
         content/, Templates/, Assets/ and Seeds/. A failed rebuild keeps the last good site and says why, here and on \
-        the pages. GET and HEAD only. Ctrl-C stops it.
+        the pages. The address it prints carries a key (other accounts on this machine reach \
+        localhost too): open that address. GET and HEAD only. Ctrl-C stops it.
         """
 
     @OptionGroup package var store: StoreOptions
