@@ -38,6 +38,8 @@ final class ScriptingTests: XCTestCase {
         let first = try cli.run(["share", "37"], at: "2026-03-02T09:00:00Z")
         XCTAssertEqual(first.status, 0, first.err)
         XCTAssertTrue(first.out.contains("// Shared. `egofix build`"), first.out)
+        // What goes public is all said: the card names the fix's number and its bug too.
+        XCTAssertTrue(first.out.replacingOccurrences(of: "\n// ", with: " ").contains("this text, FIX #037 and its bug, "), first.out)
         let again = try cli.run(["share", "FIX #037"], at: "2026-03-02T09:05:00Z")
         XCTAssertEqual(again.status, 0, again.err)
         XCTAssertTrue(again.out.contains("// Shared already; nothing was changed."), again.out)

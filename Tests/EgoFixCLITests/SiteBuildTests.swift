@@ -867,6 +867,23 @@ final class ThemeLinkTests: XCTestCase {
         let ics = try cli.run(["build"], at: "2026-03-02T09:00:00+01:00")
         XCTAssertTrue(ics.err.contains("Assets/reminders.ics has the path of a file the build makes"), ics.err)
     }
+
+    /// The store linked into Assets/share/ (a link inside the workspace is followed) went out with
+    /// the public folder, world-readable, every reflection in it. A database is refused by name.
+    func test_build_aStoreLinkedIntoAssetsIsNotPublished() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Words for nobody else."], at: "2026-03-02T09:00:00+01:00").status, 0)
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: cli.workdir + "/Assets/share", withIntermediateDirectories: true)
+        let relative = String(repeating: "../", count: 2) + (cli.store.hasPrefix(cli.workdir + "/") ? String(cli.store.dropFirst(cli.workdir.count + 1)) : cli.store)
+        try fm.createSymbolicLink(atPath: cli.workdir + "/Assets/share/store.sqlite", withDestinationPath: relative)
+        XCTAssertNotNil(fm.contents(atPath: cli.workdir + "/Assets/share/store.sqlite"), relative)
+        let r = try cli.run(["build"], at: "2026-03-02T10:00:00+01:00")
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.contains("Assets/share/store.sqlite") && r.err.contains("an SQLite database, such as a store"), r.err)
+        XCTAssertFalse(fm.fileExists(atPath: cli.workdir + "/site/share/store.sqlite"))
+    }
 }
 
 /// The copy audit: lines of 84 to 133 columns in patterns, share, the rest day, activate and

@@ -73,7 +73,9 @@ struct Share: AsyncParsableCommand {
         var lines = ["EgoFix", ""] + Text.wrap(card.prompt)
         if let c = card.inlineComment { lines += [""] + Text.wrapComment(c) }
         let said = changed ? "Shared." : "Shared already; nothing was changed."
-        lines += [""] + Text.fitted("// \(said) `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png). Nothing about you is in it.").map { s.style.dim($0) }
+        // The card names the fix and its bug too: said, so that what goes public is all said here.
+        lines += [""] + Text.fitted("// \(said) `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png): this text, "
+                                    + "\(card.label) and its bug, \(card.bugTitle). Nothing about you is in it.").map { s.style.dim($0) }
         // A link preview reads the card's image from its full address, which a site without a
         // base URL cannot give (its page says "card.png", which previews ignore).
         if s.config.baseURL == nil {

@@ -27,6 +27,11 @@ public struct AssetSet: Sendable {
         for f in files where !f.isBuiltIn && f.path.utf8.contains(where: PathName.isRefusedByte) {
             throw TemplateError.refused(path: f.origin, reason: "a name with a backslash or a control character, which a path on the site cannot hold. Rename the file")
         }
+        // A database (the store linked or copied in: links inside the workspace are followed)
+        // would go out with the site, share/ included, readable by all.
+        for f in files where !f.isBuiltIn && f.data.starts(with: AssetSet.sqliteHeader) {
+            throw TemplateError.refused(path: f.origin, reason: "an SQLite database, such as a store, which the site would publish with every text in it. Move it out of Assets/")
+        }
         // The share folder's stylesheet has two names (see `PageContext.sharePlan`); one of each
         // of one's own was one file too many, and one of them changed nothing.
         if let a = files.first(where: { $0.path == "share.css" && !$0.isBuiltIn }),
@@ -34,6 +39,9 @@ public struct AssetSet: Sendable {
             throw TemplateError.refused(path: a.origin, reason: "the share pages' stylesheet, which \(b.origin) is too; only one is published as share/share.css. Keep one of the two")
         }
     }
+
+    /// The first 16 bytes of every SQLite 3 database file.
+    static let sqliteHeader = Data("SQLite format 3\u{0}".utf8)
 
     /// The built-in assets overridden by `<workspace>/Assets/` when it exists.
     public static func load(workspace: URL?) throws -> AssetSet {
