@@ -763,6 +763,23 @@ final class SiteWeekSoFarTests: XCTestCase {
         let over = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
         XCTAssertTrue(over.contains("-2 vs before"), over)
     }
+
+    /// Early in a month, the month page sets its days against the same days of the month before:
+    /// when those days all came before day one, it compares with nothing (it said "+2 vs the same
+    /// days before", against days with nothing in them). Later in the month, the days compared
+    /// reach day one, and it compares again.
+    func test_Site_aPeriodIsNotComparedWithDaysBeforeThePractice() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2025-12-14T08:00:00Z").status, 0)
+        for day in ["2026-01-02", "2026-01-03", "2026-01-15"] {
+            XCTAssertEqual(try cli.run(["today"], at: day + "T08:00:00Z").status, 0)
+            XCTAssertEqual(try cli.run(["applied"], at: day + "T19:00:00Z").status, 0)
+            let built = try cli.run(["build"], at: day + "T20:00:00Z")
+            XCTAssertEqual(built.status, 0, built.err)
+            let month = try String(contentsOfFile: cli.workdir + "/site/months/2026-01/index.html", encoding: .utf8)
+            XCTAssertEqual(month.contains(" vs "), day == "2026-01-15", "\(day): \(month)")
+        }
+    }
 }
 
 /// Issue 31 (workspace): path settings in egofix.toml.

@@ -182,8 +182,12 @@ extension PageContext {
         let today = index.today
         let underWay = p.start <= today && today < p.end
         let prevCounts = prev.flatMap { q -> Counts? in
-            guard p.start <= today, q.end >= index.first else { return nil }
-            return counts(from: q.start, through: underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end)
+            // The days compared, not the whole period before, must reach day one: a January page
+            // on the 4th, the practice begun on 14 December, was set against 1 to 4 December,
+            // days before the practice ("+4 vs the same days before").
+            let end = underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end
+            guard p.start <= today, end >= index.first else { return nil }
+            return counts(from: q.start, through: end)
         }
         let vStart = index.version(at: p.start.start(in: options.calendar))
         let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
