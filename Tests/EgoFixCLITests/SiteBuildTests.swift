@@ -764,6 +764,23 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertTrue(over.contains("-2 vs before"), over)
     }
 
+    /// The night clocks go back, 02:00 to 03:00 happens twice: a crash at 02:45 before the change
+    /// and one at 02:30 after it were listed "02:45", then "02:30", as if out of order. Times in
+    /// the repeated hour carry their offset; the others are as they were.
+    func test_Site_timesInTheRepeatedHourCarryTheirOffset() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2021-10-30T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right"], at: "2021-10-31T00:45:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right"], at: "2021-10-31T01:30:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right"], at: "2021-10-31T09:10:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["build"], at: "2021-10-31T10:00:00Z").status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2021-W43/index.html", encoding: .utf8)
+        let first = try XCTUnwrap(week.range(of: "02:45 UTC+2")), second = try XCTUnwrap(week.range(of: "02:30 UTC+1"), week)
+        XCTAssertLessThan(first.lowerBound, second.lowerBound)
+        XCTAssertTrue(week.contains("10:10 ·") || week.contains("10:10<"), week)
+        XCTAssertFalse(week.contains("10:10 UTC"), week)
+    }
+
     /// Early in a month, the month page sets its days against the same days of the month before:
     /// when those days all came before day one, it compares with nothing (it said "+2 vs the same
     /// days before", against days with nothing in them). Later in the month, the days compared

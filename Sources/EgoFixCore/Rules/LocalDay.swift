@@ -28,6 +28,19 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
         return (c.hour ?? 0) * 60 + (c.minute ?? 0)
     }
 
+    /// Whether the wall-clock time of `instant` happens twice in the calendar's zone (the hour
+    /// repeated when clocks go back): 02:45 before the change and 02:30 after it read as out of
+    /// order without the offset beside them.
+    public static func wallTimeRepeats(_ instant: Date, calendar: Calendar) -> Bool {
+        let t = instant.timeIntervalSinceReferenceDate, zones = ZoneOffsets.shared, tz = calendar.timeZone
+        let here = zones.offset(tz, at: t)
+        for other in [zones.offset(tz, at: t - 7_200), zones.offset(tz, at: t + 7_200)] where other != here {
+            // The instant the same wall time would be at with the other offset, if it has that offset.
+            if zones.offset(tz, at: t + Double(here - other)) == other { return true }
+        }
+        return false
+    }
+
     /// The local day (ordinal) and second of the day of an instant, for the Gregorian calendar
     /// from 1900 on: the instant plus the zone's offset at that instant, which is how Foundation's
     /// Gregorian calendar computes date components, at a fraction of the cost. Nil elsewhere

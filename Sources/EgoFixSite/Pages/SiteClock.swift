@@ -13,11 +13,16 @@ struct SiteClock: Sendable {
 
     func day(_ d: Date) -> LocalDay { days.day(d) }
 
-    /// "07:05"
+    /// "07:05"; in the hour repeated when clocks go back, with the offset ("02:45 UTC+2", then
+    /// "02:30 UTC+1"), which tells the two passes apart. Written out here, not the zone's
+    /// abbreviation, which differs with the machine's time zone data and locale.
     func time(_ d: Date) -> String {
         let m = LocalDay.minuteOfDay(d, calendar: calendar)
         let h = m / 60, mm = m % 60
-        return String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)],
-                      as: UTF8.self)
+        let text = String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)],
+                          as: UTF8.self)
+        guard LocalDay.wallTimeRepeats(d, calendar: calendar) else { return text }
+        let offset = calendar.timeZone.secondsFromGMT(for: d), minutes = abs(offset) / 60
+        return text + " UTC" + (offset < 0 ? "-" : "+") + String(minutes / 60) + (minutes % 60 == 0 ? "" : ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60))
     }
 }
