@@ -561,7 +561,8 @@ final class RestDayCommandTests: XCTestCase {
         XCTAssertTrue(today.out.contains("no bug is in its active period.\n`egofix bug activate SLUG` starts one."), today.out)
         let marked = try cli.run(["applied"], at: "2026-03-03T19:00:00+01:00")
         XCTAssertNotEqual(marked.status, 0)
-        XCTAssertTrue(marked.err.contains("no pending fix to mark. `egofix today` gives today's, if the day has one."), marked.err)
+        // (The fix `init` gave yesterday was left unmarked: the refusal says it closed.)
+        XCTAssertTrue(marked.err.contains("no pending fix to mark: yesterday's, FIX #") && marked.err.contains("`egofix today` gives today's, if the day has one."), marked.err)
         // Status and the diagnostic say so too (the diagnostic asked for --rate for each of no bugs).
         let status = try cli.run(["status"], at: "2026-03-03T19:01:00+01:00").out
         XCTAssertTrue(status.contains("  None. `egofix bug activate SLUG` starts one."), status)
@@ -1126,5 +1127,25 @@ final class DateLineHistoryTests: XCTestCase {
         // Built in Los Angeles, the crash keeps its time.
         XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-14T00:00:00-07:00").status, 0)
         XCTAssertTrue(try page("bugs/need-to-be-right/index.html").contains("2026-03-13 15:00"))
+    }
+}
+
+/// A day's fix closes at midnight.
+final class MidnightCommandTests: XCTestCase {
+    /// `today` at 23:59, `applied` at 00:01: the refusal said only "no pending fix to mark", not
+    /// that the fix just seen had closed.
+    func test_Outcome_afterMidnightSaysYesterdaysFixClosed() throws {
+        let cli = try CLI(zone: "Asia/Kolkata")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+05:30").status, 0)
+        let seen = try cli.run(["today"], at: "2026-03-03T23:59:00+05:30")
+        let label = try XCTUnwrap(seen.out.split(separator: "\n").first { $0.hasPrefix("FIX #") }.map { String($0.prefix(8)) }, seen.out)
+        let late = try cli.run(["applied"], at: "2026-03-04T00:01:00+05:30")
+        XCTAssertEqual(late.status, 1)
+        XCTAssertEqual(late.err, "egofix: no pending fix to mark: yesterday's, \(label), closed unmarked at midnight. "
+                       + "`egofix today` gives today's, if the day has one.\n")
+        // Once today's is given and marked, the refusal is the other one.
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-04T08:00:00+05:30").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-04T08:05:00+05:30").status, 0)
+        XCTAssertTrue(try cli.run(["applied"], at: "2026-03-04T08:06:00+05:30").err.contains("is already marked applied"))
     }
 }

@@ -40,6 +40,8 @@ public struct OutcomeService: Sendable {
                 try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
                 if let given = try await DailyFixService(repos: repos, calendar: calendar).assignToday(at: now) { return given }
             }
+            let yesterday = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day.adding(days: -1), dayOf: dayOf)
+            if let yesterday, yesterday.completion.outcome == .pending { throw PracticeError.yesterdaysFixClosed(fix: yesterday.fix.label) }
             throw PracticeError.noPendingFix
         }
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)

@@ -5,6 +5,9 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
     case noProfile
     case unknownBug(String)
     case noPendingFix
+    /// Nothing to mark, and yesterday's fix was left unmarked: the fix seen at 23:59 closed at
+    /// midnight, which "no pending fix" alone did not say.
+    case yesterdaysFixClosed(fix: String)
     case alreadyMarked(fix: String, outcome: FixOutcome)
     case reflectionTooLong(bytes: Int)
     case nothingToReboot
@@ -22,6 +25,8 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
             return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
         case .noPendingFix:
             return "no pending fix to mark. `egofix today` gives today's, if the day has one."
+        case .yesterdaysFixClosed(let fix):
+            return "no pending fix to mark: yesterday's, \(fix), closed unmarked at midnight. `egofix today` gives today's, if the day has one."
         case .alreadyMarked(let fix, let outcome):
             return "\(fix) is already marked \(outcome.rawValue). `egofix amend` changes today's mark: its outcome, reflection or answer."
         case .reflectionTooLong(let bytes):
