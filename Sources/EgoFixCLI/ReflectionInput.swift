@@ -142,9 +142,32 @@ enum ReflectionInput {
         try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
     }
 
-    /// " The reflection is kept in PATH." when text written in the editor was not stored.
+    /// " The reflection is kept in PATH." when text written in the editor was not stored: the
+    /// draft is moved to the folder of kept texts (`keptFile`), which outlives a reboot (TMPDIR
+    /// may not); it stays where it is when it cannot be moved.
     static func kept(_ draft: String?, _ what: String) -> String {
-        draft.map { " The \(what) is kept in \($0)." } ?? ""
+        guard let draft else { return "" }
+        guard let data = FileManager.default.contents(atPath: draft), let moved = keptFile(data, what) else {
+            return " The \(what) is kept in \(draft)."
+        }
+        discard(draft)
+        return " The \(what) is kept in \(moved)."
+    }
+
+    /// A new private file (0600) in the folder of kept texts (`StateFolder.keptFolder`) holding
+    /// `data`: its path, or nil when it cannot be written.
+    static func keptFile(_ data: Data, _ what: String) -> String? {
+        guard let folder = StateFolder.keptFolder(environment: Session.environment()) else { return nil }
+        var template = Array((folder + "/\(what)-XXXXXX.md").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemps($0, 3) } ?? -1 }
+        guard fd >= 0 else { return nil }
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let failure = WholeWrite.write(data, to: fd)
+        if close(fd) != 0 || failure != 0 {
+            unlink(path)
+            return nil
+        }
+        return path
     }
 
     /// `error`, with the sentence naming where the text it refused is kept (`kept`,
@@ -157,6 +180,8 @@ enum ReflectionInput {
     /// else (a heredoc typed into the terminal), so it is written to a private file, and `error`
     /// is returned naming it; `error` as it is when even that cannot be written.
     static func keeping(_ text: String, what: String, refusedBy error: Error) -> Error {
+        if let path = keptFile(Data(text.utf8), what) { return naming(error, kept: " The \(what) is kept in \(path).") }
+        // Else in TMPDIR, as a draft for the editor is.
         guard let path = try? privateFile(what) else { return error }
         do {
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))

@@ -15,21 +15,15 @@ import Foundation
 struct SentReminders {
     static let kept = 64
 
-    let path: String?
+    let path: String
     private(set) var lines: [String]
 
     /// The file for the store at `store`, read (empty when it is missing or unreadable).
     init(store: String, environment env: [String: String]) {
-        let state: String?
-        if let x = env["XDG_STATE_HOME"], x.hasPrefix("/") {
-            state = x
-        } else {
-            // $HOME, else the home the password database names (an empty HOME kept no note).
-            state = StoreLocation.home(environment: env) + "/.local/state"
-        }
+        // $HOME, else the home the password database names (an empty HOME kept no note).
         let key = String(StableHash.fnv1a([RealPath.of(store) ?? store]), radix: 16)
-        path = state.map { $0 + "/egofix/reminded-" + key }
-        lines = path.map(SentReminders.read) ?? []
+        path = StateFolder.path(environment: env) + "/reminded-" + key
+        lines = SentReminders.read(path)
     }
 
     /// The file's lines (none when it is missing or unreadable).
@@ -83,17 +77,13 @@ struct SentReminders {
     /// noted is not sent (under a timer, a read-only or full state folder had it sent on every run).
     mutating func canNote() -> Bool { save() }
 
-    /// Writes the file (0600 in a 0700 folder), the last `kept` lines, and answers whether it did
-    /// (true without a file). The file is read again first and the lines noted since are kept (a
-    /// timer and a terminal may both note a reminder at once).
+    /// Writes the file (0600 in a 0700 folder), the last `kept` lines, and answers whether it did.
+    /// The file is read again first and the lines noted since are kept (a timer and a terminal
+    /// may both note a reminder at once).
     @discardableResult
     private mutating func save() -> Bool {
-        if let path {
-            let onDisk = SentReminders.read(path)
-            lines = onDisk + lines.filter { !onDisk.contains($0) }
-        }
-        lines = Array(lines.suffix(Self.kept))
-        guard let path else { return true }
+        let onDisk = SentReminders.read(path)
+        lines = Array((onDisk + lines.filter { !onDisk.contains($0) }).suffix(Self.kept))
         let folder = (path as NSString).deletingLastPathComponent
         try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return (try? AtomicFile.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: path, mode: 0o600)) != nil

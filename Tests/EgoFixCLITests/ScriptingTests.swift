@@ -22,6 +22,10 @@ final class ScriptingTests: XCTestCase {
         let kept = try XCTUnwrap(r.err.range(of: "The reflection is kept in ").map { String(r.err[$0.upperBound...]) }, r.err)
         let path = String(kept.dropLast(2))  // ".\n"
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "The second reflection, typed into a heredoc.\n")
+        // Kept where a reboot does not clear it (it was TMPDIR), readable by this user alone.
+        XCTAssertTrue(path.hasPrefix(cli.workdir + "/.local/state/egofix/kept/reflection-"), path)
+        let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o077, 0, String(mode, radix: 8))
         // Nothing piped: nothing to keep, and the refusal as it was.
         let plain = try cli.run(["failed"], at: "2026-03-02T09:06:00Z")
         XCTAssertFalse(plain.err.contains("kept in"), plain.err)

@@ -69,7 +69,7 @@ struct Remind: AsyncParsableCommand {
         let lines = unsent.lines
         guard !lines.isEmpty else { return }
         guard sent.canNote() else {
-            throw CLIError("cannot write \(sent.path ?? "the reminder state") (its folder is read-only or full), so nothing was sent: each run would "
+            throw CLIError("cannot write \(sent.path) (its folder is read-only or full), so nothing was sent: each run would "
                            + "send it again. Make the folder writable, or set XDG_STATE_HOME to one that is.")
         }
         // Noted as sent only when a notification was shown: printed instead (no notify-send, no
