@@ -749,6 +749,20 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertLessThan(r.out.split(separator: "\n").map(\.count).max() ?? 0, 200, r.out)
     }
 
+    /// A day whose only entry is the diagnostic is an "o" in the strip, which the legend called
+    /// "opened"; it is a day with no outcome, as the site's graph says.
+    func test_History_aDiagnosticOnlyDayIsADayWithNoOutcome() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-08T19:00:00Z").status, 0)
+        let r = try cli.run(["history", "--days", "7"], at: "2026-03-09T09:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        let lines = r.out.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.first { $0.hasPrefix("Sun ") }?.hasPrefix("Sun o"), true, r.out)
+        XCTAssertTrue(lines.contains("A applied  s skipped  F failed  X crash  o no outcome  . nothing"), r.out)
+        XCTAssertTrue(lines.contains("2026-03-08  weekly diagnostic"), r.out)
+    }
+
     /// The same record on the site: the week pages stop at this week, not at 2099 (it made 3,853
     /// of them), and the build says the record waits for its day.
     func test_build_aRecordYearsAheadWaitsForItsDay() throws {

@@ -85,7 +85,9 @@ struct History: AsyncParsableCommand {
             }
             out.append(line)
         }
-        out.append(s.style.dim("A applied  s skipped  F failed  X crash  o opened  . nothing"))
+        // "o" is any day with no outcome: opened, a reboot or the diagnostic at most, as the
+        // site's graph says it ("opened" named a diagnostic-only day wrongly).
+        out.append(s.style.dim("A applied  s skipped  F failed  X crash  o no outcome  . nothing"))
         out.append("")
         for c in graph.cells.reversed() where !c.activity.isEmpty {
             // Each part with the columns it takes (a painted one's escapes take none).
