@@ -764,6 +764,28 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertTrue(over.contains("-2 vs before"), over)
     }
 
+    /// A quarter under way is set against the quarter before up to the same date: on 31 May,
+    /// 1 January to 28 February (February is shorter). Counting 61 days took in 1 and 2 March,
+    /// so a fix applied on 1 March read "-1 vs the same days before" against April and May. On
+    /// its last day the quarter is set against the whole quarter before.
+    func test_Site_aPeriodUnderWayIsComparedUpToTheSameDate() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2025-01-01T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2025-03-01T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2025-03-01T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["build"], at: "2025-05-31T20:00:00Z").status, 0)
+        func text() throws -> String {
+            try String(contentsOfFile: cli.workdir + "/site/quarters/2025-Q2/index.html", encoding: .utf8)
+                .replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+                .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        }
+        let may = try text()
+        XCTAssertTrue(may.contains(" applied 0 unchanged vs the same days before "), may)
+        XCTAssertEqual(try cli.run(["build"], at: "2025-06-30T20:00:00Z").status, 0)
+        let june = try text()
+        XCTAssertTrue(june.contains(" applied 0 -1 vs before "), june)
+    }
+
     /// The night clocks go back, 02:00 to 03:00 happens twice: a crash at 02:45 before the change
     /// and one at 02:30 after it were listed "02:45", then "02:30", as if out of order. Times in
     /// the repeated hour carry their offset; the others are as they were.

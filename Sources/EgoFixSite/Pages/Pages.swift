@@ -185,7 +185,7 @@ extension PageContext {
             // The days compared, not the whole period before, must reach day one: a January page
             // on the 4th, the practice begun on 14 December, was set against 1 to 4 December,
             // days before the practice ("+4 vs the same days before").
-            let end = underWay ? min(q.end, q.start.adding(days: today.days(since: p.start))) : q.end
+            let end = underWay ? Period.sameDay(as: today, in: p, before: q) : q.end
             guard p.start <= today, end >= index.first else { return nil }
             return counts(from: q.start, through: end)
         }

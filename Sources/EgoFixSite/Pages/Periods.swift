@@ -134,6 +134,19 @@ struct Period: Hashable, Sendable {
         }
     }
 
+    /// The day of `before` (the period before `period`) that stands where `day` stands in
+    /// `period`: as many days in, for a week (the same weekday); else the same day of the month, as
+    /// many months in, or the last day of that month when it is shorter. Counting days instead set
+    /// 1 January to 1 March 2025 against 1 January to 29 February 2024 ("the same days before").
+    static func sameDay(as day: LocalDay, in period: Period, before: Period) -> LocalDay {
+        guard period.kind != .week else { return min(before.end, before.start.adding(days: day.days(since: period.start))) }
+        let (y, m, d) = day.components, (py, pm, _) = period.start.components, (by, bm, _) = before.start.components
+        let months = (by * 12 + bm - 1) + (y * 12 + m) - (py * 12 + pm)
+        let year = months / 12, month = months % 12 + 1
+        let length = LocalDay.daysFromCivil(month == 12 ? year + 1 : year, month == 12 ? 1 : month + 1, 1) - LocalDay.daysFromCivil(year, month, 1)
+        return min(before.end, LocalDay(year: year, month: month, day: min(d, length)))
+    }
+
     var days: [LocalDay] { (0...end.days(since: start)).map { start.adding(days: $0) } }
 }
 
