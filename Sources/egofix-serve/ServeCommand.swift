@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         ServeCommand.say(Terminal.neutralised("Serving \(site) at \(url)"))
         ServeCommand.say("Watching the store and the workspace. Ctrl-C stops.")
-        if open { ServeCommand.openInBrowser(url) }
+        if open { ServeCommand.openInBrowser(url, through: cache + "/open.html") }
         ServeCommand.stopOnSignals(removing: serving >= 0 ? (lock: serving, folder: cache,
                                                               manifest: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"], home: StoreLocation.home(environment: env))) : nil)
 
@@ -170,13 +170,22 @@ struct ServeCommand: AsyncParsableCommand {
         return base + "/egofix/serve/" + String(format: "%016llx", hash)
     }
 
-    static func openInBrowser(_ url: String) {
+    /// Opens `url` in the browser through a page at `page` (0600) that goes on to it: the address
+    /// carries the key, and a command line (xdg-open's, then the browser's, for as long as it
+    /// runs) is anyone's to read in the process list.
+    static func openInBrowser(_ url: String, through page: String) {
+        let html = "<!doctype html>\n<meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0;url=\(url)\"><title>egofix serve</title>\n"
+        let target = (try? AtomicFile.write(Data(html.utf8), to: page, mode: 0o600)) != nil ? URL(fileURLWithPath: page).absoluteString : nil
+        guard let target else {
+            StandardStreams.error("egofix: could not write \(page) to open the browser with. Open the address above by hand.\n")
+            return
+        }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["xdg-open", url]
+        p.arguments = ["xdg-open", target]
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
-        if (try? p.run()) == nil { StandardStreams.error("egofix: could not open a browser (xdg-open). Open \(url) by hand.\n") }
+        if (try? p.run()) == nil { StandardStreams.error("egofix: could not open a browser (xdg-open). Open the address above by hand.\n") }
     }
 
     /// Ctrl-C and SIGTERM end the process at once with exit 0: a build cut short leaves the
@@ -251,7 +260,10 @@ struct Rebuilder: Sendable {
         do {
             let config = try Session.loadConfig(folder: workspace)
             var request = SiteBuildRequest(workspace: workspace, outputPath: site, contentFolder: config.content ?? "content",
-                                           title: config.title ?? "EgoFix", baseURL: config.baseURL,
+                                           // Served from the root of this server, not at base_url's path: with
+                                           // base_url = https://example.org/me/, the 404 page's links led to
+                                           // /me/style.css and /me/..., which are not here.
+                                           title: config.title ?? "EgoFix", baseURL: nil,
                                            source: try StoreBuildSource.source(store: options.store, now: options.now, config: config, env: env),
                                            manifestPath: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"],
                                                                                            home: StoreLocation.home(environment: env)))

@@ -44,7 +44,7 @@ struct SiteHandler: HTTPHandler {
         case .file(let path):
             return try send(path, status: .ok, request: request)
         case .addSlash:
-            return HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: rawPath + "/"]))
+            return HTTPResponse(statusCode: .movedPermanently, headers: HTTPHeaders([.location: SiteHandler.slashAdded(rawPath)]))
         case .refused:
             return HTTPResponse(statusCode: .forbidden, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: Data("Outside the site.\n".utf8))
@@ -105,7 +105,13 @@ struct SiteHandler: HTTPHandler {
         return HTTPResponse(statusCode: status, headers: headers, body: body)
     }
 
-    /// The Host header when it is a plain host[:port], else the address serve printed.
+    /// The folder's address with its "/": on this server, whatever the request began with. A
+    /// path that began "//" (or "/\\", which browsers read alike) was sent back as it came, and a
+    /// browser reads "//share/" as another host, share.
+    static func slashAdded(_ rawPath: String) -> String {
+        "/" + rawPath.drop { $0 == "/" || $0 == "\\" } + "/"
+    }
+
     /// Whether a Host header names this machine's loopback: localhost, 127.x.x.x or [::1], with or
     /// without a port.
     static func namesLoopback(_ header: String) -> Bool {

@@ -123,6 +123,11 @@ final class ServeTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: cli.workdir + "/content/weeks", withIntermediateDirectories: true)
         try "Noted while serving: the meeting went long.\n".write(toFile: cli.workdir + "/content/weeks/\(week).md", atomically: true, encoding: .utf8)
         XCTAssertEqual(try fetch(s.url + "weeks/\(week)").status, 301)
+        // A folder asked for as "//weeks/..." is sent on to this server's "/weeks/.../", not to
+        // "//weeks/.../", which a browser reads as the host "weeks".
+        let doubled = try fetch(s.url + "/weeks/\(week)")
+        XCTAssertEqual(doubled.status, 301)
+        XCTAssertTrue(doubled.headers.contains("Location: /weeks/\(week)/\r\n") || doubled.headers.hasSuffix("Location: /weeks/\(week)/"), doubled.headers)
         XCTAssertNotNil(wait(5) { (try? fetch(s.url + "weeks/\(week)/"))?.body.contains("Noted while serving") == true ? true : nil },
                         "the week note did not appear: \(s.err.text)")
 
