@@ -66,6 +66,14 @@ public struct WorkspaceConfig: Equatable, Sendable {
         }
         // Lines end in LF or CRLF (one Character in Swift); only used to name a key's line.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
+        // A NUL written as an escape ("\u0000") reaches egofix as the end of the text: the TOML
+        // reader hands values over as C strings, so `title = "Ab\u0000x"` was the title "Ab",
+        // without a word. Looked for in the text (a comment that spells it out is refused too).
+        for (i, line) in lines.enumerated() {
+            if line.range(of: "\\u0000", options: .caseInsensitive) != nil || line.range(of: "\\U00000000", options: .caseInsensitive) != nil {
+                throw ParseError(file: file, line: i + 1, message: "a value holds \\u0000, a NUL, which would end it there; remove it")
+            }
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -27,6 +27,14 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("title = 3"), "egofix.toml:1: 'title' must be a quoted string.")
         XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level.")
         XCTAssertEqual(message("base_url = \"example.org\""), "egofix.toml:1: base_url must start with https:// or http://.")
+        // A path that a browser reads as another host: the 404 page's links, made from it, left the site.
+        for url in ["https://example.org//evil.example/", "https://example.org/\\\\evil.example/", "https://example.org/me//x/"] {
+            XCTAssertEqual(message("base_url = \"\(url.replacingOccurrences(of: "\\", with: "\\\\"))\""),
+                           "egofix.toml:1: base_url has an empty path segment (//) or a backslash, which a browser reads as another host; write it as https://example.org/egofix/.", url)
+        }
+        XCTAssertEqual(message("title = \"x\"\nbase_url = \"https://example.org/me/\""), "")
+        // A NUL given as an escape ended the value there without a word ("Ab\u0000x" was "Ab").
+        XCTAssertEqual(message("title = \"Ab\\u0000<script>\""), "egofix.toml:1: a value holds \\u0000, a NUL, which would end it there; remove it.")
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice.")
         // A setting the site would read and ignore is refused instead.
         XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday, by the spec). Leave week_start out or set it to \"monday\".")

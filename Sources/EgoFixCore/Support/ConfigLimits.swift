@@ -14,6 +14,13 @@ public enum ConfigLimits {
         guard !host.isEmpty, !host.contains(where: { $0 == " " || $0 == "\"" || $0 == "<" || $0 == ">" }) else {
             return "needs a host after the scheme, such as https://example.org/egofix/"
         }
+        // A path that begins "//" or holds a backslash (which browsers read as "/") names
+        // another host to a link made from it: the 404 page's links, made from the base URL's
+        // path, led to evil.example from https://example.org//evil.example/.
+        let path = value.dropFirst(value.hasPrefix("https://") ? 8 : 7).dropFirst(host.count)
+        guard !value.contains("\\"), !path.contains("//") else {
+            return "has an empty path segment (//) or a backslash, which a browser reads as another host; write it as https://example.org/egofix/"
+        }
         return nil
     }
 }
