@@ -100,19 +100,23 @@ extension EgoFix {
             name = ""
         }
         guard !name.isEmpty, !names.contains(name) else { return }
-        // `egofix bug need-to-be-right activate`: the parser said "2 unexpected arguments".
-        if first != "help", !path.isEmpty, let place = words.firstIndex(of: name),
-           let sub = words[(place + 1)...].first(where: { names.contains($0) }) {
-            let rest = words[path.count...].filter { $0 != sub } + args.dropFirst(words.count)
-            throw CLIError("the subcommand comes first: `egofix \((path + [sub] + rest).map { Demo.shellWord(Terminal.visible($0)) }.joined(separator: " "))`.", code: 64)
+        // `egofix bug need-to-be-right activate`: the parser said "2 unexpected arguments". The
+        // subcommand may come after options too (`bug SLUG --store X activate`).
+        let all = Array(args)
+        if first != "help", !path.isEmpty, let place = all.firstIndex(of: name),
+           let at = all[(place + 1)...].firstIndex(where: { names.contains($0) }) {
+            var rest = Array(all[path.count...])
+            rest.remove(at: at - path.count)
+            throw CLIError("the subcommand comes first: `egofix \((path + [all[at]] + rest).map { Demo.shellWord(Terminal.visible($0)) }.joined(separator: " "))`.", code: 64)
         }
+        // A near spelling of the word typed (`bug actvate`: activate), else the one command that
+        // begins as it does for four letters or more (`apply` for applied, `skip`, `diag`: too far
+        // apart to be a misspelling).
+        let typed = name
         name = (path + [name]).joined(separator: " ")
-        // A near spelling, else the one command that begins as the word does for four letters or
-        // more (`apply` for applied, `skip`, `diag`: too far apart to be a misspelling).
-        let typed = path.isEmpty ? name : String(name.split(separator: " ").last ?? "")
         let stem = names.filter { $0.commonPrefix(with: typed).count >= 4 }
-        let near = names.filter { editDistance($0, name) <= 2 }.sorted { editDistance($0, name) != editDistance($1, name) ? editDistance($0, name) < editDistance($1, name) : $0 < $1 }.first
-            ?? (stem.count == 1 ? stem.first.map { (path + [$0]).joined(separator: " ") } : nil)
+        let near = (names.filter { editDistance($0, typed) <= 2 }.sorted { editDistance($0, typed) != editDistance($1, typed) ? editDistance($0, typed) < editDistance($1, typed) : $0 < $1 }.first
+            ?? (stem.count == 1 ? stem.first : nil)).map { (path + [$0]).joined(separator: " ") }
         let help = path.isEmpty ? "'egofix --help' for the commands" : "'egofix \(path.joined(separator: " ")) --help' for its commands"
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See \(help).", code: 64)
     }

@@ -124,6 +124,21 @@ enum ImportValidation {
         let bugIds = unique(s.bugs)
         // A slug names one bug: its page, its colour, `--bug SLUG` (two made every build fail).
         var slugAt: [String: Int] = [:]
+        for (i, b) in s.bugs.enumerated() {
+            // The slug names a page's folder and a class in style.css: any other shape broke out
+            // of the stylesheet (a slug of `x){}*{display:none}.y(` left every page blank).
+            if !NameShape.isSlug(b.slug) {
+                issues.append(ImportIssue(table: Bug.table, index: i, field: "slug", message: "'\(b.slug)' is not lowercase words joined by '-'"))
+            }
+            for (field, text) in [("title", b.title), ("description", b.description)] {
+                if let bad = CopyRules.unsafeCharacter(text) { issues.append(ImportIssue(table: Bug.table, index: i, field: field, message: bad)) }
+            }
+        }
+        for (i, f) in s.fixes.enumerated() {
+            for (field, text) in [("prompt", f.prompt), ("inlineComment", f.inlineComment ?? "")] {
+                if let bad = CopyRules.unsafeCharacter(text) { issues.append(ImportIssue(table: Fix.table, index: i, field: field, message: bad)) }
+            }
+        }
         for (i, b) in s.bugs.enumerated() where b.deletedAt == nil {
             if let earlier = slugAt[b.slug] {
                 issues.append(ImportIssue(table: Bug.table, index: i, field: "slug",

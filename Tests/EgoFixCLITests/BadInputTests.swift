@@ -323,6 +323,28 @@ final class BadInputTests: XCTestCase {
         }
     }
 
+    /// An import took any bug slug and any catalogue text: a slug is a class in style.css, and
+    /// `x){}*{display:none}.y(` left every page blank; U+202E in a bug's title turned the rest of
+    /// a page's line around; a NUL cut a prompt short. Each is refused, naming the record.
+    func test_badInput_importRefusesASlugOrTextThatBreaksAPage() throws {
+        let source = try onboarded()
+        let export = source.workdir + "/good.json"
+        XCTAssertEqual(try source.run(["export", export]).status, 0)
+        let good = try String(contentsOfFile: export, encoding: .utf8)
+        for (from, to, says) in [("\"slug\" : \"need-to-be-right\"", "\"slug\" : \"x){}*{display:none}.y(\"", "'x){}*{display:none}.y(' is not lowercase words joined by '-'"),
+                                 ("\"title\" : \"Need to be right\"", "\"title\" : \"Need to be \\u202Eright\"", "holds the direction control U+202E"),
+                                 ("\"title\" : \"Need to be right\"", "\"title\" : \"Need to\\u0000 be right\"", "holds the control character U+0000")] {
+            XCTAssertTrue(good.contains(from), from)
+            let bad = source.workdir + "/bad.json"
+            try good.replacingOccurrences(of: from, with: to).write(toFile: bad, atomically: true, encoding: .utf8)
+            let target = try CLI()
+            let r = try target.run(["import", bad])
+            XCTAssertEqual(r.status, 1, to)
+            XCTAssertTrue(r.err.contains(says), r.err)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "the refused import left a store")
+        }
+    }
+
     /// A refused import into a store that was not there leaves nothing: it says "Nothing was
     /// changed", and it names only options that exist.
     func test_badInput_refusedImportLeavesNoNewStore() throws {
@@ -370,8 +392,11 @@ final class BadInputTests: XCTestCase {
                              (["help", "frobnicate"], "no command 'frobnicate'. See 'egofix --help'"),
                              (["help", "bug", "nope"], "no command 'bug nope'. See 'egofix bug --help' for its commands."),
                              // A slug where the subcommand goes: the parser said "2 unexpected arguments".
-                             (["bug", "need-to-be-right", "activate"], "the subcommand comes first: `egofix bug activate need-to-be-right`."),
+                             (["bug", "need-to-be-right", "activate"], "the subcommand comes first: `egofix bug activate need-to-be-right --store "),
                              (["bug", "list"], "no command 'bug list'. See 'egofix bug --help' for its commands."),
+                             (["bug", "need-to-be-right", "--now", "2026-03-02T09:00:00Z", "primary"],
+                              "the subcommand comes first: `egofix bug primary need-to-be-right --now 2026-03-02T09:00:00Z --store "),
+                             (["bug", "actvate", "need-to-be-right"], "no command 'bug actvate' (bug activate?). See 'egofix bug --help' for its commands."),
                              // The parser named the option it could not place ("unknown option '-m'").
                              (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'")] {
             let r = try cli.run(args)

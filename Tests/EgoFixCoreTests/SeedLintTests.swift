@@ -53,6 +53,15 @@ final class SeedLintTests: XCTestCase {
         XCTAssertEqual(try lint().filter { $0.field == "inlineComment" }, [], "10 fixes of one's own, none with a comment")
     }
 
+    /// A NUL cut a prompt short in the store; U+202E in a bug's title turned the rest of a page's
+    /// line around. Both passed the lint.
+    func test_lint_controlAndDirectionCharactersAreNamed() throws {
+        fixes[4]["prompt"] = "Let someone else\u{0} finish the story."
+        try assertOne("fixes.json", "FIX #005", "prompt", "holds the control character U+0000")
+        fixes[4]["prompt"] = "Let someone else \u{202E}finish the story."
+        try assertOne("fixes.json", "FIX #005", "prompt", "holds the direction control U+202E")
+    }
+
     func test_lint_schema_missingField() throws {
         fixes[4].removeValue(forKey: "prompt")
         try assertOne("fixes.json", "FIX #005", "prompt", "is missing")

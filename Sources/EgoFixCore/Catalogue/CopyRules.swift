@@ -45,6 +45,23 @@ public enum CopyRules {
     }
 
     /// Problems with one piece of copy, as short phrases ("contains '!'").
+    /// A character catalogue text may not hold, said as a problem: a control character (a NUL cut
+    /// the text short in the store; tabs and line breaks are fine) or a direction control
+    /// (U+202A to U+202E, U+2066 to U+2069), which turned the rest of a page's line around
+    /// ("... thgir · severity low"). Nil when there is none.
+    public static func unsafeCharacter(_ text: String) -> String? {
+        for u in text.unicodeScalars {
+            let v = u.value
+            if (v < 0x20 && u != "\t" && u != "\n" && u != "\r") || (0x7F...0x9F).contains(v) {
+                return "holds the control character U+\(String(format: "%04X", v))"
+            }
+            if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+                return "holds the direction control U+\(String(format: "%04X", v)), which turns the text after it around on a page"
+            }
+        }
+        return nil
+    }
+
     public static func violations(_ text: String, limit: Int? = nil) -> [String] {
         var out: [String] = []
         if text.contains("!") { out.append("contains '!'") }

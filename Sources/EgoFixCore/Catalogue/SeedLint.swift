@@ -71,6 +71,7 @@ public enum SeedLint {
         }
         /// The copy rules and the house style; neither for a retired fix (`style` false).
         func copy(_ text: String?, _ f: String, _ e: String, _ fld: String, _ limit: Int, style: Bool = true) {
+            if let text, let bad = CopyRules.unsafeCharacter(text) { issue(f, e, fld, bad) }
             guard let text, style else { return }
             for v in CopyRules.violations(text, limit: limit) { issue(f, e, fld, v) }
             for v in HouseStyle.spelling(text) + HouseStyle.quotes(text) { issue(f, e, fld, v) }
@@ -277,6 +278,7 @@ public enum SeedLint {
                                   _ issues: inout [Issue]) {
         func issue(_ fld: String, _ m: String) { issues.append(Issue(file: f, entry: e, field: fld, message: m)) }
         func copy(_ s: String?, _ fld: String, _ limit: Int) {
+            if let s, let bad = CopyRules.unsafeCharacter(s) { issue(fld, bad) }
             guard let s, style else { return }
             for v in CopyRules.violations(s, limit: limit) { issue(fld, v) }
             for v in HouseStyle.spelling(s) + HouseStyle.quotes(s) { issue(fld, v) }

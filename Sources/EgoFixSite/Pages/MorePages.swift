@@ -331,7 +331,8 @@ extension PageContext {
                     // the workspace's own Assets/style.css for a bug's class wins wherever it stands
                     // (a plain `.bug-x` here came later and so beat it, without a word).
                     css += "\n/* one colour per bug (generated from the catalogue; a .bug-SLUG rule of your own wins) */\n"
-                    for b in ctx.index.bugs where NameShape.isHexColor(b.color) {
+                    // (A slug of another shape, from a store an older egofix imported, would close the rule.)
+                    for b in ctx.index.bugs where NameShape.isHexColor(b.color) && NameShape.isSlug(b.slug) {
                         css += ":where(.bug-\(b.slug)) { --bug: \(b.color); }\n"
                     }
                     css += ContributionGraphSVG.scrollRules()
