@@ -13,4 +13,14 @@ final class HardeningMarkdownTests: XCTestCase {
         XCTAssertTrue(feed.contains("<img src=\"img/local.png\""), feed)
         XCTAssertFalse(try Markdown.html(source, name: "content/pages/about.md", headingsFrom: 1).html.contains("evil.example"))
     }
+
+    /// A numeric character reference is a control character once read (`&#27;` an escape, `&#7;`
+    /// a bell, `&#155;` the one-byte CSI): it went into the page as a raw byte, and a terminal
+    /// showing the file (`cat`, `grep`) ran the sequence. It is left out, as typed ones are.
+    func test_Hardening_characterReferencesToControlCharactersAreLeftOut() throws {
+        let html = try Markdown.html("Ent &#27;]0;OWNED&#7;&#27;[2J &#x9b;31m &amp; &#233;t&#233;", name: "reflection").html
+        XCTAssertFalse(html.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, html.debugDescription)
+        XCTAssertFalse(html.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, html.debugDescription)
+        XCTAssertTrue(html.contains("Ent ]0;OWNED[2J 31m &amp; \u{e9}t\u{e9}"), html.debugDescription)
+    }
 }

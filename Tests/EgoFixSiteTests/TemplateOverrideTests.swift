@@ -89,6 +89,16 @@ final class TemplateOverrideTests: XCTestCase {
         XCTAssertEqual(try without().keys.sorted(), [.noReferrer, .noindex])
         try dir.write("Templates/partials/top.mustache", top.replacingOccurrences(of: #"content="no-referrer""#, with: #"content="no&#45;referrer""#))
         XCTAssertEqual(try without(), [:])
+        // Three ways a page goes without a policy a browser applies, which passed: the meta inside a
+        // section (on a page only when its value is), an http-equiv a browser does not match (it
+        // does not trim it), and a meta inside <title>, where "<meta" is text.
+        let policy = try XCTUnwrap(lines.first { $0.contains("Content-Security-Policy") })
+        for changed in ["{{#crisis}}" + policy + "{{/crisis}}",
+                        policy.replacingOccurrences(of: #"http-equiv="Content-Security-Policy""#, with: #"http-equiv=" Content-Security-Policy""#),
+                        "<title>" + policy + "</title>"] {
+            try dir.write("Templates/partials/top.mustache", lines.map { $0 == policy ? changed : $0 }.joined(separator: "\n"))
+            XCTAssertEqual(try without().keys.sorted(), [.contentSecurityPolicy], changed)
+        }
         try dir.write("Templates/partials/top.mustache", top)
         let share = String(decoding: try XCTUnwrap(BuiltIn.file("Templates/share/page.mustache")), as: UTF8.self)
         try dir.write("Templates/share/page.mustache", share.replacingOccurrences(of: #"<meta name="referrer" content="no-referrer">"#, with: ""))

@@ -76,7 +76,11 @@ public enum Markdown {
 
         guard let html = cmark_render_html(document, options) else { throw Error.renderFailed(name: name) }
         defer { freeCmarkString(html) }
-        return (RawHTML(trusted: String(cString: html)), title)
+        // A numeric character reference (`&#27;`) is a control character again once cmark has
+        // read it: an escape sequence in the page, run by a terminal that shows the file.
+        let out = UnsafeRawBufferPointer(start: html, count: strlen(html))
+        let rendered = String(decoding: out, as: UTF8.self)
+        return (RawHTML(trusted: hasControlBytes(out) ? removingControlCharacters(rendered) : rendered), title)
     }
 
     // MARK: - URL allow list
@@ -174,13 +178,22 @@ public enum Markdown {
 
     /// C0 controls other than tab, newline and carriage return, and DEL, have no place in a page.
     static func removingControlCharacters(_ s: String) -> String {
-        guard s.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || $0.value == 0x7f })
-        else { return s }
+        func isControl(_ u: Unicode.Scalar) -> Bool { (u.value < 0x20 && u != "\t" && u != "\n" && u != "\r") || (0x7F...0x9F).contains(u.value) }
+        guard s.unicodeScalars.contains(where: isControl) else { return s }
         var out = String.UnicodeScalarView()
-        for u in s.unicodeScalars where !((u.value < 0x20 && u != "\t" && u != "\n" && u != "\r") || u.value == 0x7f) {
-            out.append(u)
-        }
+        for u in s.unicodeScalars where !isControl(u) { out.append(u) }
         return String(out)
+    }
+
+    /// Whether UTF-8 `bytes` hold a control character `removingControlCharacters` removes (C1
+    /// controls are two bytes, C2 80 to C2 9F), looked for without decoding the text.
+    static func hasControlBytes(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var previous: UInt8 = 0
+        for b in bytes {
+            if (b < 0x20 && b != 0x09 && b != 0x0A && b != 0x0D) || b == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(b)) { return true }
+            previous = b
+        }
+        return false
     }
 
     private static func freeCmarkString(_ pointer: UnsafeMutablePointer<CChar>) {

@@ -57,9 +57,15 @@ public struct MetaTag {
         attributes.first { $0.name == name }.map { $0.text.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// The first value of the attribute `name` (lowercase) as it stands: a browser matches
+    /// `http-equiv` and `name` without trimming them (" Content-Security-Policy" is no policy).
+    public func exactValue(_ name: String) -> String? {
+        attributes.first { $0.name == name }.map { String($0.text) }
+    }
+
     /// Whether it is a `Content-Security-Policy` meta (`http-equiv` in any case).
     public var isContentSecurityPolicy: Bool {
-        value("http-equiv")?.lowercased() == "content-security-policy"
+        exactValue("http-equiv")?.lowercased() == "content-security-policy"
     }
 
     /// Every `<meta` element of `text` (any case), in order, but those inside an HTML comment
@@ -77,6 +83,11 @@ public struct MetaTag {
                     var j = i + 4
                     while j < b.count, !has("-->", at: j) { j += 1 }
                     i = j + 3
+                } else if let close = MetaTag.rawTextEnd(b, at: i) {
+                    // Inside <title>, <textarea>, <script> or <style>, "<meta" is text, not a tag.
+                    var j = i + 1
+                    while j < b.count, !ASCIISearch.has(close, in: b, at: j) { j += 1 }
+                    i = j
                 } else if has("<meta", at: i) {
                     var end = i + 5
                     while end < b.count, b[end] != UInt8(ascii: ">") { end += 1 }
@@ -92,6 +103,19 @@ public struct MetaTag {
         return spans.map { start, end in
             MetaTag(attributes: attributes(text[bytes.index(bytes.startIndex, offsetBy: start)..<bytes.index(bytes.startIndex, offsetBy: end)]))
         }
+    }
+
+    /// The end tag of an element whose content is text, not tags (`</title`), when one begins at
+    /// `i` of `b`; nil otherwise.
+    private static func rawTextEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> StaticString? {
+        for (open, close) in [("<title" as StaticString, "</title" as StaticString), ("<textarea", "</textarea"), ("<script", "</script"), ("<style", "</style")]
+        where ASCIISearch.has(open, in: b, at: i) {
+            let next = i + open.utf8CodeUnitCount
+            guard next < b.count else { return nil }
+            let c = b[next]
+            if c == UInt8(ascii: ">") || c == UInt8(ascii: " ") || c == UInt8(ascii: "\t") || c == UInt8(ascii: "\n") || c == UInt8(ascii: "/") { return close }
+        }
+        return nil
     }
 
     /// `name="value"`, `name='value'` or `name=value` pairs of a tag's text.

@@ -351,17 +351,19 @@ public enum PageMeta: String, CaseIterable, Sendable, Comparable {
         }
     }
 
-    /// The metas in the text of `tokens` (sections' bodies included, a tag standing for a space),
-    /// read as `MetaTag` reads them: names and values in any case, an HTML comment not counting
-    /// (nor a Mustache one, which is no text).
+    /// The metas in the text of `tokens` outside sections (a tag or a section standing for a
+    /// space), read as `MetaTag` reads them: names and values in any case, an HTML comment not
+    /// counting (nor a Mustache one, which is no text). A meta inside a section is on a page only
+    /// when its value is there: `{{#crisis}}` around the policy left it off nearly every page,
+    /// and the build said nothing.
     static func found(in tokens: [CompiledTemplate.Token]) -> Set<PageMeta> {
         var found = Set<PageMeta>()
         var text = ""
-        CompiledTemplate.visit(tokens) { token in
+        for token in tokens {
             if case .text(let bytes) = token { text += String(decoding: bytes, as: UTF8.self) } else { text += " " }
         }
         for tag in MetaTag.all(in: text) {
-            let name = tag.value("name")?.lowercased(), content = tag.value("content")?.lowercased() ?? ""
+            let name = tag.exactValue("name")?.lowercased(), content = tag.value("content")?.lowercased() ?? ""
             if tag.isContentSecurityPolicy, !content.isEmpty { found.insert(.contentSecurityPolicy) }
             if name == "referrer", content == "no-referrer" { found.insert(.noReferrer) }
             if name == "robots", content.split(whereSeparator: { $0 == "," || $0 == " " }).contains("noindex") {
