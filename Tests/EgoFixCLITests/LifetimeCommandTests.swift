@@ -1031,6 +1031,15 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertTrue(first.out.contains("WEEK 2026-W10   applied 0   skipped 0   failed 0   crashes 1\n// The practice's first week: no week before it to compare."), first.out)
         let second = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-15T19:00:00Z")
         XCTAssertTrue(second.out.contains("crashes 0 (1)\n// In parentheses: the week before, where it differs."), second.out)
+        // Begun on a Wednesday: the next week is not set against the five days of the first
+        // (their Monday and Tuesday counted as zeros), as the site's week pages are not.
+        let late = try CLI(zone: "UTC")
+        XCTAssertEqual(try late.run(["init", "--bug", "need-to-be-right"], at: "2026-03-04T07:00:00Z").status, 0)
+        XCTAssertEqual(try late.run(["crash", "need-to-be-right", "--note", "x"], at: "2026-03-05T07:00:00Z").status, 0)
+        XCTAssertEqual(try late.run(["diagnostic", "--rate", "need-to-be-right=loud"], at: "2026-03-08T19:00:00Z").status, 0)
+        let partway = try late.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-15T19:00:00Z")
+        XCTAssertTrue(partway.out.contains("WEEK 2026-W11   applied 0   skipped 0   failed 0   crashes 0\n"
+                                           + "// The practice began partway through the week before: no whole week to compare."), partway.out)
     }
 
     /// `diagnostic --skip` with no diagnostic open (a Wednesday) says there is nothing to skip

@@ -149,7 +149,7 @@ final class Life: @unchecked Sendable {
             engagedDays.append(LocalDay(now, calendar: cal).ordinal)
             if outcome == .applied { appliedDays[r.fix.id, default: []].append(LocalDay(now, calendar: cal).ordinal) }
             return r
-        } catch PracticeError.noPendingFix {
+        } catch PracticeError.noPendingFix, PracticeError.yesterdaysFixClosed {
             return nil
         } catch PracticeError.alreadyMarked {
             return nil

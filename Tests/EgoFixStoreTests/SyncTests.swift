@@ -63,7 +63,7 @@ final class Machine {
                 let svc = OutcomeService(repos: store.repositories, calendar: cal)
                 return try await svc.mark(outcome, reflection: text, at: now, target: try await svc.target(at: now))
             }
-        } catch PracticeError.noPendingFix {
+        } catch PracticeError.noPendingFix, PracticeError.yesterdaysFixClosed {
             return false
         } catch PracticeError.alreadyMarked {
             return false

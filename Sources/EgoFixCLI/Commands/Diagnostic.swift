@@ -157,10 +157,13 @@ struct Diagnostic: AsyncParsableCommand {
         }
         let now = counts(week), before = counts(week.adding(days: -7))
         // The practice's first week has no week before it to compare with (it was compared with
-        // a week of zeros, as the site's first week page is not).
-        if LocalDay(began, calendar: s.calendar) >= week {
+        // a week of zeros), nor the week after one the practice began partway through (its days
+        // before day one were counted as zeros): as the site's week pages.
+        let first = LocalDay(began, calendar: s.calendar)
+        if first > week.adding(days: -7) {
             return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
-                    s.style.dim("// The practice's first week: no week before it to compare.")]
+                    s.style.dim(first >= week ? "// The practice's first week: no week before it to compare."
+                                              : "// The practice began partway through the week before: no whole week to compare.")]
         }
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
         let differs = now != before

@@ -182,12 +182,12 @@ extension PageContext {
         let today = index.today
         let underWay = p.start <= today && today < p.end
         let prevCounts = prev.flatMap { q -> Counts? in
-            // The days compared, not the whole period before, must reach day one: a January page
-            // on the 4th, the practice begun on 14 December, was set against 1 to 4 December,
-            // days before the practice ("+4 vs the same days before").
-            let end = underWay ? Period.sameDay(as: today, in: p, before: q) : q.end
-            guard p.start <= today, end >= index.first else { return nil }
-            return counts(from: q.start, through: end)
+            // Every day compared must be a day of the practice: a January page on the 4th, the
+            // practice begun on 14 December, was set against 1 to 4 December ("+4 vs the same days
+            // before"), and on the 14th against thirteen days before day one and one after. A
+            // period set against one the practice began partway through has nothing to compare.
+            guard p.start <= today, q.start >= index.first else { return nil }
+            return counts(from: q.start, through: underWay ? Period.sameDay(as: today, in: p, before: q) : q.end)
         }
         let vStart = index.version(at: p.start.start(in: options.calendar))
         let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
