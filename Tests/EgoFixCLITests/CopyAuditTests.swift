@@ -53,6 +53,12 @@ final class CopyAuditTests: XCTestCase {
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00+01:00").status, 0)
         let check = try cli.run(["check"])
         XCTAssertEqual(check.status, 0, check.err)
-        XCTAssertTrue(check.out.contains("\nsynchronous: FULL (2)\nforeign_keys: ON (1)\njournal_mode: DELETE\n"), check.out)
+        XCTAssertTrue(check.out.contains("\nsynchronous: FULL (2)\nforeign_keys: ON (1)\njournal_mode: DELETE\naccess: yours alone (0600)\n"), check.out)
+        // A store other accounts can read (a copy made with a umask of 022, a restore) is said,
+        // with the command that mends it: every reflection is in it.
+        XCTAssertEqual(chmod(cli.store, 0o644), 0)
+        let open = try cli.run(["check"])
+        XCTAssertEqual(open.status, 0, open.err)
+        XCTAssertTrue(open.out.contains("\naccess: 0644, readable by other accounts on this machine; `chmod 600 \(cli.store)` makes it yours alone\n"), open.out)
     }
 }

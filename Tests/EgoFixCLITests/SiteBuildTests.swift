@@ -473,6 +473,10 @@ final class SiteBuildTests: XCTestCase {
         let twice = try cli.run(["patterns", "--dismiss", "crash timing"], at: "2026-11-22T20:05:00+01:00")
         XCTAssertEqual(twice.status, 0, twice.err)
         XCTAssertEqual(twice.out.replacingOccurrences(of: "\n", with: " "), "No crash timing pattern is surfaced: dismissed on 2026-11-22. Nothing was changed. ")
+        // With --json, JSON (it printed the sentence).
+        let asJSON = try cli.json(["patterns", "--dismiss", "temporalCrash"], at: "2026-11-22T20:06:00+01:00")
+        XCTAssertEqual(asJSON["type"] as? String, "temporalCrash")
+        XCTAssertEqual(asJSON["changed"] as? Bool, false)
         let exported = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
         let dismissals = ((exported["events"] as? [[String: Any]]) ?? []).filter { $0["eventType"] as? String == "patternDismissed" }
         XCTAssertEqual(Set(dismissals.compactMap { $0["timestamp"] as? String }).count, 1, "\(dismissals)")
@@ -803,21 +807,28 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertFalse(week.contains("10:10 UTC"), week)
     }
 
-    /// Early in a month, the month page sets its days against the same days of the month before:
-    /// when those days all came before day one, it compares with nothing (it said "+2 vs the same
-    /// days before", against days with nothing in them). Later in the month, the days compared
-    /// reach day one, and it compares again.
+    /// A period is set only against days of the practice. Early in January, the practice begun on
+    /// 14 December, the month page was set against 1 to 4 December ("+2 vs the same days before",
+    /// against days with nothing in them), and mid-January against thirteen days before day one
+    /// and one after. January, set against a December the practice began partway through, has
+    /// nothing to compare; February, set against the whole of January, has.
     func test_Site_aPeriodIsNotComparedWithDaysBeforeThePractice() throws {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2025-12-14T08:00:00Z").status, 0)
-        for day in ["2026-01-02", "2026-01-03", "2026-01-15"] {
+        func page(_ path: String) throws -> String { try String(contentsOfFile: cli.workdir + "/site/" + path, encoding: .utf8) }
+        for day in ["2026-01-02", "2026-01-15", "2026-02-03"] {
             XCTAssertEqual(try cli.run(["today"], at: day + "T08:00:00Z").status, 0)
             XCTAssertEqual(try cli.run(["applied"], at: day + "T19:00:00Z").status, 0)
             let built = try cli.run(["build"], at: day + "T20:00:00Z")
             XCTAssertEqual(built.status, 0, built.err)
-            let month = try String(contentsOfFile: cli.workdir + "/site/months/2026-01/index.html", encoding: .utf8)
-            XCTAssertEqual(month.contains(" vs "), day == "2026-01-15", "\(day): \(month)")
+            XCTAssertFalse(try page("months/2026-01/index.html").contains(" vs "), day)
         }
+        let february = try page("months/2026-02/index.html")
+        XCTAssertTrue(february.contains(" vs the same days before"), february)
+        // Week pages alike: the practice began on a Sunday, so the week after it has nothing to
+        // compare; the one after that is set against a whole week.
+        XCTAssertFalse(try page("weeks/2025-W51/index.html").contains(" before<"))
+        XCTAssertTrue(try page("weeks/2025-W52/index.html").contains("same as before<"))
     }
 }
 

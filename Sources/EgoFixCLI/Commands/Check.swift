@@ -12,6 +12,7 @@ struct Check: AsyncParsableCommand {
         let result = try s.store.integrityCheck()
         var out = ["store: \(Terminal.visible(s.storePath))", "integrity: \(result)"]
         for (k, v) in try s.store.settings() { out.append("\(k): " + Check.shown(k, v)) }
+        if let line = Check.access(s.storePath) { out.append(line) }
         let export = result == "ok" ? s.store.exportProblem() : nil
         out.append("export: " + (result != "ok" ? "not tried"
             : export.map { $0.unreadable ? "cannot be made: " + Terminal.visible($0.reason) : "would not import again (\(Terminal.visible($0.reason)))" }
@@ -29,6 +30,17 @@ struct Check: AsyncParsableCommand {
             throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
                            + "but its export is no backup: keep a copy of the store file itself.")
         }
+    }
+
+    /// Who can read the store: "access: yours alone (0600)", or what to do when other accounts
+    /// can (egofix makes it 0600; a copy, a restore or a umask can make it 0644, and every
+    /// reflection is in it). Nil when the file cannot be looked at.
+    static func access(_ path: String) -> String? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        let mode = Int(st.st_mode & 0o777), octal = "0" + String(mode, radix: 8)
+        guard mode & 0o077 != 0 else { return "access: yours alone (\(octal))" }
+        return "access: \(octal), readable by other accounts on this machine; `chmod 600 \(Demo.shellWord(Terminal.visible(path)))` makes it yours alone"
     }
 
     /// A setting as SQLite's documentation names its value: "FULL (2)", "ON (1)", "DELETE"

@@ -27,6 +27,12 @@ struct Patterns: AsyncParsableCommand {
     struct JSONStatus: Encodable {
         let type: String, check: String, have: Int, need: Int, unit: String, ready: Bool, line: String
     }
+    /// `--dismiss` with `--json`: the type, dismissed, and whether this run changed anything.
+    struct JSONDismissal: Encodable {
+        let type: String
+        var dismissed = true
+        let changed: Bool
+    }
     struct JSONOutput: Encodable {
         let patterns: [JSONPattern]
         let waiting: [JSONStatus]
@@ -54,6 +60,7 @@ struct Patterns: AsyncParsableCommand {
             // second dismissal said "Noted." and added another event).
             let stored = try await s.repos.patterns.getAll()
             if let earlier = stored.filter({ $0.patternType == type && $0.deletedAt == nil }).compactMap(\.dismissedAt).min() {
+                if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: false))] }
                 return Text.fitted("No \(PatternCopy.name(type)) pattern is surfaced: dismissed on \(LocalDay(earlier, calendar: s.calendar)). Nothing was changed.")
             }
             let found = run.patterns.filter { $0.patternType == type }
@@ -69,6 +76,7 @@ struct Patterns: AsyncParsableCommand {
                 try await EventRecorder(repos: s.repos, calendar: s.calendar)
                     .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
             }
+            if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: true))] }
             return Text.fitted("Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them.")
         }
         let bugs = try await s.repos.bugs.getAll()
