@@ -20,7 +20,7 @@ struct SentReminders {
 
     /// The file for the store at `store`, read (empty when it is missing or unreadable).
     init(store: String, environment env: [String: String]) {
-        // $HOME, else the home the password database names (an empty HOME kept no note).
+        // In the state folder (`StateFolder`: an empty HOME kept no note when it was read here).
         let key = String(StableHash.fnv1a([RealPath.of(store) ?? store]), radix: 16)
         path = StateFolder.path(environment: env) + "/reminded-" + key
         lines = SentReminders.read(path)
