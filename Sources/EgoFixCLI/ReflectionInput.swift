@@ -17,11 +17,14 @@ enum ReflectionInput {
         if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput(what: what) {
             if input.total > Thresholds.maxMarkdownBytes { throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded.") }
+            // Refused as it stands (not UTF-8, a control character), it is kept as it came: a heredoc
+            // typed into the terminal exists nowhere else.
+            let keep = { () -> String in keptFile(Data(input.bytes), what).map { " The \(what) is kept in \($0)." } ?? "" }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
             guard let text = String(validating: input.bytes, as: UTF8.self) else {
-                throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded.")
+                throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded." + keep())
             }
-            return try checked(text, what: what)
+            do { return try checked(text, what: what) } catch { throw naming(error, kept: keep()) }
         }
         return nil
     }

@@ -69,7 +69,11 @@ public struct WorkspaceConfig: Equatable, Sendable {
         // A NUL written as an escape ("\u0000") reaches egofix as the end of the text: the TOML
         // reader hands values over as C strings, so `title = "Ab\u0000x"` was the title "Ab",
         // without a word. Looked for in the text (a comment that spells it out is refused too).
+        // A NUL byte itself ended the whole file there: every setting after it was dropped.
         for (i, line) in lines.enumerated() {
+            if line.unicodeScalars.contains("\u{0}") {
+                throw ParseError(file: file, line: i + 1, message: "a NUL byte, which would end the file there; remove it")
+            }
             if line.range(of: "\\u0000", options: .caseInsensitive) != nil || line.range(of: "\\U00000000", options: .caseInsensitive) != nil {
                 throw ParseError(file: file, line: i + 1, message: "a value holds \\u0000, a NUL, which would end it there; remove it")
             }

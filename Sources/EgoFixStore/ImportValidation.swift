@@ -96,6 +96,18 @@ enum ImportValidation {
         return out
     }
 
+    /// Every string in a JSON document, keys and values (none when it is not JSON).
+    static func strings(inJSON data: Data) -> [String] {
+        var out: [String] = []
+        func walk(_ v: Any) {
+            if let s = v as? String { out.append(s) }
+            else if let a = v as? [Any] { a.forEach(walk) }
+            else if let d = v as? [String: Any] { for k in d.keys.sorted() { out.append(k); d[k].map(walk) } }
+        }
+        if let v = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) { walk(v) }
+        return out
+    }
+
     /// Every rule a decoded file must satisfy, problems in table then record order.
     static func check(_ s: Snapshot) -> [ImportIssue] {
         var issues: [ImportIssue] = []
@@ -135,9 +147,16 @@ enum ImportValidation {
             }
         }
         for (i, f) in s.fixes.enumerated() {
-            for (field, text) in [("prompt", f.prompt), ("inlineComment", f.inlineComment ?? "")] {
+            // The configuration's text (a quiz's options, a counter's description) reaches the
+            // pages as the prompt does.
+            let configured = f.configurationData.map { ImportValidation.strings(inJSON: $0).joined(separator: "\n") } ?? ""
+            for (field, text) in [("prompt", f.prompt), ("inlineComment", f.inlineComment ?? ""), ("validation", f.validation ?? ""),
+                                  ("configurationData", configured)] {
                 if let bad = CopyRules.unsafeCharacter(text) { issues.append(ImportIssue(table: Fix.table, index: i, field: field, message: bad)) }
             }
+        }
+        for (i, e) in s.education.enumerated() {
+            if let bad = CopyRules.unsafeCharacter(e.body) { issues.append(ImportIssue(table: MicroEducation.table, index: i, field: "body", message: bad)) }
         }
         for (i, b) in s.bugs.enumerated() where b.deletedAt == nil {
             if let earlier = slugAt[b.slug] {

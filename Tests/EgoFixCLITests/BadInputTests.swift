@@ -343,6 +343,20 @@ final class BadInputTests: XCTestCase {
             XCTAssertTrue(r.err.contains(says), r.err)
             XCTAssertFalse(FileManager.default.fileExists(atPath: target.store), "the refused import left a store")
         }
+        // The text of a fix's configuration (a quiz's options) reaches the pages as its prompt does.
+        var doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(good.utf8)) as? [String: Any])
+        var fixes = try XCTUnwrap(doc["fixes"] as? [[String: Any]])
+        let quiz = try XCTUnwrap(fixes.firstIndex { ($0["configurationData"] as? String).flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self).contains("\"") } ?? false })
+        let config = String(decoding: try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(fixes[quiz]["configurationData"] as? String))), as: UTF8.self)
+        let changed = try XCTUnwrap(config.range(of: "\":\"").map { config.replacingCharacters(in: $0, with: "\":\"\\u202e") }, config)
+        fixes[quiz]["configurationData"] = Data(changed.utf8).base64EncodedString()
+        doc["fixes"] = fixes
+        let bad = source.workdir + "/bad-config.json"
+        try JSONSerialization.data(withJSONObject: doc).write(to: URL(fileURLWithPath: bad))
+        let target = try CLI()
+        let r = try target.run(["import", bad])
+        XCTAssertEqual(r.status, 1, changed)
+        XCTAssertTrue(r.err.contains("configurationData") && r.err.contains("holds the direction control U+202E"), r.err)
     }
 
     /// A refused import into a store that was not there leaves nothing: it says "Nothing was

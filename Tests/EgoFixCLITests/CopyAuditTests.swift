@@ -59,6 +59,6 @@ final class CopyAuditTests: XCTestCase {
         XCTAssertEqual(chmod(cli.store, 0o644), 0)
         let open = try cli.run(["check"])
         XCTAssertEqual(open.status, 0, open.err)
-        XCTAssertTrue(open.out.contains("\naccess: 0644, readable by other accounts on this machine; `chmod 600 \(cli.store)` makes it yours alone\n"), open.out)
+        XCTAssertTrue(open.out.contains("\naccess: 0644, can be read by other accounts on this machine; `chmod 600 \(cli.store)` makes it yours alone\n"), open.out)
     }
 }

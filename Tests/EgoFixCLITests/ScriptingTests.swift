@@ -26,6 +26,14 @@ final class ScriptingTests: XCTestCase {
         XCTAssertTrue(path.hasPrefix(cli.workdir + "/.local/state/egofix/kept/reflection-"), path)
         let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
         XCTAssertEqual(mode & 0o077, 0, String(mode, radix: 8))
+        // Refused for what it holds (a control character, bytes that are not UTF-8), it is kept
+        // as it came; it was lost.
+        let escaped = try cli.run(["amend", "-m", "x"], at: "2026-03-02T09:05:30Z")
+        XCTAssertEqual(escaped.status, 0, escaped.err)
+        let control = try cli.run(["amend"], at: "2026-03-02T09:05:40Z", stdin: "A line\u{1B}[2J typed at a prompt.\n")
+        XCTAssertEqual(control.status, 1)
+        let keptControl = try XCTUnwrap(control.err.range(of: "The reflection is kept in ").map { String(control.err[$0.upperBound...].dropLast(2)) }, control.err)
+        XCTAssertEqual(try String(contentsOfFile: keptControl, encoding: .utf8), "A line\u{1B}[2J typed at a prompt.\n")
         // Nothing piped: nothing to keep, and the refusal as it was.
         let plain = try cli.run(["failed"], at: "2026-03-02T09:06:00Z")
         XCTAssertFalse(plain.err.contains("kept in"), plain.err)

@@ -830,6 +830,22 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertFalse(try page("weeks/2025-W51/index.html").contains(" before<"))
         XCTAssertTrue(try page("weeks/2025-W52/index.html").contains("same as before<"))
     }
+
+    /// The same when the first week has a diagnostic: day one was read as that week's Monday (the
+    /// diagnostic's week), so the week after a practice begun on a Wednesday was set against five
+    /// days and two before the practice ("+2 vs before").
+    func test_Site_aFirstWeekWithADiagnosticIsNoWholeWeekEither() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-01-14T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=present"], at: "2026-01-18T19:00:00Z").status, 0)
+        for day in ["2026-01-19", "2026-01-20"] {
+            XCTAssertEqual(try cli.run(["today"], at: day + "T08:00:00Z").status, 0)
+            XCTAssertEqual(try cli.run(["applied"], at: day + "T19:00:00Z").status, 0)
+        }
+        XCTAssertEqual(try cli.run(["build"], at: "2026-01-25T20:00:00Z").status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W04/index.html", encoding: .utf8)
+        XCTAssertFalse(week.contains(" vs ") || week.contains(" before<"), week)
+    }
 }
 
 /// Issue 31 (workspace): path settings in egofix.toml.

@@ -22,5 +22,8 @@ final class HardeningMarkdownTests: XCTestCase {
         XCTAssertFalse(html.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" }, html.debugDescription)
         XCTAssertFalse(html.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) }, html.debugDescription)
         XCTAssertTrue(html.contains("Ent ]0;OWNED[2J 31m &amp; \u{e9}t\u{e9}"), html.debugDescription)
+        // A page's first heading is its <title>: the same there.
+        let title = try XCTUnwrap(try Markdown.page("# Notes &#155;31m&#133;\n\nBody.", name: "content/pages/notes.md").title)
+        XCTAssertEqual(title, "Notes 31m")
     }
 }

@@ -39,8 +39,11 @@ struct Check: AsyncParsableCommand {
         var st = stat()
         guard stat(path, &st) == 0 else { return nil }
         let mode = Int(st.st_mode & 0o777), octal = "0" + String(mode, radix: 8)
+        let mend = "`chmod 600 \(Demo.shellWord(Terminal.visible(path)))` makes it yours alone"
+        guard st.st_uid == getuid() else { return "access: \(octal), owned by another account (uid \(st.st_uid))" }
         guard mode & 0o077 != 0 else { return "access: yours alone (\(octal))" }
-        return "access: \(octal), readable by other accounts on this machine; `chmod 600 \(Demo.shellWord(Terminal.visible(path)))` makes it yours alone"
+        let open = [mode & 0o044 != 0 ? "read" : nil, mode & 0o022 != 0 ? "written" : nil].compactMap { $0 }.joined(separator: " and ")
+        return "access: \(octal), can be \(open.isEmpty ? "opened" : open) by other accounts on this machine; " + mend
     }
 
     /// A setting as SQLite's documentation names its value: "FULL (2)", "ON (1)", "DELETE"

@@ -80,7 +80,8 @@ public enum Markdown {
         // read it: an escape sequence in the page, run by a terminal that shows the file.
         let out = UnsafeRawBufferPointer(start: html, count: strlen(html))
         let rendered = String(decoding: out, as: UTF8.self)
-        return (RawHTML(trusted: hasControlBytes(out) ? removingControlCharacters(rendered) : rendered), title)
+        // The title too: the first heading's text, read back from cmark's nodes, goes into <title>.
+        return (RawHTML(trusted: hasControlBytes(out) ? removingControlCharacters(rendered) : rendered), title.map(removingControlCharacters))
     }
 
     // MARK: - URL allow list

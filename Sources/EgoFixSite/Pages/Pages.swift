@@ -186,7 +186,8 @@ extension PageContext {
             // practice begun on 14 December, was set against 1 to 4 December ("+4 vs the same days
             // before"), and on the 14th against thirteen days before day one and one after. A
             // period set against one the practice began partway through has nothing to compare.
-            guard p.start <= today, q.start >= index.first else { return nil }
+            // Day one is the practice's start: `first` may be a diagnostic's Monday before it.
+            guard p.start <= today, q.start >= (index.practiceStart ?? index.first) else { return nil }
             return counts(from: q.start, through: underWay ? Period.sameDay(as: today, in: p, before: q) : q.end)
         }
         let vStart = index.version(at: p.start.start(in: options.calendar))

@@ -84,7 +84,8 @@ public struct MetaTag {
                     while j < b.count, !has("-->", at: j) { j += 1 }
                     i = j + 3
                 } else if let close = MetaTag.rawTextEnd(b, at: i) {
-                    // Inside <title>, <textarea>, <script> or <style>, "<meta" is text, not a tag.
+                    // Inside <title>, <textarea>, <script>, <style> and the like, "<meta" is text
+                    // (or inert, or not read with scripts on), not a tag a browser applies.
                     var j = i + 1
                     while j < b.count, !ASCIISearch.has(close, in: b, at: j) { j += 1 }
                     i = j
@@ -105,10 +106,12 @@ public struct MetaTag {
         }
     }
 
-    /// The end tag of an element whose content is text, not tags (`</title`), when one begins at
+    /// The end tag of an element whose content is text or inert, not tags applied (`</title`,
+    /// `</noscript`: read only with scripts off, `</template`), when one begins at
     /// `i` of `b`; nil otherwise.
     private static func rawTextEnd(_ b: UnsafeBufferPointer<UInt8>, at i: Int) -> StaticString? {
-        for (open, close) in [("<title" as StaticString, "</title" as StaticString), ("<textarea", "</textarea"), ("<script", "</script"), ("<style", "</style")]
+        for (open, close) in [("<title" as StaticString, "</title" as StaticString), ("<textarea", "</textarea"), ("<script", "</script"), ("<style", "</style"),
+                              ("<noscript", "</noscript"), ("<template", "</template"), ("<xmp", "</xmp"), ("<iframe", "</iframe"), ("<noframes", "</noframes")]
         where ASCIISearch.has(open, in: b, at: i) {
             let next = i + open.utf8CodeUnitCount
             guard next < b.count else { return nil }
