@@ -19,7 +19,7 @@ enum ReflectionInput {
             if input.total > Thresholds.maxMarkdownBytes { throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded.") }
             // Refused as it stands (not UTF-8, a control character), it is kept as it came: a heredoc
             // typed into the terminal exists nowhere else.
-            let keep = { () -> String in keptFile(Data(input.bytes), what).map { " The \(what) is kept in \($0)." } ?? "" }
+            let keep = { () -> String in keptFile(Data(input.bytes), what).map { keptSentence($0, what) } ?? "" }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
             guard let text = String(validating: input.bytes, as: UTF8.self) else {
                 throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded." + keep())
@@ -151,11 +151,14 @@ enum ReflectionInput {
     static func kept(_ draft: String?, _ what: String) -> String {
         guard let draft else { return "" }
         guard let data = FileManager.default.contents(atPath: draft), let moved = keptFile(data, what) else {
-            return " The \(what) is kept in \(draft)."
+            return keptSentence(draft, what)
         }
         discard(draft)
-        return " The \(what) is kept in \(moved)."
+        return keptSentence(moved, what)
     }
+
+    /// " The reflection is kept in PATH.", the sentence every refusal that kept a text ends with.
+    static func keptSentence(_ path: String, _ what: String) -> String { " The \(what) is kept in \(path)." }
 
     /// A new private file (0600) in the folder of kept texts (`StateFolder.keptFolder`) holding
     /// `data`: its path, or nil when it cannot be written.
@@ -183,7 +186,7 @@ enum ReflectionInput {
     /// else (a heredoc typed into the terminal), so it is written to a private file, and `error`
     /// is returned naming it; `error` as it is when even that cannot be written.
     static func keeping(_ text: String, what: String, refusedBy error: Error) -> Error {
-        if let path = keptFile(Data(text.utf8), what) { return naming(error, kept: " The \(what) is kept in \(path).") }
+        if let path = keptFile(Data(text.utf8), what) { return naming(error, kept: keptSentence(path, what)) }
         // Else in TMPDIR, as a draft for the editor is.
         guard let path = try? privateFile(what) else { return error }
         do {
