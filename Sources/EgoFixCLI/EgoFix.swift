@@ -115,8 +115,7 @@ extension EgoFix {
         let typed = name
         name = (path + [name]).joined(separator: " ")
         let stem = names.filter { $0.commonPrefix(with: typed).count >= 4 }
-        let near = (names.filter { editDistance($0, typed) <= 2 }.sorted { editDistance($0, typed) != editDistance($1, typed) ? editDistance($0, typed) < editDistance($1, typed) : $0 < $1 }.first
-            ?? (stem.count == 1 ? stem.first : nil)).map { (path + [$0]).joined(separator: " ") }
+        let near = (NameShape.nearest(typed, among: names) ?? (stem.count == 1 ? stem.first : nil)).map { (path + [$0]).joined(separator: " ") }
         let help = path.isEmpty ? "'egofix --help' for the commands" : "'egofix \(path.joined(separator: " ")) --help' for its commands"
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See \(help).", code: 64)
     }
@@ -130,22 +129,6 @@ extension EgoFix {
             throw CLIError("argument \(i), '\(Terminal.visible(String(cString: raw)))', is not UTF-8 text, and egofix reads paths and text as UTF-8. "
                            + "Rename the file or folder, or give another path. Nothing was changed.", code: 64)
         }
-    }
-
-    /// Levenshtein distance, for the nearest command name.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var row = Array(0...b.count)
-        for i in 1...max(1, a.count) where !a.isEmpty {
-            var prev = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let cur = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
-                prev = cur
-            }
-        }
-        return a.isEmpty ? b.count : row[b.count]
     }
 
     /// swift-argument-parser's "Error: ..." (with its help and usage lines) as one line: the error,

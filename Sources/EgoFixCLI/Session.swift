@@ -374,7 +374,10 @@ package struct Session {
     }
 
     func bug(slug: String) async throws -> Bug {
-        guard let b = try await repos.bugs.getBySlug(slug) else { throw PracticeError.unknownBug(slug) }
+        guard let b = try await repos.bugs.getBySlug(slug) else {
+            let slugs = try await repos.bugs.getAll().map(\.slug)
+            throw PracticeError.unknownBug(slug, nearest: NameShape.nearest(slug, among: slugs, within: 3))
+        }
         return b
     }
 

@@ -28,6 +28,27 @@ final class BadInputTests: XCTestCase {
         try assertRefused(cli, ["bug", "activate", "nope"], at: "2026-03-02T10:00:00+01:00", mentions: "egofix bugs")
     }
 
+    /// A slug typed with a typo or capitals names the bug meant (it said only "unknown bug"),
+    /// in every command that takes one; one too far from every slug names none.
+    func test_badInput_unknownBugSlugNamesTheNearest() throws {
+        let fresh = try CLI()
+        let first = try fresh.run(["init", "--bug", "need-to-be-rigth"], at: "2026-03-02T08:00:00+01:00")
+        XCTAssertNotEqual(first.status, 0)
+        XCTAssertTrue(first.err.contains("unknown bug 'need-to-be-rigth' (need-to-be-right?)"), first.err)
+        // As near to need-to-be-right as to need-to-be-liked: neither is named.
+        let tie = try fresh.run(["init", "--bug", "need-to-be-rite"], at: "2026-03-02T08:00:00+01:00")
+        XCTAssertTrue(tie.err.contains("unknown bug 'need-to-be-rite'. Run"), tie.err)
+        let cli = try onboarded()
+        try assertRefused(cli, ["bug", "activate", "Need-To-Be-Liked"], at: "2026-03-02T10:00:00+01:00",
+                          mentions: "unknown bug 'Need-To-Be-Liked' (need-to-be-liked?)")
+        try assertRefused(cli, ["crash", "need-to-impres"], at: "2026-03-02T10:00:00+01:00",
+                          mentions: "(need-to-impress?)")
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-bussy=quiet"], at: "2026-03-08T19:00:00+01:00",
+                          mentions: "(need-to-be-busy?)")
+        let far = try cli.run(["bug", "activate", "perfectionism"], at: "2026-03-02T10:00:00+01:00")
+        XCTAssertTrue(far.err.contains("unknown bug 'perfectionism'. Run `egofix bugs`"), far.err)
+    }
+
     /// A reflection given two ways is refused rather than one of them dropped unread.
     func test_badInput_reflectionGivenTwoWays() throws {
         let cli = try onboarded()

@@ -31,7 +31,9 @@ public struct OnboardingViewModel: Sendable {
     }
 
     public mutating func select(slug: String) throws {
-        guard let b = bugs.first(where: { $0.slug == slug }) else { throw PracticeError.unknownBug(slug) }
+        guard let b = bugs.first(where: { $0.slug == slug }) else {
+            throw PracticeError.unknownBug(slug, nearest: NameShape.nearest(slug, among: bugs.map(\.slug), within: 3))
+        }
         selected = b
     }
 

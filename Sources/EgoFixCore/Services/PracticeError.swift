@@ -3,7 +3,8 @@ import Foundation
 /// Errors a user can cause through the services. Each says what happened and what to do.
 public enum PracticeError: Error, Equatable, CustomStringConvertible {
     case noProfile
-    case unknownBug(String)
+    /// A slug no bug has, with the nearest one there is (a typo, or capitals), when one is near.
+    case unknownBug(String, nearest: String? = nil)
     case noPendingFix
     /// Nothing to mark, and yesterday's fix was left unmarked: the fix seen at 23:59 closed at
     /// midnight, which "no pending fix" alone did not say.
@@ -21,8 +22,8 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .noProfile:
             return "no practice in this store. Run `egofix init` first, or `egofix init --from DIR` to join the practice your other machines sync there."
-        case .unknownBug(let slug):
-            return "unknown bug '\(slug)'. Run `egofix bugs` to list the slugs."
+        case .unknownBug(let slug, let nearest):
+            return "unknown bug '\(slug)'" + (nearest.map { " (\($0)?)" } ?? "") + ". Run `egofix bugs` to list the slugs."
         case .noPendingFix:
             return "no pending fix to mark. `egofix today` gives today's, if the day has one."
         case .yesterdaysFixClosed(let fix):

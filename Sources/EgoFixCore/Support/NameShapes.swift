@@ -31,6 +31,37 @@ public enum NameShape {
         return [0, 1, 2, 3, 6, 7].allSatisfy { isDigit(b[$0]) }
     }
 
+    /// The name among `names` a person most likely meant by `typed`: the one equal to it but for
+    /// case (`Need-To-Be-Right`), else the nearest within `within` edits (Levenshtein) when no
+    /// other is as near (`need-to-be-rite` is as near to `-right` as to `-liked`: neither is
+    /// named). Nil when none is, or `typed` is one of them.
+    public static func nearest(_ typed: String, among names: [String], within: Int = 2) -> String? {
+        guard !names.contains(typed) else { return nil }
+        let lower = typed.lowercased()
+        if let same = names.filter({ $0.lowercased() == lower }).min() { return same }
+        let near = names.map { (distance: editDistance($0, typed), name: $0) }.filter { $0.distance <= within }
+        guard let best = near.map(\.distance).min() else { return nil }
+        let nearest = near.filter { $0.distance == best }
+        return nearest.count == 1 ? nearest[0].name : nil
+    }
+
+    /// Levenshtein distance between two names, per character.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var prev = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let cur = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, prev + (a[i - 1] == b[j - 1] ? 0 : 1))
+                prev = cur
+            }
+        }
+        return row[b.count]
+    }
+
     static func isDigit(_ c: UInt8) -> Bool { c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") }
 
     static func isLowerOrDigit(_ c: UInt8) -> Bool { isDigit(c) || (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) }
