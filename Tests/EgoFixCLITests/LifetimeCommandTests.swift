@@ -1151,6 +1151,72 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-03-14T00:00:00-07:00").status, 0)
         XCTAssertTrue(try page("bugs/need-to-be-right/index.html").contains("2026-03-13 15:00"))
     }
+
+    /// A week lived in Berlin whose Sunday was spent in Los Angeles (the 7th fix applied at 21:30
+    /// and a crash at 22:00 there, Monday morning in Berlin), read at home: every part of the
+    /// week's page, the bug page, the diagnostic's summary and `history` put them on that Sunday,
+    /// as the week's counts and the changelog did. The header said "1 more applied fix to v1.1"
+    /// beside 7 applied, the mirror check "1 crash" above two, the bug page dated the fix Monday,
+    /// the summary counted 1 crash, and `history` in Los Angeles began the day before day one.
+    func test_build_aWeekWhoseSundayWasSpentAbroadAgreesWithItselfAtHome() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        let la = ["TZ": "America/Los_Angeles"]
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-06-01T05:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "-m", "early"], at: "2026-06-01T05:30:00Z").status, 0)
+        for d in 1...6 {
+            XCTAssertEqual(try cli.run(["today"], at: "2026-06-0\(d)T06:00:00Z").status, 0)
+            XCTAssertEqual(try cli.run(["applied"], at: "2026-06-0\(d)T18:00:00Z").status, 0)
+        }
+        XCTAssertEqual(try cli.run(["reboot"], at: "2026-06-06T19:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-06-07T15:00:00Z", env: la).status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-06-08T04:30:00Z", env: la).status, 0)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right"], at: "2026-06-08T05:00:00Z", env: la).status, 0)
+        let diagnostic = try cli.run(["diagnostic", "--rate", "need-to-be-right=loud@work"], at: "2026-06-08T06:30:00Z", env: la)
+        XCTAssertTrue(diagnostic.out.contains("WEEK 2026-W23   applied 7   skipped 0   failed 0   crashes 2"), diagnostic.out)
+        let history = try cli.run(["history", "--days", "14", "--json"], at: "2026-06-08T06:40:00Z", env: la)
+        XCTAssertTrue(history.out.contains("\"from\" : \"2026-06-01\""), history.out)
+
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-06-08T18:00:00Z").status, 0)
+        func text(_ path: String) throws -> String { try String(contentsOfFile: site + "/" + path, encoding: .utf8) }
+        let week = try text("weeks/2026-W23/index.html"), next = try text("weeks/2026-W24/index.html")
+        XCTAssertTrue(week.contains("2026-06-01 to 2026-06-07 · v1.0 → v1.1 · 7 more applied fixes to v1.2 at the week&#39;s end"), week)
+        XCTAssertTrue(next.contains("2026-06-08 to 2026-06-14 · v1.1 · 7 more applied fixes to v1.2"), next)
+        XCTAssertTrue(week.contains("Need to be right: You said loud. You logged 2 crashes about it."), week)
+        let bug = try text("bugs/need-to-be-right/index.html")
+        XCTAssertTrue(bug.contains("· severity low · 2026-06-07 · <span class=\"outcome applied\">"), bug)
+        XCTAssertFalse(bug.contains("· 2026-06-08 ·"), "no fix on the bug page was marked on Monday: \(bug)")
+    }
+
+    /// The seeded demo, lived in Berlin, built in New York: the regression pattern dates the crash
+    /// that sent the bug back on the day it was logged in Berlin, as the bug page and the week
+    /// page do (it said 2026-10-07, the day before, New York's date of that instant).
+    func test_build_theRegressionPatternDatesItsCrashWhereItWasLogged() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        XCTAssertEqual(try cli.run(["demo", "--years", "2"], at: "2026-11-22T19:00:00Z").status, 0)
+        let site = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", site], at: "2026-11-24T04:58:00Z", env: ["TZ": "America/New_York"]).status, 0)
+        let patterns = try String(contentsOfFile: site + "/patterns/index.html", encoding: .utf8)
+        let bug = try String(contentsOfFile: site + "/bugs/need-to-be-busy/index.html", encoding: .utf8)
+        XCTAssertTrue(bug.contains("Back to active 2026-10-08, a regression"), bug)
+        XCTAssertTrue(patterns.contains("A crash about it was logged on 2026-10-08, 123 days later."), patterns)
+    }
+
+    /// `diagnostic --anyway` on a Wednesday sets the three days against the same three days of
+    /// the week before, as the week's page does (it set them against the whole week: "applied 3 (7)").
+    func test_Diagnostic_anywayMidweekComparesTheSameDays() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00+01:00").status, 0)
+        for day in 2...18 {
+            let d = String(format: "2026-03-%02d", day)
+            XCTAssertEqual(try cli.run(["today"], at: d + "T08:00:00+01:00").status, 0)
+            XCTAssertEqual(try cli.run(["applied"], at: d + "T18:00:00+01:00").status, 0)
+        }
+        let r = try cli.run(["diagnostic", "--anyway", "--rate", "need-to-be-right=quiet"], at: "2026-03-18T20:00:00+01:00")
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("WEEK 2026-W12   applied 3   skipped 0   failed 0   crashes 0\n"), r.out)
+        XCTAssertTrue(r.out.contains("// Unchanged from the same days of the week before."), r.out)
+    }
 }
 
 /// A day's fix closes at midnight.

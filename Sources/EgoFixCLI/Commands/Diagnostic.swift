@@ -131,35 +131,32 @@ struct Diagnostic: AsyncParsableCommand {
         s.print(out)
     }
 
-    /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the week before.
+    /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the
+    /// week before, each record on the day it counted where it was made, as the week pages count
+    /// them (a diagnostic taken on a Sunday in Los Angeles counted that Sunday's crash in another
+    /// week). A week still under way (`--anyway` midweek) is set against the same days of the week
+    /// before, as the site holds it.
     func weekSummary(_ s: Session, week: LocalDay, began: Date) async throws -> [String] {
-        let completions = try await s.repos.completions.getAll()
-        let crashes = try await s.repos.crashes.getAll()
+        let practice = try await s.store.readPractice()
+        let recorded = RecordedDays(events: practice.events, calendar: s.calendar)
+        let ledger = DayLedger(practice, calendar: s.calendar, recorded: recorded)
+        let underWay = week <= s.today && s.today < week.adding(days: 6)
         func counts(_ start: LocalDay) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
-            let end = start.adding(days: 7)
-            var a = 0, sk = 0, f = 0
-            for c in completions where c.deletedAt == nil {
-                guard let done = c.completedAt else { continue }
-                let d = LocalDay(done, calendar: s.calendar)
-                guard d >= start && d < end else { continue }
-                switch c.outcome {
-                case .applied: a += 1
-                case .skipped: sk += 1
-                case .failed: f += 1
-                case .pending: break
-                }
+            let end = underWay ? start.adding(days: s.today.days(since: week) + 1) : start.adding(days: 7)
+            var a = 0, sk = 0, f = 0, x = 0
+            for d in ledger.days(from: start, to: end) {
+                a += d.applied
+                sk += d.skipped
+                f += d.failed
+                x += d.crashes
             }
-            let x = crashes.filter { c in
-                let d = LocalDay(c.crashedAt, calendar: s.calendar)
-                return c.deletedAt == nil && d >= start && d < end
-            }.count
             return (a, sk, f, x)
         }
         let now = counts(week), before = counts(week.adding(days: -7))
         // The practice's first week has no week before it to compare with (it was compared with
         // a week of zeros), nor the week after one the practice began partway through (its days
         // before day one were counted as zeros): as the site's week pages.
-        let first = LocalDay(began, calendar: s.calendar)
+        let first = recorded.day(began)
         if first > week.adding(days: -7) {
             return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
                     s.style.dim(first >= week ? "// The practice's first week: no week before it to compare."
@@ -167,9 +164,11 @@ struct Diagnostic: AsyncParsableCommand {
         }
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
         let differs = now != before
+        let than = underWay ? "the same days of the week before" : "the week before"
         return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
                 + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
-                s.style.dim(differs ? "// In parentheses: the week before, where it differs." : "// The same as the week before.")]
+                s.style.dim(differs ? "// In parentheses: \(than), where it differs."
+                                    : underWay ? "// Unchanged from \(than)." : "// The same as \(than).")]
     }
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {

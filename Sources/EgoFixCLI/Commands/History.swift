@@ -28,7 +28,9 @@ struct History: AsyncParsableCommand {
         let ledger = DayLedger(data, calendar: s.calendar)
         // From the practice's first day at most (a practice begun today showed a month of days
         // before it, each "nothing"), as the site's history does.
-        let began = ([data.profile.map { LocalDay($0.createdAt, calendar: s.calendar) }, ledger.days.first?.day].compactMap { $0 }).min()
+        // Day one as the site has it: the day the practice began where it began.
+        let recorded = RecordedDays(events: data.events, calendar: s.calendar)
+        let began = ([data.profile.map { recorded.day($0.createdAt) }, ledger.days.first?.day].compactMap { $0 }).min()
         let from = max(s.today.adding(days: -(days - 1)), min(began ?? s.today, s.today))
         // Through today, or through a later day that holds records: after a flight west over the
         // date line, the day the records were made where they were made can be "tomorrow" here
@@ -40,13 +42,12 @@ struct History: AsyncParsableCommand {
         let fixesById = Dictionary(uniqueKeysWithValues: data.fixes.map { ($0.id, $0) })
         let bugsById = Dictionary(uniqueKeysWithValues: data.bugs.map { ($0.id, $0) })
         var byDay: [LocalDay: [FixCompletion]] = [:]
-        let recorded = RecordedDays(events: data.events, calendar: s.calendar)
         for c in data.completions where c.deletedAt == nil { byDay[recorded.day(of: c), default: []].append(c) }
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
         let reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)
         func outcomeWord(_ c: FixCompletion) -> String {
-            PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { LocalDay($0, calendar: s.calendar) })
+            PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { recorded.day($0) })
         }
         if json {
             let out = JSONOutput(from: from.description, to: to.description, days: graph.cells.map { c in

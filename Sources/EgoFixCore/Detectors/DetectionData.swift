@@ -96,7 +96,7 @@ struct DetectionData: Sendable {
                 let inWindow = e.timestamp >= windowInstant
                 guard inWindow || outcome == .failed else { continue }
                 let r = OutcomeRecord(bugId: bug, fixId: e.fixId, outcome: outcome, at: e.timestamp,
-                                      day: LocalDay(e.timestamp, calendar: cal))
+                                      day: e.localDay(or: cal))
                 if inWindow { windowOutcomes.append(r) }
                 if outcome == .failed { failures.append(r) }
             }
@@ -123,7 +123,7 @@ struct DetectionData: Sendable {
         let crashEvents = live.filter { $0.eventType == .crashLogged }
         if !crashEvents.isEmpty {
             for e in crashEvents where liveBug(e.bugId) {
-                all.append(CrashRecord(bugId: e.bugId, at: e.timestamp, day: LocalDay(e.timestamp, calendar: cal),
+                all.append(CrashRecord(bugId: e.bugId, at: e.timestamp, day: e.localDay(or: cal),
                                        weekday: e.dayOfWeek, hour: e.hourOfDay))
             }
         } else {

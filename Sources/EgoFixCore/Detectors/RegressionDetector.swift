@@ -14,6 +14,8 @@ public struct RegressionFinding: Sendable, Equatable {
     /// When it came back.
     public let at: Date
     public let reason: Reason
+    /// The day it came back on where it was recorded (a crash's or a failed fix's event), when known.
+    public var day: LocalDay? = nil
 }
 
 /// Regression: a stable bug back. Two sources, the later finding wins:
@@ -58,7 +60,7 @@ public struct RegressionDetector: DataDetector {
         guard let f = latest else { return DetectorResult(pattern: nil, status: status) }
 
         let cal = data.context.calendar
-        let stableDay = LocalDay(f.stableSince, calendar: cal), backDay = LocalDay(f.at, calendar: cal)
+        let stableDay = LocalDay(f.stableSince, calendar: cal), backDay = f.day ?? LocalDay(f.at, calendar: cal)
         let days = backDay.days(since: stableDay)
         let what: String
         switch f.reason {
@@ -117,14 +119,15 @@ public struct RegressionDetector: DataDetector {
         for (at, _, item) in timeline {
             if let since = stableAt {
                 var reason: RegressionFinding.Reason?
+                var day: LocalDay?
                 switch item {
-                case .crash: reason = .crash
+                case .crash(let c): (reason, day) = (.crash, c.day)
                 case .rating(let r) where r.intensity == .loud: reason = .loudRating
-                case .failure: reason = .failedRetest
+                case .failure(let f): (reason, day) = (.failedRetest, f.day)
                 default: break
                 }
                 if let reason, at > since {
-                    findings.append(RegressionFinding(bugId: bug.id, stableSince: since, at: at, reason: reason))
+                    findings.append(RegressionFinding(bugId: bug.id, stableSince: since, at: at, reason: reason, day: day))
                     stableAt = nil
                 }
             }
@@ -162,13 +165,13 @@ public struct RegressionDetector: DataDetector {
                             failures: [OutcomeRecord], bug: UUID, stableSince: Date) -> RegressionFinding? {
         var options: [RegressionFinding] = []
         if let c = crashes.first(where: { $0.at > since }) {
-            options.append(RegressionFinding(bugId: bug, stableSince: stableSince, at: c.at, reason: .crash))
+            options.append(RegressionFinding(bugId: bug, stableSince: stableSince, at: c.at, reason: .crash, day: c.day))
         }
         if let r = ratings.filter({ $0.completedAt > since && $0.intensity == .loud }).min(by: { $0.completedAt < $1.completedAt }) {
             options.append(RegressionFinding(bugId: bug, stableSince: stableSince, at: r.completedAt, reason: .loudRating))
         }
         if let f = failures.first(where: { $0.at > since }) {
-            options.append(RegressionFinding(bugId: bug, stableSince: stableSince, at: f.at, reason: .failedRetest))
+            options.append(RegressionFinding(bugId: bug, stableSince: stableSince, at: f.at, reason: .failedRetest, day: f.day))
         }
         return options.min { $0.at != $1.at ? $0.at < $1.at : $0.reason.rawValue < $1.reason.rawValue }
     }

@@ -50,12 +50,15 @@ public struct DayLedger: Sendable {
     /// Streak state after each engaged day, oldest first.
     let streaks: [(day: LocalDay, state: StreakState)]
     public let timeline: VersionTimeline
-    /// Live completions by (completedAt ?? assignedAt, id), and those instants.
+    /// Live completions by (completedAt ?? assignedAt, id), those instants, and the day each
+    /// counted on where it was made.
     public let liveCompletions: [FixCompletion]
     let completionTimes: [Date]
-    /// Live crashes by (crashedAt, id), and those instants.
+    let completionDays: [LocalDay]
+    /// Live crashes by (crashedAt, id), those instants, and the day each was logged on where it was.
     public let liveCrashes: [Crash]
     let crashTimes: [Date]
+    let crashDays: [LocalDay]
     let fixes: [UUID: Fix]
     let bugs: [UUID: Bug]
 
@@ -79,6 +82,8 @@ public struct DayLedger: Sendable {
         let toDay = recorded ?? RecordedDays(events: events, calendar: cal)
         let completionDays = live.map { toDay.day(of: $0) }
         let crashDays = crashes.map { toDay.day(of: $0) }
+        self.completionDays = completionDays
+        self.crashDays = crashDays
         let versionReboots = practice.versions.filter { $0.deletedAt == nil && $0.changeType == .reboot }
         let rebootDays = versionReboots.map { toDay.day($0.createdAt, madeWith: .crashRebooted, token: $0.syncToken) }
         let eventDays = events.map { toDay.day(of: $0) }
@@ -172,6 +177,18 @@ public struct DayLedger: Sendable {
     static func range(_ times: [Date], from start: Date, to end: Date) -> Range<Int> {
         let lo = times.lowerBound(of: start) { $0 }, hi = times.lowerBound(of: end) { $0 }
         return lo < hi ? lo..<hi : lo..<lo
+    }
+
+    /// The live crashes and completions that counted on the days from `first` through `last`
+    /// where they were made (`RecordedDays`), in the ledger's order. A record's day is within a
+    /// day and a bit of its instant's day here, whatever the zones: only the instants from two
+    /// days before to two days after are looked at.
+    func records(from first: LocalDay, through last: LocalDay) -> (crashes: [Crash], completions: [FixCompletion]) {
+        let start = first.adding(days: -2).start(in: calendar), end = last.adding(days: 3).start(in: calendar)
+        let inside = { (d: LocalDay) in first <= d && d <= last }
+        let crashes = DayLedger.range(crashTimes, from: start, to: end).filter { inside(crashDays[$0]) }.map { liveCrashes[$0] }
+        let completions = DayLedger.range(completionTimes, from: start, to: end).filter { inside(completionDays[$0]) }.map { liveCompletions[$0] }
+        return (crashes, completions)
     }
 
     public func activity(on day: LocalDay) -> DayActivity {

@@ -29,28 +29,18 @@ public struct MirrorLine: Sendable, Equatable {
 /// fixes for it failed"), "no" for none.
 public enum MirrorCheck {
     public static func check(_ diagnostic: WeeklyDiagnostic, practice: Practice, calendar cal: Calendar) -> [MirrorLine] {
-        let week = diagnostic.week(in: cal)
-        let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
-        let crashes = practice.liveCrashes.filter { $0.crashedAt >= start && $0.crashedAt < end }
-        let marked = practice.liveCompletions.filter { c in
-            guard c.outcome != .pending, let t = c.completedAt else { return false }
-            return t >= start && t < end
-        }
-        return lines(diagnostic, crashes: crashes, marked: marked, fixes: practice.fixIndex(), bugs: practice.bugIndex())
+        check(diagnostic, ledger: DayLedger(practice, calendar: cal))
     }
 
     /// The same, reading the week from a ledger built once for many weeks: each call costs the
-    /// week's records, not the whole history.
+    /// week's records, not the whole history. The week's crashes and marked fixes are those that
+    /// counted on its days where they were made, as the week's counts and day lists have them (a
+    /// crash logged on a Sunday in Los Angeles is in that week in a site built in Berlin).
     public static func check(_ diagnostic: WeeklyDiagnostic, ledger: DayLedger) -> [MirrorLine] {
-        let cal = ledger.calendar
-        let week = diagnostic.week(in: cal)
-        let start = week.start(in: cal), end = week.adding(days: 7).start(in: cal)
-        let crashes = Array(ledger.liveCrashes[DayLedger.range(ledger.crashTimes, from: start, to: end)])
-        let marked = ledger.liveCompletions[DayLedger.range(ledger.completionTimes, from: start, to: end)].filter { c in
-            guard c.outcome != .pending, let t = c.completedAt else { return false }
-            return t >= start && t < end
-        }
-        return lines(diagnostic, crashes: crashes, marked: Array(marked), fixes: ledger.fixes, bugs: ledger.bugs)
+        let week = diagnostic.week(in: ledger.calendar)
+        let (crashes, completions) = ledger.records(from: week, through: week.adding(days: 6))
+        let marked = completions.filter { $0.outcome != .pending && $0.completedAt != nil }
+        return lines(diagnostic, crashes: crashes, marked: marked, fixes: ledger.fixes, bugs: ledger.bugs)
     }
 
     static func lines(_ diagnostic: WeeklyDiagnostic, crashes: [Crash], marked: [FixCompletion], fixes: [UUID: Fix],

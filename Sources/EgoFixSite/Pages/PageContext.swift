@@ -282,9 +282,9 @@ final class PageContext: Sendable {
         return FixRow(
             label: fix?.label ?? "FIX", bugSlug: facts?.bugSlug ?? FixFacts.noBugSlug, bugTitle: facts?.bugTitle ?? FixFacts.noBugTitle,
             severity: fix?.severity.rawValue ?? "-", typeNote: typeNote,
-            when: showDate ? c.shownDay { index.clock.day($0) }.description : nil,
+            when: showDate ? index.recorded.day(of: c).description : nil,
             outcome: c.outcome.rawValue,
-            outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.clock.day($0) }),
+            outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.recorded.day($0) }),
             prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,
             detail: fix.flatMap { fixDetails[$0.id] }, interaction: fix.flatMap { InteractionSummary.text(c, fix: $0) }, reflection: reflection)
     }

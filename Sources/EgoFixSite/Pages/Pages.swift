@@ -102,7 +102,7 @@ extension PageContext {
         // As the day began: the page shows the local date, not the instant (the change check holds
         // only the date), and the ledger's streaks are read the same way.
         let streak = StreakRules.current(streakState, today: index.today, now: index.today.start(in: options.calendar))
-        let applied = index.appliedTimes.count
+        let applied = index.appliedDays.count
         let active = DailyFixRules.turnOrder(index.bugs.filter(\.isActive), primaryBugId: user.primaryBugId)
             + index.bugs.filter { $0.isActive && $0.status != .active }
         // What `egofix status` calls pending at the same moment: a daily fix of an earlier day left
@@ -128,7 +128,7 @@ extension PageContext {
         let from = max(yearAgo, index.first)
         let graphTitle = from == yearAgo ? "The last year" : "Since day one"
         var welcome: TemplateValue = .null
-        if let last = user.lastEngagementDate.map({ index.clock.day($0) }), let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
+        if let last = user.lastEngagementDay.map({ LocalDay(ordinal: $0) }) ?? user.lastEngagementDate.map({ index.recorded.day($0) }), let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
             welcome = .text(line)
         }
         let page: TemplateObject = [
@@ -190,8 +190,8 @@ extension PageContext {
             guard p.start <= today, q.start >= (index.practiceStart ?? index.first) else { return nil }
             return counts(from: q.start, through: underWay ? Period.sameDay(as: today, in: p, before: q) : q.end)
         }
-        let vStart = index.version(at: p.start.start(in: options.calendar))
-        let vEnd = index.version(at: p.end.adding(days: 1).start(in: options.calendar))
+        let vStart = index.version(through: p.start.adding(days: -1))
+        let vEnd = index.version(through: p.end)
         return PeriodHead(
             frame: frame(path: p.path, title: p.title, current: current, crisis: noteCrisis || crisis(from: p.start, through: p.end)),
             range: p.range, versionStart: vStart, versionEnd: vEnd, counts: countRows(c, previous: prevCounts, soFar: underWay),
@@ -221,7 +221,7 @@ extension PageContext {
 
     /// A week page's values: what the "week" template is given.
     func weekPage(_ p: Period, prev: Period?, next: Period?) throws -> WeekPage {
-        let appliedByEnd = index.appliedCount(before: p.end.adding(days: 1).start(in: options.calendar))
+        let appliedByEnd = index.appliedCount(through: p.end)
         return WeekPage(
             head: periodHead(p, prev: prev, next: next, current: p.start == currentWeek.start ? p.path : "reports/index.html",
                              noteCrisis: weekNotes[p.key].map { CrisisLanguage.detect($0.markdown) } ?? false),

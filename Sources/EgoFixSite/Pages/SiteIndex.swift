@@ -35,8 +35,11 @@ struct SiteIndex: Sendable {
     var rollupLast: LocalDay { max(last, last.isoWeekStart.adding(days: 3)) }
     /// Version changes (minor and major), in order.
     let versionSteps: [VersionEntry]
-    /// Instants of applied completions, sorted.
-    let appliedTimes: [Date]
+    /// The day each version step counted on where it was made (`recorded`), never before the
+    /// step before's: `versionSteps`' days, sorted, for a period's versions by day.
+    let versionStepDays: [LocalDay]
+    /// The days applied completions counted on (`recorded`), sorted.
+    let appliedDays: [LocalDay]
     let ledger: DayLedger
     let clock: SiteClock
     /// The day each record counted on where it was made (a crash logged in Los Angeles stays on
@@ -113,8 +116,10 @@ struct SiteIndex: Sendable {
         last = max(today, activity.max() ?? today)
         versionSteps = RecordOrder.sorted(data.versions, keep: { $0.deletedAt == nil && ($0.changeType == .minorUpdate || $0.changeType == .majorUpdate) },
                                           at: { $0.createdAt }, id: { $0.id })
-        appliedTimes = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }
-            .map(\.dayInstant).sorted()
+        var stepDays: [LocalDay] = []
+        for v in versionSteps { stepDays.append(max(toDay.day(v.createdAt), stepDays.last ?? toDay.day(v.createdAt))) }
+        versionStepDays = stepDays
+        appliedDays = data.completions.filter { $0.deletedAt == nil && $0.outcome == .applied }.map { toDay.day(of: $0) }.sorted()
 
         (ledger, graph) = ledgerWork.wait()
     }
@@ -168,23 +173,17 @@ struct SiteIndex: Sendable {
         }
     }
 
-    /// The version in effect at an instant: the last step at or before it.
-    func version(at date: Date) -> String {
-        var lo = 0, hi = versionSteps.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if versionSteps[mid].createdAt <= date { lo = mid + 1 } else { hi = mid }
-        }
-        return lo == 0 ? "1.0" : versionSteps[lo - 1].version
+    /// The version at the end of `day`: after every step that counted on it or before, on the
+    /// day each step counted where it was made (a 7th fix applied on a Sunday in Los Angeles
+    /// moves that week's version in a site built in Berlin, as the week's counts and the
+    /// changelog have it).
+    func version(through day: LocalDay) -> String {
+        let n = versionStepDays.upperBound(of: day) { $0 }
+        return n == 0 ? "1.0" : versionSteps[n - 1].version
     }
 
-    /// Applied fixes up to (not including) an instant.
-    func appliedCount(before date: Date) -> Int {
-        var lo = 0, hi = appliedTimes.count
-        while lo < hi {
-            let mid = (lo + hi) / 2
-            if appliedTimes[mid] < date { lo = mid + 1 } else { hi = mid }
-        }
-        return lo
+    /// Applied fixes that counted on `day` or before.
+    func appliedCount(through day: LocalDay) -> Int {
+        appliedDays.upperBound(of: day) { $0 }
     }
 }
