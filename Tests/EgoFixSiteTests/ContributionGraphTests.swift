@@ -110,8 +110,14 @@ final class ContributionGraphTests: XCTestCase {
                      GraphCell(day: day.adding(days: 1), kind: .failed, depth: 2, held: [.failed, .skipped])]
         let svg = ContributionGraphSVG.render(cells, from: monday, through: sunday)
         let label = try XCTUnwrap(try elements(svg).first?.1["aria-label"])
-        XCTAssertTrue(label.hasSuffix(": 1 day with a fix applied, 1 day with a fix skipped, 1 day with a fix failed, 1 day with a crash."), label)
+        // Four figures over two squares: said, so the words are not read as squares by colour.
+        XCTAssertTrue(label.hasSuffix(": 1 day with a fix applied, 1 day with a fix skipped, 1 day with a fix failed, 1 day with a crash"
+                                      + "; a day with two outcomes counts under both, its square shows the heavier."), label)
         XCTAssertTrue(ContributionGraphTable.render(cells, from: monday, through: sunday).contains("1 day with a fix applied"))
+        // Days of one outcome each add up to the squares, and nothing more is said.
+        let single = ContributionGraphSVG.render([GraphCell(day: day, kind: .applied, depth: 1, held: [.applied])], from: monday, through: sunday)
+        let plain = try XCTUnwrap(try elements(single).first?.1["aria-label"])
+        XCTAssertTrue(plain.hasSuffix(": 1 day with a fix applied."), plain)
     }
 
     func test_svg_isAccessible() throws {

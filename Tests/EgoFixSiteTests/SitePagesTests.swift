@@ -469,6 +469,14 @@ final class SitePagesTests: XCTestCase {
         for t in how.texts { XCTAssertLessThanOrEqual(t.lowercased().components(separatedBy: "again").count - 1, 1, t) }
     }
 
+    /// The shade rule as the squares follow it: a skipped fix's severity adds nothing (a skipped
+    /// high-severity fix with a reflection is depth 2; the page read as if it were 4).
+    func test_howPage_saysASkippedFixsSeverityDoesNotShade() async throws {
+        let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
+        XCTAssertTrue(how.texts.contains { $0.hasPrefix("Shade is depth: the severity of a fix applied or failed (low, medium, high; a skipped fix's severity does not count), plus a reflection") },
+                      how.texts.joined(separator: "\n"))
+    }
+
     func test_howPage_saysOneFreezePerWeekInAgreement() async throws {
         let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
         XCTAssertTrue(how.texts.contains("1 freeze per week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))

@@ -310,7 +310,7 @@ extension PageContext {
                           "At most one pattern a day, whichever command shows it; the same type not within \(Thresholds.patternCooldownDays) days. Alerts come before the daily fix, insights after an outcome, observations only on the patterns page."]),
             ("The graph", ["Color is the outcome: applied green, skipped yellow, failed orange, crash red; no outcome (opened, a diagnostic or a reboot at most) a gray outline; nothing, empty.",
                            "A day with several outcomes shows the heaviest: crash, failed, applied, skipped, opened.",
-                           "Shade is depth: severity (low, medium, high), plus a reflection; a crash is darker with a note. A second crash on the same day does not change the shade."]),
+                           "Shade is depth: the severity of a fix applied or failed (low, medium, high; a skipped fix's severity does not count), plus a reflection; a crash is darker with a note. A second crash on the same day does not change the shade."]),
             ("Privacy", ["Everything comes from one local SQLite file. Nothing is sent anywhere.",
                          "Pages outside share/ are private. share/ holds only catalogue text: the fix and its comment, never a streak, version, date, outcome or reflection."]),
         ]
