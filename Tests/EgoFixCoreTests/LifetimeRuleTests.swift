@@ -333,3 +333,33 @@ final class LifetimeRuleTests: XCTestCase {
         XCTAssertEqual(after.longestStreak, 3)
     }
 }
+
+/// Records from before egofix kept a fix's day (schema v4), synced later.
+final class SyncUpgradeRuleTests: XCTestCase {
+    /// A person living in Tokyo, fixes opened at 07:00 one day and 20:00 the next, all kept
+    /// without their day by an earlier egofix, synced for the first time in New York: each day
+    /// keeps its own fix. Read in New York's zone, 07:00 in Tokyo fell on the day before, and the
+    /// same-day rule superseded every other applied fix (21 applied became 11, the version went down).
+    func test_sync_fixesGivenBeforeTheDayWasKeptKeepTheirDaysInAnyZone() throws {
+        var tokyo = Calendar(identifier: .gregorian)
+        tokyo.timeZone = try XCTUnwrap(TimeZone(identifier: "Asia/Tokyo"))
+        var newYork = Calendar(identifier: .gregorian)
+        newYork.timeZone = try XCTUnwrap(TimeZone(identifier: "America/New_York"))
+        let user = UUID(), fixes = (0..<6).map { _ in UUID() }
+        var completions: [FixCompletion] = [], events: [AnalyticsEvent] = []
+        for (i, fix) in fixes.enumerated() {
+            let day = try XCTUnwrap(tokyo.date(from: DateComponents(year: 2026, month: 2, day: 2 + i, hour: i % 2 == 0 ? 7 : 20)))
+            let marked = day.addingTimeInterval(1800)
+            completions.append(FixCompletion(fixId: fix, userId: user, outcome: .applied, assignedAt: day, completedAt: marked))
+            for (type, at) in [(EventType.fixAssigned, day), (.fixApplied, marked)] {
+                let c = tokyo.dateComponents([.weekday, .hour], from: at)
+                events.append(AnalyticsEvent(userId: user, eventType: type, fixId: fix, dayOfWeek: c.weekday ?? 0, hourOfDay: c.hour ?? 0, timestamp: at))
+            }
+        }
+        let types = Dictionary(uniqueKeysWithValues: fixes.map { ($0, FixType.daily) })
+        XCTAssertEqual(SyncRules.resolveSameDay(completions, fixTypes: types, events: events, calendar: newYork), [],
+                       "no fix superseded")
+        // Without the events to read the days from, New York's days group them in pairs.
+        XCTAssertFalse(SyncRules.resolveSameDay(completions, fixTypes: types, calendar: newYork).isEmpty)
+    }
+}

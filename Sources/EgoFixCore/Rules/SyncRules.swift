@@ -70,8 +70,14 @@ public enum SyncRules {
     /// themselves: one quick fix marked on two machines keeps the other machine's text as a note,
     /// as a daily fix does (it was left only in its superseded record, on no page). Returns the
     /// completions changed.
+    ///
+    /// A fix given before egofix kept its day (a store from before schema v4) is grouped on the
+    /// day its `fixAssigned` event was made where it was made (`RecordedDays`), as the history and
+    /// the streak read it: read in the syncing machine's zone, a fix given at 07:00 in Tokyo fell
+    /// on the day before and superseded that day's applied fix.
     public static func resolveSameDay(_ completions: [FixCompletion], fixTypes: [UUID: FixType],
-                                      calendar: Calendar) -> [FixCompletion] {
+                                      events: [AnalyticsEvent] = [], calendar: Calendar) -> [FixCompletion] {
+        let recorded = completions.contains { $0.day == nil } ? RecordedDays(events: events, calendar: calendar) : nil
         var groups: [Int: [FixCompletion]] = [:]
         struct QuickKey: Hashable { let fix: UUID; let at: Date }
         var quick: [QuickKey: [FixCompletion]] = [:]
@@ -80,7 +86,10 @@ public enum SyncRules {
             if type == .quickFix {
                 quick[QuickKey(fix: c.fixId, at: c.assignedAt), default: []].append(c)
             } else {
-                groups[c.givenDay { LocalDay($0, calendar: calendar) }.ordinal, default: []].append(c)
+                let day = c.givenDay { at in
+                    recorded?.day(at, token: c.syncToken) { $0.type == .fixAssigned && $0.fixId == c.fixId } ?? LocalDay(at, calendar: calendar)
+                }
+                groups[day.ordinal, default: []].append(c)
             }
         }
         let quickKeys = quick.keys.sorted { $0.at != $1.at ? $0.at < $1.at : $0.fix.sortsBefore($1.fix) }

@@ -239,7 +239,7 @@ struct SyncState {
     /// The same-day rule, version bumps and the profile's derived fields (SyncRules), applied to
     /// the merged records.
     mutating func applyRules(profile: UUID, calendar: Calendar) {
-        for c in SyncRules.resolveSameDay(sortedValues(completions), fixTypes: fixTypes, calendar: calendar) {
+        for c in SyncRules.resolveSameDay(sortedValues(completions), fixTypes: fixTypes, events: sortedValues(events), calendar: calendar) {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
         }
