@@ -212,6 +212,10 @@ package struct Session {
         }
         let store: SQLiteStore
         do { store = try SQLiteStore(path: openPath, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }
+        if let copy = store.upgradeBackup {
+            StandardStreams.error("egofix: \(Terminal.visible(path)) was an earlier egofix's store; it now has this egofix's schema, "
+                                  + "which the earlier one cannot open. The file as it was is kept at \(Terminal.visible(copy)).\n")
+        }
         return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
                        style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create,
                        storeWasEmptyFile: emptyFile)

@@ -12,11 +12,16 @@ enum ImportValidation {
     static func decodeAndValidate(_ data: Data, checkingInstants: Bool = false) throws -> Snapshot {
         let decoder = Snapshot.decoder(checkingInstants: checkingInstants)
         // Not JSON at all (truncated, binary, another format)?
-        let object: Any
+        var object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         } catch {
             throw StoreError.importNotJSON(reason: jsonReason(error))
+        }
+        var data = data
+        if let shown = controlCharactersShown(in: object) {
+            object = shown.object
+            data = shown.data
         }
         // A sync folder's device file is not an export (it was refused as "bugs: missing").
         if let top = object as? [String: Any], top["deviceId"] != nil, top["profileId"] != nil {
@@ -63,6 +68,29 @@ enum ImportValidation {
         let problems = check(s)
         if !problems.isEmpty { throw StoreError.importInvalid(problems) }
         return s
+    }
+
+    /// An export of format 1, from the first egofix, which stored a reflection or a crash note as
+    /// given: its control characters shown as `\u{1B}`, as migration v5 shows them in a store
+    /// (`Schema.showControlCharacters`), so the backup made before an upgrade imports. Nil when
+    /// the file is of a later format or holds none.
+    static func controlCharactersShown(in object: Any) -> (object: Any, data: Data)? {
+        guard var top = object as? [String: Any], (top["formatVersion"] as? Int) == 1 else { return nil }
+        var changed = false
+        for (table, field) in [("completions", "reflection"), ("crashes", "note")] {
+            guard var rows = top[table] as? [[String: Any]] else { continue }
+            for i in rows.indices {
+                guard let text = rows[i][field] as? String else { continue }
+                let shown = ControlText.shown(text)
+                if shown != text {
+                    rows[i][field] = shown
+                    changed = true
+                }
+            }
+            top[table] = rows
+        }
+        guard changed, let data = try? JSONSerialization.data(withJSONObject: top, options: [.sortedKeys]) else { return nil }
+        return (top, data)
     }
 
     /// The longest streak a record may claim: more days than lie between the earliest record and the

@@ -30,6 +30,9 @@ public final class SQLiteStore: Sendable {
     /// The folders this open made for the file, deepest first: a refused command removes them
     /// with the file (a refused sync left ~/.local/share/egofix behind).
     private let madeFolders: [String]
+    /// The copy of the file made before this open moved an earlier egofix's store to the current
+    /// schema (`<store>.backup-schema-v4`), or nil.
+    public let upgradeBackup: String?
 
     /// Opens the store at `path`, creating the file and its parent folders when missing, and
     /// migrates it to the current schema. `clock` stamps updatedAt and deletedAt.
@@ -41,7 +44,18 @@ public final class SQLiteStore: Sendable {
         let holder = path == ":memory:" ? nil : try StoreHolder(path: path)
         self.holder = holder
         do {
-            try SQLiteStore.identify(queue, path: path)
+            let applied = try SQLiteStore.identify(queue, path: path)
+            // A store an earlier egofix made is copied as it is before its schema moves on: the
+            // earlier egofix cannot open it afterwards, and trying this one (even `check`) closed
+            // the way back. Once per schema; a copy that cannot be made does not stop the command.
+            var copied: String?
+            if let last = applied.last, applied.count < Schema.knownMigrations.count {
+                let copy = path + ".backup-schema-" + last
+                if !FileManager.default.fileExists(atPath: copy), (try? SQLiteStore.backup(from: path, to: copy)) != nil {
+                    copied = copy
+                }
+            }
+            upgradeBackup = copied
             try SQLiteStore.migrate(queue, path: path)
         } catch {
             // A file this open made and could not set up (a full disk: 0 bytes, or tables without
@@ -171,7 +185,9 @@ public final class SQLiteStore: Sendable {
     }
 
     /// Refuses SQLite files that are not EgoFix stores, and stores from a newer EgoFix.
-    private static func identify(_ queue: DatabaseQueue, path: String) throws {
+    /// Answers the migrations already applied, oldest first.
+    @discardableResult
+    private static func identify(_ queue: DatabaseQueue, path: String) throws -> [String] {
         struct Facts: Sendable {
             var applicationID: Int32
             var tables: [String]
@@ -208,6 +224,7 @@ public final class SQLiteStore: Sendable {
         if !unknown.isEmpty {
             throw StoreError.newerVersion(path: path, unknownMigrations: unknown)
         }
+        return facts.applied.sorted { Schema.order($0) < Schema.order($1) }
     }
 
     private static func migrate(_ queue: DatabaseQueue, path: String) throws {

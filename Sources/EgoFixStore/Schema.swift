@@ -1,3 +1,4 @@
+import EgoFixCore
 import Foundation
 import GRDB
 
@@ -9,7 +10,10 @@ enum Schema {
     static let applicationID: Int32 = 0x4547_4658
 
     /// Identifiers of the migrations this version knows, oldest first.
-    static var knownMigrations: [String] { ["v1", "v2", "v3", "v4"] }
+    static var knownMigrations: [String] { ["v1", "v2", "v3", "v4", "v5"] }
+
+    /// A migration's place in `knownMigrations` ("v10" after "v9"), unknown ones last.
+    static func order(_ id: String) -> Int { knownMigrations.firstIndex(of: id) ?? Int.max }
 
     static var migrator: DatabaseMigrator {
         var m = DatabaseMigrator()
@@ -26,7 +30,28 @@ enum Schema {
         m.registerMigration("v4") { db in
             try db.execute(sql: v4)
         }
+        m.registerMigration("v5") { db in
+            try showControlCharacters(db, table: "completions", column: "reflection")
+            try showControlCharacters(db, table: "crashes", column: "note")
+        }
         return m
+    }
+
+    /// v5: the first egofix stored a reflection or a crash note as given, control characters
+    /// included (a paste of coloured terminal output, a bell); since then such text is refused,
+    /// by the commands, by import and by sync, so a store holding one could not be backed up,
+    /// restored or joined. Each control character (tabs and line breaks excepted) is written as
+    /// the `\u{1B}` the terminal already showed for it: nothing is dropped, and nothing else moves
+    /// (`updatedAt` stays, so a sync orders the record as before).
+    static func showControlCharacters(_ db: Database, table: String, column: String) throws {
+        let rows = try Row.fetchAll(db, sql: "SELECT id, \(column) FROM \(table) WHERE \(column) IS NOT NULL")
+        for row in rows {
+            guard let text = row[column] as String?, let id = row["id"] as String? else { continue }
+            let shown = ControlText.shown(text)
+            if shown != text {
+                try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE id = ?", arguments: [shown, id])
+            }
+        }
     }
 
     /// A completion keeps the local day it was given for (travel does not move it).

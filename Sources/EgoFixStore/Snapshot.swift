@@ -260,6 +260,11 @@ extension SQLiteStore {
     /// connection holds the write lock (as an import does): it is then exactly the committed
     /// store that the holder of the lock is about to change.
     public func backup(to destination: String) throws {
+        try SQLiteStore.backup(from: path, to: destination)
+    }
+
+    /// `backup(to:)` of the store file at `path`.
+    static func backup(from path: String, to destination: String) throws {
         let fm = FileManager.default
         if fm.fileExists(atPath: destination) {
             throw StoreError.backupFailed(path: destination, reason: "a file is already there and would be overwritten")
@@ -296,7 +301,7 @@ extension SQLiteStore {
         } catch {
             for suffix in ["", "-journal"] { unlink(partial + suffix) }
             if let error = error as? StoreError { throw error }
-            throw StoreError.backupFailed(path: destination, reason: Self.reason(error))
+            throw StoreError.backupFailed(path: destination, reason: SQLiteStore.reason(error))
         }
     }
 

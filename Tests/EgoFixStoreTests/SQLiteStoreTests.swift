@@ -85,7 +85,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(tables, ["bugs", "completions", "crashes", "diagnostics", "education", "events", "fixes",
                                 "grdb_migrations", "meta", "patterns", "users", "versions"])
         let applied = try store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4", "v5"])
         XCTAssertEqual(try pragma(store, "application_id", as: Int32.self), Schema.applicationID)
     }
 
@@ -113,7 +113,7 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(c?.reflection, reflection)
         XCTAssertEqual(c?.assignedAt, precise, "instants keep every bit")
         let applied = try await store.queue.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
-        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4"])
+        XCTAssertEqual(applied, ["v1", "v2", "v3", "v4", "v5"])
     }
 
     func test_storeFromAnOlderVersion_isMigratedInPlace_keepingItsData() async throws {
@@ -132,6 +132,84 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(try store.meta("catalogue"), "abc")
         let user = try await store.repositories.users.get()
         XCTAssertEqual(user?.id, uuid("u"))
+    }
+
+    /// A store of the first egofix's, which kept a reflection and a crash note as given: moved to
+    /// this schema, each control character is the `\u{1B}` the terminal showed (such text blocked
+    /// every backup, restore and sync: import refuses it), nothing else changes, and the file as
+    /// it was is copied beside it first, once (the earlier egofix cannot open it afterwards).
+    func test_upgrade_controlCharactersAreShownAndTheStoreIsCopiedFirst() async throws {
+        let dir = try TempDir()
+        let path = dir.file("s.sqlite")
+        let profile = UserProfile(id: uuid("u"), createdAt: Fixture.start)
+        let bug = Fixture.bug("need-to-be-right")
+        let raw = "Pasted: \u{1B}[31mred\u{1B}[0m, a bell \u{7}\tand a tab.\nDone."
+        do {
+            let store = try open(path)
+            try await store.repositories.users.save(profile)
+            try await store.repositories.bugs.save(bug)
+            let fix = Fixture.fixes(for: bug)[0]
+            try await store.repositories.fixes.save(fix)
+            try await store.repositories.completions.save(
+                FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: raw, assignedAt: Fixture.start))
+            try await store.repositories.crashes.save(Crash(id: uuid("x"), userId: profile.id, bugId: bug.id, note: "a \u{1}\u{7F} note", crashedAt: Fixture.start))
+            try await store.queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5'") }
+        }
+        let store = try open(path)
+        XCTAssertEqual(store.upgradeBackup, path + ".backup-schema-v4")
+        let c = try await store.repositories.completions.getById(uuid("c"))
+        XCTAssertEqual(c?.reflection, "Pasted: \\u{1B}[31mred\\u{1B}[0m, a bell \\u{7}\tand a tab.\nDone.")
+        let x = try await store.repositories.crashes.getById(uuid("x"))
+        XCTAssertEqual(x?.note, "a \\u{1}\\u{7F} note")
+        // The export imports again.
+        let exported = try store.exportJSON()
+        let restored = try open(dir.file("restored.sqlite"))
+        _ = try restored.importJSON(exported, replace: false, backupPath: nil)
+        // The copy is the store as it was: schema v4, the text as given.
+        let copy = try DatabaseQueue(path: path + ".backup-schema-v4")
+        let kept = try await copy.read { db in try String.fetchOne(db, sql: "SELECT reflection FROM completions") }
+        XCTAssertEqual(kept, raw)
+        let schema = try await copy.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") }
+        XCTAssertEqual(schema, ["v1", "v2", "v3", "v4"])
+        // Opened again, nothing is copied.
+        XCTAssertNil(try open(path).upgradeBackup)
+    }
+
+    /// The first egofix's export (format 1), made as the backup before an upgrade, imports with
+    /// its control characters shown as v5 shows them in a store; in a later format they are refused.
+    func test_upgrade_aFirstFormatExportWithControlCharactersImports() throws {
+        let dir = try TempDir()
+        let profile = UserProfile(id: uuid("u"), createdAt: Fixture.start)
+        let bug = Fixture.bug("need-to-be-right")
+        let source = try open(dir.file("s.sqlite"))
+        let fix = Fixture.fixes(for: bug)[0]
+        let saved = expectation(description: "saved")
+        Task {
+            try await source.repositories.users.save(profile)
+            try await source.repositories.bugs.save(bug)
+            try await source.repositories.fixes.save(fix)
+            try await source.repositories.completions.save(FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: "ok", assignedAt: Fixture.start))
+            saved.fulfill()
+        }
+        wait(for: [saved], timeout: 10)
+        var top = try XCTUnwrap(try JSONSerialization.jsonObject(with: try source.exportJSON()) as? [String: Any])
+        var rows = try XCTUnwrap(top["completions"] as? [[String: Any]])
+        rows[0]["reflection"] = "red: \u{1B}[31m"
+        top["completions"] = rows
+        for format in [1, 2] {
+            top["formatVersion"] = format
+            let data = try JSONSerialization.data(withJSONObject: top, options: [.sortedKeys])
+            let target = try open(dir.file("f\(format).sqlite"))
+            if format == 1 {
+                _ = try target.importJSON(data, replace: false, backupPath: nil)
+                let got = try target.queue.read { db in try String.fetchOne(db, sql: "SELECT reflection FROM completions") }
+                XCTAssertEqual(got, "red: \\u{1B}[31m")
+            } else {
+                XCTAssertThrowsError(try target.importJSON(data, replace: false, backupPath: nil)) { error in
+                    XCTAssertTrue("\(error)".contains("holds the control character U+001B"), "\(error)")
+                }
+            }
+        }
     }
 
     func test_meta_isKeptAcrossReopen_andRemovable() throws {
