@@ -36,6 +36,35 @@ final class SiteBuildTests: XCTestCase {
         return CLI.Result(status: p.terminationStatus, out: String(decoding: od, as: UTF8.self), err: String(decoding: ed, as: UTF8.self))
     }
 
+    /// Every month page's "Inside" list adds up to the month's counts: a week across the month's
+    /// edge is counted for its days in the month, which it names (its whole-week counts, October
+    /// 2026 listed 29 applied under 25).
+    func test_build_aMonthsWeeksAddUpToTheMonth() throws {
+        let out = NSTemporaryDirectory() + "egofix-months-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        XCTAssertEqual(try buildDemo(into: out, env: [:]).status, 0)
+        let months = try FileManager.default.contentsOfDirectory(atPath: out + "/months").sorted()
+        XCTAssertGreaterThan(months.count, 10)
+        var edges = 0
+        for month in months {
+            let html = try String(contentsOfFile: out + "/months/\(month)/index.html", encoding: .utf8)
+            for word in ["applied", "skipped", "failed"] {
+                let stat = try XCTUnwrap(html.range(of: "<span class=\"label\">\(word)</span><span class=\"value\">[0-9]+<", options: .regularExpression), month)
+                let total = Int(html[stat].split(separator: ">")[3].dropLast()) ?? -1
+                let inside = html.components(separatedBy: "<h2>Inside</h2>")[1]
+                var sum = 0
+                var rest = inside[...]
+                while let r = rest.range(of: "[0-9]+ \(word)", options: .regularExpression) {
+                    sum += Int(rest[r].split(separator: " ")[0]) ?? 0
+                    rest = rest[r.upperBound...]
+                }
+                XCTAssertEqual(sum, total, "\(month): \(word)")
+            }
+            if html.contains("<span class=\"muted\">\(month)-01 to ") { edges += 1 }
+        }
+        XCTAssertGreaterThan(edges, 5, "weeks across a month's first day name their days in it")
+    }
+
     /// A quiz marked without --option showed its question on the week page with nothing after
     /// it, a page that read as cut short: it says no answer was recorded; an answer is shown.
     /// `applied` says the same back, so a wrong option is seen when it is given.

@@ -211,7 +211,13 @@ extension PageContext {
         let children = Period.all(childKind, from: p.start, through: p.end)
             .filter { childKind == .week ? $0.start <= index.last && $0.end >= index.first
                                          : $0.start <= index.rollupLast && $0.end >= index.rollupFirst }
-            .map { ChildRow(href: $0.path, label: $0.title, summary: summary($0)) }
+            .map { child -> ChildRow in
+                // A week across the month's edge is counted for its days in the month, which are
+                // named (its whole-week counts added up to more than the month above them).
+                let from = max(child.start, p.start), through = min(child.end, p.end)
+                guard from != child.start || through != child.end else { return ChildRow(href: child.path, label: child.title, summary: summary(child)) }
+                return ChildRow(href: child.path, label: child.title, summary: "\(from) to \(through): " + summary(from: from, through: through))
+            }
         return PeriodPage(
             head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
             graph: GraphInput(cells: begun ? index.graphCells(from: p.start, through: graphEnd) : [], from: p.start, through: graphEnd,
@@ -344,8 +350,10 @@ extension PageContext {
                           path: "reports/index.html", title: "Reports")
     }
 
-    func summary(_ p: Period) -> String {
-        let c = counts(from: p.start, through: p.end)
+    func summary(_ p: Period) -> String { summary(from: p.start, through: p.end) }
+
+    func summary(from start: LocalDay, through end: LocalDay) -> String {
+        let c = counts(from: start, through: end)
         var t = ASCIIText()
         t.append(c.applied)
         t.append(" applied, ")
