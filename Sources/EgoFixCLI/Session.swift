@@ -324,7 +324,9 @@ package struct Session {
     /// the other commands that only read still work on it (they failed to write the new one).
     func ensureCatalogue() throws {
         let files = Session.seedFiles()
-        let fingerprint = String(Session.seedFingerprint([files.bugs, files.fixes, files.education]), radix: 16)
+        // The seeds' hash, and the loader's revision: a store loaded by a loader that did less is
+        // loaded again once (revision 2 retires the tidbits a catalogue left out).
+        let fingerprint = String(Session.seedFingerprint([files.bugs, files.fixes, files.education]), radix: 16) + "-r2"
         let stored = try store.meta("catalogue")
         if stored == fingerprint { return }
         if stored != nil, !FileManager.default.isWritableFile(atPath: storePath) { return }

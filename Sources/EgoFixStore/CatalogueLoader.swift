@@ -45,8 +45,10 @@ extension SQLiteStore {
     /// catalogue wording changed (title, description, colour, slug; prompt, comment, validation,
     /// configuration, severity...; tidbit body) is updated in place. User state is never touched:
     /// a bug keeps isActive, status, activatedAt, stableSince, lastRetestAt, resolvedAt, deletedAt;
-    /// no user record (completions, crashes, profile...) is read or written. Records in the store but
-    /// no longer in the catalogue stay as they are.
+    /// no user record (completions, crashes, profile...) is read or written. Bugs and fixes in the
+    /// store but no longer in the catalogue stay as they are (records name them); a tidbit no longer
+    /// in it is no longer shown (soft-deleted: an earlier egofix's 60 dropped tidbits went on
+    /// being shown after an upgrade), and shown again if a later catalogue has it.
     @discardableResult
     public func loadCatalogue(_ c: SeedCatalogue) throws -> CatalogueReport {
         try CatalogueLoader.checkUnique(c)
@@ -126,6 +128,7 @@ enum CatalogueLoader {
             report.fixes.updated += 1
         }
 
+        let seedEducation = Set(c.education.map(\.id))
         for seed in c.education {
             guard let old = try TableOps.anyRow(db, MicroEducation.self, seed.id) else {
                 var e = seed
@@ -134,13 +137,19 @@ enum CatalogueLoader {
                 report.education.inserted += 1
                 continue
             }
-            if old.bugSlug == seed.bugSlug, old.trigger == seed.trigger, old.body == seed.body {
+            if old.bugSlug == seed.bugSlug, old.trigger == seed.trigger, old.body == seed.body, old.deletedAt == nil {
                 report.education.unchanged += 1
                 continue
             }
             let merged = MicroEducation(id: old.id, bugSlug: seed.bugSlug, trigger: seed.trigger, body: seed.body,
-                                        createdAt: old.createdAt, updatedAt: now, deletedAt: old.deletedAt)
+                                        createdAt: old.createdAt, updatedAt: now, deletedAt: nil)
             try TableOps.upsert(db, merged)
+            report.education.updated += 1
+        }
+        for var gone in try TableOps.live(db, MicroEducation.self) where !seedEducation.contains(gone.id) {
+            gone.deletedAt = now
+            gone.updatedAt = now
+            try TableOps.upsert(db, gone)
             report.education.updated += 1
         }
         return report

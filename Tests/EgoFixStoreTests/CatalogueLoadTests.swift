@@ -146,6 +146,30 @@ final class CatalogueLoadTests: XCTestCase {
         XCTAssertEqual(row?.isOffered, true)
     }
 
+    /// A tidbit an earlier catalogue had and this one does not is no longer shown (an upgraded
+    /// store kept showing the first edition's 60 dropped tidbits); a later catalogue that has it
+    /// again shows it again. Fixes and bugs stay, as records name them.
+    func test_aTidbitLeftOutOfTheCatalogue_isNoLongerShown() async throws {
+        let dir = try TempDir()
+        let store = try open(dir)
+        let full = try Fixture.builtInCatalogue()
+        try store.loadCatalogue(full)
+        var smaller = full
+        smaller.education = Array(full.education.dropFirst(3))
+        smaller.fixes = Array(full.fixes.dropFirst(1))
+        clock.advance(60)
+        let report = try store.loadCatalogue(smaller)
+        XCTAssertEqual(report.education.updated, 3)
+        let shown = try await store.repositories.education.getAll()
+        XCTAssertEqual(Set(shown.map(\.id)), Set(smaller.education.map(\.id)))
+        let fixes = try await store.repositories.fixes.getAll()
+        XCTAssertEqual(fixes.count, full.fixes.count, "a fix left out stays: records name it")
+        clock.advance(60)
+        try store.loadCatalogue(full)
+        let again = try await store.repositories.education.getAll()
+        XCTAssertEqual(again.count, full.education.count)
+    }
+
     func test_softDeletedCatalogueRecord_staysDeletedOnReload() async throws {
         let dir = try TempDir()
         let store = try open(dir)
