@@ -190,6 +190,9 @@ package struct Session {
         let env = environment()
         let config: WorkspaceConfig
         do { config = try loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        for problem in config.siteProblems {
+            StandardStreams.error("egofix: warning: " + Terminal.visible(problem.description) + " Only a build reads it, and stops on it until it is mended.\n")
+        }
         let now = try clock(nowFlag, environment: env)
         let tz = try timeZone(config: config, environment: env)
         let (path, source) = try storeLocation(flag: storeFlag, config: config, env: env)

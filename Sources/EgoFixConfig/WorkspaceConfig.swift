@@ -28,6 +28,11 @@ public struct WorkspaceConfig: Equatable, Sendable {
     public var remindAt: ReminderTime?
     /// The egofix.toml these settings were read from (nil: none, the defaults).
     public var file: String?
+    /// Problems with the settings only a build reads (title, base_url, output, content), in the
+    /// file's order: a build stops on the first; every other command says it and goes on, so the
+    /// day's fix can be marked while the site's settings are mended (an empty title stopped
+    /// `today` and `applied`, where an earlier egofix had taken it).
+    public var siteProblems: [ParseError] = []
 
     public init(title: String? = nil, baseURL: String? = nil, timeZone: String? = nil, weekStart: String? = nil,
                 output: String? = nil, content: String? = nil, store: String? = nil) {
@@ -128,12 +133,14 @@ public struct WorkspaceConfig: Equatable, Sendable {
             case "title":
                 // Every page's title and the header's name: an empty one left "Dashboard | ".
                 guard !VisibleText.showsNothing(value) else {
-                    throw ParseError(file: file, line: n, message: "'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\"")
+                    c.siteProblems.append(ParseError(file: file, line: n, message: "'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\""))
+                    continue
                 }
                 c.title = value
             case "base_url":
                 if let problem = ConfigLimits.baseURLProblem(value) {
-                    throw ParseError(file: file, line: n, message: "base_url " + problem)
+                    c.siteProblems.append(ParseError(file: file, line: n, message: "base_url " + problem))
+                    continue
                 }
                 c.baseURL = value.hasSuffix("/") ? value : value + "/"
             case "time_zone":
@@ -167,7 +174,11 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 // store, the person's own, even for `egofix demo`).
                 guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
                     let fallback = key == "store" ? "the default store, $XDG_DATA_HOME/egofix/egofix.sqlite" : "\"\(key == "output" ? "site" : "content")\""
-                    throw ParseError(file: file, line: n, message: "'\(key)' is empty; give a path, or leave \(key) out for \(fallback)")
+                    let problem = ParseError(file: file, line: n, message: "'\(key)' is empty; give a path, or leave \(key) out for \(fallback)")
+                    // The store is every command's; output and content only a build's.
+                    if key == "store" { throw problem }
+                    c.siteProblems.append(problem)
+                    continue
                 }
                 if key == "output" { c.output = value } else if key == "content" { c.content = value } else { c.store = value }
             case "remind_at":

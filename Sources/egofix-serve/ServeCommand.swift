@@ -259,6 +259,7 @@ struct Rebuilder: Sendable {
         let started = Date()
         do {
             let config = try Session.loadConfig(folder: workspace)
+            if let problem = config.siteProblems.first { throw problem }
             var request = SiteBuildRequest(workspace: workspace, outputPath: site, contentFolder: config.content ?? "content",
                                            // Served from the root of this server, not at base_url's path: with
                                            // base_url = https://example.org/me/, the 404 page's links led to

@@ -145,6 +145,27 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/out/index.html"))
     }
 
+    /// A setting only a build reads (an empty title, a base_url with no host, an empty output or
+    /// content), which an earlier egofix took, does not stop the day: `today` and `applied` work and
+    /// say it on standard error; `build` stops on it, naming file and line.
+    func test_Config_aSiteSettingProblemStopsOnlyTheBuild() throws {
+        let cli = try CLI()
+        try "title = \"\"\nbase_url = \"https://\"\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        let start = try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00")
+        XCTAssertEqual(start.status, 0, start.err)
+        XCTAssertTrue(start.err.contains("egofix: warning: \(cli.workdir)/egofix.toml:1: 'title' has nothing to show"), start.err)
+        XCTAssertTrue(start.err.contains("egofix.toml:2: base_url needs a host"), start.err)
+        XCTAssertTrue(start.err.contains("Only a build reads it, and stops on it until it is mended."), start.err)
+        let applied = try cli.run(["applied", "-m", "Marked all the same."], at: "2026-03-02T19:00:00+01:00")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        let json = try cli.run(["status", "--json"], at: "2026-03-02T19:05:00+01:00")
+        XCTAssertNotNil(try JSONSerialization.jsonObject(with: Data(json.out.utf8)), "standard output stays JSON")
+        let build = try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-02T19:10:00+01:00")
+        XCTAssertEqual(build.status, 1)
+        XCTAssertEqual(build.err, "egofix: \(cli.workdir)/egofix.toml:1: 'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\".\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+    }
+
     /// "UTC+3" in egofix.toml was three hours ahead (Foundation's reading), in TZ three hours
     /// behind (the C library's): the same text gave days six hours apart, and `remind --install`
     /// wrote a timer systemd could not read. An offset is refused in egofix.toml, with the name to use.

@@ -19,7 +19,7 @@ final class WorkspaceConfigTests: XCTestCase {
 
     func test_config_errorsNameFileAndLine() {
         func message(_ text: String) -> String {
-            do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
+            do { return try WorkspaceConfig.parse(text).siteProblems.first.map { "\($0)" } ?? "" } catch { return "\(error)" }
         }
         XCTAssertEqual(message("title = \"x\"\ncolour = \"red\""), "egofix.toml:2: unknown key 'colour'; known keys: title, base_url, time_zone, week_start, output, content, store, remind_at.")
         XCTAssertEqual(message("time_zone = \"Mars/Olympus\""), "egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin.")
@@ -73,7 +73,7 @@ final class WorkspaceConfigTests: XCTestCase {
     /// Issue 30, cases 5 and 13: a configured text holds no control character and has a length cap.
     func test_Hardening_configRefusesControlCharactersAndHugeText() {
         func message(_ text: String) -> String {
-            do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
+            do { return try WorkspaceConfig.parse(text).siteProblems.first.map { "\($0)" } ?? "" } catch { return "\(error)" }
         }
         XCTAssertEqual(message(#"title = "a\u001b]0;x\u0007""#), "egofix.toml:1: 'title' holds the control character U+1B; remove it.")
         XCTAssertEqual(message("title = \"" + String(repeating: "x", count: 201) + "\""),
@@ -88,7 +88,7 @@ final class WorkspaceConfigTests: XCTestCase {
     /// Issue 31 (workspace): a title with nothing to show and a base URL with no host are refused.
     func test_config_refusesAnEmptyTitleAndABaseURLWithoutAHost() {
         func message(_ text: String) -> String {
-            do { _ = try WorkspaceConfig.parse(text); return "" } catch { return "\(error)" }
+            do { return try WorkspaceConfig.parse(text).siteProblems.first.map { "\($0)" } ?? "" } catch { return "\(error)" }
         }
         for title in ["", "   ", "\u{202E}", "\u{200B}"] {
             XCTAssertTrue(message("title = \"\(title)\"").contains("'title' has nothing to show"), title.unicodeScalars.map(\.value).description)

@@ -30,6 +30,7 @@ package struct BuildArguments: Equatable, Sendable {
         let workspace = Session.workspace(from: cwdPath)
         let config: WorkspaceConfig
         do { config = try Session.loadConfig(folder: workspace, checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
+        if let problem = config.siteProblems.first { throw CLIError(problem.description) }
         if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
