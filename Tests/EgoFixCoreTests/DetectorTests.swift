@@ -575,4 +575,19 @@ final class InteractionSummaryTests: XCTestCase {
         XCTAssertEqual(InteractionSummary.text(try marked(1, plain), fix: plain), "Counted once: replies sent within a minute.")
         XCTAssertEqual(InteractionSummary.text(try marked(2, plain), fix: plain), "Counted 2 times: replies sent within a minute.")
     }
+
+    /// A quiz answered before the catalogue rewrote the fix (a plain fix now, or other options):
+    /// the answer is said to have been given, where nothing was shown under the prompt.
+    func test_InteractionSummary_anAnswerToAFixRewrittenSinceIsStillSaid() throws {
+        let quiz = try JSONEncoder().encode(QuizConfig(question: "Why?", options: [QuizConfig.Option(id: "a", text: "Because.", weightModifier: 0), QuizConfig.Option(id: "b", text: "Habit.", weightModifier: 0)]))
+        let rewritten = Fix(number: 121, bugId: UUID(), interactionType: .quiz, prompt: "Ask.", configurationData: quiz, createdAt: Date(timeIntervalSince1970: 0))
+        var c = FixCompletion(fixId: rewritten.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try c.mark(.applied, at: Date(timeIntervalSince1970: 60), outcomeData: try JSONEncoder().encode(InteractionOutcome(optionId: "c")))
+        XCTAssertEqual(InteractionSummary.text(c, fix: rewritten), "Option c chosen. The fix has changed since; what it offered then is not kept.")
+        let plain = Fix(number: 121, bugId: UUID(), prompt: "Let them finish.", createdAt: Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(InteractionSummary.text(c, fix: plain), "Option c chosen. The fix has changed since; what it offered then is not kept.")
+        var answered = FixCompletion(fixId: rewritten.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try answered.mark(.applied, at: Date(timeIntervalSince1970: 60), outcomeData: try JSONEncoder().encode(InteractionOutcome(optionId: "a")))
+        XCTAssertEqual(InteractionSummary.text(answered, fix: rewritten), "Answered: Because.")
+    }
 }

@@ -27,10 +27,15 @@ public enum InteractionSummary {
         }
         if let id = o.optionId {
             switch try? fix.configuration() {
-            case .quiz(let q)?: return q.options.first { $0.id == id }.map { "Answered: \($0.text)" }
-            case .scenario(let s)?: return s.options.first { $0.id == id }.map { "Chose: \($0.text)" }
-            default: return nil
+            case .quiz(let q)?: if let chosen = q.options.first(where: { $0.id == id }) { return "Answered: \(chosen.text)" }
+            case .scenario(let s)?: if let chosen = s.options.first(where: { $0.id == id }) { return "Chose: \(chosen.text)" }
+            default: break
             }
+            // The catalogue rewrote the fix since it was answered (the second edition turned
+            // quizzes into plain fixes under their numbers): the answer was there and is said to
+            // have been, where it left nothing under the prompt.
+            let named = id.utf8.count <= 20 && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" }
+            return (named ? "Option \(id) chosen." : "An option chosen.") + " The fix has changed since; what it offered then is not kept."
         }
         if o.timerCompleted == true { return "Timer ran out." }
         if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }
