@@ -295,11 +295,7 @@ enum ImportValidation {
     /// The first text in the file (values and keys, in key order) holding a control character
     /// other than tab, newline and carriage return, as an issue naming where; nil when there is none.
     static func controlCharacter(in value: Any, path: String) -> ImportIssue? {
-        func bad(_ s: String) -> Unicode.Scalar? {
-            s.unicodeScalars.first { c in
-                (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || (0x7F...0x9F).contains(c.value)
-            }
-        }
+        func bad(_ s: String) -> Unicode.Scalar? { s.unicodeScalars.first(where: ControlText.isRefused) }
         func issue(_ path: String, _ c: Unicode.Scalar) -> ImportIssue {
             // "completions[3].reflection" → table "completions", index 3, field "reflection".
             var table = path, index: Int?, field = ""
