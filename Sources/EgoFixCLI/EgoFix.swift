@@ -115,7 +115,7 @@ extension EgoFix {
         let typed = name
         name = (path + [name]).joined(separator: " ")
         let stem = names.filter { $0.commonPrefix(with: typed).count >= 4 }
-        let near = (NameShape.nearest(typed, among: names) ?? (stem.count == 1 ? stem.first : nil)).map { (path + [$0]).joined(separator: " ") }
+        let near = (NameShape.nearest(typed, among: names, firstOfEquals: true) ?? (stem.count == 1 ? stem.first : nil)).map { (path + [$0]).joined(separator: " ") }
         let help = path.isEmpty ? "'egofix --help' for the commands" : "'egofix \(path.joined(separator: " ")) --help' for its commands"
         throw CLIError("no command '\(Terminal.visible(name))'" + (near.map { " (\($0)?)" } ?? "") + ". See \(help).", code: 64)
     }

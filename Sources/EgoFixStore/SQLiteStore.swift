@@ -45,18 +45,12 @@ public final class SQLiteStore: Sendable {
         self.holder = holder
         do {
             let applied = try SQLiteStore.identify(queue, path: path)
-            // A store an earlier egofix made is copied as it is before its schema moves on: the
-            // earlier egofix cannot open it afterwards, and trying this one (even `check`) closed
-            // the way back. Once per schema; a copy that cannot be made does not stop the command.
-            var copied: String?
-            if let last = applied.last, applied.count < Schema.knownMigrations.count {
-                let copy = path + ".backup-schema-" + last
-                if !FileManager.default.fileExists(atPath: copy), (try? SQLiteStore.backup(from: path, to: copy)) != nil {
-                    copied = copy
-                }
+            if !applied.isEmpty, applied.count < Schema.knownMigrations.count {
+                upgradeBackup = try SQLiteStore.upgrade(queue, path: path)
+            } else {
+                upgradeBackup = nil
+                try SQLiteStore.migrate(queue, path: path)
             }
-            upgradeBackup = copied
-            try SQLiteStore.migrate(queue, path: path)
         } catch {
             // A file this open made and could not set up (a full disk: 0 bytes, or tables without
             // a practice) goes again, with the folders made for it, unless another process has it
@@ -225,6 +219,47 @@ public final class SQLiteStore: Sendable {
             throw StoreError.newerVersion(path: path, unknownMigrations: unknown)
         }
         return facts.applied.sorted { Schema.order($0) < Schema.order($1) }
+    }
+
+    /// An earlier egofix's store, moved to this schema in one transaction that holds the write
+    /// lock from the look at its migrations to the last of them: the file as it was is first
+    /// copied beside it (`STORE.backup-schema-v4`, or `-v4-2` when that name is taken: a store
+    /// taken back to the earlier egofix and brought here again keeps both copies), since the
+    /// earlier egofix cannot open it afterwards and trying this one (even `check`) closed the way
+    /// back. Another process opening it meanwhile waits, then finds it current and copies
+    /// nothing (two at once made no copy, or a copy of a half-moved store). A copy that cannot be
+    /// made does not stop the command. Answers the copy's path, or nil.
+    private static func upgrade(_ queue: DatabaseQueue, path: String) throws -> String? {
+        do {
+            return try queue.writeWithoutTransaction { db -> String? in
+                try db.execute(sql: "BEGIN IMMEDIATE TRANSACTION")
+                do {
+                    let done = Set(try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations"))
+                    let pending = Schema.steps.filter { !done.contains($0.id) }
+                    var copy: String?
+                    if !pending.isEmpty, let last = Schema.knownMigrations.last(where: done.contains) {
+                        var name = path + ".backup-schema-" + last, n = 2
+                        while FileManager.default.fileExists(atPath: name) {
+                            name = path + ".backup-schema-" + last + "-\(n)"
+                            n += 1
+                        }
+                        // Read through a connection of its own: what is committed, before any step.
+                        if (try? SQLiteStore.backup(from: path, to: name)) != nil { copy = name }
+                    }
+                    for step in pending {
+                        try step.run(db)
+                        try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.id])
+                    }
+                    try db.execute(sql: "COMMIT")
+                    return copy
+                } catch {
+                    try? db.execute(sql: "ROLLBACK")
+                    throw error
+                }
+            }
+        } catch {
+            throw map(error, path: path, operation: "migrating")
+        }
     }
 
     private static func migrate(_ queue: DatabaseQueue, path: String) throws {

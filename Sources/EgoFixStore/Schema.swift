@@ -10,30 +10,30 @@ enum Schema {
     static let applicationID: Int32 = 0x4547_4658
 
     /// Identifiers of the migrations this version knows, oldest first.
-    static var knownMigrations: [String] { ["v1", "v2", "v3", "v4", "v5"] }
+    static var knownMigrations: [String] { steps.map(\.id) }
 
     /// A migration's place in `knownMigrations` ("v10" after "v9"), unknown ones last.
     static func order(_ id: String) -> Int { knownMigrations.firstIndex(of: id) ?? Int.max }
 
-    static var migrator: DatabaseMigrator {
-        var m = DatabaseMigrator()
-        m.registerMigration("v1") { db in
+    /// Every migration, oldest first: GRDB's migrator runs them on a new store; an earlier
+    /// egofix's store has the ones it lacks run in one transaction (`SQLiteStore.upgrade`).
+    static var steps: [(id: String, run: @Sendable (Database) throws -> Void)] {
+        [("v1", { db in
             try db.execute(sql: v1)
             try db.execute(sql: "PRAGMA application_id = \(applicationID)")
-        }
-        m.registerMigration("v2") { db in
-            try db.execute(sql: v2)
-        }
-        m.registerMigration("v3") { db in
-            try db.execute(sql: v3)
-        }
-        m.registerMigration("v4") { db in
-            try db.execute(sql: v4)
-        }
-        m.registerMigration("v5") { db in
+         }),
+         ("v2", { db in try db.execute(sql: v2) }),
+         ("v3", { db in try db.execute(sql: v3) }),
+         ("v4", { db in try db.execute(sql: v4) }),
+         ("v5", { db in
             try showControlCharacters(db, table: "completions", column: "reflection")
             try showControlCharacters(db, table: "crashes", column: "note")
-        }
+         })]
+    }
+
+    static var migrator: DatabaseMigrator {
+        var m = DatabaseMigrator()
+        for step in steps { m.registerMigration(step.id, migrate: step.run) }
         return m
     }
 

@@ -433,7 +433,9 @@ final class BadInputTests: XCTestCase {
                               "the subcommand comes first: `egofix bug primary need-to-be-right --now 2026-03-02T09:00:00Z --store "),
                              (["bug", "actvate", "need-to-be-right"], "no command 'bug actvate' (bug activate?). See 'egofix bug --help' for its commands."),
                              // The parser named the option it could not place ("unknown option '-m'").
-                             (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'")] {
+                             (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'"),
+                             // As near to bug as to bugs: the first is named, as before.
+                             (["bugz"], "no command 'bugz' (bug?). See 'egofix --help'")] {
             let r = try cli.run(args)
             XCTAssertEqual(r.status, 64, "\(args)")
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)

@@ -112,7 +112,7 @@ final class ContributionGraphTests: XCTestCase {
         let label = try XCTUnwrap(try elements(svg).first?.1["aria-label"])
         // Four figures over two squares: said, so the words are not read as squares by colour.
         XCTAssertTrue(label.hasSuffix(": 1 day with a fix applied, 1 day with a fix skipped, 1 day with a fix failed, 1 day with a crash"
-                                      + "; a day with two outcomes counts under both, its square shows the heavier."), label)
+                                      + "; a day with more than one outcome counts under each, its square shows the heaviest."), label)
         XCTAssertTrue(ContributionGraphTable.render(cells, from: monday, through: sunday).contains("1 day with a fix applied"))
         // Days of one outcome each add up to the squares, and nothing more is said.
         let single = ContributionGraphSVG.render([GraphCell(day: day, kind: .applied, depth: 1, held: [.applied])], from: monday, through: sunday)

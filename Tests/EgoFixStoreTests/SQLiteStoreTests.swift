@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 import GRDB
 import EgoFixCore
@@ -173,6 +174,37 @@ final class SQLiteStoreTests: XCTestCase {
         XCTAssertEqual(schema, ["v1", "v2", "v3", "v4"])
         // Opened again, nothing is copied.
         XCTAssertNil(try open(path).upgradeBackup)
+    }
+
+    /// An earlier egofix's store opened by several processes at once is copied once, as it was
+    /// before any step (two at once made no copy, or copied a half-moved store); a copy's name
+    /// already taken (the store went back to the earlier egofix and came here again) gets a new
+    /// one, where the store was moved with no copy at all.
+    func test_upgrade_isCopiedOnceWhateverOpensItAndNeverOverACopy() throws {
+        let dir = try TempDir()
+        func earlier(_ name: String) throws -> String {
+            let path = dir.file(name)
+            let store = try open(path)
+            try store.queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5'") }
+            return path
+        }
+        let path = try earlier("s.sqlite")
+        let copies = Mutex<[String]>([])
+        let c = clock
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            if let copy = (try? SQLiteStore(path: path, clock: { c.now }))?.upgradeBackup { copies.withLock { $0.append(copy) } }
+        }
+        XCTAssertEqual(copies.withLock { $0 }, [path + ".backup-schema-v4"])
+        let beside = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("s.sqlite.backup") }
+        XCTAssertEqual(beside, ["s.sqlite.backup-schema-v4"])
+        let kept = try DatabaseQueue(path: path + ".backup-schema-v4")
+        XCTAssertEqual(try kept.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY identifier") },
+                       ["v1", "v2", "v3", "v4"])
+
+        let again = try earlier("t.sqlite")
+        try Data("an older copy".utf8).write(to: URL(fileURLWithPath: again + ".backup-schema-v4"))
+        XCTAssertEqual(try open(again).upgradeBackup, again + ".backup-schema-v4-2")
+        XCTAssertEqual(try String(contentsOfFile: again + ".backup-schema-v4", encoding: .utf8), "an older copy")
     }
 
     /// The first egofix's export (format 1), made as the backup before an upgrade, imports with

@@ -32,17 +32,18 @@ public enum NameShape {
     }
 
     /// The name among `names` a person most likely meant by `typed`: the one equal to it but for
-    /// case (`Need-To-Be-Right`), else the nearest within `within` edits (Levenshtein) when no
-    /// other is as near (`need-to-be-rite` is as near to `-right` as to `-liked`: neither is
-    /// named). Nil when none is, or `typed` is one of them.
-    public static func nearest(_ typed: String, among names: [String], within: Int = 2) -> String? {
+    /// case (`Need-To-Be-Right`), else the nearest within `within` edits (Levenshtein). Of two as
+    /// near, `firstOfEquals` names the alphabetically first (`bugz`: `bug`, a hint among a few
+    /// short command names); without it neither (`need-to-be-rite` is as near to `-right` as to
+    /// `-liked`, and naming one would be a guess). Nil when none is, or `typed` is one of them.
+    public static func nearest(_ typed: String, among names: [String], within: Int = 2, firstOfEquals: Bool = false) -> String? {
         guard !names.contains(typed) else { return nil }
         let lower = typed.lowercased()
         if let same = names.filter({ $0.lowercased() == lower }).min() { return same }
         let near = names.map { (distance: editDistance($0, typed), name: $0) }.filter { $0.distance <= within }
         guard let best = near.map(\.distance).min() else { return nil }
-        let nearest = near.filter { $0.distance == best }
-        return nearest.count == 1 ? nearest[0].name : nil
+        let nearest = near.filter { $0.distance == best }.map(\.name).sorted()
+        return nearest.count == 1 || firstOfEquals ? nearest.first : nil
     }
 
     /// Levenshtein distance between two names, per character.

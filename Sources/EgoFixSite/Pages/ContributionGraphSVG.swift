@@ -132,11 +132,11 @@ struct GraphGrid {
             out += count == 1 ? GraphGrid.summaryWords(kind).one : GraphGrid.summaryWords(kind).many
         }
         if !any { out += "nothing recorded" }
-        // Those figures add up to more than the squares when a day held two outcomes (an applied
+        // Those figures add up to more than the squares when a day held two outcomes or more (an applied
         // fix and a crash): said, so the words are not read as a count of squares by colour.
         let kinds = [GraphCell.Kind.applied, .skipped, .failed, .crash].map(GraphCell.Held.of)
         if cells.contains(where: { c in c.map { c in kinds.filter { c.held.contains($0) }.count > 1 } ?? false }) {
-            out += "; a day with two outcomes counts under both, its square shows the heavier"
+            out += "; a day with more than one outcome counts under each, its square shows the heaviest"
         }
         out += "."
         return out

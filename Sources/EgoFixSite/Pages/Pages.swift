@@ -216,7 +216,8 @@ extension PageContext {
                 // named (its whole-week counts added up to more than the month above them).
                 let from = max(child.start, p.start), through = min(child.end, p.end)
                 guard from != child.start || through != child.end else { return ChildRow(href: child.path, label: child.title, summary: summary(child)) }
-                return ChildRow(href: child.path, label: child.title, summary: "\(from) to \(through): " + summary(from: from, through: through))
+                let days = from == through ? "\(from): " : "\(from) to \(through): "
+                return ChildRow(href: child.path, label: child.title, summary: days + summary(from: from, through: through))
             }
         return PeriodPage(
             head: periodHead(p, prev: prev, next: next, current: "reports/index.html"),
