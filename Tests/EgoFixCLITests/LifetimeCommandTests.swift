@@ -732,8 +732,9 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(crashes, 1, "\(days)")
         XCTAssertEqual(history["to"] as? String, "2027-08-08")
         let text = try cli.run(["history", "--days", "3"], at: "2027-08-07T23:00:00Z", env: ["TZ": "Pacific/Honolulu"])
-        // From the practice's first day (08-06 in Honolulu), not three days back.
-        XCTAssertTrue(text.out.hasPrefix("HISTORY  2027-08-06 to 2027-08-08"), text.out)
+        // From the practice's first day, not three days back: 08-07, the day it began in Auckland,
+        // as the site's "since" has it (08-06 was Honolulu's date of that instant).
+        XCTAssertTrue(text.out.hasPrefix("HISTORY  2027-08-07 to 2027-08-08"), text.out)
     }
 
     /// A record from a clock years ahead does not stretch history to it: two days past today at
