@@ -996,6 +996,27 @@ final class ThemeLinkTests: XCTestCase {
         XCTAssertTrue(r.err.contains("Assets/share/store.sqlite") && r.err.contains("an SQLite database, such as a store"), r.err)
         XCTAssertFalse(fm.fileExists(atPath: cli.workdir + "/site/share/store.sqlite"))
     }
+
+    /// An export or a sync folder's device file in Assets/ went out with the site (only a
+    /// database was refused): the whole practice as JSON. Refused by name; other JSON is published.
+    func test_build_anExportInAssetsIsNotPublished() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: cli.workdir + "/Assets/data", withIntermediateDirectories: true)
+        try "{\"feeds\": [\"completions\"]}".write(toFile: cli.workdir + "/Assets/data/list.json", atomically: true, encoding: .utf8)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-02T10:00:00+01:00").status, 0, "other JSON is an asset like any")
+        XCTAssertEqual(try cli.run(["export", cli.workdir + "/Assets/data/backup.json"], at: "2026-03-02T10:01:00+01:00").status, 0)
+        let r = try cli.run(["build"], at: "2026-03-02T10:02:00+01:00")
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.contains("Assets/data/backup.json") && r.err.contains("an egofix export or sync file"), r.err)
+        XCTAssertFalse(fm.fileExists(atPath: cli.workdir + "/site/data/backup.json"))
+        try fm.removeItem(atPath: cli.workdir + "/Assets/data/backup.json")
+        XCTAssertEqual(try cli.run(["sync", cli.workdir + "/Assets/folder"], at: "2026-03-02T10:03:00+01:00").status, 0)
+        let device = try cli.run(["build"], at: "2026-03-02T10:04:00+01:00")
+        XCTAssertEqual(device.status, 1, device.out)
+        XCTAssertTrue(device.err.contains("an egofix export or sync file"), device.err)
+    }
 }
 
 /// The copy audit: lines of 84 to 133 columns in patterns, share, the rest day, activate and

@@ -32,12 +32,27 @@ public struct AssetSet: Sendable {
         for f in files where !f.isBuiltIn && f.data.starts(with: AssetSet.sqliteHeader) {
             throw TemplateError.refused(path: f.origin, reason: "an SQLite database, such as a store, which the site would publish with every text in it. Move it out of Assets/")
         }
+        // So would an export or a sync folder's device file: the whole practice, as JSON.
+        for f in files where !f.isBuiltIn && AssetSet.holdsAPractice(f.data) {
+            throw TemplateError.refused(path: f.origin, reason: "an egofix export or sync file, which the site would publish with every text in it. Move it out of Assets/")
+        }
         // The share folder's stylesheet has two names (see `PageContext.sharePlan`); one of each
         // of one's own was one file too many, and one of them changed nothing.
         if let a = files.first(where: { $0.path == "share.css" && !$0.isBuiltIn }),
            let b = files.first(where: { $0.path == "share/share.css" && !$0.isBuiltIn }) {
             throw TemplateError.refused(path: a.origin, reason: "the share pages' stylesheet, which \(b.origin) is too; only one is published as share/share.css. Keep one of the two")
         }
+    }
+
+    /// Whether `data` is JSON as `egofix export` or `egofix sync` writes it: an object whose keys
+    /// include "formatVersion" and "completions" (an export) or "deviceId" and "profileId" (a
+    /// device file), found as keys (a quoted name followed by a colon).
+    static func holdsAPractice(_ data: Data) -> Bool {
+        guard data.first(where: { !" \t\r\n".utf8.contains($0) }) == UInt8(ascii: "{") else { return false }
+        func key(_ name: String) -> Bool {
+            data.range(of: Data("\"\(name)\" :".utf8)) != nil || data.range(of: Data("\"\(name)\":".utf8)) != nil
+        }
+        return (key("formatVersion") && key("completions")) || (key("deviceId") && key("profileId"))
     }
 
     /// The first 16 bytes of every SQLite 3 database file.
