@@ -12,6 +12,16 @@ final class SQLiteStoreTests: XCTestCase {
         return try SQLiteStore(path: path, clock: { c.now })
     }
 
+    /// A profile, its bug, the bug's first fix and one completion of it (id "c"), saved in `store`.
+    private func saveOneFix(_ store: SQLiteStore, profile: UserProfile, bug: Bug, reflection: String?, at: Date) async throws {
+        try await store.repositories.users.save(profile)
+        try await store.repositories.bugs.save(bug)
+        let fix = Fixture.fixes(for: bug)[0]
+        try await store.repositories.fixes.save(fix)
+        try await store.repositories.completions.save(
+            FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: reflection, assignedAt: at))
+    }
+
     private func pragma<T: DatabaseValueConvertible & Sendable>(_ store: SQLiteStore, _ name: String, as: T.Type) throws -> T? {
         try store.queue.read { db in try T.fetchOne(db, sql: "PRAGMA \(name)") }
     }
@@ -98,13 +108,7 @@ final class SQLiteStoreTests: XCTestCase {
         let reflection = "Ça m'a coûté — 日本語 🙂"
         let precise = Date(timeIntervalSinceReferenceDate: 794_131_200.123_456_789)
         do {
-            let store = try open(path)
-            try await store.repositories.users.save(profile)
-            try await store.repositories.bugs.save(bug)
-            let fix = Fixture.fixes(for: bug)[0]
-            try await store.repositories.fixes.save(fix)
-            try await store.repositories.completions.save(
-                FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: reflection, assignedAt: precise))
+            try await saveOneFix(try open(path), profile: profile, bug: bug, reflection: reflection, at: precise)
         }
         let store = try open(path)
         let got = try await store.repositories.users.get()
@@ -147,12 +151,7 @@ final class SQLiteStoreTests: XCTestCase {
         let raw = "Pasted: \u{1B}[31mred\u{1B}[0m, a bell \u{7}\tand a tab.\nDone."
         do {
             let store = try open(path)
-            try await store.repositories.users.save(profile)
-            try await store.repositories.bugs.save(bug)
-            let fix = Fixture.fixes(for: bug)[0]
-            try await store.repositories.fixes.save(fix)
-            try await store.repositories.completions.save(
-                FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: raw, assignedAt: Fixture.start))
+            try await saveOneFix(store, profile: profile, bug: bug, reflection: raw, at: Fixture.start)
             try await store.repositories.crashes.save(Crash(id: uuid("x"), userId: profile.id, bugId: bug.id, note: "a \u{1}\u{7F} note", crashedAt: Fixture.start))
             try await store.queue.write { db in try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v5'") }
         }
@@ -209,21 +208,11 @@ final class SQLiteStoreTests: XCTestCase {
 
     /// The first egofix's export (format 1), made as the backup before an upgrade, imports with
     /// its control characters shown as v5 shows them in a store; in a later format they are refused.
-    func test_upgrade_aFirstFormatExportWithControlCharactersImports() throws {
+    func test_upgrade_aFirstFormatExportWithControlCharactersImports() async throws {
         let dir = try TempDir()
-        let profile = UserProfile(id: uuid("u"), createdAt: Fixture.start)
-        let bug = Fixture.bug("need-to-be-right")
         let source = try open(dir.file("s.sqlite"))
-        let fix = Fixture.fixes(for: bug)[0]
-        let saved = expectation(description: "saved")
-        Task {
-            try await source.repositories.users.save(profile)
-            try await source.repositories.bugs.save(bug)
-            try await source.repositories.fixes.save(fix)
-            try await source.repositories.completions.save(FixCompletion(id: uuid("c"), fixId: fix.id, userId: profile.id, reflection: "ok", assignedAt: Fixture.start))
-            saved.fulfill()
-        }
-        wait(for: [saved], timeout: 10)
+        try await saveOneFix(source, profile: UserProfile(id: uuid("u"), createdAt: Fixture.start), bug: Fixture.bug("need-to-be-right"),
+                             reflection: "ok", at: Fixture.start)
         var top = try XCTUnwrap(try JSONSerialization.jsonObject(with: try source.exportJSON()) as? [String: Any])
         var rows = try XCTUnwrap(top["completions"] as? [[String: Any]])
         rows[0]["reflection"] = "red: \u{1B}[31m"
@@ -234,7 +223,7 @@ final class SQLiteStoreTests: XCTestCase {
             let target = try open(dir.file("f\(format).sqlite"))
             if format == 1 {
                 _ = try target.importJSON(data, replace: false, backupPath: nil)
-                let got = try target.queue.read { db in try String.fetchOne(db, sql: "SELECT reflection FROM completions") }
+                let got = try await target.queue.read { db in try String.fetchOne(db, sql: "SELECT reflection FROM completions") }
                 XCTAssertEqual(got, "red: \\u{1B}[31m")
             } else {
                 XCTAssertThrowsError(try target.importJSON(data, replace: false, backupPath: nil)) { error in
