@@ -336,6 +336,8 @@ package struct Session {
         let catalogue = try files.builtInCatalogue()
         _ = try store.loadCatalogue(catalogue)
         try store.setMeta("catalogue", fingerprint)
+        // A store from before schema v3 (whose catalogue mark is older, so it comes here once).
+        try store.dateEarlierRegressions(now: now, calendar: calendar)
     }
 
     /// `StableHash.fnv1a` of the files' base64 text (what the store's catalogue mark has always been),

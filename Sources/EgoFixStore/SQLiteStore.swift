@@ -250,6 +250,13 @@ public final class SQLiteStore: Sendable {
                         try step.run(db)
                         try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES (?)", arguments: [step.id])
                     }
+                    // v3 added bugs.regressedAt and left it empty: noted, for the first command
+                    // with a calendar to date (`dateEarlierRegressions`, which the catalogue's
+                    // load runs: its mark goes, so the next command loads it).
+                    if pending.contains(where: { $0.id == "v3" }) {
+                        try db.execute(sql: "INSERT OR REPLACE INTO meta (key, value) VALUES (?, '1')", arguments: [SQLiteStore.undatedRegressionsKey])
+                        try db.execute(sql: "DELETE FROM meta WHERE key = 'catalogue'")
+                    }
                     try db.execute(sql: "COMMIT")
                     return copy
                 } catch {
@@ -408,6 +415,38 @@ extension SQLiteStore {
         } catch is LookAheadDone {}
         guard let value else { throw StoreError.database(operation: "looking ahead", reason: "no result") }
         return value
+    }
+
+    /// The meta key that says the store came from before schema v3, whose regressions are undated.
+    static let undatedRegressionsKey = "regressions-undated"
+
+    /// Dates the regressions an egofix from before schema v3 recorded without a date, once: each
+    /// active bug gets the instant it last came back, replayed from the records
+    /// (`RegressionDetector.undatedRegressions`), so its stability counts only the ratings after
+    /// it, as for a bug that regressed since (an upgraded store's bug went stable again on the
+    /// quiet ratings from before its regression). Answers how many bugs were dated.
+    @discardableResult
+    public func dateEarlierRegressions(now: Date, calendar: Calendar) throws -> Int {
+        do {
+            return try access.writeNow { db -> Int in
+                guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SQLiteStore.undatedRegressionsKey]) != nil else { return 0 }
+                let practice = Practice(profile: try TableOps.live(db, UserProfile.self).first, bugs: try TableOps.live(db, Bug.self),
+                                        fixes: try TableOps.everything(db, Fix.self), completions: try TableOps.live(db, FixCompletion.self),
+                                        crashes: try TableOps.live(db, Crash.self), versions: try TableOps.live(db, VersionEntry.self),
+                                        events: try TableOps.live(db, AnalyticsEvent.self), diagnostics: try TableOps.live(db, WeeklyDiagnostic.self))
+                let dates = RegressionDetector.undatedRegressions(practice, now: now, calendar: calendar)
+                for bug in practice.bugs {
+                    guard let at = dates[bug.id] else { continue }
+                    var b = bug
+                    b.regressedAt = at
+                    try TableOps.upsert(db, b)
+                }
+                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [SQLiteStore.undatedRegressionsKey])
+                return dates.count
+            }
+        } catch {
+            throw SQLiteStore.map(error, path: path, operation: "dating earlier regressions")
+        }
     }
 
     /// A bookkeeping value stored with the data (e.g. the fingerprint of the catalogue loaded last), or nil.

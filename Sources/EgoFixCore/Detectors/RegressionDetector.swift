@@ -76,6 +76,20 @@ public struct RegressionDetector: DataDetector {
         return DetectorResult(pattern: pattern, status: status)
     }
 
+    /// When each active bug last came back, replayed from the practice's records, for the bugs
+    /// whose `regressedAt` was never stored (the first egofix kept no such date): bug id to the
+    /// instant of the crash, loud rating or failed fix, after the bug's latest activation.
+    public static func undatedRegressions(_ practice: Practice, now: Date, calendar: Calendar) -> [UUID: Date] {
+        let data = DetectionData(events: practice.events, diagnostics: practice.diagnostics,
+                                 context: DetectionContext(practice: practice, now: now, calendar: calendar))
+        var out: [UUID: Date] = [:]
+        for bug in practice.bugs where bug.deletedAt == nil && bug.status == .active && bug.regressedAt == nil {
+            let latest = regressions(of: bug, in: data).findings.map(\.at).max()
+            if let latest, latest > (bug.activatedAt ?? .distantPast) { out[bug.id] = latest }
+        }
+        return out
+    }
+
     /// Every regression in one bug's history, and whether it was ever stable.
     static func regressions(of bug: Bug, in data: DetectionData) -> (findings: [RegressionFinding], everStable: Bool) {
         let cal = data.context.calendar
