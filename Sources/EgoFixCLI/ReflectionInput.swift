@@ -213,7 +213,7 @@ enum ReflectionInput {
         if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }
         // A NUL would cut the text short in the store, an escape sequence would drive the
         // terminal that shows it later: refused, never stored in part.
-        for (offset, c) in s.unicodeScalars.enumerated() where Terminal.isControl(c) && c != "\t" && c != "\n" && c != "\r" {
+        for (offset, c) in s.unicodeScalars.enumerated() where ControlText.isRefused(c) {
             // An escape is most often an arrow key pressed at a prompt.
             let key = c == "\u{1B}" ? " (an arrow or another special key sends one)" : ""
             throw CLIError("the \(what) holds the control character U+\(String(format: "%04X", c.value))\(key) at character \(offset + 1); remove it (tabs and line breaks are fine). \(refused)")

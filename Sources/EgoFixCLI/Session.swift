@@ -325,7 +325,7 @@ package struct Session {
     /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
     /// A store this user cannot write keeps the catalogue it has: after an upgrade, `status` and
     /// the other commands that only read still work on it (they failed to write the new one).
-    func ensureCatalogue() throws {
+    func ensureCatalogue() async throws {
         let files = Session.seedFiles()
         // The seeds' hash, and the loader's revision: a store loaded by a loader that did less is
         // loaded again once (revision 2 retires the tidbits a catalogue left out).
@@ -337,7 +337,7 @@ package struct Session {
         _ = try store.loadCatalogue(catalogue)
         try store.setMeta("catalogue", fingerprint)
         // A store from before schema v3 (whose catalogue mark is older, so it comes here once).
-        try store.dateEarlierRegressions(now: now, calendar: calendar)
+        try await store.dateEarlierRegressions(now: now, calendar: calendar)
     }
 
     /// `StableHash.fnv1a` of the files' base64 text (what the store's catalogue mark has always been),

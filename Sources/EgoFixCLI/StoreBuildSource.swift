@@ -14,7 +14,7 @@ package enum StoreBuildSource {
                                   calendar: UserCalendar.make(timeZone: try Session.timeZone(config: config, environment: env)))
         return .store(path: path, clock: clock, load: { onShared in
             let s = try Session.open(store: store, now: now)
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             var data = try await s.store.readPractice(onShared: onShared)
             // Each bug as it stands at the build's clock (stable after its quiet weeks, without
             // waiting for the next `egofix today` to save it).

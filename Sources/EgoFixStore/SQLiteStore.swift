@@ -426,27 +426,17 @@ extension SQLiteStore {
     /// it, as for a bug that regressed since (an upgraded store's bug went stable again on the
     /// quiet ratings from before its regression). Answers how many bugs were dated.
     @discardableResult
-    public func dateEarlierRegressions(now: Date, calendar: Calendar) throws -> Int {
-        do {
-            return try access.writeNow { db -> Int in
-                guard try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [SQLiteStore.undatedRegressionsKey]) != nil else { return 0 }
-                let practice = Practice(profile: try TableOps.live(db, UserProfile.self).first, bugs: try TableOps.live(db, Bug.self),
-                                        fixes: try TableOps.everything(db, Fix.self), completions: try TableOps.live(db, FixCompletion.self),
-                                        crashes: try TableOps.live(db, Crash.self), versions: try TableOps.live(db, VersionEntry.self),
-                                        events: try TableOps.live(db, AnalyticsEvent.self), diagnostics: try TableOps.live(db, WeeklyDiagnostic.self))
-                let dates = RegressionDetector.undatedRegressions(practice, now: now, calendar: calendar)
-                for bug in practice.bugs {
-                    guard let at = dates[bug.id] else { continue }
-                    var b = bug
-                    b.regressedAt = at
-                    try TableOps.upsert(db, b)
-                }
-                try db.execute(sql: "DELETE FROM meta WHERE key = ?", arguments: [SQLiteStore.undatedRegressionsKey])
-                return dates.count
-            }
-        } catch {
-            throw SQLiteStore.map(error, path: path, operation: "dating earlier regressions")
+    public func dateEarlierRegressions(now: Date, calendar: Calendar) async throws -> Int {
+        guard try meta(SQLiteStore.undatedRegressionsKey) != nil else { return 0 }
+        let practice = try await readPractice()
+        let dates = RegressionDetector.undatedRegressions(practice, now: now, calendar: calendar)
+        for var bug in practice.bugs {
+            guard let at = dates[bug.id] else { continue }
+            bug.regressedAt = at
+            try await repositories.bugs.save(bug)
         }
+        try setMeta(SQLiteStore.undatedRegressionsKey, nil)
+        return dates.count
     }
 
     /// A bookkeeping value stored with the data (e.g. the fingerprint of the catalogue loaded last), or nil.

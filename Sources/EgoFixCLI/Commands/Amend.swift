@@ -49,7 +49,7 @@ struct Amend: AsyncParsableCommand {
         let interaction: InteractionOutcome?
         do {
             peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
                 return try await svc.target(at: s.now, fixNumber: fix)
             }
             interaction = try OutcomeCommand.interactionOutcome(fix: peek.1, o)
@@ -64,7 +64,7 @@ struct Amend: AsyncParsableCommand {
         let out: [String]
         do {
             out = try await s.store.transaction { () -> [String] in
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
                 let (old, f) = try await svc.target(at: s.now, fixNumber: fix)
                 guard old.id == peek.0.id else {
                     throw CLIError("the mark to amend changed while the reflection was written: it is \(f.label)'s now. Nothing recorded; run the command again.")

@@ -13,7 +13,7 @@ struct BugCommand: AsyncParsableCommand {
                        _ decide: @escaping @Sendable (Session, Bug) async throws -> String) async throws {
         let s = try Session.open(options)
         let out = try await s.store.transaction { () -> String in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             _ = try await s.profile()
             // What time alone made due is saved first, as `today` does ("already active (stable)").
             try await LifecycleService(repos: s.repos, calendar: s.calendar).reconcile(at: s.now)

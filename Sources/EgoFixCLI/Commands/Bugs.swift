@@ -24,7 +24,7 @@ struct Bugs: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options, ifMissing: .inMemory)
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         let user = try await s.repos.users.get()
         // As the rules have them now, as `status` shows them: a bug stable by time alone read as
         // active here until a command that writes saved it, for weeks on a quiet practice.

@@ -28,7 +28,7 @@ struct CrashCommand: AsyncParsableCommand {
         }
         let s = try Session.open(options)
         let user = try await s.store.transaction { () -> UserProfile in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             return try await s.profile()
         }
         // The two steps are asked before the store is locked: a prompt may wait for minutes.
@@ -133,7 +133,7 @@ struct CrashCommand: AsyncParsableCommand {
     func takeBack() async throws {
         let s = try Session.open(options)
         let out = try await s.store.transaction { () -> [String] in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             let r = try await CrashService(repos: s.repos, calendar: s.calendar).undoLast(at: s.now)
             let bug: Bug? = if let id = r.crash.bugId { try await s.repos.bugs.getById(id) } else { nil }
             var out = [s.style.paint("CRASH TAKEN BACK", Style.crash) + (bug.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? ""), ""]

@@ -87,7 +87,7 @@ struct Demo: AsyncParsableCommand {
             // Another egofix wrote a practice while this history was being made.
             throw CLIError("store \(path) holds a practice now (another egofix wrote one meanwhile); `demo` fills only an empty store. Nothing was changed.")
         }
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         s.print(["Demo history written to \(Terminal.visible(s.storePath)): \(report.summary).",
                  s.style.dim("// \(years) year\(years == 1 ? "" : "s") ending \(LocalDay(s.now, calendar: s.calendar)), seed \(seed). `egofix build\(options.store.map { " --store " + Demo.shellWord(Terminal.visible($0)) } ?? "")` turns it into a site.")])
     }

@@ -23,7 +23,7 @@ struct Diagnostic: AsyncParsableCommand {
         let s = try Session.open(options)
         let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
         let (user, due) = try await s.store.transaction { () -> (UserProfile, Bool) in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             return (try await s.profile(), try await svc.isDue(at: s.now))
         }
         let week = svc.weekUnderReview(at: s.now)

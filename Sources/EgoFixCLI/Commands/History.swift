@@ -22,14 +22,15 @@ struct History: AsyncParsableCommand {
     func run() async throws {
         guard (1...3660).contains(days) else { throw CLIError("--days must be between 1 and 3660.") }
         let s = try Session.open(options)
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         _ = try await s.profile()
         let data = try await s.store.readPractice()
-        let ledger = DayLedger(data, calendar: s.calendar)
-        // From the practice's first day at most (a practice begun today showed a month of days
-        // before it, each "nothing"), as the site's history does.
-        // Day one as the site has it: the day the practice began where it began.
+        // Each record on the day it was made where it was made, read once for the ledger and the lists.
         let recorded = RecordedDays(events: data.events, calendar: s.calendar)
+        let ledger = DayLedger(data, calendar: s.calendar, recorded: recorded)
+        // From the practice's first day at most (a practice begun today showed a month of days
+        // before it, each "nothing"), as the site's history does: day one as the site has it, the
+        // day the practice began where it began.
         let began = ([data.profile.map { recorded.day($0.createdAt) }, ledger.days.first?.day].compactMap { $0 }).min()
         let from = max(s.today.adding(days: -(days - 1)), min(began ?? s.today, s.today))
         // Through today, or through a later day that holds records: after a flight west over the

@@ -40,7 +40,7 @@ struct Init: AsyncParsableCommand {
         }
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)
         try await s.store.transaction {
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             do { try await vm.load() } catch let e as OnboardingViewModel.OnboardingError { throw Init.naming(e, s) }
         }
         var slug = bug

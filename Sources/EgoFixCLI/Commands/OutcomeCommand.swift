@@ -37,7 +37,7 @@ enum OutcomeCommand {
         let peek: (FixCompletion, Fix)
         do {
             peek = try await s.store.rolledBack { () -> (FixCompletion, Fix) in
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
                 return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
             }
             _ = try interactionOutcome(fix: peek.1, o)
@@ -51,7 +51,7 @@ enum OutcomeCommand {
         let out: [String]
         do {
             out = try await s.store.transaction { () -> [String] in
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
                 let target = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now, givingTodaysFixFrom: from)
                 // The same fix (a fix given by the look ahead was given again, as a new record).
                 guard target.1.id == peek.1.id else {

@@ -46,7 +46,7 @@ struct Patterns: AsyncParsableCommand {
     }
 
     func lines(_ s: Session) async throws -> [String] {
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         _ = try await s.profile()
         let run = try await Surfacer.run(s)
         if let dismiss {

@@ -12,7 +12,7 @@ struct Reboot: AsyncParsableCommand {
         let (closed, user): ([Crash], UserProfile)
         do {
             (closed, user) = try await s.store.transaction { () -> ([Crash], UserProfile) in
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
                 let closed = try await CrashService(repos: s.repos, calendar: s.calendar).reboot(at: s.now)
                 return (closed, try await s.profile())
             }

@@ -47,7 +47,7 @@ struct Remind: AsyncParsableCommand {
         if uninstall { return try uninstallUnits() }
         let s = try Session.open(options)
         let due = try await s.store.transaction { () -> ReminderCadence.Now in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             return try await ReminderService(repos: s.repos, calendar: s.calendar)
                 .due(at: s.now, remindAt: time ?? s.config.remindAt ?? .standard, skippedDiagnosticWeek: try s.skippedDiagnosticWeek())
         }

@@ -25,7 +25,7 @@ struct Share: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         let user = try await s.profile()
         let chosen: Fix
         if let fix {

@@ -11,7 +11,7 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         let s = try Session.open(options)
         let (snap, marked) = try await s.store.transaction { () -> (StatusSnapshot, (completion: FixCompletion, fix: Fix)?) in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             let snap = try await StatusSnapshot.make(repos: s.repos, calendar: s.calendar, at: s.now, skippedDiagnosticWeek: try s.skippedDiagnosticWeek(),
                                                      givingTodaysFixFrom: OutcomeCommand.givingTodaysFix(s))
             return (snap, json || snap.pendingFix != nil ? nil : try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now))

@@ -31,7 +31,7 @@ struct SyncCommand: AsyncParsableCommand {
         let report: SyncReport
         do {
             report = try await s.store.sync(folder: dir, calendar: s.calendar, now: s.now, requireEmpty: requireEmpty) {
-                try s.ensureCatalogue()
+                try await s.ensureCatalogue()
             }
         } catch {
             // A store made for a join that did not happen is not left behind.

@@ -25,7 +25,7 @@ struct TimerCommand: AsyncParsableCommand {
         }
         let s = try Session.open(options)
         let (completion, fix) = try await s.store.transaction { () -> (FixCompletion, Fix) in
-            try s.ensureCatalogue()
+            try await s.ensureCatalogue()
             return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
         }
         guard case .timed(let config)? = try? fix.configuration() else {

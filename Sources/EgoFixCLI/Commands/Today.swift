@@ -19,7 +19,7 @@ struct Today: AsyncParsableCommand {
     }
 
     func show(_ s: Session) async throws -> [String] {
-        try s.ensureCatalogue()
+        try await s.ensureCatalogue()
         // The detectors run on another core while the day's fix is chosen and recorded, on what the
         // store held before: read first, so the run is the same whichever thread is quicker.
         let reads = json ? nil : try await DetectionReads.read(s.repos, now: s.now, calendar: s.calendar)

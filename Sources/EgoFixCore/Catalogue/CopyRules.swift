@@ -52,7 +52,7 @@ public enum CopyRules {
     public static func unsafeCharacter(_ text: String) -> String? {
         for u in text.unicodeScalars {
             let v = u.value
-            if (v < 0x20 && u != "\t" && u != "\n" && u != "\r") || (0x7F...0x9F).contains(v) {
+            if ControlText.isRefused(u) {
                 return "holds the control character U+\(String(format: "%04X", v))"
             }
             if (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {

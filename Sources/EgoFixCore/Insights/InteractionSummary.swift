@@ -34,8 +34,8 @@ public enum InteractionSummary {
             // The catalogue rewrote the fix since it was answered (the second edition turned
             // quizzes into plain fixes under their numbers): the answer was there and is said to
             // have been, where it left nothing under the prompt.
-            let named = id.utf8.count <= 20 && id.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" }
-            return (named ? "Option \(id) chosen." : "An option chosen.") + " The fix has changed since; what it offered then is not kept."
+            // An id as the catalogue writes them ("a" to "d") is named; anything else an import let in is not.
+            return (id.utf8.count <= 20 && NameShape.isSlug(id) ? "Option \(id) chosen." : "An option chosen.") + " The fix has changed since; what it offered then is not kept."
         }
         if o.timerCompleted == true { return "Timer ran out." }
         if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }

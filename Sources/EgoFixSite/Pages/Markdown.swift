@@ -179,10 +179,9 @@ public enum Markdown {
 
     /// C0 controls other than tab, newline and carriage return, and DEL, have no place in a page.
     static func removingControlCharacters(_ s: String) -> String {
-        func isControl(_ u: Unicode.Scalar) -> Bool { (u.value < 0x20 && u != "\t" && u != "\n" && u != "\r") || (0x7F...0x9F).contains(u.value) }
-        guard s.unicodeScalars.contains(where: isControl) else { return s }
+        guard s.unicodeScalars.contains(where: ControlText.isRefused) else { return s }
         var out = String.UnicodeScalarView()
-        for u in s.unicodeScalars where !isControl(u) { out.append(u) }
+        for u in s.unicodeScalars where !ControlText.isRefused(u) { out.append(u) }
         return String(out)
     }
 

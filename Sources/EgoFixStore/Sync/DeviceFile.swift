@@ -169,9 +169,7 @@ enum DeviceFileReader {
             if s.utf8.count > Thresholds.maxMarkdownBytes {
                 throw DeviceFileProblem.invalid("\(table).\(field) is \(s.utf8.count) bytes, over \(Thresholds.maxMarkdownBytes)")
             }
-            if s.unicodeScalars.contains(where: { c in
-                (c.value < 0x20 && c != "\t" && c != "\n" && c != "\r") || (0x7F...0x9F).contains(c.value)
-            }) {
+            if s.unicodeScalars.contains(where: ControlText.isRefused) {
                 throw DeviceFileProblem.invalid("\(table).\(field) holds a control character")
             }
         }

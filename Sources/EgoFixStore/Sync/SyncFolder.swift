@@ -72,7 +72,7 @@ extension SQLiteStore {
     /// `requireEmpty` refuses a store that already has a profile (`init --from`). `before` runs
     /// first inside the same transaction (loading the catalogue).
     public func sync(folder: String, calendar: Calendar, now: Date, requireEmpty: Bool = false,
-                     before: () throws -> Void = {}) async throws -> SyncReport {
+                     before: () async throws -> Void = {}) async throws -> SyncReport {
         var st = stat()
         // A folder not made yet inside one that is there (~/Sync/egofix) is made, the user's alone.
         let parent = StoreLocation.folder(of: folder)
@@ -99,7 +99,7 @@ extension SQLiteStore {
             // that no later sync removed (they clear their own id's).
             try await transaction { _ = try access.writeNow { db in try self.deviceId(db) } }
             var done = try await transaction {
-                try before()
+                try await before()
                 var (report, merged) = try access.writeNow { db in
                     try self.mergeFolder(db, folder: folder, calendar: calendar, now: now, requireEmpty: requireEmpty)
                 }
