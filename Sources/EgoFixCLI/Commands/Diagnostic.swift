@@ -18,6 +18,8 @@ struct Diagnostic: AsyncParsableCommand {
     var rate: [String] = []
     @Flag(help: "Skip this week. Records nothing; today, status and remind stop asking about it.") var skip = false
     @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
+    @Flag(help: ArgumentHelp("Take the week's diagnostic again, its ratings replaced (one typed wrong). While it is open, "
+                             + "or with --anyway for this week's.")) var redo = false
 
     func run() async throws {
         let s = try Session.open(options)
@@ -34,6 +36,15 @@ struct Diagnostic: AsyncParsableCommand {
         }
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
         let closed = "diagnostic due. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays open through Monday."
+        if redo {
+            guard !skip else { throw CLIError("--redo and --skip: pass one of them. Nothing recorded.") }
+            guard inWindow || anyway else {
+                throw CLIError("no diagnostic open to take again. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays "
+                               + "open through Monday; --anyway --redo takes this week's again. Nothing recorded.")
+            }
+            try await takeAgain(s, svc, week: week, began: user.createdAt)
+            return
+        }
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
             guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
@@ -76,33 +87,8 @@ struct Diagnostic: AsyncParsableCommand {
                                                    seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
             }
-            // Enter skips one bug (the answers given are kept); Ctrl-D or Ctrl-C leaves the
-            // check-in with nothing recorded. (Enter on a later bug dropped the answers already given.)
-            let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
-            defer { interrupt.cancel() }
-            for b in bugs {
-                let i: Int
-                switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {
-                case .picked(let n): i = n
-                case .skipped: continue
-                case .ended:
-                    s.print(["Left. Nothing recorded, nothing owed."])
-                    return
-                }
-                let intensity = [BugIntensity.quiet, .present, .loud][i]
-                var ctx: EventContext?
-                if intensity != .quiet {
-                    let names = ["Work", "Home", "Social", "Family", "Online", "Unsure"]
-                    switch Prompt.choose("Where was it loudest?", names, skip: "to leave it out") {
-                    case .picked(let j): ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
-                    case .skipped: break
-                    case .ended:
-                        s.print(["Left. Nothing recorded, nothing owed."])
-                        return
-                    }
-                }
-                responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
-            }
+            guard let answers = ask(bugs, s) else { return }
+            responses = answers
             guard !responses.isEmpty else {
                 // Only the week the window is open for (with --anyway mid-week, the week whose
                 // diagnostic opens on Sunday is not skipped by it).
@@ -117,11 +103,7 @@ struct Diagnostic: AsyncParsableCommand {
         let out = try await s.store.transaction { () -> [String] in
             let (d, changed) = try await svc.completeNamingChanges(answers, at: s.now)
             var out = ["DIAGNOSTIC \(week.isoWeekLabel)", ""]
-            for r in d.responses {
-                let b = try await s.repos.bugs.getById(r.bugId)
-                let name = b.map { s.style.paint($0.title, $0.color) } ?? r.bugId.uuidString
-                out.append("  " + name + ": " + r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? ""))
-            }
+            for r in d.responses { out.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r)) }
             // A loud week can send a stable bug back to active: said, not left for `status` to show.
             if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) } }
             out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
@@ -129,6 +111,97 @@ struct Diagnostic: AsyncParsableCommand {
             return out
         }
         s.print(out)
+    }
+
+    /// A rating as the command says it: "loud @work".
+    static func words(_ r: BugDiagnosticResponse) -> String {
+        r.intensity.rawValue + (r.primaryContext.map { " @" + $0.word } ?? "")
+    }
+
+    func name(_ bugId: UUID, _ s: Session) async throws -> String {
+        let b = try await s.repos.bugs.getById(bugId)
+        return b.map { s.style.paint($0.title, $0.color) } ?? bugId.uuidString
+    }
+
+    /// `--redo`: the week's diagnostic taken again, its ratings replaced in one transaction. In a
+    /// terminal it asks about the bugs the first one asked about, showing the first ratings.
+    func takeAgain(_ s: Session, _ svc: DiagnosticService, week: LocalDay, began: Date) async throws {
+        var responses: [BugDiagnosticResponse] = []
+        if !rate.isEmpty {
+            for r in rate { responses.append(try await parse(r, s)) }
+        } else if Prompt.interactive {
+            let first = try await svc.redoTarget(at: s.now)
+            let bugs = try await svc.bugsAsked(before: first)
+            var firstLines: [String] = []
+            for r in first.responses { firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r)) }
+            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  " + s.style.dim("// \(Text.plural(bugs.count, "bug")). Enter leaves one unrated."),
+                     "", s.style.dim("// The first ratings:")] + firstLines + [""])
+            guard let answers = ask(bugs, s) else { return }
+            guard !answers.isEmpty else {
+                s.print(["Nothing rated. The first ratings stand."])
+                return
+            }
+            responses = answers
+        } else {
+            throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug with --redo.")
+        }
+        let answers = responses
+        let out = try await s.store.transaction { () -> [String] in
+            let r = try await svc.redo(answers, at: s.now)
+            var out = ["DIAGNOSTIC \(week.isoWeekLabel), taken again", ""]
+            let was = r.before.responses
+            for n in r.after.responses {
+                let before = was.first { $0.bugId == n.bugId }
+                let note = before.map { $0 == n ? "" : "   (was " + Self.words($0) + ")" } ?? "   (not rated before)"
+                out.append("  " + (try await name(n.bugId, s)) + ": " + Self.words(n) + s.style.dim(note))
+            }
+            for b in was where !r.after.responses.contains(where: { $0.bugId == b.bugId }) {
+                out.append("  " + (try await name(b.bugId, s)) + ": not rated" + s.style.dim("   (was " + Self.words(b) + ")"))
+            }
+            var states = r.undone.map { b in
+                b.status == .active ? b.title + ": active again. The rating that made it stable has changed."
+                    : b.title + ": stable again, not resolved. The new ratings decide."
+            }
+            states += r.changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
+            if !states.isEmpty { out += [""] + states }
+            out += [""] + (try await weekSummary(s, week: week, began: began))
+            out += ["", s.style.dim("// Recorded in place of the first ratings, which stay in the store, deleted.")]
+            return out
+        }
+        s.print(out)
+    }
+
+    /// Asks about each bug in a terminal: quiet, present or loud, then where it was loudest.
+    /// Enter skips one bug (the answers given are kept); Ctrl-D or Ctrl-C leaves the check-in
+    /// with nothing recorded (nil, said). (Enter on a later bug dropped the answers already given.)
+    func ask(_ bugs: [Bug], _ s: Session) -> [BugDiagnosticResponse]? {
+        var responses: [BugDiagnosticResponse] = []
+        let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
+        defer { interrupt.cancel() }
+        for b in bugs {
+            let i: Int
+            switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {
+            case .picked(let n): i = n
+            case .skipped: continue
+            case .ended:
+                s.print(["Left. Nothing recorded, nothing owed."])
+                return nil
+            }
+            let intensity = [BugIntensity.quiet, .present, .loud][i]
+            var ctx: EventContext?
+            if intensity != .quiet {
+                let names = ["Work", "Home", "Social", "Family", "Online", "Unsure"]
+                switch Prompt.choose("Where was it loudest?", names, skip: "to leave it out") {
+                case .picked(let j): ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
+                case .skipped: break
+                case .ended:
+                    s.print(["Left. Nothing recorded, nothing owed."])
+                    return nil
+                }
+            }
+            responses.append(BugDiagnosticResponse(bugId: b.id, intensity: intensity, primaryContext: ctx))
+        }
+        return responses
     }
 
     /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the

@@ -41,6 +41,22 @@ public struct DiagnosticService: Sendable {
 
     /// `complete` but for the bugs' states, which the caller settles.
     private func record(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> WeeklyDiagnostic {
+        let user = try await checked(responses)
+        let week = weekUnderReview(at: now)
+        let start = week.start(in: calendar)
+        if try await repos.diagnostics.getAll().contains(where: { $0.deletedAt == nil && $0.week(in: calendar) == week }) {
+            throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
+        }
+        let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)
+        try await repos.diagnostics.save(d)
+        try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
+        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
+        return d
+    }
+
+    /// The profile, once `responses` are found to rate different active bugs, at least one and at
+    /// most 3 of them (`Thresholds.diagnosticMaxBugs`); anything else is refused.
+    func checked(_ responses: [BugDiagnosticResponse], asked: [Bug]? = nil) async throws -> UserProfile {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
         let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
@@ -53,18 +69,11 @@ public struct DiagnosticService: Sendable {
             guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
         }
         if responses.count > Thresholds.diagnosticMaxBugs {
-            throw PracticeError.diagnosticTooManyBugs(count: responses.count, thisWeek: try await bugsToAsk().map(\.slug))
+            var thisWeek = asked ?? []
+            if asked == nil { thisWeek = try await bugsToAsk() }
+            throw PracticeError.diagnosticTooManyBugs(count: responses.count, thisWeek: thisWeek.map(\.slug))
         }
-        let week = weekUnderReview(at: now)
-        let start = week.start(in: calendar)
-        if try await repos.diagnostics.getAll().contains(where: { $0.deletedAt == nil && $0.week(in: calendar) == week }) {
-            throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel)
-        }
-        let d = WeeklyDiagnostic(userId: user.id, weekStarting: start, responses: responses, completedAt: now)
-        try await repos.diagnostics.save(d)
-        try await EventRecorder(repos: repos, calendar: calendar).record(.weeklyCompleted, userId: user.id, at: now)
-        try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
-        return d
+        return user
     }
 
     /// `complete`, with each bug that changed state at it (a loud week sends a stable bug back to

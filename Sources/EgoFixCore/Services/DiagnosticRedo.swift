@@ -1,0 +1,105 @@
+import Foundation
+
+/// What `egofix diagnostic --redo` changed: the week's diagnostic as it was and as it is, and the
+/// bugs whose state followed.
+public struct DiagnosticRedo: Sendable {
+    public let before: WeeklyDiagnostic
+    public let after: WeeklyDiagnostic
+    /// Bugs the first ratings had made stable (or resolved) that the new ones no longer hold there,
+    /// as they were put back: stable again (from resolved) or active again.
+    public let undone: [Bug]
+    /// Each bug that changed state at the new ratings (a loud one sends a stable bug back).
+    public let changed: [(bug: Bug, transition: BugLifecycle.Transition)]
+
+    public enum RedoError: Error, Equatable, CustomStringConvertible {
+        case nothingToRedo(week: String)
+        case unchanged(week: String)
+        case regressed(week: String, bug: String, slug: String)
+
+        public var description: String {
+            switch self {
+            case .nothingToRedo(let week):
+                return "\(week) has no diagnostic to take again. `egofix diagnostic` takes it. Nothing recorded."
+            case .unchanged(let week):
+                return "nothing to change: \(week)'s diagnostic has those ratings already. Nothing recorded."
+            case .regressed(let week, let bug, let slug):
+                return "\(week)'s loud rating sent \(bug) back to active. That stands: its stable dates went with the "
+                    + "regression. --rate \(slug)=loud keeps it while the others change. Nothing recorded."
+            }
+        }
+    }
+}
+
+extension DiagnosticService {
+    /// The live diagnostic of the week under review at `now` (the window's week, else this week).
+    public func redoTarget(at now: Date) async throws -> WeeklyDiagnostic {
+        let week = weekUnderReview(at: now)
+        let live = try await repos.diagnostics.getAll()
+            .filter { $0.deletedAt == nil && $0.week(in: calendar) == week }
+            .sorted { $0.completedAt != $1.completedAt ? $0.completedAt < $1.completedAt : $0.id.sortsBefore($1.id) }
+        guard let first = live.first else { throw DiagnosticRedo.RedoError.nothingToRedo(week: week.isoWeekLabel) }
+        return first
+    }
+
+    /// The bugs `diagnostic` asked about when `first` was taken: the turn as it stood without it.
+    public func bugsAsked(before first: WeeklyDiagnostic) async throws -> [Bug] {
+        let user = try await repos.users.get()
+        return DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId,
+                                            completed: try await repos.diagnostics.getAll().filter { $0.id != first.id })
+    }
+
+    /// The week's diagnostic taken again: a rating typed wrong put right while the diagnostic is
+    /// still open (the same window as the first, or `--anyway`'s week).
+    ///
+    /// - The first is replaced, not edited: it is soft-deleted, and a new record holds the new
+    ///   ratings with the same week and the same instant, so the streak, the day it counts on and
+    ///   its event do not move. A sync takes the deletion to the other machines (deletions stick).
+    /// - A bug the first ratings made stable (its stable date is at or after them) whose rating
+    ///   changes is put back to active (a resolution since, back to stable): the new ratings decide
+    ///   again. A loud rating that sent a bug back to active stands, as a failed retest does under
+    ///   `amend`: the regression cleared the stable dates, which are not kept to restore.
+    /// - Everything is checked before anything is written; the caller runs it in one transaction.
+    public func redo(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> DiagnosticRedo {
+        let first = try await redoTarget(at: now)
+        _ = try await checked(responses, asked: try await bugsAsked(before: first))
+        let label = first.week(in: calendar).isoWeekLabel
+        func rating(_ r: BugDiagnosticResponse?) -> String? { r.map { $0.intensity.rawValue + "@" + ($0.primaryContext?.rawValue ?? "") } }
+        let was = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
+        let given = Dictionary(responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
+        let touched = Set(was.keys).union(given.keys).filter { rating(was[$0]) != rating(given[$0]) }
+        guard !touched.isEmpty else { throw DiagnosticRedo.RedoError.unchanged(week: label) }
+
+        var undo: [Bug] = []
+        for bug in try await repos.bugs.getAll() where touched.contains(bug.id) && bug.deletedAt == nil {
+            if bug.regressedAt == first.completedAt, was[bug.id]?.intensity == .loud {
+                throw DiagnosticRedo.RedoError.regressed(week: label, bug: bug.title, slug: bug.slug)
+            }
+            var b = bug
+            if b.status == .resolved, let r = b.resolvedAt, r >= first.completedAt {
+                b.status = .stable
+                b.resolvedAt = nil
+            }
+            if b.status == .stable, let s = b.stableSince, s >= first.completedAt {
+                b.status = .active
+                b.stableSince = nil
+                b.resolvedAt = nil
+                b.lastRetestAt = nil
+            }
+            if b.status != bug.status {
+                b.updatedAt = now
+                undo.append(b)
+            }
+        }
+        var old = first
+        // Never at its own instant, which is how a sync marks a diagnostic that lost to another
+        // machine's for the same week (`SyncRules.resolveSameWeek`).
+        old.deletedAt = now == first.completedAt ? now.addingTimeInterval(0.001) : now
+        let new = WeeklyDiagnostic(userId: first.userId, weekStarting: first.weekStarting, responses: responses,
+                                   completedAt: first.completedAt)
+        try await repos.diagnostics.save(old)
+        try await repos.diagnostics.save(new)
+        for b in undo { try await repos.bugs.save(b) }
+        let changed = try await LifecycleService(repos: repos, calendar: calendar).reconcileEach(at: now)
+        return DiagnosticRedo(before: first, after: new, undone: undo, changed: changed)
+    }
+}

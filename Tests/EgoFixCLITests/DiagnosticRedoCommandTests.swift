@@ -1,0 +1,112 @@
+import Foundation
+import XCTest
+
+/// `egofix diagnostic --redo` through the binary: a rating typed wrong, put right while the week's
+/// diagnostic is open, in one transaction, on one machine and across a sync.
+final class DiagnosticRedoCommandTests: XCTestCase {
+    /// The Sunday evening that opens 2026-W49's diagnostic, the Monday that ends it, and the
+    /// Tuesday after (Europe/Berlin).
+    let sunday = "2026-12-06T19:00:00+01:00"
+    let monday = "2026-12-07T08:00:00+01:00"
+    let tuesday = "2026-12-08T08:00:00+01:00"
+
+    func rated() throws -> CLI {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-30T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "activate", "need-to-be-busy"], at: "2026-11-30T08:01:00+01:00").status, 0)
+        let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=loud@work", "--rate", "need-to-be-busy=quiet"], at: sunday)
+        XCTAssertEqual(r.status, 0, r.err)
+        return cli
+    }
+
+    /// The store's diagnostics in its export: (live, ratings as "slug-less intensity@context" in order).
+    func diagnostics(_ cli: CLI) throws -> [(live: Bool, ratings: [String])] {
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        return ((doc["diagnostics"] as? [[String: Any]]) ?? []).map { d in
+            let ratings = ((d["responses"] as? [[String: Any]]) ?? []).map {
+                ($0["intensity"] as? String ?? "?") + (($0["primaryContext"] as? String).map { "@" + $0 } ?? "")
+            }
+            return (d["deletedAt"] == nil, ratings)
+        }
+    }
+
+    func test_diagnostic_redoReplacesTheRatingsAndKeepsTheFirstDeleted() throws {
+        let cli = try rated()
+        let again = try cli.run(["diagnostic", "--rate", "need-to-be-right=present"], at: monday)
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.err.contains("already done. --redo takes it again"), again.err)
+
+        let r = try cli.run(["diagnostic", "--redo", "--rate", "need-to-be-right=present@home", "--rate", "need-to-be-busy=quiet"], at: monday)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.hasPrefix("DIAGNOSTIC 2026-W49, taken again"), r.out)
+        XCTAssertTrue(r.out.contains("Need to be right: present @home   (was loud @work)"), r.out)
+        XCTAssertTrue(r.out.contains("Need to be busy: quiet\n"), r.out)
+        XCTAssertTrue(r.out.contains("WEEK 2026-W49"), r.out)
+        XCTAssertTrue(r.out.contains("stay in the store, deleted"), r.out)
+
+        let all = try diagnostics(cli)
+        XCTAssertEqual(all.filter(\.live).map(\.ratings), [["present@home", "quiet"]])
+        XCTAssertEqual(all.filter { !$0.live }.map(\.ratings), [["loud@work", "quiet"]], "the first ratings are kept, deleted")
+        // The week is still done; the streak did not move.
+        let status = try cli.json(["status", "--json"], at: monday)
+        XCTAssertEqual(status["diagnosticDue"] as? Bool, false, "\(status)")
+    }
+
+    func test_diagnostic_redoWithTheRatingsItHasOrOutsideTheWindowIsRefused() throws {
+        let cli = try rated()
+        let before = try cli.export()
+        let same = try cli.run(["diagnostic", "--redo", "--rate", "need-to-be-right=loud@work", "--rate", "need-to-be-busy=quiet"], at: monday)
+        XCTAssertEqual(same.status, 1)
+        XCTAssertTrue(same.err.contains("has those ratings already"), same.err)
+        let late = try cli.run(["diagnostic", "--redo", "--rate", "need-to-be-right=quiet"], at: tuesday)
+        XCTAssertEqual(late.status, 1)
+        XCTAssertTrue(late.err.contains("no diagnostic open to take again") && late.err.contains("--anyway --redo"), late.err)
+        let skip = try cli.run(["diagnostic", "--redo", "--skip"], at: monday)
+        XCTAssertEqual(skip.status, 1)
+        XCTAssertTrue(skip.err.contains("--redo and --skip"), skip.err)
+        let piped = try cli.run(["diagnostic", "--redo"], at: monday, stdin: "")
+        XCTAssertEqual(piped.status, 1)
+        XCTAssertTrue(piped.err.contains("with --redo"), piped.err)
+        // With --anyway, this week's (2026-W50) has none to take again.
+        let none = try cli.run(["diagnostic", "--anyway", "--redo", "--rate", "need-to-be-right=quiet"], at: tuesday)
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.err.contains("2026-W50 has no diagnostic to take again"), none.err)
+        XCTAssertEqual(try cli.export(), before, "a refused redo changes nothing")
+    }
+
+    /// A redo on one machine reaches the other: the deletion of the first ratings travels, and
+    /// each machine keeps one diagnostic for the week, the new one.
+    func test_diagnostic_redoReachesAnotherMachineThroughASync() throws {
+        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+        let dir = a.workdir + "/shared"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-11-30T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-right=loud@work"], at: "2026-12-06T19:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-12-06T19:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-12-06T19:02:00Z").status, 0)
+        let r = try a.run(["diagnostic", "--redo", "--rate", "need-to-be-right=present@work"], at: "2026-12-07T09:00:00Z")
+        XCTAssertEqual(r.status, 0, r.err)
+        for (m, t) in [(a, "09:01"), (b, "09:02"), (a, "09:03")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-12-07T\(t):00Z").status, 0)
+        }
+        for m in [a, b] {
+            XCTAssertEqual(try diagnostics(m).filter(\.live).map(\.ratings), [["present@work"]])
+        }
+    }
+
+    /// In a terminal it shows the first ratings, then asks about the same bugs again.
+    func test_diagnostic_redoInATerminalAsksTheSameBugsAgain() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        let cli = try rated()
+        let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "2\n2\n1\n")
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs. Enter leaves one unrated."), r.out)
+        XCTAssertTrue(r.out.contains("// The first ratings:\r\n  Need to be right: loud @work\r\n  Need to be busy: quiet\r\n"), r.out)
+        XCTAssertTrue(r.out.contains("present @home   (was loud @work)"), r.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
+        // Enter on every bug: the first ratings stand.
+        let none = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "\n\n")
+        XCTAssertTrue(none.out.contains("Nothing rated. The first ratings stand."), none.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
+    }
+}

@@ -1,0 +1,155 @@
+import XCTest
+@testable import EgoFixCore
+
+/// `egofix diagnostic --redo`: a rating typed wrong in the weekly diagnostic, put right while the
+/// diagnostic is open.
+final class DiagnosticRedoTests: XCTestCase {
+    let c = Clock("Europe/Berlin")
+
+    /// A practice begun Sunday 2026-03-01, two bugs active since, and quiet diagnostics for the
+    /// weeks ending 03-15 and 03-22 on `need-to-be-right`.
+    func world() async throws -> (World, DiagnosticService) {
+        let w = try await World.make(start: c.at(2026, 3, 1, 9), bugs: ["need-to-be-right", "need-to-be-busy"])
+        let svc = DiagnosticService(repos: w.repos, calendar: w.cal)
+        for day in [15, 22] {
+            w.clock.now = c.at(2026, 3, day, 19)
+            _ = try await svc.complete([rating(w, 0, .quiet)], at: w.clock.now)
+        }
+        return (w, svc)
+    }
+
+    func rating(_ w: World, _ bug: Int, _ i: BugIntensity, _ ctx: EventContext? = nil) -> BugDiagnosticResponse {
+        BugDiagnosticResponse(bugId: w.bugs[bug].id, intensity: i, primaryContext: ctx)
+    }
+
+    func live(_ w: World) async throws -> [WeeklyDiagnostic] {
+        try await w.repos.diagnostics.getAll().filter { $0.deletedAt == nil }
+    }
+
+    func bug(_ w: World, _ i: Int) async throws -> Bug {
+        guard let b = try await w.repos.bugs.getById(w.bugs[i].id) else { throw PracticeError.unknownBug(w.bugs[i].slug) }
+        return b
+    }
+
+    func test_DiagnosticRedo_replacesTheRatingsKeepingTheWeekAndItsInstant() async throws {
+        let (w, svc) = try await world()
+        w.clock.now = c.at(2026, 3, 29, 19)
+        let first = try await svc.complete([rating(w, 0, .present, .work), rating(w, 1, .loud, .home)], at: w.clock.now)
+        w.clock.now = c.at(2026, 3, 30, 8)   // Monday: still open for the week ending Sunday
+        let r = try await svc.redo([rating(w, 0, .quiet), rating(w, 1, .present, .home)], at: w.clock.now)
+
+        let kept = try await live(w)
+        XCTAssertEqual(kept.count, 3, "one diagnostic a week: the first is replaced, not added to")
+        let week = try XCTUnwrap(kept.first { $0.week(in: w.cal) == c.day(2026, 3, 23) })
+        XCTAssertEqual(week.responses.map(\.intensity), [.quiet, .present])
+        XCTAssertEqual(week.completedAt, first.completedAt, "the streak and the day it counts on do not move")
+        XCTAssertEqual(week.weekStarting, first.weekStarting)
+        XCTAssertEqual(r.after.id, week.id)
+        XCTAssertNotEqual(r.after.id, first.id, "a new record: the first is deleted (the store test reads it back)")
+        XCTAssertEqual(r.before, first)
+        let due = try await svc.isDue(at: w.clock.now)
+        XCTAssertFalse(due, "the week is still done")
+        let asked = try await svc.bugsAsked(before: week)
+        XCTAssertEqual(Set(asked.map(\.slug)), ["need-to-be-right", "need-to-be-busy"], "asked again: the bugs asked the first time")
+    }
+
+    func test_DiagnosticRedo_aRatingThatMadeABugStableIsTakenBackWithIt() async throws {
+        let (w, svc) = try await world()
+        // The third quiet week in a row, on the bug's 28th active day: stable at the diagnostic.
+        w.clock.now = c.at(2026, 3, 29, 19)
+        let first = try await svc.complete([rating(w, 0, .quiet)], at: w.clock.now)
+        let stable = try await bug(w, 0)
+        XCTAssertEqual(stable.status, .stable)
+        XCTAssertEqual(stable.stableSince, first.completedAt)
+
+        w.clock.now = c.at(2026, 3, 29, 21)
+        let r = try await svc.redo([rating(w, 0, .present, .work)], at: w.clock.now)
+        let after = try await bug(w, 0)
+        XCTAssertEqual(after.status, .active, "a present week: not three quiet ones")
+        XCTAssertNil(after.stableSince)
+        XCTAssertEqual(r.undone.map(\.slug), ["need-to-be-right"])
+        XCTAssertTrue(r.changed.isEmpty)
+
+        // Put back to quiet: stable again, dated at the diagnostic as the first time.
+        w.clock.now = c.at(2026, 3, 30, 9)
+        let again = try await svc.redo([rating(w, 0, .quiet)], at: w.clock.now)
+        XCTAssertEqual(again.changed.map(\.transition), [.stabilised])
+        let restored = try await bug(w, 0)
+        XCTAssertEqual(restored.status, .stable)
+        XCTAssertEqual(restored.stableSince, first.completedAt)
+    }
+
+    func test_DiagnosticRedo_aLoudRatingThatSentABugBackStands() async throws {
+        let (w, svc) = try await world()
+        var b = try await bug(w, 0)
+        b.status = .stable
+        b.stableSince = c.at(2026, 3, 10, 12)
+        try await w.repos.bugs.save(b)
+        w.clock.now = c.at(2026, 3, 29, 19)
+        let first = try await svc.complete([rating(w, 0, .loud, .work), rating(w, 1, .quiet)], at: w.clock.now)
+        let regressed = try await bug(w, 0)
+        XCTAssertEqual(regressed.status, .active)
+        XCTAssertEqual(regressed.regressedAt, first.completedAt)
+
+        w.clock.now = c.at(2026, 3, 30, 8)
+        do {
+            _ = try await svc.redo([rating(w, 0, .quiet), rating(w, 1, .quiet)], at: w.clock.now)
+            XCTFail("the loud rating that sent the bug back was taken back")
+        } catch let e as DiagnosticRedo.RedoError {
+            XCTAssertEqual(e, .regressed(week: "2026-W13", bug: regressed.title, slug: "need-to-be-right"))
+        }
+        do {
+            _ = try await svc.redo([rating(w, 1, .present, .home)], at: w.clock.now)
+            XCTFail("leaving the loud bug out took its rating back")
+        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e.description.contains("--rate need-to-be-right=loud"), true) }
+        let unchanged = try await live(w)
+        XCTAssertTrue(unchanged.contains { $0.id == first.id }, "a refused redo changes nothing")
+
+        // The loud rating kept (its place too), the other put right.
+        let r = try await svc.redo([rating(w, 0, .loud, .work), rating(w, 1, .present, .home)], at: w.clock.now)
+        XCTAssertEqual(r.after.responses.map(\.intensity), [.loud, .present])
+        let still = try await bug(w, 0)
+        XCTAssertEqual(still.status, .active)
+        XCTAssertEqual(still.regressedAt, first.completedAt)
+    }
+
+    func test_DiagnosticRedo_aLoudRatingGivenOnRedoSendsAStableBugBack() async throws {
+        let (w, svc) = try await world()
+        var b = try await bug(w, 1)
+        b.status = .stable
+        b.stableSince = c.at(2026, 3, 10, 12)
+        try await w.repos.bugs.save(b)
+        w.clock.now = c.at(2026, 3, 29, 19)
+        let first = try await svc.complete([rating(w, 1, .quiet)], at: w.clock.now)
+        w.clock.now = c.at(2026, 3, 30, 8)
+        let r = try await svc.redo([rating(w, 1, .loud, .online)], at: w.clock.now)
+        XCTAssertEqual(r.changed.map(\.transition), [.regressed(reason: "rated loud in the weekly diagnostic")])
+        let after = try await bug(w, 1)
+        XCTAssertEqual(after.regressedAt, first.completedAt, "dated by the rating, taken when the diagnostic was")
+    }
+
+    func test_DiagnosticRedo_refusesWithoutADiagnosticOrAChange() async throws {
+        let (w, svc) = try await world()
+        w.clock.now = c.at(2026, 3, 29, 19)
+        do {
+            _ = try await svc.redo([rating(w, 0, .quiet)], at: w.clock.now)
+            XCTFail("a redo of a week with no diagnostic was recorded")
+        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e, .nothingToRedo(week: "2026-W13")) }
+        let none = try await live(w)
+        XCTAssertEqual(none.count, 2)
+        _ = try await svc.complete([rating(w, 0, .present, .work)], at: w.clock.now)
+        do {
+            _ = try await svc.redo([rating(w, 0, .present, .work)], at: w.clock.now.addingTimeInterval(60))
+            XCTFail("a redo with the same ratings was recorded")
+        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e, .unchanged(week: "2026-W13")) }
+        do {
+            _ = try await svc.redo([], at: w.clock.now.addingTimeInterval(60))
+            XCTFail("a redo with no rating deleted the diagnostic")
+        } catch let e as PracticeError { XCTAssertEqual(e, .diagnosticEmpty) }
+        // A context is part of the rating: the same intensity elsewhere is a change.
+        let r = try await svc.redo([rating(w, 0, .present, .home)], at: w.clock.now.addingTimeInterval(120))
+        XCTAssertEqual(r.after.responses.first?.primaryContext, .home)
+        let one = try await live(w)
+        XCTAssertEqual(one.count, 3)
+    }
+}
