@@ -107,7 +107,14 @@ extension EgoFix {
            let at = all[(place + 1)...].firstIndex(where: { names.contains($0) }) {
             var rest = Array(all[path.count...])
             rest.remove(at: at - path.count)
-            throw CLIError("the subcommand comes first: `egofix \((path + [all[at]] + rest).map { Demo.shellWord(Terminal.visible($0)) }.joined(separator: " "))`.", code: 64)
+            let line = path + [all[at]] + rest
+            let shown = "`egofix \(line.map { Demo.shellWord(Terminal.visible($0)) }.joined(separator: " "))`"
+            // The line put in order is offered only when it parses; else what is still wrong with
+            // it is said too (`bug SLUG activate --store` offered a line missing its store).
+            do { _ = try root.parseAsRoot(line) } catch where root.exitCode(for: error) != .success {
+                throw CLIError("the subcommand comes first (\(shown)); put so, the line is still refused: " + usageLine(root.fullMessage(for: error)), code: 64)
+            } catch {}
+            throw CLIError("the subcommand comes first: \(shown).", code: 64)
         }
         // A near spelling of the word typed (`bug actvate`: activate), else the one command that
         // begins as it does for four letters or more (`apply` for applied, `skip`, `diag`: too far

@@ -431,6 +431,9 @@ final class BadInputTests: XCTestCase {
                              (["bug", "list"], "no command 'bug list'. See 'egofix bug --help' for its commands."),
                              (["bug", "need-to-be-right", "--now", "2026-03-02T09:00:00Z", "primary"],
                               "the subcommand comes first: `egofix bug primary need-to-be-right --now 2026-03-02T09:00:00Z --store "),
+                             // Put in order, a line that still does not parse says what else is wrong.
+                             (["bug", "need-to-be-right", "activate", "--now"],
+                              "the subcommand comes first (`egofix bug activate need-to-be-right --now --store "),
                              (["bug", "actvate", "need-to-be-right"], "no command 'bug actvate' (bug activate?). See 'egofix bug --help' for its commands."),
                              // The parser named the option it could not place ("unknown option '-m'").
                              (["aplied", "-m", "x"], "no command 'aplied' (applied?). See 'egofix --help'"),
