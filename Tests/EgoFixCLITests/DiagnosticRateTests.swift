@@ -72,6 +72,11 @@ final class DiagnosticRateTests: XCTestCase {
                           mentions: ["fear-of-ordinary is not active", "active: need-to-be-right", "egofix bug activate SLUG"])
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "fear-of-ordinary=loud"], at: sunday,
                           mentions: ["fear-of-ordinary is not active"])
+        // A slug typed wrong whose nearest bug is not active: named with why it cannot be rated,
+        // not offered for a second refusal.
+        try assertRefused(cli, ["diagnostic", "--rate", "fear-of-ordnary=loud"], at: sunday,
+                          mentions: ["unknown bug 'fear-of-ordnary' (fear-of-ordinary? It is not active", "active bugs: need-to-be-right"])
+        try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-rigt=loud"], at: sunday, mentions: ["(need-to-be-right?)"])
         // Once activated, it can be rated.
         XCTAssertEqual(try cli.run(["bug", "activate", "fear-of-ordinary"], at: sunday).status, 0)
         let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "fear-of-ordinary=loud"], at: sunday)

@@ -247,7 +247,15 @@ struct Diagnostic: AsyncParsableCommand {
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
         let parts = r.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context].") }
-        let bug = try await s.bug(slug: parts[0])
+        let bug: Bug
+        do { bug = try await s.bug(slug: parts[0]) } catch PracticeError.unknownBug(let typed, let nearest?) {
+            // The nearest slug named when it is a bug the diagnostic cannot rate, and why: the
+            // hint led to a second refusal ("not active").
+            guard let near = try await s.repos.bugs.getBySlug(nearest), !near.isActive else { throw PracticeError.unknownBug(typed, nearest: nearest) }
+            let active = try await s.repos.bugs.getActive().filter { $0.deletedAt == nil }.map(\.slug).sorted()
+            throw CLIError("--rate '\(r)': unknown bug '\(typed)' (\(nearest)? It is not active; the diagnostic rates "
+                           + (active.isEmpty ? "active bugs, and none is" : "active bugs: " + active.joined(separator: ", ")) + "). Nothing recorded.")
+        }
         // Empty parts kept: "loud@" is a malformed context, not "loud".
         let valueParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let intensity = BugIntensity(rawValue: valueParts[0].lowercased()) else {
