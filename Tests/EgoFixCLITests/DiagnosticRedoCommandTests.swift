@@ -70,7 +70,7 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         // With --anyway, this week's (2026-W50) has none to take again.
         let none = try cli.run(["diagnostic", "--anyway", "--redo", "--rate", "need-to-be-right=quiet"], at: tuesday)
         XCTAssertEqual(none.status, 1)
-        XCTAssertTrue(none.err.contains("2026-W50 has no diagnostic to take again"), none.err)
+        XCTAssertTrue(none.err.contains("2026-W50 has no diagnostic to take again. `egofix diagnostic --anyway` takes it."), none.err)
         XCTAssertEqual(try cli.export(), before, "a refused redo changes nothing")
     }
 
@@ -100,13 +100,16 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         let cli = try rated()
         let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "2\n2\n1\n")
         XCTAssertEqual(r.status, 0, r.out)
-        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs. Enter leaves one unrated."), r.out)
+        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs. Enter keeps a first rating."), r.out)
         XCTAssertTrue(r.out.contains("// The first ratings:\r\n  Need to be right: loud @work\r\n  Need to be busy: quiet\r\n"), r.out)
         XCTAssertTrue(r.out.contains("present @home   (was loud @work)"), r.out)
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
-        // Enter on every bug: the first ratings stand.
+        // Enter keeps a bug's first rating (it dropped it, and a stable bug went back to active).
+        let one = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "\n3\n5\n")
+        XCTAssertTrue(one.out.contains("(1 to 3, or enter to keep present @home)"), one.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
         let none = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "\n\n")
-        XCTAssertTrue(none.out.contains("Nothing rated. The first ratings stand."), none.out)
-        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
+        XCTAssertTrue(none.out.contains("Nothing changed. The first ratings stand."), none.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
     }
 }

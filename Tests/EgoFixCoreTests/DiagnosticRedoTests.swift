@@ -49,8 +49,8 @@ final class DiagnosticRedoTests: XCTestCase {
         XCTAssertEqual(r.before, first)
         let due = try await svc.isDue(at: w.clock.now)
         XCTAssertFalse(due, "the week is still done")
-        let asked = try await svc.bugsAsked(before: week)
-        XCTAssertEqual(Set(asked.map(\.slug)), ["need-to-be-right", "need-to-be-busy"], "asked again: the bugs asked the first time")
+        let asked = try await svc.bugsRated(in: week)
+        XCTAssertEqual(asked.map(\.slug), ["need-to-be-right", "need-to-be-busy"], "asked again: the bugs rated, in their order")
     }
 
     func test_DiagnosticRedo_aRatingThatMadeABugStableIsTakenBackWithIt() async throws {
@@ -96,18 +96,19 @@ final class DiagnosticRedoTests: XCTestCase {
             _ = try await svc.redo([rating(w, 0, .quiet), rating(w, 1, .quiet)], at: w.clock.now)
             XCTFail("the loud rating that sent the bug back was taken back")
         } catch let e as DiagnosticRedo.RedoError {
-            XCTAssertEqual(e, .regressed(week: "2026-W13", bug: regressed.title, slug: "need-to-be-right"))
+            XCTAssertEqual(e, .regressed(week: "2026-W13", bug: regressed.title, slug: "need-to-be-right", rating: "loud@work"))
         }
         do {
             _ = try await svc.redo([rating(w, 1, .present, .home)], at: w.clock.now)
             XCTFail("leaving the loud bug out took its rating back")
-        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e.description.contains("--rate need-to-be-right=loud"), true) }
+        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e.description.contains("--rate need-to-be-right=loud@work keeps it"), true) }
         let unchanged = try await live(w)
         XCTAssertTrue(unchanged.contains { $0.id == first.id }, "a refused redo changes nothing")
 
-        // The loud rating kept (its place too), the other put right.
-        let r = try await svc.redo([rating(w, 0, .loud, .work), rating(w, 1, .present, .home)], at: w.clock.now)
+        // The loud rating kept, the other put right; where it was loudest may change too.
+        let r = try await svc.redo([rating(w, 0, .loud, .home), rating(w, 1, .present, .home)], at: w.clock.now)
         XCTAssertEqual(r.after.responses.map(\.intensity), [.loud, .present])
+        XCTAssertEqual(r.after.responses.first?.primaryContext, .home)
         let still = try await bug(w, 0)
         XCTAssertEqual(still.status, .active)
         XCTAssertEqual(still.regressedAt, first.completedAt)
@@ -134,7 +135,7 @@ final class DiagnosticRedoTests: XCTestCase {
         do {
             _ = try await svc.redo([rating(w, 0, .quiet)], at: w.clock.now)
             XCTFail("a redo of a week with no diagnostic was recorded")
-        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e, .nothingToRedo(week: "2026-W13")) }
+        } catch let e as DiagnosticRedo.RedoError { XCTAssertEqual(e, .nothingToRedo(week: "2026-W13", anyway: false)) }
         let none = try await live(w)
         XCTAssertEqual(none.count, 2)
         _ = try await svc.complete([rating(w, 0, .present, .work)], at: w.clock.now)
@@ -151,5 +152,26 @@ final class DiagnosticRedoTests: XCTestCase {
         XCTAssertEqual(r.after.responses.first?.primaryContext, .home)
         let one = try await live(w)
         XCTAssertEqual(one.count, 3)
+    }
+
+    /// A bug rated, then deactivated before the redo: its rating may stay as it was.
+    func test_DiagnosticRedo_aBugDeactivatedSinceKeepsItsRating() async throws {
+        let (w, svc) = try await world()
+        w.clock.now = c.at(2026, 3, 29, 19)
+        _ = try await svc.complete([rating(w, 0, .present, .work), rating(w, 1, .quiet)], at: w.clock.now)
+        try await w.repos.bugs.save(BugLifecycle.deactivate(try await bug(w, 1), at: c.at(2026, 3, 29, 20)))
+        w.clock.now = c.at(2026, 3, 30, 8)
+        let r = try await svc.redo([rating(w, 0, .quiet), rating(w, 1, .quiet)], at: w.clock.now)
+        XCTAssertEqual(r.after.responses.map(\.intensity), [.quiet, .quiet])
+        let rated = try await svc.bugsRated(in: r.after)
+        XCTAssertEqual(rated.map(\.slug), ["need-to-be-right", "need-to-be-busy"])
+        // A bug neither active nor rated in the first is still refused.
+        let others = try await World.make(start: c.at(2026, 3, 1, 9), bugs: ["need-to-be-right", "need-to-be-busy"], activeSlugs: ["need-to-be-right"])
+        let svc2 = DiagnosticService(repos: others.repos, calendar: others.cal)
+        _ = try await svc2.complete([rating(others, 0, .quiet)], at: c.at(2026, 3, 29, 19))
+        do {
+            _ = try await svc2.redo([rating(others, 0, .quiet), rating(others, 1, .loud)], at: c.at(2026, 3, 30, 8))
+            XCTFail("an inactive bug the first did not rate was rated")
+        } catch let e as PracticeError { XCTAssertEqual(e, .diagnosticBugNotActive(slug: "need-to-be-busy", active: ["need-to-be-right"])) }
     }
 }

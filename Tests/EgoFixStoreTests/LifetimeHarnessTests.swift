@@ -39,6 +39,13 @@ final class LifetimeHarnessTests: XCTestCase {
                                     lateNight: 0.2, diagnosticRate: 0.6))
     }
 
+    /// A person who often types a rating wrong and takes the diagnostic again the next morning.
+    func test_Lifetime_takesTheDiagnosticAgain() async throws {
+        try await Life.live(Persona(name: "takes the diagnostic again", seed: 7, bugs: ["need-to-be-right", "need-to-be-liked", "need-to-be-busy"],
+                                    activateEvery: 25, days: 540, openRate: 0.85, markRate: 0.8, crashRate: 0.04,
+                                    diagnosticRate: 0.9, quietBias: 0.8, redoRate: 0.5))
+    }
+
     func test_Lifetime_twoProcessesActingAtTheSameMoments() async throws {
         try await Life.live(Persona(name: "two processes at the same moments", seed: 6, bugs: ["need-to-be-right", "need-to-impress"],
                                     activateEvery: 30, days: 730, openRate: 0.85, markRate: 0.8, crashRate: 0.1,
@@ -73,6 +80,8 @@ struct Persona: Sendable {
     /// How often a diagnostic rating is quiet.
     var quietBias: Double = 0.5
     var twoProcesses = false
+    /// Chance that a diagnostic is taken again (`diagnostic --redo`) on the Monday after, with new ratings.
+    var redoRate: Double = 0
 }
 
 /// One life: a store, a clock, the persona's days, and what the commands acknowledged.
@@ -91,7 +100,9 @@ final class Life: @unchecked Sendable {
     /// Applied fixes: fix id and the local day (in the zone of that moment) it was applied.
     var appliedDays: [UUID: [Int]] = [:]
     /// Engagements: the instant and the local day (in the zone of that moment).
-    var engagedDays: [Int] = []
+    var engagedDays: [(day: Int, at: Date)] = []
+    /// The ratings each diagnostic or redo acknowledged, by the instant the week's diagnostic was taken.
+    var ratings: [Date: [BugDiagnosticResponse]] = [:]
 
     init(_ persona: Persona) throws {
         self.persona = persona
@@ -146,7 +157,7 @@ final class Life: @unchecked Sendable {
                 return try await svc.mark(outcome, reflection: reflection, at: now, target: target)
             }
             acknowledged.append((r.completion.id, outcome, reflection))
-            engagedDays.append(LocalDay(now, calendar: cal).ordinal)
+            engagedDays.append((LocalDay(now, calendar: cal).ordinal, now))
             if outcome == .applied { appliedDays[r.fix.id, default: []].append(LocalDay(now, calendar: cal).ordinal) }
             return r
         } catch PracticeError.noPendingFix, PracticeError.yesterdaysFixClosed {
@@ -170,7 +181,7 @@ final class Life: @unchecked Sendable {
             try vm.select(slug: p.bugs[0])
             return try await vm.complete(at: clock.now)
         }
-        engagedDays.append(first.ordinal)
+        engagedDays.append((first.ordinal, clock.now))
         var gapLeft = 0
         for n in 0..<p.days {
             guard failures < 5 else { return }
@@ -220,7 +231,7 @@ final class Life: @unchecked Sendable {
             } else {
                 vm = try await open(cal, at: when, on: store)
             }
-            engagedDays.append(LocalDay(when, calendar: cal).ordinal)
+            engagedDays.append((LocalDay(when, calendar: cal).ordinal, when))
             // A rest day only when nothing is eligible (as things stood when it was opened).
             if vm.daily == nil {
                 let fixes = try await store.repositories.fixes.getAll()
@@ -287,10 +298,31 @@ final class Life: @unchecked Sendable {
                     BugDiagnosticResponse(bugId: b.id, intensity: chance(p.quietBias) ? .quiet : (chance(0.7) ? .present : .loud),
                                           primaryContext: nil)
                 }
-                _ = try await svc.complete(responses, at: clock.now)
+                let d = try await svc.complete(responses, at: clock.now)
+                ratings[d.completedAt] = d.responses
                 return true
             }
-            if done { engagedDays.append(LocalDay(clock.now, calendar: cal).ordinal) }
+            if done { engagedDays.append((LocalDay(clock.now, calendar: cal).ordinal, clock.now)) }
+        }
+        // Monday morning: last week's diagnostic taken again, sometimes, with new ratings.
+        if day.isoWeekday == 1, p.redoRate > 0, chance(p.redoRate) {
+            clock.now = at(day, 8, 40, cal)
+            do {
+                let r = try await store.transaction { () -> DiagnosticRedo in
+                    let svc = DiagnosticService(repos: store.repositories, calendar: cal)
+                    let first = try await svc.redoTarget(at: clock.now)
+                    let responses = first.responses.map { r in
+                        BugDiagnosticResponse(bugId: r.bugId, intensity: chance(p.quietBias) ? .quiet : (chance(0.7) ? .present : .loud),
+                                              primaryContext: nil)
+                    }
+                    return try await svc.redo(responses, at: clock.now)
+                }
+                ratings[r.after.completedAt] = r.after.responses
+            } catch is DiagnosticRedo.RedoError {
+                // No diagnostic last week, the same ratings again, or a loud rating that stands.
+            } catch PracticeError.diagnosticBugNotActive {
+                // A bug rated then and deactivated since.
+            }
         }
         return opens
     }
@@ -309,7 +341,7 @@ final class Life: @unchecked Sendable {
                                                                                        at: clock.now)
             try await LifecycleService(repos: store.repositories, calendar: cal).reconcile(bugId: bug.id, at: clock.now)
         }
-        engagedDays.append(LocalDay(clock.now, calendar: cal).ordinal)
+        engagedDays.append((LocalDay(clock.now, calendar: cal).ordinal, clock.now))
     }
 
     // MARK: the invariants
@@ -336,10 +368,11 @@ final class Life: @unchecked Sendable {
         }
 
         // The streak, recomputed from the engagement days on its own, equals the stored one.
-        let naive = NaiveStreak(days: engagedDays)
+        let naive = NaiveStreak(engagements: engagedDays)
         let shown = try await StreakService(repos: r, calendar: cal).currentStreak(at: end.addingTimeInterval(-1))
-        if shown != naive.current(today: day.ordinal) {
-            fail(day, n, "streak equals the one recomputed from the engagement log", "stored \(shown), recomputed \(naive.current(today: day.ordinal))")
+        if shown != naive.current(today: day.ordinal, at: end.addingTimeInterval(-1)) {
+            fail(day, n, "streak equals the one recomputed from the engagement log",
+                 "stored \(shown), recomputed \(naive.current(today: day.ordinal, at: end.addingTimeInterval(-1)))")
         }
         if user.longestStreak != naive.longest {
             fail(day, n, "longest streak equals the recomputed one", "stored \(user.longestStreak), recomputed \(naive.longest)")
@@ -353,6 +386,32 @@ final class Life: @unchecked Sendable {
         let applied = completions.filter { $0.deletedAt == nil && $0.outcome == .applied }.count
         if user.currentVersion != VersionRules.version(forAppliedCount: applied).description {
             fail(day, n, "version follows the applied count", "v\(user.currentVersion) with \(applied) applied")
+        }
+
+        // One diagnostic a week, holding the ratings last acknowledged for it.
+        let diagnostics = try await r.diagnostics.getAll().filter { $0.deletedAt == nil }
+        let weeks = Dictionary(grouping: diagnostics, by: { $0.week(in: cal) })
+        for (week, list) in weeks where list.count > 1 {
+            fail(day, n, "one diagnostic a week", "\(list.count) for the week of \(week)")
+        }
+        for d in diagnostics where ratings[d.completedAt] != d.responses {
+            fail(day, n, "the ratings acknowledged are the ones stored", "the diagnostic of \(d.week(in: cal))")
+        }
+        // A stable (or resolved) bug stands on three quiet ratings in a row at its stable date, and
+        // no loud rating since it became stable is left unanswered.
+        for b in try await r.bugs.getAll() where b.status == .stable || b.status == .resolved {
+            guard let since = b.stableSince else { fail(day, n, "a stable bug has its stable date", b.slug); continue }
+            let fresh = max(b.regressedAt ?? .distantPast, b.activatedAt ?? .distantPast)
+            let mine = diagnostics.sorted { $0.weekStarting < $1.weekStarting }.compactMap { d -> (Date, BugIntensity)? in
+                d.responses.first { $0.bugId == b.id }.map { (d.completedAt, $0.intensity) }
+            }
+            let before = mine.filter { $0.0 > fresh && $0.0 <= since }.suffix(Thresholds.stableQuietWeeks)
+            if before.count < Thresholds.stableQuietWeeks || before.contains(where: { $0.1 != .quiet }) {
+                fail(day, n, "a stable bug stands on three quiet ratings", "\(b.slug), stable since \(since): \(before.map(\.1.rawValue))")
+            }
+            if mine.contains(where: { $0.0 > since && $0.1 == .loud }) {
+                fail(day, n, "a loud rating sends a stable bug back", "\(b.slug), stable since \(since)")
+            }
         }
 
         // Everything acknowledged is stored.
@@ -402,17 +461,23 @@ final class Life: @unchecked Sendable {
 
 /// The streak rule written a second time, plainly, to check the first: consecutive engagement
 /// days; a missed day is covered when its freeze week (Sunday to Saturday) has not used its one
-/// freeze, and freezes are spent only for a gap they fully cover.
+/// freeze, and freezes are spent only for a gap they fully cover. A day the calendar skipped
+/// between two places is not missed: no more days are missed than whole days of time passed
+/// between the last engagement before the gap and the first after it, with an hour's grace for a
+/// 23-hour day (flying from New York to Tokyo, a day of New York's calendar is lived in Tokyo).
 struct NaiveStreak {
     var current = 0
     var longest = 0
     var last: Int?
+    var lastAt: Date?
     var usedWeeks: Set<Int> = []
 
-    init(days: [Int]) {
-        for d in Set(days).sorted() {
+    init(engagements: [(day: Int, at: Date)]) {
+        for (d, t) in engagements.sorted(by: { $0.at < $1.at }) {
+            defer { lastAt = max(lastAt ?? t, t) }
             guard let l = last else { current = 1; longest = 1; last = d; continue }
-            let missed = Array((l + 1)..<d)
+            guard d > l else { continue }
+            let missed = NaiveStreak.missed(after: l, at: lastAt, before: d, at: t)
             let weeks = missed.map(NaiveStreak.sunday)
             if missed.isEmpty {
                 current += 1
@@ -427,13 +492,21 @@ struct NaiveStreak {
         }
     }
 
+    /// The days after `last` that were missed before `day`.
+    static func missed(after last: Int, at lastAt: Date?, before day: Int, at: Date) -> [Int] {
+        let calendarDays = Array((last + 1)..<max(last + 1, day))
+        guard let lastAt else { return calendarDays }
+        let wholeDays = Int(((at.timeIntervalSince(lastAt) + 3_600) / 86_400).rounded(.down))
+        return Array(calendarDays.prefix(max(0, wholeDays)))
+    }
+
     /// The Sunday on or before a day (ordinals count from 1970-01-01, a Thursday).
     static func sunday(_ d: Int) -> Int { d - ((d + 4) % 7 + 7) % 7 }
 
-    func current(today: Int) -> Int {
+    func current(today: Int, at now: Date) -> Int {
         guard let l = last else { return 0 }
         if today <= l + 1 { return current }
-        let weeks = ((l + 1)..<today).map(NaiveStreak.sunday)
+        let weeks = NaiveStreak.missed(after: l, at: lastAt, before: today, at: now).map(NaiveStreak.sunday)
         return Set(weeks).count == weeks.count && usedWeeks.isDisjoint(with: weeks) ? current : 0
     }
 }

@@ -130,18 +130,24 @@ struct Diagnostic: AsyncParsableCommand {
         if !rate.isEmpty {
             for r in rate { responses.append(try await parse(r, s)) }
         } else if Prompt.interactive {
+            // The bugs the first ratings rated, asked again; Enter keeps a first rating. A bug
+            // deactivated since is not asked, and keeps its rating.
             let first = try await svc.redoTarget(at: s.now)
-            let bugs = try await svc.bugsAsked(before: first)
+            let rated = try await svc.bugsRated(in: first)
+            let bugs = rated.filter(\.isActive)
+            let kept = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
             var firstLines: [String] = []
             for r in first.responses { firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r)) }
-            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  " + s.style.dim("// \(Text.plural(bugs.count, "bug")). Enter leaves one unrated."),
+            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  " + s.style.dim("// \(Text.plural(bugs.count, "bug")). Enter keeps a first rating."),
                      "", s.style.dim("// The first ratings:")] + firstLines + [""])
-            guard let answers = ask(bugs, s) else { return }
-            guard !answers.isEmpty else {
-                s.print(["Nothing rated. The first ratings stand."])
+            guard let answers = ask(bugs, s, keeping: kept) else { return }
+            let carried = first.responses.filter { r in !bugs.contains { $0.id == r.bugId } }
+            let all = first.responses.compactMap { r in (answers + carried).first { $0.bugId == r.bugId } }
+            guard all != first.responses else {
+                s.print(["Nothing changed. The first ratings stand."])
                 return
             }
-            responses = answers
+            responses = all
         } else {
             throw CLIError("not a terminal: pass --rate slug=quiet|present|loud[@context] for each bug with --redo.")
         }
@@ -174,15 +180,20 @@ struct Diagnostic: AsyncParsableCommand {
     /// Asks about each bug in a terminal: quiet, present or loud, then where it was loudest.
     /// Enter skips one bug (the answers given are kept); Ctrl-D or Ctrl-C leaves the check-in
     /// with nothing recorded (nil, said). (Enter on a later bug dropped the answers already given.)
-    func ask(_ bugs: [Bug], _ s: Session) -> [BugDiagnosticResponse]? {
+    /// `keeping`: a redo's first ratings, which Enter keeps (for a bug without one, Enter skips it).
+    func ask(_ bugs: [Bug], _ s: Session, keeping: [UUID: BugDiagnosticResponse] = [:]) -> [BugDiagnosticResponse]? {
         var responses: [BugDiagnosticResponse] = []
         let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
         defer { interrupt.cancel() }
         for b in bugs {
             let i: Int
-            switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"], skip: "to skip this bug") {
+            let kept = keeping[b.id]
+            switch Prompt.choose("This week, \(b.title.lowercased()) felt...", ["Quiet", "Present", "Loud"],
+                                 skip: kept.map { "to keep " + Self.words($0) } ?? "to skip this bug") {
             case .picked(let n): i = n
-            case .skipped: continue
+            case .skipped:
+                if let kept { responses.append(kept) }
+                continue
             case .ended:
                 s.print(["Left. Nothing recorded, nothing owed."])
                 return nil

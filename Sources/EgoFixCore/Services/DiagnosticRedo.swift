@@ -12,19 +12,21 @@ public struct DiagnosticRedo: Sendable {
     public let changed: [(bug: Bug, transition: BugLifecycle.Transition)]
 
     public enum RedoError: Error, Equatable, CustomStringConvertible {
-        case nothingToRedo(week: String)
+        /// `anyway`: the week is the current one, which only `--anyway` reviews.
+        case nothingToRedo(week: String, anyway: Bool)
         case unchanged(week: String)
-        case regressed(week: String, bug: String, slug: String)
+        /// `rating`: the loud rating as `--rate` takes it ("loud@work").
+        case regressed(week: String, bug: String, slug: String, rating: String)
 
         public var description: String {
             switch self {
-            case .nothingToRedo(let week):
-                return "\(week) has no diagnostic to take again. `egofix diagnostic` takes it. Nothing recorded."
+            case .nothingToRedo(let week, let anyway):
+                return "\(week) has no diagnostic to take again. `egofix diagnostic\(anyway ? " --anyway" : "")` takes it. Nothing recorded."
             case .unchanged(let week):
                 return "nothing to change: \(week)'s diagnostic has those ratings already. Nothing recorded."
-            case .regressed(let week, let bug, let slug):
+            case .regressed(let week, let bug, let slug, let rating):
                 return "\(week)'s loud rating sent \(bug) back to active. That stands: its stable dates went with the "
-                    + "regression. --rate \(slug)=loud keeps it while the others change. Nothing recorded."
+                    + "regression. --rate \(slug)=\(rating) keeps it while the others change. Nothing recorded."
             }
         }
     }
@@ -37,15 +39,19 @@ extension DiagnosticService {
         let live = try await repos.diagnostics.getAll()
             .filter { $0.deletedAt == nil && $0.week(in: calendar) == week }
             .sorted { $0.completedAt != $1.completedAt ? $0.completedAt < $1.completedAt : $0.id.sortsBefore($1.id) }
-        guard let first = live.first else { throw DiagnosticRedo.RedoError.nothingToRedo(week: week.isoWeekLabel) }
+        guard let first = live.first else {
+            throw DiagnosticRedo.RedoError.nothingToRedo(week: week.isoWeekLabel, anyway: DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) == nil)
+        }
         return first
     }
 
-    /// The bugs `diagnostic` asked about when `first` was taken: the turn as it stood without it.
-    public func bugsAsked(before first: WeeklyDiagnostic) async throws -> [Bug] {
-        let user = try await repos.users.get()
-        return DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId,
-                                            completed: try await repos.diagnostics.getAll().filter { $0.id != first.id })
+    /// The bugs `first` rated, in its order: the ones a redo asks about again (those still active).
+    public func bugsRated(in first: WeeklyDiagnostic) async throws -> [Bug] {
+        var bugs: [Bug] = []
+        for r in first.responses {
+            if let b = try await repos.bugs.getById(r.bugId), b.deletedAt == nil { bugs.append(b) }
+        }
+        return bugs
     }
 
     /// The week's diagnostic taken again: a rating typed wrong put right while the diagnostic is
@@ -61,7 +67,8 @@ extension DiagnosticService {
     /// - Everything is checked before anything is written; the caller runs it in one transaction.
     public func redo(_ responses: [BugDiagnosticResponse], at now: Date) async throws -> DiagnosticRedo {
         let first = try await redoTarget(at: now)
-        _ = try await checked(responses, asked: try await bugsAsked(before: first))
+        // A bug rated then and deactivated since may keep (or change) its rating.
+        _ = try await checked(responses, asked: try await bugsRated(in: first), allowing: Set(first.responses.map(\.bugId)))
         let label = first.week(in: calendar).isoWeekLabel
         func rating(_ r: BugDiagnosticResponse?) -> String? { r.map { $0.intensity.rawValue + "@" + ($0.primaryContext?.rawValue ?? "") } }
         let was = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
@@ -70,9 +77,13 @@ extension DiagnosticService {
         guard !touched.isEmpty else { throw DiagnosticRedo.RedoError.unchanged(week: label) }
 
         var undo: [Bug] = []
-        for bug in try await repos.bugs.getAll() where touched.contains(bug.id) && bug.deletedAt == nil {
-            if bug.regressedAt == first.completedAt, was[bug.id]?.intensity == .loud {
-                throw DiagnosticRedo.RedoError.regressed(week: label, bug: bug.title, slug: bug.slug)
+        // Only a change of intensity moves a bug's state: where it was loudest does not.
+        let shifted = touched.filter { was[$0]?.intensity != given[$0]?.intensity }
+        for bug in try await repos.bugs.getAll() where shifted.contains(bug.id) && bug.deletedAt == nil {
+            // Where it was loudest may change; that it was loud may not.
+            if bug.regressedAt == first.completedAt, let loud = was[bug.id], loud.intensity == .loud, given[bug.id]?.intensity != .loud {
+                throw DiagnosticRedo.RedoError.regressed(week: label, bug: bug.title, slug: bug.slug,
+                                                         rating: "loud" + (loud.primaryContext.map { "@" + $0.word } ?? ""))
             }
             var b = bug
             if b.status == .resolved, let r = b.resolvedAt, r >= first.completedAt {

@@ -56,14 +56,16 @@ public struct DiagnosticService: Sendable {
 
     /// The profile, once `responses` are found to rate different active bugs, at least one and at
     /// most 3 of them (`Thresholds.diagnosticMaxBugs`); anything else is refused.
-    func checked(_ responses: [BugDiagnosticResponse], asked: [Bug]? = nil) async throws -> UserProfile {
+    /// `allowing`: bugs rated though no longer active (a redo keeps the first ratings of bugs
+    /// deactivated since).
+    func checked(_ responses: [BugDiagnosticResponse], asked: [Bug]? = nil, allowing: Set<UUID> = []) async throws -> UserProfile {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         guard !responses.isEmpty else { throw PracticeError.diagnosticEmpty }
         let active = try await repos.bugs.getActive().filter { $0.deletedAt == nil }
         var rated = Set<UUID>()
         for r in responses {
             guard let bug = try await repos.bugs.getById(r.bugId) else { throw PracticeError.unknownBug(r.bugId.uuidString) }
-            guard active.contains(where: { $0.id == bug.id }) else {
+            guard active.contains(where: { $0.id == bug.id }) || allowing.contains(bug.id) else {
                 throw PracticeError.diagnosticBugNotActive(slug: bug.slug, active: active.map(\.slug).sorted())
             }
             guard rated.insert(bug.id).inserted else { throw PracticeError.diagnosticBugRatedTwice(slug: bug.slug) }
