@@ -112,4 +112,37 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         XCTAssertTrue(none.out.contains("Nothing changed. The first ratings stand."), none.out)
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
     }
+
+    /// A bug whose third quiet week is the one taken again, made stable on the other machine
+    /// before the redo reached it (its 28th active day came first there): the sync put the stable
+    /// copy over the redo's, and the bug stayed stable on quiet, quiet, present.
+    func test_diagnostic_aRedoOnOneMachineTakesBackStabilityTheOtherGaveBeforeSeeingIt() throws {
+        let a = try CLI(), b = try CLI()
+        let dir = a.workdir + "/shared"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-busy"], at: "2026-10-05T09:00:00+02:00").status, 0)
+        for at in ["2026-10-18T19:00:00+02:00", "2026-10-25T19:00:00+01:00"] {
+            XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: at).status, 0)
+        }
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-10-26T09:00:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-10-26T09:05:00+01:00").status, 0)
+        // The third quiet week; the 28th active day is Monday 2 November.
+        XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-11-01T19:00:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-11-01T19:05:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["sync", dir], at: "2026-11-01T19:10:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["diagnostic", "--redo", "--rate", "need-to-be-busy=present@work"], at: "2026-11-02T12:30:00+01:00").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-11-02T12:31:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["today"], at: "2026-11-02T12:45:00+01:00").status, 0)
+        XCTAssertEqual(try b.run(["bugs", "--json"], at: "2026-11-02T12:46:00+01:00").out.contains("\"stable\""), true,
+                       "B made the bug stable from the first ratings, as the scenario needs")
+        for (m, t) in [(b, "13:00"), (a, "13:05"), (b, "13:10")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-11-02T\(t):00+01:00").status, 0)
+        }
+        for m in [a, b] {
+            let bugs = try m.run(["bugs", "--json"], at: "2026-11-02T13:15:00+01:00").out
+            XCTAssertFalse(bugs.contains("\"stable\""), bugs)
+            XCTAssertEqual(try diagnostics(m).filter(\.live).map(\.ratings), [["quiet"], ["quiet"], ["present@work"]])
+        }
+        XCTAssertEqual(try a.export(), try b.export(), "the two machines agree")
+    }
 }

@@ -89,6 +89,27 @@ final class SyncCommandTests: XCTestCase {
 
     /// A folder that is not there is made (a new shared folder, or a typo): the sync says so,
     /// once; the next sync into it does not.
+    /// One week rated on two machines: the sync keeps the first rating done (present), while the
+    /// other machine's quiet one had made the bug stable there. The bug stayed stable on both, on
+    /// quiet, quiet, present, and got no fixes.
+    func test_sync_cli_aWeekRatedOnTwoMachinesLeavesNoStabilityItsKeptRatingDoesNotGive() throws {
+        let (a, b, dir) = try joined()
+        for at in ["2026-03-22T19:00:00Z", "2026-03-29T19:00:00Z"] {
+            XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: at).status, 0)
+        }
+        for (m, t) in [(a, "2026-03-29T19:05:00Z"), (b, "2026-03-29T19:06:00Z")] { XCTAssertEqual(try m.run(["sync", dir], at: t).status, 0) }
+        // Sunday 5 April, past the bug's 28th active day: present on A first, quiet on B after.
+        XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-right=present@work"], at: "2026-04-05T19:00:00Z").status, 0)
+        let quiet = try b.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-04-05T19:30:00Z")
+        XCTAssertTrue(quiet.out.contains("stable"), "B made the bug stable, as the scenario needs: \(quiet.out)")
+        for (m, t) in [(a, "20:00"), (b, "20:01"), (a, "20:02")] { XCTAssertEqual(try m.run(["sync", dir], at: "2026-04-05T\(t):00Z").status, 0) }
+        for m in [a, b] {
+            let bugs = try m.run(["bugs", "--json"], at: "2026-04-05T20:05:00Z").out
+            XCTAssertFalse(bugs.contains("\"stable\""), bugs)
+        }
+        XCTAssertEqual(try a.export(), try b.export())
+    }
+
     func test_sync_cli_aFolderItMadeIsSaid() throws {
         let a = try CLI()
         XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)

@@ -190,6 +190,15 @@ public enum BugLifecycle {
         return out.indices.sorted { out[$0].week < out[$1].week }.map { (out[$0].completed, out[$0].intensity) }
     }
 
+    /// Whether a stable (or resolved) bug's stability stands on its ratings: the last 3 of its
+    /// active period up to its stable date all quiet (a bug in any other state: true).
+    public static func stabilityStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic]) -> Bool {
+        guard bug.status == .stable || bug.status == .resolved, let since = bug.stableSince else { return true }
+        let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+        let last = ratings(of: bug, in: diagnostics, after: fresh).filter { $0.completed <= since }.suffix(Thresholds.stableQuietWeeks)
+        return last.count == Thresholds.stableQuietWeeks && last.allSatisfy { $0.intensity == .quiet }
+    }
+
     /// A bug's retests: the completions of its fixes assigned since its last retest began (none
     /// without one). `bugOf` names a fix's bug.
     public static func retests(of bug: Bug, among completions: [FixCompletion], bugOf: (UUID) -> UUID?) -> [FixCompletion] {

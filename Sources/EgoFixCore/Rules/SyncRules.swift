@@ -312,6 +312,33 @@ public enum SyncRules {
         }
     }
 
+    /// Stable (or resolved) bugs whose stability no longer stands on the week ratings the merge
+    /// kept, put back to active for the lifecycle to decide again. A rating can change under a
+    /// bug another machine made stable: a redo there (`diagnostic --redo`) made before this one
+    /// saw it, or a week rated on two machines of which the merge kept the other (its third
+    /// quiet week is then present). Only a bug with a deleted rating in its active period up to
+    /// its stable date is looked at; it is stamped just after its last change, as every machine
+    /// does alike, so the put-back wins over the stable copy still in other machines' files.
+    public static func unfoundedStability(bugs: [Bug], diagnostics: [WeeklyDiagnostic]) -> [Bug] {
+        var out: [Bug] = []
+        for bug in bugs where (bug.status == .stable || bug.status == .resolved) && bug.deletedAt == nil {
+            guard let since = bug.stableSince else { continue }
+            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+            let changed = diagnostics.contains { d in
+                d.deletedAt != nil && d.completedAt > fresh && d.completedAt <= since && d.responses.contains { $0.bugId == bug.id }
+            }
+            guard changed, !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) else { continue }
+            var b = bug
+            b.status = .active
+            b.stableSince = nil
+            b.resolvedAt = nil
+            b.lastRetestAt = nil
+            b.updatedAt = bug.updatedAt.addingTimeInterval(0.001)
+            out.append(b)
+        }
+        return out
+    }
+
     // MARK: - Streak
 
     /// One instant that counts a day for the streak, and the local day it counts.

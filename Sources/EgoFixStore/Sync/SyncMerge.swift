@@ -255,6 +255,10 @@ struct SyncState {
             diagnostics[d.id] = d
             mark(WeeklyDiagnostic.table, d.id)
         }
+        for b in SyncRules.unfoundedStability(bugs: sortedValues(bugs), diagnostics: sortedValues(diagnostics).filter { $0.userId == profile }) {
+            bugs[b.id] = b
+            mark(Bug.table, b.id)
+        }
         let live = sortedValues(completions).filter { $0.deletedAt == nil && $0.userId == profile }
         for v in SyncRules.resolveVersions(entries: sortedValues(versions).filter { $0.userId == profile }, applied: live, userId: profile) {
             versions[v.id] = v
