@@ -79,12 +79,17 @@ final class DiagnosticRedoTests: XCTestCase {
         XCTAssertEqual(restored.stableSince, first.completedAt)
     }
 
-    func test_DiagnosticRedo_aLoudRatingThatSentABugBackStands() async throws {
-        let (w, svc) = try await world()
-        var b = try await bug(w, 0)
+    /// Bug `i` stable since 10 March.
+    func makeStable(_ w: World, _ i: Int) async throws {
+        var b = try await bug(w, i)
         b.status = .stable
         b.stableSince = c.at(2026, 3, 10, 12)
         try await w.repos.bugs.save(b)
+    }
+
+    func test_DiagnosticRedo_aLoudRatingThatSentABugBackStands() async throws {
+        let (w, svc) = try await world()
+        try await makeStable(w, 0)
         w.clock.now = c.at(2026, 3, 29, 19)
         let first = try await svc.complete([rating(w, 0, .loud, .work), rating(w, 1, .quiet)], at: w.clock.now)
         let regressed = try await bug(w, 0)
@@ -116,10 +121,7 @@ final class DiagnosticRedoTests: XCTestCase {
 
     func test_DiagnosticRedo_aLoudRatingGivenOnRedoSendsAStableBugBack() async throws {
         let (w, svc) = try await world()
-        var b = try await bug(w, 1)
-        b.status = .stable
-        b.stableSince = c.at(2026, 3, 10, 12)
-        try await w.repos.bugs.save(b)
+        try await makeStable(w, 1)
         w.clock.now = c.at(2026, 3, 29, 19)
         let first = try await svc.complete([rating(w, 1, .quiet)], at: w.clock.now)
         w.clock.now = c.at(2026, 3, 30, 8)
