@@ -43,8 +43,9 @@ final class BadInputTests: XCTestCase {
                           mentions: "unknown bug 'Need-To-Be-Liked' (need-to-be-liked?)")
         try assertRefused(cli, ["crash", "need-to-impres"], at: "2026-03-02T10:00:00+01:00",
                           mentions: "(need-to-impress?)")
+        // The nearest is not active: named, with why the diagnostic cannot rate it.
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-bussy=quiet"], at: "2026-03-08T19:00:00+01:00",
-                          mentions: "(need-to-be-busy?)")
+                          mentions: "(need-to-be-busy? It is not active")
         let far = try cli.run(["bug", "activate", "perfectionism"], at: "2026-03-02T10:00:00+01:00")
         XCTAssertTrue(far.err.contains("unknown bug 'perfectionism'. Run `egofix bugs`"), far.err)
     }

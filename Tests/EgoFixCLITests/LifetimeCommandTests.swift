@@ -86,7 +86,7 @@ final class LifetimeCommandTests: XCTestCase {
             XCTAssertFalse(status.out.contains("Weekly diagnostic open"), "\(zone): \(status.out)")
             let again = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: monday, env: ["TZ": zone])
             XCTAssertNotEqual(again.status, 0, "\(zone): recorded twice")
-            XCTAssertTrue(again.err.contains("already done. The next one opens the coming Sunday at 18:00."), again.err)
+            XCTAssertTrue(again.err.contains("already done. --redo takes it again, its ratings replaced; the next one opens the coming Sunday at 18:00."), again.err)
             // Skipping what is done says so, rather than that something was skipped.
             let skipped = try cli.run(["diagnostic", "--skip"], at: monday, env: ["TZ": zone])
             XCTAssertEqual(skipped.status, 0, skipped.err)
