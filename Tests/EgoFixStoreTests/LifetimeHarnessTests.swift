@@ -46,6 +46,19 @@ final class LifetimeHarnessTests: XCTestCase {
                                     diagnosticRate: 0.9, quietBias: 0.8, redoRate: 0.5))
     }
 
+    /// Across the date line and back over eleven months (Los Angeles, Auckland, New York,
+    /// Kolkata), late nights, two crashes some days, diagnostics taken again: the lives of a
+    /// sweep of 24 seeds whose first found the checks' own reading of a flight wrong (a day
+    /// given in Los Angeles counted in Auckland's, a later day's engagement at an earlier instant).
+    func test_Lifetime_fliesAcrossTheDateLineAndRatesAgain() async throws {
+        try await Life.live(Persona(name: "flies across the date line, rates again", seed: 112,
+                                    bugs: ["need-to-be-right", "need-to-be-liked", "need-to-be-busy", "fear-of-ordinary"],
+                                    activateEvery: 27, days: 330, openRate: 0.8, markRate: 0.75, crashRate: 0.09,
+                                    secondCrashRate: 0.3, gapRate: 0.04, maxGap: 6,
+                                    zones: [(0, "America/Los_Angeles"), (40, "Pacific/Auckland"), (90, "America/New_York"), (150, "Asia/Kolkata")],
+                                    lateNight: 0.15, diagnosticRate: 0.85, quietBias: 0.85, redoRate: 0.4))
+    }
+
     func test_Lifetime_twoProcessesActingAtTheSameMoments() async throws {
         try await Life.live(Persona(name: "two processes at the same moments", seed: 6, bugs: ["need-to-be-right", "need-to-impress"],
                                     activateEvery: 30, days: 730, openRate: 0.85, markRate: 0.8, crashRate: 0.1,
@@ -353,9 +366,12 @@ final class Life: @unchecked Sendable {
         let completions = try await r.completions.getAll()
         guard let user = try await r.users.get() else { return fail(day, n, "a profile", "none") }
 
-        // One daily assignment per local day.
-        let start = day.start(in: cal), end = day.adding(days: 1).start(in: cal)
-        let todays = completions.filter { $0.deletedAt == nil && $0.assignedAt >= start && $0.assignedAt < end && byId[$0.fixId]?.type != .quickFix }
+        // One daily assignment per local day: the day each was given for, where it was given (after
+        // a flight east, yesterday's fix given in Los Angeles falls in Auckland's today by its instant).
+        let end = day.adding(days: 1).start(in: cal)
+        let todays = completions.filter {
+            $0.deletedAt == nil && ($0.day ?? LocalDay($0.assignedAt, calendar: cal).ordinal) == day.ordinal && byId[$0.fixId]?.type != .quickFix
+        }
         if todays.count > 1 { fail(day, n, "one daily assignment per local day", "\(todays.count) assignments") }
 
         // No fix applied twice within 90 days.
@@ -473,7 +489,9 @@ struct NaiveStreak {
     var usedWeeks: Set<Int> = []
 
     init(engagements: [(day: Int, at: Date)]) {
-        for (d, t) in engagements.sorted(by: { $0.at < $1.at }) {
+        // In the order they were made (a flight west can make a later day's engagement the
+        // earlier instant in a simulated life, whose days are laid out by their local dates).
+        for (d, t) in engagements {
             defer { lastAt = max(lastAt ?? t, t) }
             guard let l = last else { current = 1; longest = 1; last = d; continue }
             guard d > l else { continue }
