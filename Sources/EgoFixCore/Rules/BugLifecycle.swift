@@ -199,6 +199,18 @@ public enum BugLifecycle {
         return last.count == Thresholds.stableQuietWeeks && last.allSatisfy { $0.intensity == .quiet }
     }
 
+    /// A stable or resolved bug put back to active, its stability taken back (the ratings it stood
+    /// on changed): the lifecycle decides again from the ratings there are.
+    public static func unstabilised(_ bug: Bug, at now: Date) -> Bug {
+        var b = bug
+        b.status = .active
+        b.stableSince = nil
+        b.resolvedAt = nil
+        b.lastRetestAt = nil
+        b.updatedAt = now
+        return b
+    }
+
     /// A bug's retests: the completions of its fixes assigned since its last retest began (none
     /// without one). `bugOf` names a fix's bug.
     public static func retests(of bug: Bug, among completions: [FixCompletion], bugOf: (UUID) -> UUID?) -> [FixCompletion] {

@@ -328,13 +328,7 @@ public enum SyncRules {
                 d.deletedAt != nil && d.completedAt > fresh && d.completedAt <= since && d.responses.contains { $0.bugId == bug.id }
             }
             guard changed, !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) else { continue }
-            var b = bug
-            b.status = .active
-            b.stableSince = nil
-            b.resolvedAt = nil
-            b.lastRetestAt = nil
-            b.updatedAt = bug.updatedAt.addingTimeInterval(0.001)
-            out.append(b)
+            out.append(BugLifecycle.unstabilised(bug, at: bug.updatedAt.addingTimeInterval(0.001)))
         }
         return out
     }

@@ -91,10 +91,7 @@ extension DiagnosticService {
                 b.resolvedAt = nil
             }
             if b.status == .stable, let s = b.stableSince, s >= first.completedAt {
-                b.status = .active
-                b.stableSince = nil
-                b.resolvedAt = nil
-                b.lastRetestAt = nil
+                b = BugLifecycle.unstabilised(b, at: now)
             }
             if b.status != bug.status {
                 b.updatedAt = now
