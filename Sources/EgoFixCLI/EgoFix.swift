@@ -112,7 +112,7 @@ extension EgoFix {
             // The line put in order is offered only when it parses; else what is still wrong with
             // it is said too (`bug SLUG activate --store` offered a line missing its store).
             do { _ = try root.parseAsRoot(line) } catch where root.exitCode(for: error) != .success {
-                throw CLIError("the subcommand comes first (\(shown)); put so, the line is still refused: " + usageLine(root.fullMessage(for: error)), code: 64)
+                throw CLIError("the subcommand comes first (\(shown)); in that order it is still refused: " + usageLine(root.fullMessage(for: error)), code: 64)
             } catch {}
             throw CLIError("the subcommand comes first: \(shown).", code: 64)
         }

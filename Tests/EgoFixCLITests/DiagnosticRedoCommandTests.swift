@@ -100,7 +100,7 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         let cli = try rated()
         let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "2\n2\n1\n")
         XCTAssertEqual(r.status, 0, r.out)
-        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs. Enter keeps a first rating."), r.out)
+        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs asked again. Enter keeps a first rating."), r.out)
         XCTAssertTrue(r.out.contains("// The first ratings:\r\n  Need to be right: loud @work\r\n  Need to be busy: quiet\r\n"), r.out)
         XCTAssertTrue(r.out.contains("present @home   (was loud @work)"), r.out)
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
@@ -144,5 +144,27 @@ final class DiagnosticRedoCommandTests: XCTestCase {
             XCTAssertEqual(try diagnostics(m).filter(\.live).map(\.ratings), [["quiet"], ["quiet"], ["present@work"]])
         }
         XCTAssertEqual(try a.export(), try b.export(), "the two machines agree")
+    }
+
+    /// A loud rating that sent a stable bug back stands, so a terminal redo does not ask about it:
+    /// it asked, took every answer, then refused the whole redo.
+    func test_diagnostic_redoInATerminalDoesNotAskAboutALoudRatingThatStands() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-02T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "activate", "need-to-be-busy"], at: "2026-11-02T08:01:00+01:00").status, 0)
+        for day in ["15", "22", "29"] {
+            let r = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet", "--rate", "need-to-be-busy=quiet"], at: "2026-11-\(day)T19:00:00+01:00")
+            XCTAssertEqual(r.status, 0, r.err)
+        }
+        XCTAssertTrue(try cli.run(["status"], at: "2026-12-01T13:00:00+01:00").out.contains("stable"), "both bugs stable, as the scenario needs")
+        let loud = try cli.run(["diagnostic", "--rate", "need-to-be-right=loud@work", "--rate", "need-to-be-busy=quiet"], at: sunday)
+        XCTAssertTrue(loud.out.contains("Back to active"), loud.out)
+        let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "2\n\n")
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("// 1 bug asked again."), r.out)
+        XCTAssertTrue(r.out.contains("Need to be right: loud @work   // stands: it sent the bug back to active"), r.out)
+        XCTAssertFalse(r.out.contains("need to be right felt"), r.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings).last, ["loud@work", "present"])
     }
 }

@@ -176,4 +176,47 @@ final class DiagnosticRedoTests: XCTestCase {
             XCTFail("an inactive bug the first did not rate was rated")
         } catch let e as PracticeError { XCTAssertEqual(e, .diagnosticBugNotActive(slug: "need-to-be-busy", active: ["need-to-be-right"])) }
     }
+
+    /// What a sync does with a bug another machine settled on ratings the merge does not keep
+    /// (`SyncRules.unfoundedStability`): a stability whose third quiet week is now present goes
+    /// back to active, a resolution with a present week inside its 90 days goes back to stable;
+    /// a bug whose ratings the merge did not touch is left as it is.
+    func test_DiagnosticRedo_aSyncTakesBackAStateTheKeptRatingsDoNotGive() throws {
+        let bug = Catalogue.bug("need-to-be-busy", activatedAt: c.at(2026, 9, 1))
+        let user = Catalogue.uuid("user")
+        func week(_ sunday: Int, _ month: Int, _ i: BugIntensity, deleted: Bool = false) -> WeeklyDiagnostic {
+            let day = c.day(2026, month, sunday)
+            return WeeklyDiagnostic(userId: user, weekStarting: day.adding(days: -6).start(in: c.calendar),
+                                    responses: [BugDiagnosticResponse(bugId: bug.id, intensity: i, primaryContext: i == .quiet ? nil : .work)],
+                                    completedAt: day.at(hour: 19, in: c.calendar), deletedAt: deleted ? day.at(hour: 20, in: c.calendar) : nil)
+        }
+        var stable = bug
+        stable.status = .stable
+        stable.stableSince = c.at(2026, 10, 4, 19)
+        // Made stable on 13, 20 September and 4 October quiet, before the other machine's present
+        // week of 27 September arrived.
+        let seen = [week(13, 9, .quiet), week(20, 9, .quiet), week(4, 10, .quiet)]
+        let unseen = week(27, 9, .present)
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [unseen], arrived: [], calendar: c.calendar).isEmpty,
+                      "nothing arrived or was deleted: not looked at")
+        let back = SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [unseen], arrived: [unseen.id], calendar: c.calendar)
+        XCTAssertEqual(back.map(\.status), [.active])
+        XCTAssertNil(back.first?.stableSince)
+        XCTAssertGreaterThan(back.first?.updatedAt ?? .distantPast, stable.updatedAt, "newer than the stable copy elsewhere")
+        // The same ratings with the present week a quiet one: the stability stands.
+        let quiet = week(27, 9, .quiet)
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [quiet], arrived: [quiet.id], calendar: c.calendar).isEmpty)
+        // Resolved on 10 January after 90 stable days, with a present week on 20 December arriving.
+        var resolved = stable
+        resolved.status = .resolved
+        resolved.resolvedAt = c.at(2027, 1, 10, 12)
+        let noisy = week(20, 12, .present)
+        let unresolved = SyncRules.unfoundedStability(bugs: [resolved], diagnostics: seen + [quiet, noisy], arrived: [noisy.id], calendar: c.calendar)
+        XCTAssertEqual(unresolved.map(\.status), [.stable])
+        XCTAssertNil(unresolved.first?.resolvedAt)
+        XCTAssertEqual(unresolved.first?.stableSince, stable.stableSince)
+        // A present week 90 days or more before the resolution holds nothing off.
+        let early = week(11, 10, .present)
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [resolved], diagnostics: seen + [quiet, early], arrived: [early.id], calendar: c.calendar).isEmpty)
+    }
 }

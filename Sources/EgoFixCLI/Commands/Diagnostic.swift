@@ -134,11 +134,20 @@ struct Diagnostic: AsyncParsableCommand {
             // deactivated since is not asked, and keeps its rating.
             let first = try await svc.redoTarget(at: s.now)
             let rated = try await svc.bugsRated(in: first)
-            let bugs = rated.filter(\.isActive)
             let kept = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
+            // A loud rating that sent its bug back stands: not asked (every answer was typed, then
+            // the whole redo refused).
+            let stands = rated.filter { $0.regressedAt == first.completedAt && kept[$0.id]?.intensity == .loud }
+            let bugs = rated.filter { b in b.isActive && !stands.contains { $0.id == b.id } }
             var firstLines: [String] = []
-            for r in first.responses { firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r)) }
-            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  " + s.style.dim("// \(Text.plural(bugs.count, "bug")). Enter keeps a first rating."),
+            for r in first.responses {
+                let b = rated.first { $0.id == r.bugId }
+                let note = b.map { b in stands.contains { $0.id == b.id } ? "   // stands: it sent the bug back to active"
+                    : b.isActive ? "" : "   // kept: the bug is not active" } ?? ""
+                firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + s.style.dim(note))
+            }
+            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  "
+                     + s.style.dim("// \(Text.plural(bugs.count, "bug")) asked again. Enter keeps a first rating."),
                      "", s.style.dim("// The first ratings:")] + firstLines + [""])
             guard let answers = ask(bugs, s, keeping: kept) else { return }
             let carried = first.responses.filter { r in !bugs.contains { $0.id == r.bugId } }
@@ -264,8 +273,8 @@ struct Diagnostic: AsyncParsableCommand {
             // hint led to a second refusal ("not active").
             guard let near = try await s.repos.bugs.getBySlug(nearest), !near.isActive else { throw PracticeError.unknownBug(typed, nearest: nearest) }
             let active = try await s.repos.bugs.getActive().filter { $0.deletedAt == nil }.map(\.slug).sorted()
-            throw CLIError("--rate '\(r)': unknown bug '\(typed)' (\(nearest)? It is not active; the diagnostic rates "
-                           + (active.isEmpty ? "active bugs, and none is" : "active bugs: " + active.joined(separator: ", ")) + "). Nothing recorded.")
+            throw CLIError("unknown bug '\(typed)' (\(nearest)? It is not active; the diagnostic rates "
+                           + (active.isEmpty ? "active bugs, and none is" : "active bugs: " + active.joined(separator: ", ")) + "). Run `egofix bugs` to list the slugs.")
         }
         // Empty parts kept: "loud@" is a malformed context, not "loud".
         let valueParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

@@ -199,6 +199,17 @@ public enum BugLifecycle {
         return last.count == Thresholds.stableQuietWeeks && last.allSatisfy { $0.intensity == .quiet }
     }
 
+    /// Whether a resolved bug's resolution stands on its ratings: none after its stable date that
+    /// was not quiet fewer than 90 days before its resolution (a bug in any other state: true).
+    public static func resolutionStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic], calendar: Calendar) -> Bool {
+        guard bug.status == .resolved, let since = bug.stableSince, let resolved = bug.resolvedAt else { return true }
+        let day = LocalDay(resolved, calendar: calendar)
+        return !ratings(of: bug, in: diagnostics, after: since).contains {
+            $0.intensity != .quiet && $0.completed <= resolved
+                && day.days(since: LocalDay($0.completed, calendar: calendar)) < Thresholds.resolvedAfterStableDays
+        }
+    }
+
     /// A stable or resolved bug put back to active, its stability taken back (the ratings it stood
     /// on changed): the lifecycle decides again from the ratings there are.
     public static func unstabilised(_ bug: Bug, at now: Date) -> Bug {

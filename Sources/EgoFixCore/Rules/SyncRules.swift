@@ -312,23 +312,38 @@ public enum SyncRules {
         }
     }
 
-    /// Stable (or resolved) bugs whose stability no longer stands on the week ratings the merge
-    /// kept, put back to active for the lifecycle to decide again. A rating can change under a
-    /// bug another machine made stable: a redo there (`diagnostic --redo`) made before this one
-    /// saw it, or a week rated on two machines of which the merge kept the other (its third
-    /// quiet week is then present). Only a bug with a deleted rating in its active period up to
-    /// its stable date is looked at; it is stamped just after its last change, as every machine
-    /// does alike, so the put-back wins over the stable copy still in other machines' files.
-    public static func unfoundedStability(bugs: [Bug], diagnostics: [WeeklyDiagnostic]) -> [Bug] {
+    /// Stable (or resolved) bugs whose state no longer stands on the week ratings the merge kept,
+    /// put back for the lifecycle to decide again. A machine can make a bug stable or resolved on
+    /// ratings other than the ones the merge keeps: before another machine's rating of the same
+    /// weeks reached it (a present week it had not seen), on a rating a redo there replaced, or on
+    /// a week rated on both machines whose other rating the merge keeps. Looked at: a bug with a
+    /// rating up to its stable (or resolved) date that the merge deleted or brought in (`arrived`:
+    /// the diagnostics it took or changed). A stability that does not stand goes back to active; a
+    /// resolution a noisy week within its 90 days does not allow goes back to stable. Stamped just
+    /// after the bug's last change, as every machine does alike, so the put-back wins over the copy
+    /// still in other machines' files.
+    public static func unfoundedStability(bugs: [Bug], diagnostics: [WeeklyDiagnostic], arrived: Set<UUID>,
+                                          calendar: Calendar) -> [Bug] {
         var out: [Bug] = []
         for bug in bugs where (bug.status == .stable || bug.status == .resolved) && bug.deletedAt == nil {
             guard let since = bug.stableSince else { continue }
             let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
-            let changed = diagnostics.contains { d in
-                d.deletedAt != nil && d.completedAt > fresh && d.completedAt <= since && d.responses.contains { $0.bugId == bug.id }
+            let until = bug.resolvedAt ?? since
+            let moved = diagnostics.contains { d in
+                (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.completedAt <= until
+                    && d.responses.contains { $0.bugId == bug.id }
             }
-            guard changed, !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) else { continue }
-            out.append(BugLifecycle.unstabilised(bug, at: bug.updatedAt.addingTimeInterval(0.001)))
+            guard moved else { continue }
+            let at = bug.updatedAt.addingTimeInterval(0.001)
+            if !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) {
+                out.append(BugLifecycle.unstabilised(bug, at: at))
+            } else if !BugLifecycle.resolutionStands(bug, diagnostics: diagnostics, calendar: calendar) {
+                var b = bug
+                b.status = .stable
+                b.resolvedAt = nil
+                b.updatedAt = at
+                out.append(b)
+            }
         }
         return out
     }

@@ -255,7 +255,8 @@ struct SyncState {
             diagnostics[d.id] = d
             mark(WeeklyDiagnostic.table, d.id)
         }
-        for b in SyncRules.unfoundedStability(bugs: sortedValues(bugs), diagnostics: sortedValues(diagnostics).filter { $0.userId == profile }) {
+        for b in SyncRules.unfoundedStability(bugs: sortedValues(bugs), diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
+                                              arrived: changed[WeeklyDiagnostic.table] ?? [], calendar: calendar) {
             bugs[b.id] = b
             mark(Bug.table, b.id)
         }
