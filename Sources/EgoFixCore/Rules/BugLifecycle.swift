@@ -144,7 +144,7 @@ public enum BugLifecycle {
     public static func effective(_ t: Transition, of bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
                                  retests: [FixCompletion], now: Date, calendar: Calendar) -> Date {
         func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity)] {
-            BugLifecycle.ratings(of: bug, in: diagnostics, after: start)
+            BugLifecycle.ratings(of: bug, in: diagnostics, after: start).map { ($0.completed, $0.intensity) }
         }
         func noonOfDay(_ instant: Date, plus days: Int) -> Date {
             LocalDay(instant, calendar: calendar).adding(days: days).at(hour: 12, in: calendar)
@@ -180,23 +180,29 @@ public enum BugLifecycle {
     /// The bug's ratings made after `start`, by week (a stable sort, so the same as sorting the
     /// diagnostics first).
     static func ratings(of bug: Bug, in diagnostics: [WeeklyDiagnostic], after start: Date)
-        -> [(completed: Date, intensity: BugIntensity)] {
+        -> [(completed: Date, intensity: BugIntensity, week: Date)] {
         var out: [(completed: Date, intensity: BugIntensity, week: Date)] = []
         for i in diagnostics.indices where diagnostics[i].deletedAt == nil && diagnostics[i].completedAt > start {
             if let r = diagnostics[i].responses.first(where: { $0.bugId == bug.id }) {
                 out.append((diagnostics[i].completedAt, r.intensity, diagnostics[i].weekStarting))
             }
         }
-        return out.indices.sorted { out[$0].week < out[$1].week }.map { (out[$0].completed, out[$0].intensity) }
+        return out.indices.sorted { out[$0].week < out[$1].week }.map { out[$0] }
     }
 
-    /// Whether a stable (or resolved) bug's stability stands on its ratings: the last 3 of its
-    /// active period up to its stable date all quiet (a bug in any other state: true).
+    /// Whether a stable (or resolved) bug's stability stands on its ratings: 3 quiet weeks in a
+    /// row in its active period, in week order, among the weeks up to its stable date (a bug in
+    /// any other state: true). Not only the last 3: a stable bug stays stable through a present
+    /// week, so a machine that saw the quiet run late dates it later, after that present week.
     public static func stabilityStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic]) -> Bool {
         guard bug.status == .stable || bug.status == .resolved, let since = bug.stableSince else { return true }
         let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
-        let last = ratings(of: bug, in: diagnostics, after: fresh).filter { $0.completed <= since }.suffix(Thresholds.stableQuietWeeks)
-        return last.count == Thresholds.stableQuietWeeks && last.allSatisfy { $0.intensity == .quiet }
+        var run = 0
+        for r in ratings(of: bug, in: diagnostics, after: fresh) where r.week <= since {
+            run = r.intensity == .quiet ? run + 1 : 0
+            if run >= Thresholds.stableQuietWeeks { return true }
+        }
+        return false
     }
 
     /// Whether a resolved bug's resolution stands on its ratings: none after its stable date that

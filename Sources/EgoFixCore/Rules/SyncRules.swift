@@ -317,8 +317,9 @@ public enum SyncRules {
     /// ratings other than the ones the merge keeps: before another machine's rating of the same
     /// weeks reached it (a present week it had not seen), on a rating a redo there replaced, or on
     /// a week rated on both machines whose other rating the merge keeps. Looked at: a bug with a
-    /// rating up to its stable (or resolved) date that the merge deleted or brought in (`arrived`:
-    /// the diagnostics it took or changed). A stability that does not stand goes back to active; a
+    /// rating of a week up to its stable (or resolved) date that the merge deleted or brought in
+    /// (`arrived`: the diagnostics it took or changed; a week's rating can be made after the
+    /// moment, in another zone or with `--anyway`). A stability that does not stand goes back to active; a
     /// resolution a noisy week within its 90 days does not allow goes back to stable. Stamped just
     /// after the bug's last change, as every machine does alike, so the put-back wins over the copy
     /// still in other machines' files.
@@ -330,7 +331,7 @@ public enum SyncRules {
             let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
             let until = bug.resolvedAt ?? since
             let moved = diagnostics.contains { d in
-                (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.completedAt <= until
+                (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.weekStarting <= until
                     && d.responses.contains { $0.bugId == bug.id }
             }
             guard moved else { continue }
