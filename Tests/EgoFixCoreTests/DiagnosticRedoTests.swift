@@ -206,6 +206,21 @@ final class DiagnosticRedoTests: XCTestCase {
         // The same ratings with the present week a quiet one: the stability stands.
         let quiet = week(27, 9, .quiet)
         XCTAssertTrue(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [quiet], arrived: [quiet.id], calendar: c.calendar).isEmpty)
+        // Stable on the kept ratings earlier than the merged record says: quiet 13, 20 September
+        // and 4 October (a run), present 11 October, quiet 18 October, the record's stable date
+        // the 18th (its machine saw the run late). A stable bug stays stable through a present week.
+        let late = week(18, 10, .quiet)
+        var lateStable = stable
+        lateStable.stableSince = c.at(2026, 10, 18, 19)
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [lateStable], diagnostics: seen + [quiet, week(11, 10, .present), late],
+                                                   arrived: [late.id], calendar: c.calendar).isEmpty)
+        // A week's rating made after the stable moment (in another zone, or with --anyway) is read
+        // by its week: 27 September present, rated on 5 October.
+        var after = week(27, 9, .present)
+        after = WeeklyDiagnostic(id: after.id, userId: user, weekStarting: after.weekStarting, responses: after.responses,
+                                 completedAt: c.at(2026, 10, 5, 9))
+        XCTAssertEqual(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [after], arrived: [after.id], calendar: c.calendar)
+                        .map(\.status), [.active])
         // Resolved on 10 January after 90 stable days, with a present week on 20 December arriving.
         var resolved = stable
         resolved.status = .resolved
