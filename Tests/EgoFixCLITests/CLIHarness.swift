@@ -130,3 +130,19 @@ extension CLI {
         return Result(status: p.terminationStatus, out: out, err: "")
     }
 }
+
+extension CLI {
+    /// Two machines sharing a sync folder: A begins a practice on `bug` at `begun` and rates it
+    /// quiet at each of `quiet`, syncs at `synced`, and B joins a few minutes later.
+    static func twoMachines(bug: String, begun: String, quiet: [String], synced: String,
+                            joined: String) throws -> (a: CLI, b: CLI, folder: String) {
+        let a = try CLI(), b = try CLI()
+        let dir = a.workdir + "/shared"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        XCTAssertEqual(try a.run(["init", "--bug", bug], at: begun).status, 0)
+        for at in quiet { XCTAssertEqual(try a.run(["diagnostic", "--rate", "\(bug)=quiet"], at: at).status, 0) }
+        XCTAssertEqual(try a.run(["sync", dir], at: synced).status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: joined).status, 0)
+        return (a, b, dir)
+    }
+}

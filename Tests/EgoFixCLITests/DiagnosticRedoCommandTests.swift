@@ -117,15 +117,9 @@ final class DiagnosticRedoCommandTests: XCTestCase {
     /// before the redo reached it (its 28th active day came first there): the sync put the stable
     /// copy over the redo's, and the bug stayed stable on quiet, quiet, present.
     func test_diagnostic_aRedoOnOneMachineTakesBackStabilityTheOtherGaveBeforeSeeingIt() throws {
-        let a = try CLI(), b = try CLI()
-        let dir = a.workdir + "/shared"
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-busy"], at: "2026-10-05T09:00:00+02:00").status, 0)
-        for at in ["2026-10-18T19:00:00+02:00", "2026-10-25T19:00:00+01:00"] {
-            XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: at).status, 0)
-        }
-        XCTAssertEqual(try a.run(["sync", dir], at: "2026-10-26T09:00:00+01:00").status, 0)
-        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-10-26T09:05:00+01:00").status, 0)
+        let (a, b, dir) = try CLI.twoMachines(bug: "need-to-be-busy", begun: "2026-10-05T09:00:00+02:00",
+                                              quiet: ["2026-10-18T19:00:00+02:00", "2026-10-25T19:00:00+01:00"],
+                                              synced: "2026-10-26T09:00:00+01:00", joined: "2026-10-26T09:05:00+01:00")
         // The third quiet week; the 28th active day is Monday 2 November.
         XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-11-01T19:00:00+01:00").status, 0)
         XCTAssertEqual(try a.run(["sync", dir], at: "2026-11-01T19:05:00+01:00").status, 0)

@@ -113,14 +113,9 @@ final class SyncCommandTests: XCTestCase {
     /// A bug made stable on one machine before the other's present week reached it (nothing
     /// deleted, only unseen): the kept ratings are quiet, quiet, present, quiet, so not stable.
     func test_sync_cli_aBugMadeStableBeforeAnotherMachinesWeekArrivedIsPutBack() throws {
-        let a = try CLI(), b = try CLI()
-        let dir = try shared(a)
-        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-busy"], at: "2026-09-01T09:00:00+02:00").status, 0)
-        for at in ["2026-09-13T19:00:00+02:00", "2026-09-20T19:00:00+02:00"] {
-            XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: at).status, 0)
-        }
-        XCTAssertEqual(try a.run(["sync", dir], at: "2026-09-21T09:00:00+02:00").status, 0)
-        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-09-21T09:05:00+02:00").status, 0)
+        let (a, b, dir) = try CLI.twoMachines(bug: "need-to-be-busy", begun: "2026-09-01T09:00:00+02:00",
+                                              quiet: ["2026-09-13T19:00:00+02:00", "2026-09-20T19:00:00+02:00"],
+                                              synced: "2026-09-21T09:00:00+02:00", joined: "2026-09-21T09:05:00+02:00")
         XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=present@work"], at: "2026-09-27T19:00:00+02:00").status, 0)
         let quiet = try b.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-10-04T19:00:00+02:00")
         XCTAssertTrue(quiet.out.contains("stable"), "B made the bug stable, as the scenario needs: \(quiet.out)")
