@@ -74,7 +74,7 @@ public enum BugLifecycle {
             // callers pass them so), the run of quiet ratings at the end is long enough.
             // The active period runs from the later of the last activation and the last
             // regression: only ratings made in it count, and it must be 28 days long.
-            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+            let fresh = activePeriodStart(of: bug)
             var quietRun = 0
             var lastWeek: Date?
             var inOrder = true
@@ -155,7 +155,7 @@ public enum BugLifecycle {
         case .activated:
             return now
         case .stabilised:
-            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+            let fresh = activePeriodStart(of: bug)
             let rated = ratings(after: fresh)
             let quiet = rated.reversed().prefix { $0.intensity == .quiet }.reversed()
             at = quiet.prefix(Thresholds.stableQuietWeeks).map(\.completed).max() ?? now
@@ -196,7 +196,7 @@ public enum BugLifecycle {
     /// week, so a machine that saw the quiet run late dates it later, after that present week.
     public static func stabilityStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic]) -> Bool {
         guard bug.status == .stable || bug.status == .resolved, let since = bug.stableSince else { return true }
-        let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+        let fresh = activePeriodStart(of: bug)
         var run = 0
         for r in ratings(of: bug, in: diagnostics, after: fresh) where r.week <= since {
             run = r.intensity == .quiet ? run + 1 : 0
@@ -214,6 +214,22 @@ public enum BugLifecycle {
             $0.intensity != .quiet && $0.completed <= resolved
                 && day.days(since: LocalDay($0.completed, calendar: calendar)) < Thresholds.resolvedAfterStableDays
         }
+    }
+
+    /// When the bug's active period began: the later of its last activation and its last
+    /// regression. Only ratings made after it count towards stability.
+    public static func activePeriodStart(of bug: Bug) -> Date {
+        max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+    }
+
+    /// A resolved bug put back to stable, its resolution taken back (a week that was not quiet
+    /// inside its 90 days turned up after it).
+    public static func unresolved(_ bug: Bug, at now: Date) -> Bug {
+        var b = bug
+        b.status = .stable
+        b.resolvedAt = nil
+        b.updatedAt = now
+        return b
     }
 
     /// A stable or resolved bug put back to active, its stability taken back (the ratings it stood

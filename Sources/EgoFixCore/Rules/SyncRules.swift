@@ -328,7 +328,7 @@ public enum SyncRules {
         var out: [Bug] = []
         for bug in bugs where (bug.status == .stable || bug.status == .resolved) && bug.deletedAt == nil {
             guard let since = bug.stableSince else { continue }
-            let fresh = max(bug.regressedAt ?? .distantPast, bug.activatedAt ?? .distantPast)
+            let fresh = BugLifecycle.activePeriodStart(of: bug)
             let until = bug.resolvedAt ?? since
             let moved = diagnostics.contains { d in
                 (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.weekStarting <= until
@@ -339,11 +339,7 @@ public enum SyncRules {
             if !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) {
                 out.append(BugLifecycle.unstabilised(bug, at: at))
             } else if !BugLifecycle.resolutionStands(bug, diagnostics: diagnostics, calendar: calendar) {
-                var b = bug
-                b.status = .stable
-                b.resolvedAt = nil
-                b.updatedAt = at
-                out.append(b)
+                out.append(BugLifecycle.unresolved(bug, at: at))
             }
         }
         return out

@@ -87,16 +87,12 @@ extension DiagnosticService {
             }
             var b = bug
             if b.status == .resolved, let r = b.resolvedAt, r >= first.completedAt {
-                b.status = .stable
-                b.resolvedAt = nil
+                b = BugLifecycle.unresolved(b, at: now)
             }
             if b.status == .stable, let s = b.stableSince, s >= first.completedAt {
                 b = BugLifecycle.unstabilised(b, at: now)
             }
-            if b.status != bug.status {
-                b.updatedAt = now
-                undo.append(b)
-            }
+            if b.status != bug.status { undo.append(b) }
         }
         var old = first
         // Never at its own instant, which is how a sync marks a diagnostic that lost to another
