@@ -130,6 +130,32 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try a.export(), try b.export())
     }
 
+    /// Three quiet weeks in a row, rated on two machines, neither of which saw all three before a
+    /// present week was rated: on one machine the bug was stable from the third quiet week, and a
+    /// present week does not end a stability. The merge kept it active on both, on quiet, quiet,
+    /// quiet, present.
+    func test_sync_cli_aRunOfQuietWeeksSplitBetweenTwoMachinesMakesTheBugStable() throws {
+        let (a, b, dir) = try CLI.twoMachines(bug: "need-to-be-busy", begun: "2026-08-20T09:00:00+02:00",
+                                              quiet: ["2026-09-06T19:00:00+02:00"],
+                                              synced: "2026-09-07T09:00:00+02:00", joined: "2026-09-07T09:05:00+02:00")
+        XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-09-13T19:00:00+02:00").status, 0)
+        XCTAssertEqual(try b.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-09-20T19:00:00+02:00").status, 0)
+        let present = try a.run(["diagnostic", "--rate", "need-to-be-busy=present@work"], at: "2026-09-27T19:00:00+02:00")
+        XCTAssertEqual(present.status, 0)
+        XCTAssertFalse(present.out.contains("stable"), "A saw no run of three, as the scenario needs: \(present.out)")
+        for (m, t) in [(a, "09:10"), (b, "09:11"), (a, "09:12"), (b, "09:13")] {
+            XCTAssertEqual(try m.run(["sync", dir], at: "2026-09-28T\(t):00+02:00").status, 0)
+        }
+        for m in [a, b] {
+            let bugs = try m.json(["bugs"], at: "2026-09-28T10:00:00+02:00")
+            let busy = try XCTUnwrap((bugs["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-busy" })
+            XCTAssertEqual(busy["status"] as? String, "stable", "\(busy)")
+            XCTAssertEqual(busy["stableSince"] as? String, "2026-09-20T17:00:00.000Z", "from the third quiet week: \(busy)")
+            XCTAssertTrue(try m.run(["sync", dir], at: "2026-09-28T10:01:00+02:00").out.contains("0 records changed here"))
+        }
+        XCTAssertEqual(try a.export(), try b.export())
+    }
+
     func test_sync_cli_aFolderItMadeIsSaid() throws {
         let a = try CLI()
         XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)

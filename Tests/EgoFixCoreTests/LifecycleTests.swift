@@ -40,6 +40,58 @@ final class LifecycleTests: XCTestCase {
         XCTAssertNil(BugLifecycle.evaluate(bug, crashes: [], diagnostics: weeks, retests: [], now: c.at(2026, 3, 29), calendar: c.calendar))
     }
 
+    /// The moment a run of quiet weeks first made an active bug stable, had it been looked at
+    /// every day (what a sync asks when it brings in the weeks that complete a run after a later
+    /// present week): the run's stability must have come before the week that ended it.
+    func test_firstStability_isTheFirstRunThatHeldBeforeTheWeekThatEndedIt() {
+        let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
+        let run = quietWeeks(bug, from: c.day(2026, 3, 9), count: 3)   // Sundays 15, 22, 29 March
+        let present = diag(bug, .present, week: c.day(2026, 3, 30))  // Sunday 5 April
+        let later = quietWeeks(bug, from: c.day(2026, 4, 6), count: 3) // Sundays 12, 19, 26 April
+        func first(_ b: Bug, crashes: [Crash] = [], _ d: [WeeklyDiagnostic], now: Date? = nil) -> Date? {
+            BugLifecycle.firstStability(of: b, crashes: crashes, diagnostics: d, now: now ?? c.at(2026, 6, 1), calendar: c.calendar)
+        }
+        // Its 28th active day (30 March, noon) came after the third quiet week and before the present one.
+        XCTAssertEqual(first(bug, run + [present]), c.at(2026, 3, 30, 12))
+        XCTAssertEqual(BugLifecycle.evaluate(bug, crashes: [], diagnostics: run + [present], retests: [], now: c.at(2026, 6, 1), calendar: c.calendar),
+                       nil, "the last three ratings alone no longer give it")
+        // Activated on 10 March: its 28th day is 7 April, after the present week.
+        XCTAssertNil(first(Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 10)), run + [present]))
+        // A crash on 20 March puts it at 10 April, after the present week; the next run gives it.
+        let crash = Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 20))
+        XCTAssertNil(first(bug, crashes: [crash], run + [present]))
+        XCTAssertEqual(first(bug, crashes: [crash], run + [present] + later), c.at(2026, 4, 26, 19))
+        // A crash 25 days before does not hold it off; nor is anything given after `now`.
+        XCTAssertEqual(first(bug, crashes: [Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 5))], run + [present]), c.at(2026, 3, 30, 12))
+        XCTAssertNil(first(bug, run + [present], now: c.at(2026, 3, 30, 11)))
+        // Only an active bug is asked.
+        var stable = bug
+        stable.status = .stable
+        XCTAssertNil(first(stable, run + [present]))
+    }
+
+    /// After a merge, the lifecycle runs on from a run's stability: a later loud week sends the
+    /// bug back to active from that week, and a later run makes it stable again.
+    func test_overlookedStability_runsTheLifecycleOnFromTheRun() {
+        let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
+        let run = quietWeeks(bug, from: c.day(2026, 3, 9), count: 3)
+        let loud = diag(bug, .loud, week: c.day(2026, 3, 30))
+        func merged(_ d: [WeeklyDiagnostic], arrived: [WeeklyDiagnostic]) -> [Bug] {
+            SyncRules.overlookedStability(bugs: [bug], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)),
+                                          now: c.at(2026, 6, 1), calendar: c.calendar)
+        }
+        XCTAssertTrue(merged(run + [loud], arrived: []).isEmpty, "nothing brought in: not looked at")
+        let back = merged(run + [loud], arrived: [run[1]])
+        XCTAssertEqual(back.map(\.status), [.active])
+        XCTAssertEqual(back.first?.regressedAt, loud.completedAt, "stable from 30 March, sent back by the loud week")
+        XCTAssertEqual(back.first?.updatedAt, bug.updatedAt.addingTimeInterval(0.001))
+        let again = merged(run + [loud] + quietWeeks(bug, from: c.day(2026, 4, 6), count: 3), arrived: [run[1]])
+        XCTAssertEqual(again.map(\.status), [.stable])
+        XCTAssertEqual(again.first?.stableSince, c.at(2026, 5, 3, 12), "28 days from the regression")
+        XCTAssertEqual(again.first?.regressedAt, loud.completedAt)
+        XCTAssertTrue(merged(run, arrived: [run[1]]).map(\.status) == [.stable], "a run still at the end is stable too")
+    }
+
     func test_stableRegressesOnCrashLoudOrFailedRetest() {
         var bug = Catalogue.bug("need-to-be-right", status: .stable, activatedAt: c.at(2026, 1, 1))
         bug.stableSince = c.at(2026, 3, 1)

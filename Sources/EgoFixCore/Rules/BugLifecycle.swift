@@ -146,9 +146,7 @@ public enum BugLifecycle {
         func ratings(after start: Date) -> [(completed: Date, intensity: BugIntensity)] {
             BugLifecycle.ratings(of: bug, in: diagnostics, after: start).map { ($0.completed, $0.intensity) }
         }
-        func noonOfDay(_ instant: Date, plus days: Int) -> Date {
-            LocalDay(instant, calendar: calendar).adding(days: days).at(hour: 12, in: calendar)
-        }
+        func noonOfDay(_ instant: Date, plus days: Int) -> Date { noon(of: instant, plus: days, calendar: calendar) }
         let mine = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }
         var at: Date
         switch t {
@@ -175,6 +173,45 @@ public enum BugLifecycle {
             at = causes.min() ?? now
         }
         return min(at, now)
+    }
+
+    /// The local noon `days` days after `instant`'s day: where a day reached by counting is stamped.
+    static func noon(of instant: Date, plus days: Int, calendar: Calendar) -> Date {
+        LocalDay(instant, calendar: calendar).adding(days: days).at(hour: 12, in: calendar)
+    }
+
+    /// When an active bug's ratings first made it stable, had it been looked at every day: the
+    /// first run of 3 quiet weeks in a row (in week order) in its active period whose stability
+    /// (dated as `effective` dates it: the run's third rating, the 28th active day, 21 days after a
+    /// crash) came before the rating that ended the run, and by `now`. Nil for a bug in any other
+    /// state or with no such run. `evaluate` asks only whether the last 3 ratings are quiet now,
+    /// which is the same question while every machine sees every week; a merge can bring in the
+    /// weeks that complete a run after a later present week was rated.
+    public static func firstStability(of bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic],
+                                      now: Date, calendar: Calendar) -> Date? {
+        guard bug.status == .active, bug.activatedAt != nil else { return nil }
+        let fresh = activePeriodStart(of: bug)
+        let rated = ratings(of: bug, in: diagnostics, after: fresh)
+        let crashed = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }.map(\.crashedAt).sorted()
+        let weeks = Thresholds.stableQuietWeeks
+        var start = 0
+        while start < rated.count {
+            var end = start
+            while end < rated.count && rated[end].intensity == .quiet { end += 1 }
+            if end - start >= weeks {
+                var at = max(rated[start..<start + weeks].map(\.completed).max() ?? now,
+                             noon(of: fresh, plus: Thresholds.stableMinimumActiveDays, calendar: calendar))
+                for crash in crashed {
+                    guard crash <= at else { break }
+                    if LocalDay(at, calendar: calendar).days(since: LocalDay(crash, calendar: calendar)) < Thresholds.stableCrashFreeDays {
+                        at = noon(of: crash, plus: Thresholds.stableCrashFreeDays, calendar: calendar)
+                    }
+                }
+                if at <= now && (end == rated.count || at < rated[end].completed) { return at }
+            }
+            start = end + 1
+        }
+        return nil
     }
 
     /// The bug's ratings made after `start`, by week (a stable sort, so the same as sorting the

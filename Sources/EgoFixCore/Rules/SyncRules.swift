@@ -345,6 +345,39 @@ public enum SyncRules {
         return out
     }
 
+    /// Active bugs that the ratings the merge kept made stable, put there: each machine saw only
+    /// some of a run of 3 quiet weeks before a later week that was not quiet was rated, so none
+    /// made the bug stable, and the lifecycle, which asks of the last 3 ratings, no longer would.
+    /// On one machine that saw every week it is stable. Looked at: an active bug with a rating in
+    /// its active period that the merge deleted or brought in. It is made stable from the moment
+    /// the run first gave it (`BugLifecycle.firstStability`), then the lifecycle runs on to `now`
+    /// (a later loud rating or crash sends it back, and a later run may make it stable again).
+    /// Stamped as `unfoundedStability` stamps, just after the bug's last change.
+    public static func overlookedStability(bugs: [Bug], crashes: [Crash], diagnostics: [WeeklyDiagnostic], arrived: Set<UUID>,
+                                           now: Date, calendar: Calendar) -> [Bug] {
+        var out: [Bug] = []
+        for bug in bugs where bug.status == .active && bug.deletedAt == nil {
+            let fresh = BugLifecycle.activePeriodStart(of: bug)
+            let moved = diagnostics.contains { d in
+                (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.responses.contains { $0.bugId == bug.id }
+            }
+            guard moved else { continue }
+            let stamp = bug.updatedAt.addingTimeInterval(0.001)
+            var b = bug
+            // Each pass moves the active period on (a regression comes after the stability it ends).
+            for _ in 0...diagnostics.count {
+                guard let at = BugLifecycle.firstStability(of: b, crashes: crashes, diagnostics: diagnostics, now: now, calendar: calendar)
+                else { break }
+                b = BugLifecycle.apply(.stabilised, to: b, at: stamp, effective: at)
+                b = BugLifecycle.settle(b, crashes: crashes, diagnostics: diagnostics, retests: { _ in [] }, now: now, calendar: calendar).bug
+            }
+            guard b.status != .active || b.regressedAt != bug.regressedAt else { continue }
+            b.updatedAt = stamp
+            out.append(b)
+        }
+        return out
+    }
+
     // MARK: - Streak
 
     /// One instant that counts a day for the streak, and the local day it counts.

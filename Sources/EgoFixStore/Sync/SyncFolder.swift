@@ -277,7 +277,7 @@ extension SQLiteStore {
             }
         }
         guard let profile else { throw SyncError.nothingToJoin(folder) }
-        state.applyRules(profile: profile, calendar: calendar)
+        state.applyRules(profile: profile, calendar: calendar, now: now)
         try state.write(db)
         report.recordsChanged = state.changedCount
         return (report, state.deviceFile(device: device, profile: profile))

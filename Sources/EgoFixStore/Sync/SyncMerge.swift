@@ -238,7 +238,7 @@ struct SyncState {
 
     /// The same-day rule, version bumps and the profile's derived fields (SyncRules), applied to
     /// the merged records.
-    mutating func applyRules(profile: UUID, calendar: Calendar) {
+    mutating func applyRules(profile: UUID, calendar: Calendar, now: Date) {
         for c in SyncRules.resolveSameDay(sortedValues(completions), fixTypes: fixTypes, events: sortedValues(events), calendar: calendar) {
             completions[c.id] = c
             mark(FixCompletion.table, c.id)
@@ -257,6 +257,12 @@ struct SyncState {
         }
         for b in SyncRules.unfoundedStability(bugs: sortedValues(bugs), diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
                                               arrived: changed[WeeklyDiagnostic.table] ?? [], calendar: calendar) {
+            bugs[b.id] = b
+            mark(Bug.table, b.id)
+        }
+        for b in SyncRules.overlookedStability(bugs: sortedValues(bugs), crashes: sortedValues(crashes),
+                                               diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
+                                               arrived: changed[WeeklyDiagnostic.table] ?? [], now: now, calendar: calendar) {
             bugs[b.id] = b
             mark(Bug.table, b.id)
         }
