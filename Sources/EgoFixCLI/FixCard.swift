@@ -56,7 +56,7 @@ enum FixCard {
         case .standard:
             return []
         case .timed(let t):
-            var out = ["timer: " + duration(t.durationSeconds)]
+            var out = ["timer: " + Plural.duration(seconds: t.durationSeconds)]
             if let p = t.prompt { out += Text.wrap(p, indent: "  ") }
             out.append("  (`egofix timer` runs it; --timer-done if you timed it yourself)")
             return out
@@ -87,9 +87,4 @@ enum FixCard {
         }
     }
 
-    static func duration(_ seconds: Int) -> String {
-        if seconds >= 3600 && seconds % 3600 == 0 { return Text.plural(seconds / 3600, "hour") }
-        if seconds >= 60 && seconds % 60 == 0 { return Text.plural(seconds / 60, "minute") }
-        return Text.plural(seconds, "second")
-    }
 }

@@ -1,5 +1,8 @@
 import Foundation
 import XCTest
+import EgoFixCore
+@testable import EgoFixCLI
+@testable import EgoFixSite
 
 /// The copy audit's second round: what the commands print, as a user reads it.
 final class CopyAuditTests: XCTestCase {
@@ -14,6 +17,19 @@ final class CopyAuditTests: XCTestCase {
         let run = try cli.run(["calibrate", "--runs", "3"])
         XCTAssertEqual(run.status, 0, run.err)
         XCTAssertTrue(run.out.contains("the 5% target."), run.out)
+    }
+
+    /// A timer's length reads the same on the fix card and on the site: the site said "Timer,
+    /// 1440 min." where the card said "24 hours", and cut 90 seconds to "1 min".
+    func test_timer_lengthReadsAlikeOnTheCardAndTheSite() throws {
+        func fix(_ seconds: Int) -> Fix {
+            Fix(number: 1, bugId: UUID(), interactionType: .timed, prompt: "p",
+                configurationData: Data(#"{"durationSeconds":\#(seconds)}"#.utf8), createdAt: Date(timeIntervalSince1970: 0))
+        }
+        for (seconds, said) in [(86_400, "24 hours"), (3_600, "1 hour"), (600, "10 minutes"), (90, "90 seconds")] {
+            XCTAssertEqual(FixCard.interactionLines(fix: fix(seconds)).first, "timer: " + said)
+            XCTAssertEqual(PageContext.interactionDetail(fix(seconds)), "Timer, \(said).")
+        }
     }
 
     /// Activating a bug again said "Activated again: its severity starts low again."
@@ -45,6 +61,15 @@ final class CopyAuditTests: XCTestCase {
         XCTAssertEqual(imported.status, 0, imported.err)
         XCTAssertTrue(imported.out.hasPrefix("Imported \(file): 5 bugs, "), imported.out)
         XCTAssertFalse(imported.out.contains("pattern"), imported.out)
+    }
+
+    /// An empty EGOFIX_NOW is no clock, in `demo` as in every command: the demo ends on its own
+    /// last day (it ended today, on the real clock).
+    func test_demo_anEmptyClockVariableIsNoClock() throws {
+        let cli = try CLI()
+        let demo = try cli.run(["demo"], env: ["EGOFIX_NOW": ""])
+        XCTAssertEqual(demo.status, 0, demo.err)
+        XCTAssertTrue(demo.out.contains("// 1 year ending \(DemoSite.endDate.prefix(10)), seed 7."), demo.out)
     }
 
     /// `check` printed the settings as SQLite returns them: "synchronous: 2", "foreign_keys: 1".

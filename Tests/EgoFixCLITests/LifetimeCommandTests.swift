@@ -1020,6 +1020,23 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertFalse(try cli.run(["today", "--json"], at: "2026-04-30T09:00:00Z").out.contains("Welcome back"))
     }
 
+    /// The time since the last entry counts from the day that entry counted where it was made,
+    /// in `today` as on the dashboard. A fix marked on Tuesday morning in Tokyo is Monday evening
+    /// in Los Angeles: after the flight, `today` counted 9 days on the 18th where the dashboard
+    /// built a moment before counted 8.
+    func test_Today_aReturnAfterAFlightCountsFromTheDayTheLastEntryCounted() throws {
+        let cli = try CLI(zone: "Asia/Tokyo")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-10T08:00:00+09:00").status, 0)
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-10T08:30:00+09:00").status, 0)
+        let la = ["TZ": ":/usr/share/zoneinfo/America/Los_Angeles"]
+        let built = try cli.run(["build"], at: "2026-03-18T09:00:00-07:00", env: la)
+        XCTAssertEqual(built.status, 0, built.err)
+        let page = try String(contentsOfFile: cli.workdir + "/site/index.html", encoding: .utf8)
+        XCTAssertTrue(page.contains("8 days since the last entry."), "the dashboard counts from Tuesday 10 March")
+        let back = try cli.run(["today"], at: "2026-03-18T09:01:00-07:00", env: la).out
+        XCTAssertTrue(back.hasPrefix("8 days since the last entry. Welcome back."), back)
+    }
+
     /// The first diagnostic's week summary compares with nothing (it showed "crashes 1 (0)" beside
     /// a week before the practice began, which the site's first week page does not); the second
     /// compares with the first.

@@ -29,7 +29,8 @@ struct Demo: AsyncParsableCommand {
                            + "Pass a new path: `egofix demo --store demo.sqlite`. `egofix build --demo` shows the demo site with no store at all.")
         }
         var opts = options
-        if opts.now == nil && ProcessInfo.processInfo.environment["EGOFIX_NOW"] == nil { opts.now = DemoSite.endDate }
+        // The demo's own end unless a clock is given (an empty EGOFIX_NOW gives none, as everywhere).
+        if opts.now == nil && (env["EGOFIX_NOW"] ?? "").isEmpty { opts.now = DemoSite.endDate }
         let s = try Session.open(opts, ifMissing: .create)
         do { try await fill(s) } catch {
             // A store made for a demo that was not written (a full disk) is not left behind, empty.

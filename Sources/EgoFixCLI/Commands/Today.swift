@@ -26,8 +26,9 @@ struct Today: AsyncParsableCommand {
         let detection: Task<PatternRun, Error>? = reads.map { r in Task { r.run() } }
         // The last entry before this one (opening counts as one): more than a week ago, the first
         // line says so, as the dashboard does until then.
-        let welcome = (json ? nil : try await s.repos.users.get()?.lastEngagementDate
-            .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: LocalDay($0, calendar: s.calendar))) })
+        let welcome = (json ? nil : try await s.repos.users.get()
+            .flatMap { StreakState(of: $0) { LocalDay($0, calendar: s.calendar) }.lastEngagedDay }
+            .flatMap { StreakRules.welcomeBack(daysSince: s.today.days(since: $0)) })
             .map { Text.wrap($0) + [""] } ?? []
         var vm = TodayViewModel(repos: s.repos, calendar: s.calendar)
         try await vm.load(at: s.now, recordingOpening: !json)

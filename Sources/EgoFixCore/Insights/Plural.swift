@@ -11,6 +11,15 @@ public enum Plural {
         return "1 " + singular(unit)
     }
 
+    /// A timer's length as the terminal's fix card and the site both say it: "24 hours", "1 hour",
+    /// "10 minutes", "90 seconds" (whole hours, else whole minutes, else seconds).
+    public static func duration(seconds: Int) -> String {
+        func n(_ k: Int, _ unit: String) -> String { "\(k) " + (k == 1 ? unit : unit + "s") }
+        if seconds >= 3600 && seconds % 3600 == 0 { return n(seconds / 3600, "hour") }
+        if seconds >= 60 && seconds % 60 == 0 { return n(seconds / 60, "minute") }
+        return n(seconds, "second")
+    }
+
     /// The singular of a plural English noun (of the last word of a phrase), for the units the
     /// catalogue uses and the regular rest: people, replies, near misses, checks.
     public static func singular(_ plural: String) -> String {

@@ -32,6 +32,18 @@ public struct StreakState: Equatable, Sendable, Codable {
     }
 }
 
+extension StreakState {
+    /// The streak as a profile keeps it. The last day engaged is the day it counted where it
+    /// happened (`lastEngagementDay`); a profile written before that was kept names only the
+    /// instant, read by `dayOf`. `status`, `today` and the dashboard all read the profile so.
+    public init(of user: UserProfile, dayOf: (Date) -> LocalDay) {
+        self.init(current: user.currentStreak, longest: user.longestStreak,
+                  lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) } ?? user.lastEngagementDate.map(dayOf),
+                  lastEngagedAt: user.lastEngagementDate,
+                  freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
+    }
+}
+
 public enum StreakRules {
     /// Records engagement on `day` at the instant `at` (nil when not known). Engaging twice on one
     /// day, or on a day before the last one, changes nothing but the latest instant kept.

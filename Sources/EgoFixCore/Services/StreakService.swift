@@ -10,11 +10,7 @@ public struct StreakService: Sendable {
     }
 
     public func state(of user: UserProfile) -> StreakState {
-        StreakState(current: user.currentStreak, longest: user.longestStreak,
-                    lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) }
-                        ?? user.lastEngagementDate.map { LocalDay($0, calendar: calendar) },
-                    lastEngagedAt: user.lastEngagementDate,
-                    freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
+        StreakState(of: user) { LocalDay($0, calendar: calendar) }
     }
 
     /// Any engagement (opening a fix, an outcome, a crash, a diagnostic) counts the day.

@@ -293,8 +293,7 @@ final class PageContext: Sendable {
     static func interactionDetail(_ fix: Fix) -> String? {
         switch try? fix.configuration() {
         case .timed(let t)?:
-            let mins = t.durationSeconds >= 60 ? "\(t.durationSeconds / 60) min" : "\(t.durationSeconds) s"
-            return "Timer, \(mins)." + (t.prompt.map { " " + $0 } ?? "")
+            return "Timer, \(Plural.duration(seconds: t.durationSeconds))." + (t.prompt.map { " " + $0 } ?? "")
         case .multiStep(let m)?:
             return m.steps.enumerated().map { "\($0.offset + 1). \($0.element.instruction)" }.joined(separator: " ")
         case .quiz(let q)?: return "Quiz: " + q.question

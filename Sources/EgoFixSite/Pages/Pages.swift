@@ -95,18 +95,16 @@ extension PageContext {
         guard let user = data.profile else {
             return try render("dashboard", emptyDashboard(), path: path, title: "Dashboard")
         }
-        let streakState = StreakState(current: user.currentStreak, longest: user.longestStreak,
-                                      lastEngagedDay: user.lastEngagementDay.map { LocalDay(ordinal: $0) } ?? user.lastEngagementDate.map { index.clock.day($0) },
-                                      lastEngagedAt: user.lastEngagementDate,
-                                      freezeUsedWeek: user.freezeUsedWeekStart.map { LocalDay(ordinal: $0) })
+        let streakState = StreakState(of: user) { index.recorded.day($0) }
         // As the day began: the page shows the local date, not the instant (the change check holds
         // only the date), and the ledger's streaks are read the same way.
         let streak = StreakRules.current(streakState, today: index.today, now: index.today.start(in: options.calendar))
         let applied = index.appliedDays.count
         let active = DailyFixRules.turnOrder(index.bugs.filter(\.isActive), primaryBugId: user.primaryBugId)
             + index.bugs.filter { $0.isActive && $0.status != .active }
-        // What `egofix status` calls pending at the same moment: a daily fix of an earlier day left
-        // unmarked is not (its day is over).
+        // A fix given and not marked, as `egofix status` has it: a daily fix of an earlier day left
+        // unmarked is not (its day is over). `status` also names today's fix before it is given once
+        // `remind_at` has passed; the page holds only the date, so it does not.
         let pending = PendingFixRule.pending(in: data.completions, fixesById: index.fixesById, today: index.today,
                                              dayOf: index.clock.day)?.completion
         // With nothing pending, a rest day says so as `status` and `today` do: "`egofix today`
@@ -128,7 +126,7 @@ extension PageContext {
         let from = max(yearAgo, index.first)
         let graphTitle = from == yearAgo ? "The last year" : "Since day one"
         var welcome: TemplateValue = .null
-        if let last = user.lastEngagementDay.map({ LocalDay(ordinal: $0) }) ?? user.lastEngagementDate.map({ index.recorded.day($0) }), let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
+        if let last = streakState.lastEngagedDay, let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
             welcome = .text(line)
         }
         let page: TemplateObject = [
