@@ -17,7 +17,6 @@ protocol SQLRecord: StoredRecord, Codable {
 
 extension SQLRecord {
     static var orderBy: String { "\(orderColumn), id" }
-    static var hasUpdatedAt: Bool { columns.contains("updatedAt") }
 }
 
 extension Bug: SQLRecord {

@@ -194,9 +194,11 @@ final class InsightTests: XCTestCase {
                        "high + reflection is dark; a low tap-through light; a crash with a note deep; a skipped high fix is not engagement")
     }
 
-    // MARK: History and changelog
+    // MARK: History
 
-    func test_HistoryViewModel_groupsByVersion() throws {
+    /// `egofix history --json`'s rates: by bug over the whole practice, by title. (The history
+    /// page's tables by version: `SitePagesTests.test_HistoryViewModel_groupsByVersion`.)
+    func test_HistoryInsight_overallRatesByBug() throws {
         var log = InsightLog()
         let c = log.clock
         for i in 0..<7 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
@@ -207,92 +209,12 @@ final class InsightTests: XCTestCase {
         XCTAssertEqual(log.versions.map(\.version), ["1.1"])
 
         let h = HistoryInsight.make(log.practice)
-        XCTAssertEqual(h.groups.map(\.version), ["1.1", "1.0"], "newest version first")
-        let v10 = h.groups[1], v11 = h.groups[0]
-        XCTAssertEqual(v10.applied, 7, "the fix that completed 1.0 belongs to 1.0")
-        XCTAssertEqual(v10.bugs.map(\.title), ["Need To Be Right"])
-        XCTAssertNil(v10.startedAt)
-        XCTAssertEqual(v10.endedAt, c.at(2026, 3, 8, 20))
-        XCTAssertEqual(v11.bugs.map(\.title), ["Need To Be Liked", "Need To Be Right"])
-        let liked = try XCTUnwrap(v11.bugs.first)
-        XCTAssertEqual(liked.applied, 3)
-        XCTAssertEqual(liked.skipped, 1)
+        XCTAssertEqual(h.overall.map(\.title), ["Need To Be Liked", "Need To Be Right"], "by title")
+        let liked = try XCTUnwrap(h.overall.first)
+        XCTAssertEqual([liked.applied, liked.skipped, liked.failed, liked.unmarked], [3, 1, 0, 0])
         XCTAssertEqual(liked.line, "3 of 4 applied (75%)")
-        XCTAssertEqual(v11.bugs[1].skipped, 1)
-        XCTAssertEqual(v11.bugs[1].unmarked, 1)
-        XCTAssertNil(v11.endedAt)
+        XCTAssertEqual(h.overall[1].unmarked, 1)
         XCTAssertEqual(h.overall.first { $0.title == "Need To Be Right" }?.completionRate ?? 0, 7.0 / 8, accuracy: 1e-9)
-    }
-
-    func test_Changelog_newestFirstWithShippedFixes() {
-        var log = InsightLog()
-        let c = log.clock
-        for i in 0..<7 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
-        log.crash(log.bug, at: c.at(2026, 3, 10, 13))
-        for i in 0..<3 { log.mark(.applied, log.fix(log.other, .low, i), at: c.at(2026, 3, 11 + i, 20)) }
-        let cl = Changelog.make(log.practice, calendar: log.cal)
-        XCTAssertEqual(cl.entries.map(\.changeType), [.crash, .minorUpdate])
-        XCTAssertEqual(cl.entries.map(\.version), ["1.1", "1.1"])
-        XCTAssertEqual(cl.releases.first?.fixes.map(\.number), [1, 2, 3, 4, 5, 6, 7])
-        XCTAssertEqual(cl.releases.first?.day, c.day(2026, 3, 8))
-        XCTAssertEqual(cl.entries.first?.fixes, [])
-        XCTAssertEqual(cl.unreleased.map(\.label), ["FIX #101", "FIX #102", "FIX #103"])
-        XCTAssertEqual(cl.currentVersion, "1.1")
-        XCTAssertEqual(cl.fixesToNextVersion, 4)
-    }
-
-    // MARK: Periods
-
-    func test_Period_boundariesAndLabels() {
-        let d = LocalDay(year: 2027, month: 1, day: 1)   // a Friday in 2026-W53
-        XCTAssertEqual(ReportPeriod.containing(d, kind: .week).label, "2026-W53")
-        XCTAssertEqual(ReportPeriod.containing(d, kind: .week).start.description, "2026-12-28")
-        XCTAssertEqual(ReportPeriod.containing(d, kind: .month).label, "2027-01")
-        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).label, "2026-Q4")
-        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).end.description, "2027-01-01")
-        XCTAssertEqual(ReportPeriod.containing(d, kind: .year).label, "2027")
-        XCTAssertEqual(ReportPeriod.all(.month, from: LocalDay(year: 2026, month: 11, day: 30), to: LocalDay(year: 2027, month: 2, day: 1)).map(\.label),
-                       ["2026-11", "2026-12", "2027-01", "2027-02"])
-        XCTAssertEqual(ReportPeriod.containing(LocalDay(year: 2024, month: 2, day: 10), kind: .month).end.description, "2024-03-01")
-    }
-
-    func test_PeriodSummary_weekCountsStreakVersionAndDiagnostic() throws {
-        var log = InsightLog()
-        let c = log.clock
-        // Week before: 6 applied (Mon 2026-03-02 .. Sat 03-07).
-        for i in 0..<6 { log.mark(.applied, log.fix(log.bug, .low, i), at: c.at(2026, 3, 2 + i, 20)) }
-        // Week of 2026-03-09: the 7th applied on Monday (bump to 1.1), a skip, a failure, a crash; Thursday missed.
-        log.mark(.applied, log.fix(log.bug, .low, 6), at: c.at(2026, 3, 9, 20))
-        log.mark(.skipped, log.fix(log.bug, .low, 7), at: c.at(2026, 3, 10, 20))
-        log.mark(.failed, log.fix(log.other, .low, 0), at: c.at(2026, 3, 11, 20))
-        log.crash(log.bug, at: c.at(2026, 3, 13, 14))
-        log.diagnostics.append(WeeklyDiagnostic(id: Catalogue.uuid("d"), userId: log.user, weekStarting: c.day(2026, 3, 9).start(in: c.calendar),
-                                                responses: [.init(bugId: log.bug.id, intensity: .quiet)], completedAt: c.at(2026, 3, 15, 19)))
-        let reports = PeriodReports(log.practice, calendar: log.cal)
-        let w = reports.summary(for: ReportPeriod.containing(c.day(2026, 3, 11), kind: .week))
-        XCTAssertEqual(w.period.label, "2026-W11")
-        XCTAssertEqual([w.applied, w.skipped, w.failed, w.crashes], [1, 1, 1, 1])
-        XCTAssertEqual(w.streakAtStart, 6, "six days in a row before Monday")
-        XCTAssertEqual(w.longestStreak, 9)
-        // Sunday 03-08 used the week's freeze; missing Thursday reset the streak, and Saturday again;
-        // Sunday's diagnostic starts it at 1.
-        XCTAssertEqual(w.streakAtEnd, 1)
-        XCTAssertEqual(w.versionAtStart, "1.0")
-        XCTAssertEqual(w.versionAtEnd, "1.1")
-        XCTAssertEqual(w.versionRange, "1.0 → 1.1")
-        XCTAssertEqual(w.diagnostics.map(\.weekStarting), [c.day(2026, 3, 9)])
-        XCTAssertEqual(w.bugs.map(\.title), ["Need To Be Liked", "Need To Be Right"])
-        XCTAssertEqual(w.bugs[1].ratings, [.quiet])
-        XCTAssertEqual(w.activeDays, 5)
-
-        let m = reports.summary(for: ReportPeriod.containing(c.day(2026, 3, 11), kind: .month))
-        XCTAssertEqual([m.applied, m.skipped, m.failed, m.crashes], [7, 1, 1, 1])
-        XCTAssertEqual(m.versionRange, "1.0 → 1.1")
-        let q = reports.summaries(.quarter, from: c.day(2026, 1, 1), to: c.day(2026, 12, 31))
-        XCTAssertEqual(q.map(\.period.label), ["2026-Q1", "2026-Q2", "2026-Q3", "2026-Q4"])
-        XCTAssertEqual(q.map(\.applied), [7, 0, 0, 0])
-        XCTAssertEqual(q[1].versionRange, "1.1")
-        XCTAssertEqual(reports.summary(for: ReportPeriod.containing(c.day(2026, 6, 1), kind: .year)).crashes, 1)
     }
 
     // MARK: Questions
@@ -359,19 +281,6 @@ final class InsightTests: XCTestCase {
         XCTAssertGreaterThan(found, 1000)
         XCTAssertNil(AskedQuestions.extractASCII("Caf\u{e9}?"))
         XCTAssertEqual(AskedQuestions.extract(from: "Caf\u{e9}? Oui."), ["Caf\u{e9}?"])
-    }
-
-    func test_AskedQuestions_collectedFromReflectionsAndCrashNotesInOrder() {
-        var log = InsightLog()
-        let c = log.clock
-        log.mark(.applied, log.fix(log.bug, .low, 0), at: c.at(2026, 3, 3, 20), reflection: "Did anyone notice? Probably not.")
-        log.crash(log.other, at: c.at(2026, 3, 2, 14), note: "Laughed at a joke I didn't get. Why?")
-        log.mark(.skipped, log.fix(log.bug, .low, 1), at: c.at(2026, 3, 4, 20), reflection: "No.")
-        let qs = AskedQuestions.collect(log.practice, calendar: log.cal)
-        XCTAssertEqual(qs.map(\.text), ["Why?", "Did anyone notice?"])
-        XCTAssertEqual(qs.map(\.source), [.crashNote, .reflection])
-        XCTAssertEqual(qs.first?.bugId, log.other.id)
-        XCTAssertEqual(AskedQuestions.collect(log.practice, calendar: log.cal, from: c.at(2026, 3, 3)).count, 1)
     }
 
     // MARK: Mirror check

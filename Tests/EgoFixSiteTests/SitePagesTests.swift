@@ -93,15 +93,75 @@ final class SitePagesTests: XCTestCase {
         // "applied under v3.9: 2 fixes" read as a contradiction.
         XCTAssertTrue(counts.dropFirst().allSatisfy { $0.0.contains(", making v") }, changelog)
         if applied % 7 != 0 { XCTAssertTrue(counts.first?.0.contains(", toward v") == true, changelog) }
-        // The history's table by version: the applied column of each finished version sums to 7.
-        let history = try text(files, "history/index.html")
-        let sections = history.components(separatedBy: "<h3>v").dropFirst().map { $0.components(separatedBy: "</table>")[0] }
-        XCTAssertGreaterThanOrEqual(sections.count, 3)
-        for section in sections.dropFirst() {
-            let rows = section.components(separatedBy: "<tr><td").dropFirst()
-            let sum = rows.map { row in Int(row.components(separatedBy: "<td class=\"num\">")[1].prefix { $0.isNumber }) ?? 0 }.reduce(0, +)
-            XCTAssertEqual(sum, 7, String(section.prefix(40)))
+    }
+
+    /// The history page's tables by version (the spec's history view, grouped by version): newest
+    /// version first; each finished version holds the 7 applied fixes that ended it, the 7th
+    /// under the version it was applied in; every outcome is in one version's table, skips and
+    /// failures under the version running when they were marked; bugs in the order the site
+    /// lists them.
+    func test_HistoryViewModel_groupsByVersion() async throws {
+        let p = try await PracticeFixture.make(reflections: [], crashNotes: [], days: 38)
+        let history = try text(try PracticeFixture.build(p), "history/index.html")
+        let byVersion = history.components(separatedBy: "<h2>By version</h2>")[1].components(separatedBy: "<h2>")[0]
+        let sections = byVersion.components(separatedBy: "<h3>v").dropFirst().map { part -> (version: String, rows: [[Int]]) in
+            let version = String(part.prefix { $0 != " " })
+            let rows = part.components(separatedBy: "</table>")[0].components(separatedBy: "<tr><td").dropFirst().map { row in
+                row.components(separatedBy: "<td class=\"num\">").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+            }
+            return (version, rows)
         }
+        XCTAssertGreaterThanOrEqual(sections.count, 3)
+        let numbers = sections.map { $0.version.split(separator: ".").compactMap { Int($0) } }
+        XCTAssertEqual(numbers, numbers.sorted { $0.lexicographicallyPrecedes($1) }.reversed(), "newest version first")
+        XCTAssertEqual(sections.last?.version, "1.0")
+        let live = p.data.completions.filter { $0.deletedAt == nil }
+        let applied = live.filter { $0.outcome == .applied }.count
+        for (i, section) in sections.enumerated() {
+            let sum = section.rows.map { $0[0] }.reduce(0, +)
+            XCTAssertEqual(sum, i == 0 && applied % 7 != 0 ? applied % 7 : 7, "v\(section.version)")
+        }
+        for (column, outcome) in [(1, FixOutcome.skipped), (2, .failed)] {
+            XCTAssertEqual(sections.flatMap(\.rows).map { $0[column] }.reduce(0, +), live.filter { $0.outcome == outcome }.count, "\(outcome)")
+        }
+        let order = history.components(separatedBy: "<h2>By version</h2>")[0].components(separatedBy: "<td class=\"bug-").dropFirst().map { $0.prefix { $0 != "\"" } }
+        for section in byVersion.components(separatedBy: "<h3>v").dropFirst() {
+            let slugs = section.components(separatedBy: "<td class=\"bug-").dropFirst().map { $0.prefix { $0 != "\"" } }
+            XCTAssertEqual(slugs, order.filter(slugs.contains), "the bugs in the order of the table by bug")
+        }
+    }
+
+    /// Report periods: ISO weeks (week 53 across the new year), months, quarters, years, and every
+    /// period that overlaps a span, in order.
+    func test_Period_boundariesAndLabels() {
+        let d = LocalDay(year: 2027, month: 1, day: 1)   // a Friday in 2026-W53
+        XCTAssertEqual(Period.containing(d, kind: .week).key, "2026-W53")
+        XCTAssertEqual(Period.containing(d, kind: .week).start.description, "2026-12-28")
+        XCTAssertEqual(Period.containing(d, kind: .week).end.description, "2027-01-03")
+        XCTAssertEqual(Period.containing(d, kind: .month).key, "2027-01")
+        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).key, "2026-Q4")
+        XCTAssertEqual(Period.containing(LocalDay(year: 2026, month: 11, day: 22), kind: .quarter).end.description, "2026-12-31")
+        XCTAssertEqual(Period.containing(d, kind: .year).key, "2027")
+        XCTAssertEqual(Period.all(.month, from: LocalDay(year: 2026, month: 11, day: 30), through: LocalDay(year: 2027, month: 2, day: 1)).map(\.key),
+                       ["2026-11", "2026-12", "2027-01", "2027-02"])
+        XCTAssertEqual(Period.containing(LocalDay(year: 2024, month: 2, day: 10), kind: .month).end.description, "2024-02-29")
+    }
+
+    /// "Questions you asked yourself", per day, oldest day first: a day's reflections, then its
+    /// crash notes, each question verbatim.
+    func test_AskedQuestions_collectedFromReflectionsAndCrashNotesInOrder() {
+        let user = UUID(), fix = UUID()
+        let mon = LocalDay(year: 2026, month: 3, day: 2), tue = mon.adding(days: 1)
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = utc
+        var reflection = FixCompletion(fixId: fix, userId: user, outcome: .applied, assignedAt: tue.at(hour: 8, in: cal))
+        reflection.reflection = "Did anyone notice? Probably not."
+        let note = Crash(userId: user, bugId: UUID(), note: "Laughed at a joke I didn't get. Why?", crashedAt: tue.at(hour: 9, in: cal))
+        let monday = Crash(userId: user, bugId: UUID(), note: "Was that **me**? Yes.", crashedAt: mon.at(hour: 9, in: cal))
+        let (_, questions) = PageContext.crisisAndQuestions(completionsByDay: [tue: [reflection]], crashesByDay: [tue: [note], mon: [monday]])
+        XCTAssertEqual(questions.map(\.day), [mon, tue])
+        XCTAssertEqual(questions.map(\.questions), [["Was that **me**?"], ["Did anyone notice?", "Why?"]])
     }
 
     /// A crash's line on the changelog names the bug once, as the pages name it: "CRASH 2026-03-05

@@ -1,22 +1,5 @@
 import Foundation
 
-/// A question the user asked in their own words.
-public struct AskedQuestion: Sendable, Equatable {
-    public enum Source: String, Sendable, Codable {
-        case reflection
-        case crashNote
-    }
-
-    /// Verbatim: the sentence as typed, only surrounding whitespace removed.
-    public let text: String
-    public let at: Date
-    public let day: LocalDay
-    public let source: Source
-    /// The completion or crash it came from.
-    public let recordId: UUID
-    public let bugId: UUID?
-}
-
 /// "Questions you asked yourself": sentences ending in "?" pulled from the user's reflections and
 /// crash notes. Never written for them, never rewritten.
 ///
@@ -80,35 +63,6 @@ public enum AskedQuestions {
         }
         flush()
         return out
-    }
-
-    /// Questions from every reflection and crash note, oldest first; `from` and `to` bound the instant (to exclusive).
-    public static func collect(_ practice: Practice, calendar cal: Calendar, from: Date? = nil, to: Date? = nil) -> [AskedQuestion] {
-        let fixes = practice.fixIndex()
-        var out: [AskedQuestion] = []
-        func inRange(_ t: Date) -> Bool { (from.map { t >= $0 } ?? true) && (to.map { t < $0 } ?? true) }
-        for c in practice.liveCompletions {
-            guard let text = c.reflection, !text.isEmpty else { continue }
-            let at = c.completedAt ?? c.assignedAt
-            guard inRange(at) else { continue }
-            for q in extract(from: text) {
-                out.append(AskedQuestion(text: q, at: at, day: LocalDay(at, calendar: cal), source: .reflection,
-                                         recordId: c.id, bugId: fixes[c.fixId]?.bugId))
-            }
-        }
-        for c in practice.liveCrashes {
-            guard let text = c.note, !text.isEmpty, inRange(c.crashedAt) else { continue }
-            for q in extract(from: text) {
-                out.append(AskedQuestion(text: q, at: c.crashedAt, day: LocalDay(c.crashedAt, calendar: cal),
-                                         source: .crashNote, recordId: c.id, bugId: c.bugId))
-            }
-        }
-        // Stable order: by time, then record, then position within the record (kept by the stable sort).
-        return out.enumerated().sorted { a, b in
-            if a.element.at != b.element.at { return a.element.at < b.element.at }
-            if a.element.recordId != b.element.recordId { return a.element.recordId.uuidString < b.element.recordId.uuidString }
-            return a.offset < b.offset
-        }.map(\.element)
     }
 
     static let terminators: Set<Character> = ["?", ".", "!", "…"]

@@ -18,18 +18,6 @@ public enum CellColor: String, Sendable, CaseIterable, Codable {
     case applied
     case failed
     case crash
-
-    /// Higher wins when a day has several outcomes.
-    public var precedence: Int {
-        switch self {
-        case .empty: return 0
-        case .opened: return 1
-        case .skipped: return 2
-        case .applied: return 3
-        case .failed: return 4
-        case .crash: return 5
-        }
-    }
 }
 
 /// One square.

@@ -21,67 +21,25 @@ public struct BugCompletionRate: Sendable, Equatable {
     }
 }
 
-/// The completions that fell in one version: the version running when each was marked
-/// (or assigned, for an unmarked one).
-public struct VersionHistoryGroup: Sendable, Equatable {
-    public let version: String
-    /// When this version began; nil for the first.
-    public let startedAt: Date?
-    /// When the next one began; nil for the version running now.
-    public let endedAt: Date?
-    /// By bug title.
-    public let bugs: [BugCompletionRate]
-
-    public var applied: Int { bugs.reduce(0) { $0 + $1.applied } }
-    public var skipped: Int { bugs.reduce(0) { $0 + $1.skipped } }
-    public var failed: Int { bugs.reduce(0) { $0 + $1.failed } }
-    public var unmarked: Int { bugs.reduce(0) { $0 + $1.unmarked } }
-}
-
-/// The history page: completion rates by bug, overall and grouped by version, newest version first.
+/// Completion rates by bug over the whole practice, by bug title: what `egofix history --json`
+/// gives. (The history page's tables, overall and by version, are the site's: `PageContext.history`.)
 public struct HistoryInsight: Sendable, Equatable {
-    public let groups: [VersionHistoryGroup]
     public let overall: [BugCompletionRate]
 
     public static func make(_ practice: Practice) -> HistoryInsight {
-        let timeline = VersionTimeline(versions: practice.versions)
         let fixes = practice.fixIndex(), bugs = practice.bugIndex()
-        let versions = timeline.versions
-        var perVersion = [[UUID: BugCompletionRate]](repeating: [:], count: versions.count)
         var overall: [UUID: BugCompletionRate] = [:]
-        func blank(_ id: UUID) -> BugCompletionRate {
-            BugCompletionRate(bugId: id, title: bugs[id]?.title ?? "Unnamed bug", color: bugs[id]?.color ?? "#8a8f98")
-        }
-        func add(_ c: FixCompletion, to r: inout BugCompletionRate) {
+        for c in practice.liveCompletions {
+            guard let bug = fixes[c.fixId]?.bugId, bugs[bug]?.deletedAt == nil else { continue }
+            var r = overall[bug] ?? BugCompletionRate(bugId: bug, title: bugs[bug]?.title ?? "Unnamed bug", color: bugs[bug]?.color ?? "#8a8f98")
             switch c.outcome {
             case .applied: r.applied += 1
             case .skipped: r.skipped += 1
             case .failed: r.failed += 1
             case .pending: r.unmarked += 1
             }
+            overall[bug] = r
         }
-        for c in practice.liveCompletions {
-            guard let bug = fixes[c.fixId]?.bugId, bugs[bug]?.deletedAt == nil else { continue }
-            let at = c.outcome == .pending ? c.assignedAt : (c.completedAt ?? c.assignedAt)
-            let v = timeline.stepIndex(before: at).map { $0 + 1 } ?? 0
-            var r = perVersion[v][bug] ?? blank(bug)
-            add(c, to: &r)
-            perVersion[v][bug] = r
-            var o = overall[bug] ?? blank(bug)
-            add(c, to: &o)
-            overall[bug] = o
-        }
-        func sorted(_ d: [UUID: BugCompletionRate]) -> [BugCompletionRate] {
-            d.values.sorted { $0.title != $1.title ? $0.title < $1.title : $0.bugId.uuidString < $1.bugId.uuidString }
-        }
-        var groups: [VersionHistoryGroup] = []
-        for i in 0..<versions.count {
-            groups.append(VersionHistoryGroup(
-                version: versions[i],
-                startedAt: i == 0 ? nil : timeline.steps[i - 1].at,
-                endedAt: i < timeline.steps.count ? timeline.steps[i].at : nil,
-                bugs: sorted(perVersion[i])))
-        }
-        return HistoryInsight(groups: groups.reversed(), overall: sorted(overall))
+        return HistoryInsight(overall: overall.values.sorted { $0.title != $1.title ? $0.title < $1.title : $0.bugId.uuidString < $1.bugId.uuidString })
     }
 }

@@ -87,18 +87,14 @@ public enum DailyFixRules {
         return best?.index
     }
 
-    /// The earliest outcome time `excludedFixIds` looks at besides applied fixes: the start of the
+    /// The earliest outcome time `excludedList` looks at besides applied fixes: the start of the
     /// first day a cooldown can still cover. A caller may pass only applied completions and those since.
     public static func cooldownStart(day: LocalDay, calendar: Calendar) -> Date {
         day.adding(days: -max(Thresholds.skippedCooldownDays, Thresholds.failedCooldownDays)).start(in: calendar)
     }
 
-    /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days, failed within 7.
-    public static func excludedFixIds(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> Set<UUID> {
-        Set(excludedList(completions, day: day, calendar: calendar))
-    }
-
-    /// The same ids as a list, in completion order (an id may appear more than once).
+    /// Fixes that may not be offered on `day`: applied ever, skipped or pending within 21 days,
+    /// failed within 7; in completion order (an id may appear more than once).
     static func excludedList(_ completions: [FixCompletion], day: LocalDay, calendar: Calendar) -> [UUID] {
         var out: [UUID] = []
         out.reserveCapacity(completions.count)

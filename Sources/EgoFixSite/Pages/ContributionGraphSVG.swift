@@ -5,7 +5,6 @@ import EgoFixCore
 public enum ContributionGraphPalette {
     public static let background = backgroundHex.description
     public static let text = "#abb2bf"
-    public static let emptyFill = emptyFillHex.description
     public static let openedStroke = openedStrokeHex.description
     static let backgroundHex: StaticString = "#1e1f22"
     static let emptyFillHex: StaticString = "#2a2c30"

@@ -49,10 +49,6 @@ struct TemplateParser<Unit: LayoutUnit> {
         return Array(chars[start..<pos])
     }
 
-    mutating func skipWhitespace() {
-        while pos < chars.count, chars[pos].isWhitespace { pos += 1 }
-    }
-
     /// `read(string:)`: consumes `s` (ASCII) when it comes next; throws when fewer characters remain.
     mutating func read(_ s: StaticString) throws -> Bool {
         let n = s.utf8CodeUnitCount
