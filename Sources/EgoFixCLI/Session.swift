@@ -327,9 +327,11 @@ package struct Session {
     /// the other commands that only read still work on it (they failed to write the new one).
     func ensureCatalogue() async throws {
         let files = Session.seedFiles()
-        // The seeds' hash, and the loader's revision: a store loaded by a loader that did less is
-        // loaded again once (revision 2 retires the tidbits a catalogue left out).
-        let fingerprint = String(Session.seedFingerprint([files.bugs, files.fixes, files.education]), radix: 16) + "-r2"
+        // The seeds' hash (of their bytes; an earlier egofix hashed their base64 text, so a store
+        // it marked loads the catalogue once more), and the loader's revision: a store loaded by a
+        // loader that did less is loaded again once (revision 2 retires the tidbits a catalogue left out).
+        let seeds = [files.bugs, files.fixes, files.education].map { $0 ?? Data() }
+        let fingerprint = String(StableHash.fnv1a(bytes: seeds), radix: 16) + "-r2"
         let stored = try store.meta("catalogue")
         if stored == fingerprint { return }
         if stored != nil, !FileManager.default.isWritableFile(atPath: storePath) { return }
@@ -338,45 +340,6 @@ package struct Session {
         try store.setMeta("catalogue", fingerprint)
         // A store from before schema v3 (whose catalogue mark is older, so it comes here once).
         try await store.dateEarlierRegressions(now: now, calendar: calendar)
-    }
-
-    /// `StableHash.fnv1a` of the files' base64 text (what the store's catalogue mark has always been),
-    /// computed on the bytes as they are encoded instead of building the strings.
-    static func seedFingerprint(_ files: [Data?]) -> UInt64 {
-        let prime: UInt64 = 0x0000_0100_0000_01b3
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for (i, file) in files.enumerated() {
-            if i > 0 { h = (h ^ 0x1f) &* prime }
-            guard let file else { continue }
-            file.withUnsafeBytes { (b: UnsafeRawBufferPointer) in
-                var k = 0
-                let n = b.count
-                func put(_ c: UInt8) { h = (h ^ UInt64(c)) &* prime }
-                while k + 3 <= n {
-                    let v = UInt32(b[k]) << 16 | UInt32(b[k + 1]) << 8 | UInt32(b[k + 2])
-                    put(alphabet[Int(v >> 18)])
-                    put(alphabet[Int((v >> 12) & 63)])
-                    put(alphabet[Int((v >> 6) & 63)])
-                    put(alphabet[Int(v & 63)])
-                    k += 3
-                }
-                if n - k == 1 {
-                    let v = UInt32(b[k]) << 16
-                    put(alphabet[Int(v >> 18)])
-                    put(alphabet[Int((v >> 12) & 63)])
-                    put(0x3d)
-                    put(0x3d)
-                } else if n - k == 2 {
-                    let v = UInt32(b[k]) << 16 | UInt32(b[k + 1]) << 8
-                    put(alphabet[Int(v >> 18)])
-                    put(alphabet[Int((v >> 12) & 63)])
-                    put(alphabet[Int((v >> 6) & 63)])
-                    put(0x3d)
-                }
-            }
-        }
-        return SplitMix64.mix(h)
     }
 
     func profile() async throws -> UserProfile {

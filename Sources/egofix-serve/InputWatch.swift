@@ -1,4 +1,5 @@
 import Foundation
+import EgoFixSite
 
 /// What `egofix serve` polls a few times a second: the store file's identity (and its write-ahead
 /// log's), egofix.toml, and the listings of content/, Templates/, Assets/ and Seeds/ with each
@@ -10,7 +11,7 @@ enum InputWatch {
             for suffix in ["", "-wal", "-journal"] { parts.append(identity(store + suffix)) }
         }
         parts.append(identity(workspace + "/egofix.toml"))
-        for folder in [contentFolder, "Templates", "Assets", "Seeds"] {
+        for folder in InputFolders.all(content: contentFolder) {
             let path = folder.hasPrefix("/") ? folder : workspace + "/" + folder
             parts.append("folder \(folder)")
             list(path, depth: 0, into: &parts)

@@ -67,7 +67,7 @@ struct Diagnostic: AsyncParsableCommand {
         }
         if inWindow && !due {
             if try await done() { throw PracticeError.diagnosticAlreadyDone(week: week.isoWeekLabel) }
-            throw CLIError("no diagnostic for \(week.isoWeekLabel): the practice began after that week. The first one opens Sunday at 18:00.")
+            throw CLIError("no diagnostic for \(week.isoWeekLabel): the practice began after that week. The first one opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00.")
         }
         // The questions are asked before the store is locked; the answers are checked and recorded in one transaction.
         var responses: [BugDiagnosticResponse] = []
@@ -137,7 +137,7 @@ struct Diagnostic: AsyncParsableCommand {
             let kept = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
             // A loud rating that sent its bug back stands: not asked (every answer was typed, then
             // the whole redo refused).
-            let stands = rated.filter { $0.regressedAt == first.completedAt && kept[$0.id]?.intensity == .loud }
+            let stands = rated.filter { DiagnosticRedo.standingLoud(of: $0, in: first) != nil }
             let bugs = rated.filter { b in b.isActive && !stands.contains { $0.id == b.id } }
             var firstLines: [String] = []
             for r in first.responses {

@@ -11,6 +11,15 @@ public struct DiagnosticRedo: Sendable {
     /// Each bug that changed state at the new ratings (a loud one sends a stable bug back).
     public let changed: [(bug: Bug, transition: BugLifecycle.Transition)]
 
+    /// The loud rating in `first` that sent `bug` back to active (the regression is dated at its
+    /// instant), if it did: it stands through a redo, as a failed retest does through `amend`;
+    /// where it was loudest may change. The terminal does not ask about it; `redo` refuses a change.
+    public static func standingLoud(of bug: Bug, in first: WeeklyDiagnostic) -> BugDiagnosticResponse? {
+        guard bug.regressedAt == first.completedAt, let r = first.responses.first(where: { $0.bugId == bug.id }), r.intensity == .loud
+        else { return nil }
+        return r
+    }
+
     public enum RedoError: Error, Equatable, CustomStringConvertible {
         /// `anyway`: the week is the current one, which only `--anyway` reviews.
         case nothingToRedo(week: String, anyway: Bool)
@@ -81,7 +90,7 @@ extension DiagnosticService {
         let shifted = touched.filter { was[$0]?.intensity != given[$0]?.intensity }
         for bug in try await repos.bugs.getAll() where shifted.contains(bug.id) && bug.deletedAt == nil {
             // Where it was loudest may change; that it was loud may not.
-            if bug.regressedAt == first.completedAt, let loud = was[bug.id], loud.intensity == .loud, given[bug.id]?.intensity != .loud {
+            if let loud = DiagnosticRedo.standingLoud(of: bug, in: first), given[bug.id]?.intensity != .loud {
                 throw DiagnosticRedo.RedoError.regressed(week: label, bug: bug.title, slug: bug.slug,
                                                          rating: "loud" + (loud.primaryContext.map { "@" + $0.word } ?? ""))
             }

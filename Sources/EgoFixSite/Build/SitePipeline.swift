@@ -125,7 +125,7 @@ public final class SitePipeline: @unchecked Sendable {
                                    + "replaces the output folder whole. \(inside). Nothing was changed.")
         }
         if let ws {
-            for input in [request.contentFolder, "Assets", "Templates", "Seeds"] {
+            for input in InputFolders.all(content: request.contentFolder) {
                 // (A content folder that is the workspace itself reads its Markdown files only.)
                 guard let read = RealPath.of(input.hasPrefix("/") ? input : ws + "/" + input), read != ws,
                       root == read || root.hasPrefix(read + "/") else { continue }

@@ -27,7 +27,7 @@ public enum BuildFingerprint {
         // standardizing them as URLs first only cost time).
         let root = request.workspace
         h.addFile(root + "/egofix.toml")
-        for folder in [request.contentFolder, "Templates", "Assets", "Seeds"] {
+        for folder in InputFolders.all(content: request.contentFolder) {
             h.add("folder \(folder)")
             h.addFolder(folder.hasPrefix("/") ? folder : root + "/" + folder)
         }

@@ -4,8 +4,7 @@ import Foundation
 /// (`templates/`, `Asset/`): on a file system that tells cases apart it is not read, and its
 /// files changed nothing without a word.
 public enum MisnamedFolder {
-    /// The folders a build reads by name.
-    static let read = ["Templates", "Assets", "Seeds"]
+    static let read = InputFolders.overrides
 
     /// For each such folder in `workspace`: its name, and the name it would need. Sorted.
     public static func find(in workspace: String) -> [(found: String, meant: String)] {
