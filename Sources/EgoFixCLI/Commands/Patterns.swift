@@ -58,23 +58,14 @@ struct Patterns: AsyncParsableCommand {
             }
             // A type dismissed already holds: said, with exit 0, and nothing recorded again (a
             // second dismissal said "Noted." and added another event).
-            let stored = try await s.repos.patterns.getAll()
-            if let earlier = stored.filter({ $0.patternType == type && $0.deletedAt == nil }).compactMap(\.dismissedAt).min() {
+            switch try await PatternService(repos: s.repos, calendar: s.calendar).dismiss(type, run: run, at: s.now) {
+            case .dismissedEarlier(let earlier):
                 if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: false))] }
                 return Text.fitted("No \(PatternCopy.name(type)) pattern is surfaced: dismissed on \(LocalDay(earlier, calendar: s.calendar)). Nothing was changed.")
-            }
-            let found = run.patterns.filter { $0.patternType == type }
-            guard !found.isEmpty else { throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.") }
-            let user = try await s.profile()
-            // As surfacing does: the finding as first stored (with when it was viewed), only its
-            // dismissal added. Saving today's figures over it lost the viewing and left two
-            // machines holding different copies of one pattern.
-            for found in found {
-                var p = Surfacer.asStored(found, stored)
-                p.dismissedAt = s.now
-                try await s.repos.patterns.save(p)
-                try await EventRecorder(repos: s.repos, calendar: s.calendar)
-                    .record(.patternDismissed, userId: user.id, bugId: p.relatedBugIds.first, at: s.now)
+            case .noneDetected:
+                throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.")
+            case .dismissed:
+                break
             }
             if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: true))] }
             return Text.fitted("Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them.")

@@ -62,7 +62,8 @@ public struct TodayViewModel: Sendable {
         let bug = try await repos.bugs.getById(fix.bugId)
         guard fix.type != .quickFix else { return TodayCard(fix: fix, bug: bug, completion: completion) }
         let all = try await repos.completions.getAll()
-        let rerun = all.contains { $0.deletedAt == nil && $0.fixId == fix.id && $0.outcome == .applied && $0.assignedAt < completion.assignedAt }
+        // As the pages and `history` read it (`PendingFixRule.reruns`), on this fix's completions.
+        let rerun = PendingFixRule.reruns(in: all.filter { $0.fixId == fix.id }, fixes: [fix.id: fix]).contains(completion.id)
         var left: Int?
         if !rerun, fix.type == .daily {
             let fixes = try await repos.fixes.getAll()
