@@ -29,11 +29,13 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                if b.isActive { return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing was changed." }
-                let again = b.activatedAt != nil
-                try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
-                return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
-                    + (again ? "\n" + s.style.dim("// Activated again: its severity restarts at low.") : "")
+                switch try await BugService(repos: s.repos).activate(b, at: s.now) {
+                case .alreadyActive:
+                    return "\(b.title) is already active" + (b.status == .active ? "" : " (\(b.status.rawValue))") + ". Nothing was changed."
+                case .activated(let again):
+                    return s.style.paint(b.title, b.color) + " activated. Its fixes join the rotation from the next fix given."
+                        + (again ? "\n" + s.style.dim("// Activated again: its severity restarts at low.") : "")
+                }
             }
         }
     }
@@ -49,20 +51,15 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                guard var user = try await s.repos.users.get() else { throw PracticeError.noProfile }
-                if user.primaryBugId == b.id && b.isActive { return "\(b.title) is already your primary bug. Nothing was changed." }
-                let before: Bug? = if let p = user.primaryBugId { try await s.repos.bugs.getById(p) } else { nil }
+                let change = try await BugService(repos: s.repos).makePrimary(b, at: s.now)
+                if change.unchanged { return "\(b.title) is already your primary bug. Nothing was changed." }
                 // First in the day's turn only while active (a stable bug gets retests, not daily fixes).
                 let turn = b.isActive && b.status != .active ? "" : "; it comes first in the day's turn"
-                var lines = Text.wrap(b.title + " is your primary bug" + (before.map { $0.id == b.id ? "" : " (was \($0.title.lowercased()))" } ?? "")
+                var lines = Text.wrap(b.title + " is your primary bug" + (change.before.map { $0.id == b.id ? "" : " (was \($0.title.lowercased()))" } ?? "")
                                       + ". A crash is about it unless you name another" + turn + ".")
-                if !b.isActive {
-                    let again = b.activatedAt != nil
-                    try await s.repos.bugs.save(BugLifecycle.activate(b, at: s.now))
+                if case .activated(let again) = change.activation {
                     lines.append(s.style.dim("// Activated" + (again ? " again: its severity restarts at low." : ": its fixes join the rotation from the next fix given.")))
                 }
-                user.primaryBugId = b.id
-                try await s.repos.users.save(user)
                 return lines.joined(separator: "\n")
             }
         }
@@ -75,10 +72,10 @@ struct BugCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await BugCommand.change(options, slug: slug) { s, b in
-                if !b.isActive { return "\(b.title) is not active. Nothing was changed." }
-                try await s.repos.bugs.save(BugLifecycle.deactivate(b, at: s.now))
+                let service = BugService(repos: s.repos)
+                guard try await service.deactivate(b, at: s.now) else { return "\(b.title) is not active. Nothing was changed." }
                 // Still the bug a crash is about unless named: said, with the way to change it.
-                let primary = try await s.repos.users.get()?.primaryBugId == b.id
+                let primary = try await service.isPrimary(b)
                 return b.title + " deactivated. The history stays; the fixes stop."
                     + (primary ? "\n" + Text.wrapComment("It is still your primary bug: a crash is about it unless you name another. `egofix bug primary SLUG` names another.")
                         .map { s.style.dim($0) }.joined(separator: "\n") : "")
