@@ -63,7 +63,12 @@ final class LifecycleTests: XCTestCase {
         XCTAssertEqual(first(bug, crashes: [crash], run + [present] + later), c.at(2026, 4, 26, 19))
         // A crash 25 days before does not hold it off; nor is anything given after `now`.
         XCTAssertEqual(first(bug, crashes: [Crash(userId: user, bugId: bug.id, crashedAt: c.at(2026, 3, 5))], run + [present]), c.at(2026, 3, 30, 12))
-        XCTAssertNil(first(bug, run + [present], now: c.at(2026, 3, 30, 11)))
+        XCTAssertNil(first(bug, run + [present], now: c.at(2026, 3, 29, 23)))
+        XCTAssertEqual(first(bug, run + [present], now: c.at(2026, 3, 30, 11)), c.at(2026, 3, 30, 11), "a command that morning saw it")
+        // The week that ended the run rated the morning of the 28th day: stable just before it.
+        let morning = WeeklyDiagnostic(userId: user, weekStarting: present.weekStarting, responses: present.responses,
+                                       completedAt: c.at(2026, 3, 30, 8))
+        XCTAssertEqual(first(bug, run + [morning]), c.at(2026, 3, 30, 8).addingTimeInterval(-0.001))
         // Only an active bug is asked.
         var stable = bug
         stable.status = .stable
@@ -72,12 +77,12 @@ final class LifecycleTests: XCTestCase {
 
     /// After a merge, the lifecycle runs on from a run's stability: a later loud week sends the
     /// bug back to active from that week, and a later run makes it stable again.
-    func test_overlookedStability_runsTheLifecycleOnFromTheRun() {
+    func test_replayedLifecycles_runsTheLifecycleOnFromTheRun() {
         let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
         let run = quietWeeks(bug, from: c.day(2026, 3, 9), count: 3)
         let loud = diag(bug, .loud, week: c.day(2026, 3, 30))
         func merged(_ d: [WeeklyDiagnostic], arrived: [WeeklyDiagnostic]) -> [Bug] {
-            SyncRules.overlookedStability(bugs: [bug], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)),
+            SyncRules.replayedLifecycles(bugs: [bug], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)),
                                           now: c.at(2026, 6, 1), calendar: c.calendar)
         }
         XCTAssertTrue(merged(run + [loud], arrived: []).isEmpty, "nothing brought in: not looked at")
