@@ -145,4 +145,20 @@ extension CLI {
         XCTAssertEqual(try b.run(["init", "--from", dir], at: joined).status, 0)
         return (a, b, dir)
     }
+
+    /// The two machines sync into `folder` in turn, `a` first, once at each instant.
+    static func syncInTurn(_ a: CLI, _ b: CLI, folder: String, at instants: [String]) throws {
+        for (i, t) in instants.enumerated() { XCTAssertEqual(try (i % 2 == 0 ? a : b).run(["sync", folder], at: t).status, 0) }
+    }
+
+    /// After the syncs, on each machine: `bugs --json` at `bugsAt` meets `check`, and a sync at
+    /// `syncAt` changes nothing; the two exports are byte-identical.
+    static func assertAgree(_ a: CLI, _ b: CLI, folder: String, bugsAt: String, syncAt: String,
+                            _ check: ([[String: Any]]) throws -> Void) throws {
+        for m in [a, b] {
+            try check(try m.json(["bugs"], at: bugsAt)["bugs"] as? [[String: Any]] ?? [])
+            XCTAssertTrue(try m.run(["sync", folder], at: syncAt).out.contains("0 records changed here"))
+        }
+        XCTAssertEqual(try a.export(), try b.export())
+    }
 }

@@ -119,15 +119,10 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=present@work"], at: "2026-09-27T19:00:00+02:00").status, 0)
         let quiet = try b.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-10-04T19:00:00+02:00")
         XCTAssertTrue(quiet.out.contains("stable"), "B made the bug stable, as the scenario needs: \(quiet.out)")
-        for (m, t) in [(a, "09:10"), (b, "09:11"), (a, "09:12"), (b, "09:13")] {
-            XCTAssertEqual(try m.run(["sync", dir], at: "2026-10-05T\(t):00+02:00").status, 0)
+        try CLI.syncInTurn(a, b, folder: dir, at: ["09:10", "09:11", "09:12", "09:13"].map { "2026-10-05T\($0):00+02:00" })
+        try CLI.assertAgree(a, b, folder: dir, bugsAt: "2026-10-05T10:00:00+02:00", syncAt: "2026-10-05T10:01:00+02:00") { bugs in
+            XCTAssertFalse(bugs.contains { $0["status"] as? String == "stable" }, "\(bugs)")
         }
-        for m in [a, b] {
-            let bugs = try m.run(["bugs", "--json"], at: "2026-10-05T10:00:00+02:00").out
-            XCTAssertFalse(bugs.contains("\"stable\""), bugs)
-            XCTAssertTrue(try m.run(["sync", dir], at: "2026-10-05T10:01:00+02:00").out.contains("0 records changed here"))
-        }
-        XCTAssertEqual(try a.export(), try b.export())
     }
 
     /// Three quiet weeks in a row, rated on two machines, neither of which saw all three before a
@@ -143,17 +138,12 @@ final class SyncCommandTests: XCTestCase {
         let present = try a.run(["diagnostic", "--rate", "need-to-be-busy=present@work"], at: "2026-09-27T19:00:00+02:00")
         XCTAssertEqual(present.status, 0)
         XCTAssertFalse(present.out.contains("stable"), "A saw no run of three, as the scenario needs: \(present.out)")
-        for (m, t) in [(a, "09:10"), (b, "09:11"), (a, "09:12"), (b, "09:13")] {
-            XCTAssertEqual(try m.run(["sync", dir], at: "2026-09-28T\(t):00+02:00").status, 0)
-        }
-        for m in [a, b] {
-            let bugs = try m.json(["bugs"], at: "2026-09-28T10:00:00+02:00")
-            let busy = try XCTUnwrap((bugs["bugs"] as? [[String: Any]])?.first { $0["slug"] as? String == "need-to-be-busy" })
+        try CLI.syncInTurn(a, b, folder: dir, at: ["09:10", "09:11", "09:12", "09:13"].map { "2026-09-28T\($0):00+02:00" })
+        try CLI.assertAgree(a, b, folder: dir, bugsAt: "2026-09-28T10:00:00+02:00", syncAt: "2026-09-28T10:01:00+02:00") { bugs in
+            let busy = try XCTUnwrap(bugs.first { $0["slug"] as? String == "need-to-be-busy" })
             XCTAssertEqual(busy["status"] as? String, "stable", "\(busy)")
             XCTAssertEqual(busy["stableSince"] as? String, "2026-09-20T17:00:00.000Z", "from the third quiet week: \(busy)")
-            XCTAssertTrue(try m.run(["sync", dir], at: "2026-09-28T10:01:00+02:00").out.contains("0 records changed here"))
         }
-        XCTAssertEqual(try a.export(), try b.export())
     }
 
     /// Three quiet weeks before the bug's 28th active day, then a present week: never stable on one
@@ -167,15 +157,10 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try b.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-11-02T09:00:00+01:00").status, 0)
         let before = try b.run(["bugs", "--json"], at: "2026-11-02T10:00:00+01:00").out
         XCTAssertTrue(before.contains("\"stable\""), "B made the bug stable, as the scenario needs: \(before)")
-        for (m, t) in [(a, "10:10"), (b, "10:11"), (a, "10:12"), (b, "10:13")] {
-            XCTAssertEqual(try m.run(["sync", dir], at: "2026-11-02T\(t):00+01:00").status, 0)
+        try CLI.syncInTurn(a, b, folder: dir, at: ["10:10", "10:11", "10:12", "10:13"].map { "2026-11-02T\($0):00+01:00" })
+        try CLI.assertAgree(a, b, folder: dir, bugsAt: "2026-11-02T11:00:00+01:00", syncAt: "2026-11-02T11:01:00+01:00") { bugs in
+            XCTAssertFalse(bugs.contains { $0["status"] as? String == "stable" }, "\(bugs)")
         }
-        for m in [a, b] {
-            let bugs = try m.run(["bugs", "--json"], at: "2026-11-02T11:00:00+01:00").out
-            XCTAssertFalse(bugs.contains("\"stable\""), bugs)
-            XCTAssertTrue(try m.run(["sync", dir], at: "2026-11-02T11:01:00+01:00").out.contains("0 records changed here"))
-        }
-        XCTAssertEqual(try a.export(), try b.export())
     }
 
     func test_sync_cli_aFolderItMadeIsSaid() throws {
