@@ -183,7 +183,9 @@ public enum BugLifecycle {
     /// When an active bug's ratings first made it stable, had it been looked at every day: the
     /// first run of 3 quiet weeks in a row (in week order) in its active period whose stability
     /// (dated as `effective` dates it: the run's third rating, the 28th active day, 21 days after a
-    /// crash) came before the rating that ended the run, and by `now`. Nil for a bug in any other
+    /// crash) fell on a day that began before the rating that ended the run, and by `now` (a
+    /// command any time that day saw it; dated just before that rating when it came that morning,
+    /// and never after `now`). Nil for a bug in any other
     /// state or with no such run. `evaluate` asks only whether the last 3 ratings are quiet now,
     /// which is the same question while every machine sees every week; a merge can bring in the
     /// weeks that complete a run after a later present week was rated.
