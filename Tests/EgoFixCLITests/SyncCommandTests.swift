@@ -146,23 +146,6 @@ final class SyncCommandTests: XCTestCase {
         }
     }
 
-    /// Three quiet weeks before the bug's 28th active day, then a present week: never stable on one
-    /// machine. Another machine that rated the same week quiet the next morning, day 28, was stable;
-    /// the merge keeps the present rating (done first), and kept that stability too.
-    func test_sync_cli_quietWeeksBeforeTheTwentyEighthDayGiveNoStabilityAfterAPresentWeek() throws {
-        let (a, b, dir) = try CLI.twoMachines(bug: "need-to-be-busy", begun: "2026-10-05T09:00:00+02:00",
-                                              quiet: ["2026-10-11T19:00:00+02:00", "2026-10-18T19:00:00+02:00", "2026-10-25T19:00:00+01:00"],
-                                              synced: "2026-10-26T09:00:00+01:00", joined: "2026-10-26T09:05:00+01:00")
-        XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-busy=present@work"], at: "2026-11-01T19:00:00+01:00").status, 0)
-        XCTAssertEqual(try b.run(["diagnostic", "--rate", "need-to-be-busy=quiet"], at: "2026-11-02T09:00:00+01:00").status, 0)
-        let before = try b.run(["bugs", "--json"], at: "2026-11-02T10:00:00+01:00").out
-        XCTAssertTrue(before.contains("\"stable\""), "B made the bug stable, as the scenario needs: \(before)")
-        try CLI.syncInTurn(a, b, folder: dir, at: ["10:10", "10:11", "10:12", "10:13"].map { "2026-11-02T\($0):00+01:00" })
-        try CLI.assertAgree(a, b, folder: dir, bugsAt: "2026-11-02T11:00:00+01:00", syncAt: "2026-11-02T11:01:00+01:00") { bugs in
-            XCTAssertFalse(bugs.contains { $0["status"] as? String == "stable" }, "\(bugs)")
-        }
-    }
-
     func test_sync_cli_aFolderItMadeIsSaid() throws {
         let a = try CLI()
         XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)

@@ -178,10 +178,9 @@ final class DiagnosticRedoTests: XCTestCase {
     }
 
     /// What a sync does with a bug another machine settled on ratings the merge does not keep
-    /// (`SyncRules.replayedLifecycles`): a stability whose third quiet week is now present goes
-    /// back to active, a resolution with a present week inside its 90 days goes back to stable,
-    /// and a state the kept ratings gave earlier is dated when they gave it; a bug whose ratings
-    /// the merge did not touch is left as it is.
+    /// (`SyncRules.unfoundedStability`): a stability whose third quiet week is now present goes
+    /// back to active, a resolution with a present week inside its 90 days goes back to stable;
+    /// a bug whose ratings the merge did not touch is left as it is.
     func test_DiagnosticRedo_aSyncTakesBackAStateTheKeptRatingsDoNotGive() throws {
         let bug = Catalogue.bug("need-to-be-busy", activatedAt: c.at(2026, 9, 1))
         let user = Catalogue.uuid("user")
@@ -191,9 +190,6 @@ final class DiagnosticRedoTests: XCTestCase {
                                     responses: [BugDiagnosticResponse(bugId: bug.id, intensity: i, primaryContext: i == .quiet ? nil : .work)],
                                     completedAt: day.at(hour: 19, in: c.calendar), deletedAt: deleted ? day.at(hour: 20, in: c.calendar) : nil)
         }
-        func merged(_ b: Bug, _ d: [WeeklyDiagnostic], arrived: [WeeklyDiagnostic], now: Date = c.at(2026, 10, 19, 9)) -> [Bug] {
-            SyncRules.replayedLifecycles(bugs: [b], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)), now: now, calendar: c.calendar)
-        }
         var stable = bug
         stable.status = .stable
         stable.stableSince = c.at(2026, 10, 4, 19)
@@ -201,44 +197,41 @@ final class DiagnosticRedoTests: XCTestCase {
         // week of 27 September arrived.
         let seen = [week(13, 9, .quiet), week(20, 9, .quiet), week(4, 10, .quiet)]
         let unseen = week(27, 9, .present)
-        XCTAssertTrue(merged(stable, seen + [unseen], arrived: []).isEmpty, "nothing arrived or was deleted: not looked at")
-        let back = merged(stable, seen + [unseen], arrived: [unseen])
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [unseen], arrived: [], calendar: c.calendar).isEmpty,
+                      "nothing arrived or was deleted: not looked at")
+        let back = SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [unseen], arrived: [unseen.id], calendar: c.calendar)
         XCTAssertEqual(back.map(\.status), [.active])
         XCTAssertNil(back.first?.stableSince)
         XCTAssertGreaterThan(back.first?.updatedAt ?? .distantPast, stable.updatedAt, "newer than the stable copy elsewhere")
-        // The same ratings with the present week a quiet one: stable, from the 28th active day
-        // (29 September), not from the record's 4 October, the day its machine saw the run.
+        // The same ratings with the present week a quiet one: the stability stands.
         let quiet = week(27, 9, .quiet)
-        XCTAssertEqual(merged(stable, seen + [quiet], arrived: [quiet]).map(\.stableSince), [c.at(2026, 9, 29, 12)])
-        // A stable bug stays stable through a present week, so a machine that saw the run late
-        // (after a present week, on 18 October) is dated from the run too.
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [quiet], arrived: [quiet.id], calendar: c.calendar).isEmpty)
+        // Stable on the kept ratings earlier than the merged record says: quiet 13, 20 September
+        // and 4 October (a run), present 11 October, quiet 18 October, the record's stable date
+        // the 18th (its machine saw the run late). A stable bug stays stable through a present week.
         let late = week(18, 10, .quiet)
         var lateStable = stable
         lateStable.stableSince = c.at(2026, 10, 18, 19)
-        XCTAssertEqual(merged(lateStable, seen + [quiet, week(11, 10, .present), late], arrived: [late]).map(\.stableSince),
-                       [c.at(2026, 9, 29, 12)])
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [lateStable], diagnostics: seen + [quiet, week(11, 10, .present), late],
+                                                   arrived: [late.id], calendar: c.calendar).isEmpty)
         // A week's rating made after the stable moment (in another zone, or with --anyway) is read
         // by its week: 27 September present, rated on 5 October.
         var after = week(27, 9, .present)
         after = WeeklyDiagnostic(id: after.id, userId: user, weekStarting: after.weekStarting, responses: after.responses,
                                  completedAt: c.at(2026, 10, 5, 9))
-        XCTAssertEqual(merged(stable, seen + [after], arrived: [after]).map(\.status), [.active])
-        // Resolved on 10 January after 90 stable days, with a present week on 20 December arriving:
-        // stable again, its resolution 90 days after that week at the earliest.
+        XCTAssertEqual(SyncRules.unfoundedStability(bugs: [stable], diagnostics: seen + [after], arrived: [after.id], calendar: c.calendar)
+                        .map(\.status), [.active])
+        // Resolved on 10 January after 90 stable days, with a present week on 20 December arriving.
         var resolved = stable
         resolved.status = .resolved
         resolved.resolvedAt = c.at(2027, 1, 10, 12)
         let noisy = week(20, 12, .present)
-        let unresolved = merged(resolved, seen + [quiet, noisy], arrived: [noisy], now: c.at(2027, 1, 11, 9))
+        let unresolved = SyncRules.unfoundedStability(bugs: [resolved], diagnostics: seen + [quiet, noisy], arrived: [noisy.id], calendar: c.calendar)
         XCTAssertEqual(unresolved.map(\.status), [.stable])
         XCTAssertNil(unresolved.first?.resolvedAt)
-        // A present week 90 days or more before the resolution holds nothing off; one 78 days
-        // before (11 October) holds it to 9 January.
+        XCTAssertEqual(unresolved.first?.stableSince, stable.stableSince)
+        // A present week 90 days or more before the resolution holds nothing off.
         let early = week(11, 10, .present)
-        let kept = merged(resolved, seen + [quiet, early], arrived: [early], now: c.at(2027, 1, 11, 9))
-        XCTAssertEqual(kept.map(\.status), [.resolved])
-        XCTAssertEqual(kept.first?.resolvedAt, c.at(2027, 1, 9, 12))
-        XCTAssertTrue(merged(resolved, seen + [quiet, week(4, 10, .present, deleted: true)], arrived: [],
-                             now: c.at(2027, 1, 11, 9)).allSatisfy { $0.status == .resolved })
+        XCTAssertTrue(SyncRules.unfoundedStability(bugs: [resolved], diagnostics: seen + [quiet, early], arrived: [early.id], calendar: c.calendar).isEmpty)
     }
 }

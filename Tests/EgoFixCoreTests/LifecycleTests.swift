@@ -77,12 +77,12 @@ final class LifecycleTests: XCTestCase {
 
     /// After a merge, the lifecycle runs on from a run's stability: a later loud week sends the
     /// bug back to active from that week, and a later run makes it stable again.
-    func test_replayedLifecycles_runsTheLifecycleOnFromTheRun() {
+    func test_overlookedStability_runsTheLifecycleOnFromTheRun() {
         let bug = Catalogue.bug("need-to-be-right", activatedAt: c.at(2026, 3, 2))
         let run = quietWeeks(bug, from: c.day(2026, 3, 9), count: 3)
         let loud = diag(bug, .loud, week: c.day(2026, 3, 30))
         func merged(_ d: [WeeklyDiagnostic], arrived: [WeeklyDiagnostic]) -> [Bug] {
-            SyncRules.replayedLifecycles(bugs: [bug], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)),
+            SyncRules.overlookedStability(bugs: [bug], crashes: [], diagnostics: d, arrived: Set(arrived.map(\.id)),
                                           now: c.at(2026, 6, 1), calendar: c.calendar)
         }
         XCTAssertTrue(merged(run + [loud], arrived: []).isEmpty, "nothing brought in: not looked at")

@@ -222,46 +222,6 @@ public enum BugLifecycle {
         return nil
     }
 
-    /// The bug as one machine that saw every week and crash, and looked every day, would have it at
-    /// `now`: its active period (from `activePeriodStart`) replayed over the ratings and crashes
-    /// there are. Stable from the first run that gave it (`firstStability`); from there, back to
-    /// active at the first crash or loud rating after it (a new active period, 28 days from it),
-    /// else resolved once 90 days passed with no week that was not quiet in the 90 before
-    /// (dated as `effective` dates it), and from resolved back to active the same way. Retests are
-    /// not replayed (a failed one already began the active period). A bug never activated, or one
-    /// whose record is all there is to go on, comes back as it is.
-    public static func replayed(_ bug: Bug, crashes: [Crash], diagnostics: [WeeklyDiagnostic], now: Date, calendar: Calendar) -> Bug {
-        guard bug.status != .identified, bug.activatedAt != nil else { return bug }
-        let mine = crashes.filter { $0.deletedAt == nil && $0.bugId == bug.id }.map(\.crashedAt).sorted()
-        let all = ratings(of: bug, in: diagnostics, after: .distantPast).sorted { $0.completed < $1.completed }
-        var b = unstabilised(bug, at: bug.updatedAt)
-        for _ in 0...(all.count + mine.count) {
-            guard let stable = firstStability(of: b, crashes: crashes, diagnostics: diagnostics, now: now, calendar: calendar) else { break }
-            b.status = .stable
-            b.stableSince = stable
-            // What ends the stability: a crash or a loud week after it.
-            let cause = [mine.first { $0 > stable }, all.first { $0.completed > stable && $0.intensity == .loud }?.completed].compactMap { $0 }.min()
-            // When it would resolve: 90 days on, held off 90 days by each week that was not quiet.
-            var resolved = noon(of: stable, plus: Thresholds.resolvedAfterStableDays, calendar: calendar)
-            for r in all where r.completed > stable && r.intensity != .quiet {
-                guard r.completed < resolved else { break }
-                if LocalDay(resolved, calendar: calendar).days(since: LocalDay(r.completed, calendar: calendar)) < Thresholds.resolvedAfterStableDays {
-                    resolved = noon(of: r.completed, plus: Thresholds.resolvedAfterStableDays, calendar: calendar)
-                }
-            }
-            let resolves = LocalDay(resolved, calendar: calendar).start(in: calendar) <= now
-            if resolves && (cause.map { $0 >= resolved } ?? true) {
-                b.status = .resolved
-                b.resolvedAt = min(resolved, now)
-            }
-            guard let cause, cause <= now else { break }
-            b = apply(.regressed(reason: ""), to: b, at: bug.updatedAt, effective: cause)
-        }
-        b.updatedAt = bug.updatedAt
-        if b.stableSince == bug.stableSince { b.lastRetestAt = bug.lastRetestAt }
-        return b
-    }
-
     /// The bug's ratings made after `start`, by week (a stable sort, so the same as sorting the
     /// diagnostics first).
     static func ratings(of bug: Bug, in diagnostics: [WeeklyDiagnostic], after start: Date)
@@ -273,6 +233,32 @@ public enum BugLifecycle {
             }
         }
         return out.indices.sorted { out[$0].week < out[$1].week }.map { out[$0] }
+    }
+
+    /// Whether a stable (or resolved) bug's stability stands on its ratings: 3 quiet weeks in a
+    /// row in its active period, in week order, among the weeks up to its stable date (a bug in
+    /// any other state: true). Not only the last 3: a stable bug stays stable through a present
+    /// week, so a machine that saw the quiet run late dates it later, after that present week.
+    public static func stabilityStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic]) -> Bool {
+        guard bug.status == .stable || bug.status == .resolved, let since = bug.stableSince else { return true }
+        let fresh = activePeriodStart(of: bug)
+        var run = 0
+        for r in ratings(of: bug, in: diagnostics, after: fresh) where r.week <= since {
+            run = r.intensity == .quiet ? run + 1 : 0
+            if run >= Thresholds.stableQuietWeeks { return true }
+        }
+        return false
+    }
+
+    /// Whether a resolved bug's resolution stands on its ratings: none after its stable date that
+    /// was not quiet fewer than 90 days before its resolution (a bug in any other state: true).
+    public static func resolutionStands(_ bug: Bug, diagnostics: [WeeklyDiagnostic], calendar: Calendar) -> Bool {
+        guard bug.status == .resolved, let since = bug.stableSince, let resolved = bug.resolvedAt else { return true }
+        let day = LocalDay(resolved, calendar: calendar)
+        return !ratings(of: bug, in: diagnostics, after: since).contains {
+            $0.intensity != .quiet && $0.completed <= resolved
+                && day.days(since: LocalDay($0.completed, calendar: calendar)) < Thresholds.resolvedAfterStableDays
+        }
     }
 
     /// When the bug's active period began: the later of its last activation and its last

@@ -312,36 +312,67 @@ public enum SyncRules {
         }
     }
 
-    /// Bugs whose state the merged ratings and crashes do not give, replayed (`BugLifecycle.replayed`):
-    /// as one machine that saw every week and crash would have them. Each machine decides a bug's
-    /// state on what it has seen, and the merge keeps the newer record, which can rest on ratings
-    /// the merge does not keep or miss ones it brings in:
-    /// - made stable on a rating a redo replaced, a week another machine rated first, or before
-    ///   another machine's present week or crash arrived: put back (to active, or from resolved to
-    ///   stable), or dated later;
-    /// - a run of quiet weeks no machine saw whole before a later week that was not quiet: stable
-    ///   from the run, and the lifecycle on from there (a later loud week or crash sends it back);
-    /// - stable on its own machine through a loud week the other rated: sent back at that week.
-    /// Looked at: a bug with a rating or a crash in its active period that the merge deleted or
-    /// brought in (`arrived`: the diagnostics and crashes it took or changed). A regression stands,
-    /// even from a loud rating the merge superseded: the active period starts where the record
-    /// says. Changed when the status, the regression or the day of a stable or resolved date
-    /// differs; stamped just after the bug's last change, as every machine does alike, so the
-    /// replay wins over the copy still in other machines' files.
-    public static func replayedLifecycles(bugs: [Bug], crashes: [Crash], diagnostics: [WeeklyDiagnostic], arrived: Set<UUID>,
-                                          now: Date, calendar: Calendar) -> [Bug] {
+    /// Stable (or resolved) bugs whose state no longer stands on the week ratings the merge kept,
+    /// put back for the lifecycle to decide again. A machine can make a bug stable or resolved on
+    /// ratings other than the ones the merge keeps: before another machine's rating of the same
+    /// weeks reached it (a present week it had not seen), on a rating a redo there replaced, or on
+    /// a week rated on both machines whose other rating the merge keeps. Looked at: a bug with a
+    /// rating of a week up to its stable (or resolved) date that the merge deleted or brought in
+    /// (`arrived`: the diagnostics it took or changed; a week's rating can be made after the
+    /// moment, in another zone or with `--anyway`). A stability that does not stand goes back to active; a
+    /// resolution a noisy week within its 90 days does not allow goes back to stable. Stamped just
+    /// after the bug's last change, as every machine does alike, so the put-back wins over the copy
+    /// still in other machines' files.
+    public static func unfoundedStability(bugs: [Bug], diagnostics: [WeeklyDiagnostic], arrived: Set<UUID>,
+                                          calendar: Calendar) -> [Bug] {
         var out: [Bug] = []
-        for bug in bugs where bug.deletedAt == nil && bug.status != .identified {
+        for bug in bugs where (bug.status == .stable || bug.status == .resolved) && bug.deletedAt == nil {
+            guard let since = bug.stableSince else { continue }
+            let fresh = BugLifecycle.activePeriodStart(of: bug)
+            let until = bug.resolvedAt ?? since
+            let moved = diagnostics.contains { d in
+                (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.weekStarting <= until
+                    && d.responses.contains { $0.bugId == bug.id }
+            }
+            guard moved else { continue }
+            let at = bug.updatedAt.addingTimeInterval(0.001)
+            if !BugLifecycle.stabilityStands(bug, diagnostics: diagnostics) {
+                out.append(BugLifecycle.unstabilised(bug, at: at))
+            } else if !BugLifecycle.resolutionStands(bug, diagnostics: diagnostics, calendar: calendar) {
+                out.append(BugLifecycle.unresolved(bug, at: at))
+            }
+        }
+        return out
+    }
+
+    /// Active bugs that the ratings the merge kept made stable, put there: each machine saw only
+    /// some of a run of 3 quiet weeks before a later week that was not quiet was rated, so none
+    /// made the bug stable, and the lifecycle, which asks of the last 3 ratings, no longer would.
+    /// On one machine that saw every week it is stable. Looked at: an active bug with a rating in
+    /// its active period that the merge deleted or brought in. It is made stable from the moment
+    /// the run first gave it (`BugLifecycle.firstStability`), then the lifecycle runs on to `now`
+    /// (a later loud rating or crash sends it back, and a later run may make it stable again).
+    /// Stamped as `unfoundedStability` stamps, just after the bug's last change.
+    public static func overlookedStability(bugs: [Bug], crashes: [Crash], diagnostics: [WeeklyDiagnostic], arrived: Set<UUID>,
+                                           now: Date, calendar: Calendar) -> [Bug] {
+        var out: [Bug] = []
+        for bug in bugs where bug.status == .active && bug.deletedAt == nil {
             let fresh = BugLifecycle.activePeriodStart(of: bug)
             let moved = diagnostics.contains { d in
                 (d.deletedAt != nil || arrived.contains(d.id)) && d.completedAt > fresh && d.responses.contains { $0.bugId == bug.id }
-            } || crashes.contains { c in (c.deletedAt != nil || arrived.contains(c.id)) && c.crashedAt > fresh && c.bugId == bug.id }
+            }
             guard moved else { continue }
-            var b = BugLifecycle.replayed(bug, crashes: crashes, diagnostics: diagnostics, now: now, calendar: calendar)
-            func day(_ d: Date?) -> LocalDay? { d.map { LocalDay($0, calendar: calendar) } }
-            guard b.status != bug.status || b.regressedAt != bug.regressedAt || day(b.stableSince) != day(bug.stableSince)
-                    || day(b.resolvedAt) != day(bug.resolvedAt) else { continue }
-            b.updatedAt = bug.updatedAt.addingTimeInterval(0.001)
+            let stamp = bug.updatedAt.addingTimeInterval(0.001)
+            var b = bug
+            // Each pass moves the active period on (a regression comes after the stability it ends).
+            for _ in 0...diagnostics.count {
+                guard let at = BugLifecycle.firstStability(of: b, crashes: crashes, diagnostics: diagnostics, now: now, calendar: calendar)
+                else { break }
+                b = BugLifecycle.apply(.stabilised, to: b, at: stamp, effective: at)
+                b = BugLifecycle.settle(b, crashes: crashes, diagnostics: diagnostics, retests: { _ in [] }, now: now, calendar: calendar).bug
+            }
+            guard b.status != .active || b.regressedAt != bug.regressedAt else { continue }
+            b.updatedAt = stamp
             out.append(b)
         }
         return out

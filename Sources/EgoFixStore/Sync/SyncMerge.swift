@@ -255,10 +255,14 @@ struct SyncState {
             diagnostics[d.id] = d
             mark(WeeklyDiagnostic.table, d.id)
         }
-        let arrived = (changed[WeeklyDiagnostic.table] ?? []).union(changed[Crash.table] ?? [])
-        for b in SyncRules.replayedLifecycles(bugs: sortedValues(bugs), crashes: sortedValues(crashes).filter { $0.userId == profile },
-                                              diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
-                                              arrived: arrived, now: now, calendar: calendar) {
+        for b in SyncRules.unfoundedStability(bugs: sortedValues(bugs), diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
+                                              arrived: changed[WeeklyDiagnostic.table] ?? [], calendar: calendar) {
+            bugs[b.id] = b
+            mark(Bug.table, b.id)
+        }
+        for b in SyncRules.overlookedStability(bugs: sortedValues(bugs), crashes: sortedValues(crashes),
+                                               diagnostics: sortedValues(diagnostics).filter { $0.userId == profile },
+                                               arrived: changed[WeeklyDiagnostic.table] ?? [], now: now, calendar: calendar) {
             bugs[b.id] = b
             mark(Bug.table, b.id)
         }
