@@ -222,6 +222,28 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(((try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])?["crashes"] as? [Any])?.count, 0)
     }
 
+    /// The tidbit the diagnostic shows in the terminal is the one the week's page shows under
+    /// "Why" (they were drawn with two different seeds), and next week's is another.
+    func test_Diagnostic_theWeekPageShowsTheTidbitTheDiagnosticShowed() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-09T09:00:00+01:00")
+        var shown: [String] = []
+        for (sunday, week) in [("2026-03-15", "2026-W11"), ("2026-03-22", "2026-W12")] {
+            let r = try cli.runInTerminal(["diagnostic"], at: "\(sunday)T19:00:00+01:00", input: "1\n")
+            XCTAssertEqual(r.status, 0, r.out)
+            _ = try ok(cli, ["build"], "\(sunday)T19:05:00+01:00")
+            let page = try String(contentsOfFile: cli.workdir + "/site/weeks/\(week)/index.html", encoding: .utf8)
+            let why = try XCTUnwrap(page.components(separatedBy: "<h2>Why</h2>\n<p class=\"comment\">").dropFirst().first?
+                .components(separatedBy: "</p>").first, page)
+            let words = why.replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&amp;", with: "&").split(separator: " ").prefix(4).joined(separator: " ")
+            let said = r.out.replacingOccurrences(of: "\r\n", with: " ").split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            XCTAssertTrue(said.contains(words), "the page's \"\(words)\" in the terminal: \(r.out)")
+            shown.append(words)
+        }
+        XCTAssertNotEqual(shown[0], shown[1], "two weeks in a row, two tidbits")
+    }
+
     /// `applied -e` in a terminal: the editor owns the terminal (started in a process group of
     /// its own, it was stopped at its first read and egofix waited for ever).
     func test_Prompts_anEditorInATerminalCanReadIt() throws {

@@ -145,6 +145,26 @@ final class LifetimeRuleTests: XCTestCase {
         XCTAssertEqual(seen.count, 5, "every rest-day tidbit comes round")
     }
 
+    /// The diagnostic's tidbit: never last week's again (it was a fresh draw each week, the same
+    /// one about one week in six), the same one when the week is asked about again.
+    func test_MicroEducation_diagnosticDoesNotRepeatOnConsecutiveWeeks() {
+        let pool = (0..<6).map { MicroEducation(id: Catalogue.uuid("d\($0)"), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
+                                                body: "tidbit \($0)", createdAt: Catalogue.epoch) }
+        let user = UUID()
+        var last: UUID?
+        var seen = Set<UUID>()
+        for w in 0..<30 {
+            let monday = c.day(2026, 3, 2).adding(days: 7 * w)
+            let t = MicroEducationPicker.diagnostic(from: pool, bugSlug: "need-to-be-right", userId: user, week: monday)
+            XCTAssertNotNil(t)
+            XCTAssertNotEqual(t?.id, last, "week of \(monday): the same tidbit as the week before")
+            XCTAssertEqual(t?.id, MicroEducationPicker.diagnostic(from: pool, bugSlug: "need-to-be-right", userId: user, week: monday)?.id)
+            last = t?.id
+            if let t { seen.insert(t.id) }
+        }
+        XCTAssertEqual(seen.count, 6, "every diagnostic tidbit comes round")
+    }
+
     // 7. A stable bug whose fixes were all applied is still retested.
 
     func test_Retest_stableBugWithEveryFixAppliedIsRetestedWithARerun() {

@@ -82,9 +82,8 @@ struct Diagnostic: AsyncParsableCommand {
             let bugs = try await svc.bugsToAsk()
             // What this is, first: it opened on a tidbit with no heading, then a question.
             s.print(["DIAGNOSTIC \(week.isoWeekLabel)  " + s.style.dim("// \(Text.plural(bugs.count, "bug")), 30 seconds. Enter skips one."), ""])
-            if let tid = MicroEducationPicker.pick(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
-                                                   trigger: .duringDiagnostic, lastShownId: user.lastTidbitId,
-                                                   seed: StableHash.fnv1a([user.id.uuidString, week.description])) {
+            if let tid = MicroEducationPicker.diagnostic(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
+                                                         userId: user.id, week: week) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
             }
             guard let answers = ask(bugs, s) else { return }

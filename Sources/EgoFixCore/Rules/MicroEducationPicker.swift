@@ -18,11 +18,23 @@ public enum MicroEducationPicker {
     /// this user, taken one per day, so two consecutive days never show the same one (when there
     /// are two or more) and asking again the same day shows the same one. No state needed.
     public static func restDay(from pool: [MicroEducation], bugSlug: String, userId: UUID, day: LocalDay) -> MicroEducation? {
-        let candidates = self.candidates(in: pool, bugSlug: bugSlug, trigger: .restDay)
+        rotation(from: pool, bugSlug: bugSlug, trigger: .restDay, userId: userId, slot: day.ordinal)
+    }
+
+    /// The diagnostic's tidbit for the week starting `monday`, the same way, one per week: two
+    /// diagnostics in a row never show the same one (when the bug has two or more), and the
+    /// terminal and the week's page show the same one.
+    public static func diagnostic(from pool: [MicroEducation], bugSlug: String, userId: UUID, week monday: LocalDay) -> MicroEducation? {
+        rotation(from: pool, bugSlug: bugSlug, trigger: .duringDiagnostic, userId: userId, slot: (monday.ordinal - LocalDay.mod(monday.ordinal, 7)) / 7)
+    }
+
+    /// The bug's tidbits for `trigger` in an order of their own for this user, taken one per slot.
+    static func rotation(from pool: [MicroEducation], bugSlug: String, trigger: EducationTrigger, userId: UUID, slot: Int) -> MicroEducation? {
+        let candidates = self.candidates(in: pool, bugSlug: bugSlug, trigger: trigger)
         guard !candidates.isEmpty else { return nil }
         let keyed = candidates.map { (StableHash.fnv1a([userId.uuidString, $0.id.uuidString]), $0) }
             .sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1.id.sortsBefore($1.1.id) }
-        return keyed[LocalDay.mod(day.ordinal, keyed.count)].1
+        return keyed[LocalDay.mod(slot, keyed.count)].1
     }
 
     /// `pick`'s choice among `candidates` as `candidates(in:bugSlug:trigger:)` gives them, for a

@@ -35,13 +35,8 @@ final class PageContext: Sendable {
     let currentWeek: Period
     /// The week whose diagnostic is open now (Sunday 18:00 through Monday), else nil.
     let openDiagnosticWeek: LocalDay?
-    /// The user's id as text (the tidbit seed), made once.
-    let userIdText: String
     /// Per bug and day, what was marked and crashed (the period pages' bug rows).
     let bugTallies: BugTallies
-    /// The tidbits a page may pick from, per trigger: the primary bug's, in the picker's order
-    /// (none without a primary bug).
-    let tidbitsByTrigger: [EducationTrigger: [MicroEducation]]
     /// Days with records after the site's last day (`SiteHorizon`), and the latest of them.
     let daysAhead: (count: Int, latest: LocalDay)?
 
@@ -139,15 +134,6 @@ final class PageContext: Sendable {
         for (_, href) in items where byCurrent[href] == nil { byCurrent[href] = nav(href) }
         navByCurrent = byCurrent
         navNone = nav(nil)
-        userIdText = data.profile?.id.uuidString ?? ""
-        let primarySlug = data.profile?.primaryBugId.flatMap { index.bugsById[$0]?.slug }
-        var tidbits: [EducationTrigger: [MicroEducation]] = [:]
-        if let slug = primarySlug {
-            for trigger in EducationTrigger.allCases {
-                tidbits[trigger] = MicroEducationPicker.candidates(in: data.education, bugSlug: slug, trigger: trigger)
-            }
-        }
-        tidbitsByTrigger = tidbits
         if let u = data.profile {
             footerLine = "v\(u.currentVersion) · as of \(index.today)"
         } else {
@@ -386,10 +372,5 @@ final class PageContext: Sendable {
             row("failed", c.failed, previous?.failed), row("crashes", c.crashes, previous?.crashes),
             row("reboots", c.reboots, previous?.reboots), row("days engaged", c.engaged, previous?.engaged),
         ]
-    }
-
-    func tidbit(trigger: EducationTrigger, seed: String) -> String? {
-        guard let candidates = tidbitsByTrigger[trigger] else { return nil }
-        return MicroEducationPicker.pick(fromCandidates: candidates, seed: StableHash.fnv1a([userIdText, seed]))?.body
     }
 }

@@ -235,7 +235,7 @@ extension PageContext {
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
             noDiagnostic: noDiagnostic(week: p),
             pattern: weekPattern(p).map(patternRow),
-            tidbit: weekTidbitTrigger(p).flatMap { tidbit(trigger: $0, seed: p.key) })
+            tidbit: diagnosticTidbit(p))
     }
 
     /// A week without a diagnostic: open now (Sunday from 18:00 through Monday), still to open
@@ -251,8 +251,12 @@ extension PageContext {
     /// Which tidbits a week's "Why" may draw on: the diagnostic's, in a week with one; else none.
     /// Every other tidbit speaks of one day: the rest days' say "No fix today." (false on the
     /// page of a week gone by, or of a Monday morning before its fix), the rest of one outcome.
-    func weekTidbitTrigger(_ p: Period) -> EducationTrigger? {
-        index.diagnosticsByWeek[p.start] != nil ? .duringDiagnostic : nil
+    /// A week with a diagnostic shows the tidbit the diagnostic showed: the one for its first
+    /// rated bug that week (`MicroEducationPicker.diagnostic`).
+    func diagnosticTidbit(_ p: Period) -> String? {
+        guard let d = index.diagnosticsByWeek[p.start], let user = data.profile,
+              let slug = d.responses.first.flatMap({ r in data.bugs.first { $0.id == r.bugId }?.slug }) else { return nil }
+        return MicroEducationPicker.diagnostic(from: data.education, bugSlug: slug, userId: user.id, week: p.start)?.body
     }
 
     func dayRow(_ d: LocalDay) throws -> DayRow {
