@@ -126,23 +126,27 @@ final class LifetimeRuleTests: XCTestCase {
 
     // 4. Rest-day tidbits do not repeat on consecutive days.
 
+    /// `pick` over 30 slots in a row: never the same tidbit twice running, the same one when a
+    /// slot is asked again, and every one of the pool's comes round.
+    func assertRotates(_ pool: [MicroEducation], _ pick: (Int) -> MicroEducation?, _ what: String) {
+        var last: UUID?
+        var seen = Set<UUID>()
+        for slot in 0..<30 {
+            let t = pick(slot)
+            XCTAssertNotNil(t)
+            XCTAssertNotEqual(t?.id, last, "\(what) \(slot): the same tidbit as the one before")
+            XCTAssertEqual(t?.id, pick(slot)?.id, "asking again shows the same one")
+            last = t?.id
+            if let t { seen.insert(t.id) }
+        }
+        XCTAssertEqual(seen.count, pool.count, "every tidbit comes round")
+    }
+
     func test_MicroEducation_restDayDoesNotRepeatOnConsecutiveDays() {
         let pool = (0..<5).map { MicroEducation(id: Catalogue.uuid("t\($0)"), bugSlug: "need-to-be-right", trigger: .restDay,
                                                 body: "tidbit \($0)", createdAt: Catalogue.epoch) }
         let user = UUID()
-        var last: UUID?
-        var seen = Set<UUID>()
-        for d in 0..<30 {
-            let day = c.day(2026, 3, 1).adding(days: d)
-            let t = MicroEducationPicker.restDay(from: pool, bugSlug: "need-to-be-right", userId: user, day: day)
-            XCTAssertNotNil(t)
-            XCTAssertNotEqual(t?.id, last, "day \(day): the same tidbit as the day before")
-            XCTAssertEqual(t?.id, MicroEducationPicker.restDay(from: pool, bugSlug: "need-to-be-right", userId: user, day: day)?.id,
-                           "asking again the same day shows the same one")
-            last = t?.id
-            if let t { seen.insert(t.id) }
-        }
-        XCTAssertEqual(seen.count, 5, "every rest-day tidbit comes round")
+        assertRotates(pool, { MicroEducationPicker.restDay(from: pool, bugSlug: "need-to-be-right", userId: user, day: c.day(2026, 3, 1).adding(days: $0)) }, "day")
     }
 
     /// The diagnostic's tidbit: never last week's again (it was a fresh draw each week, the same
@@ -151,18 +155,7 @@ final class LifetimeRuleTests: XCTestCase {
         let pool = (0..<6).map { MicroEducation(id: Catalogue.uuid("d\($0)"), bugSlug: "need-to-be-right", trigger: .duringDiagnostic,
                                                 body: "tidbit \($0)", createdAt: Catalogue.epoch) }
         let user = UUID()
-        var last: UUID?
-        var seen = Set<UUID>()
-        for w in 0..<30 {
-            let monday = c.day(2026, 3, 2).adding(days: 7 * w)
-            let t = MicroEducationPicker.diagnostic(from: pool, bugSlug: "need-to-be-right", userId: user, week: monday)
-            XCTAssertNotNil(t)
-            XCTAssertNotEqual(t?.id, last, "week of \(monday): the same tidbit as the week before")
-            XCTAssertEqual(t?.id, MicroEducationPicker.diagnostic(from: pool, bugSlug: "need-to-be-right", userId: user, week: monday)?.id)
-            last = t?.id
-            if let t { seen.insert(t.id) }
-        }
-        XCTAssertEqual(seen.count, 6, "every diagnostic tidbit comes round")
+        assertRotates(pool, { MicroEducationPicker.diagnostic(from: pool, bugSlug: "need-to-be-right", userId: user, week: c.day(2026, 3, 2).adding(days: 7 * $0)) }, "week")
     }
 
     // 7. A stable bug whose fixes were all applied is still retested.

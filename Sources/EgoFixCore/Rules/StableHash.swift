@@ -7,6 +7,9 @@ public enum StableHash {
     public static func fnv1a(_ parts: [String]) -> UInt64 { fnv1a(bytes: parts.map(\.utf8)) }
 
     /// FNV-1a, 64-bit, over the given byte strings with a separator (0x1F between two parts).
+    /// Inlinable, so a caller in another module gets it specialized for its byte type (every
+    /// command hashes the seeds' half megabyte through it).
+    @inlinable
     public static func fnv1a<Bytes: Sequence>(bytes parts: [Bytes]) -> UInt64 where Bytes.Element == UInt8 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         for (i, p) in parts.enumerated() {
