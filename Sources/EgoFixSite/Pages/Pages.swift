@@ -255,7 +255,7 @@ extension PageContext {
     /// rated bug that week (`MicroEducationPicker.diagnostic`).
     func diagnosticTidbit(_ p: Period) -> String? {
         guard let d = index.diagnosticsByWeek[p.start], let user = data.profile,
-              let slug = d.responses.first.flatMap({ r in data.bugs.first { $0.id == r.bugId }?.slug }) else { return nil }
+              let slug = d.responses.first.flatMap({ index.bugsById[$0.bugId]?.slug }) else { return nil }
         return MicroEducationPicker.diagnostic(from: data.education, bugSlug: slug, userId: user.id, week: p.start)?.body
     }
 
