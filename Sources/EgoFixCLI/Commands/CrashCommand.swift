@@ -99,7 +99,8 @@ struct CrashCommand: AsyncParsableCommand {
                 out.append("Logged. The version number stays where it is.")
                 // A crash about a stable or resolved bug sends it back to active: said here, where it happened.
                 out += changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
-                if help.isEmpty, let b = crashed, let tid = try await crashTidbit(s, bug: b) {
+                if help.isEmpty, let b = crashed,
+                   let tid = try await TidbitService(repos: s.repos).show(about: b, trigger: .afterCrash, key: ISO8601.format(s.now)) {
                     out += [""] + Text.wrap(tid.body).map { s.style.dim($0) }
                 }
                 if let q = r.quickFix {
@@ -143,16 +144,5 @@ struct CrashCommand: AsyncParsableCommand {
             return out
         }
         s.print(out)
-    }
-
-    func crashTidbit(_ s: Session, bug: Bug) async throws -> MicroEducation? {
-        let user = try await s.profile()
-        let pool = try await s.repos.education.getFor(bugSlug: bug.slug, trigger: .afterCrash)
-        guard let t = MicroEducationPicker.pick(from: pool, bugSlug: bug.slug, trigger: .afterCrash, lastShownId: user.lastTidbitId,
-                                                seed: StableHash.fnv1a([user.id.uuidString, ISO8601.format(s.now)])) else { return nil }
-        var u = try await s.profile()
-        u.lastTidbitId = t.id
-        try await s.repos.users.save(u)
-        return t
     }
 }

@@ -89,7 +89,7 @@ public struct OutcomeService: Sendable {
     /// checked before anything is written.
     public func mark(_ outcome: FixOutcome, reflection: String?, interaction: InteractionOutcome? = nil,
                      at now: Date, target given: (FixCompletion, Fix)? = nil) async throws -> OutcomeResult {
-        guard var user = try await repos.users.get() else { throw PracticeError.noProfile }
+        guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
         if let reflection, reflection.utf8.count > Thresholds.maxMarkdownBytes {
             throw PracticeError.reflectionTooLong(bytes: reflection.utf8.count)
         }
@@ -109,17 +109,9 @@ public struct OutcomeService: Sendable {
         let transition = try await LifecycleService(repos: repos, calendar: calendar).reconcile(bugId: fix.bugId, at: now)
 
         var tidbit: MicroEducation?
-        user = try await repos.users.get() ?? user
         if let bug = try await repos.bugs.getById(fix.bugId) {
             let trigger: EducationTrigger = outcome == .applied ? .afterApplied : outcome == .skipped ? .afterSkipped : .afterFailed
-            tidbit = MicroEducationPicker.pick(
-                from: try await repos.education.getFor(bugSlug: bug.slug, trigger: trigger), bugSlug: bug.slug,
-                trigger: trigger, lastShownId: user.lastTidbitId,
-                seed: StableHash.fnv1a([user.id.uuidString, completion.id.uuidString]))
-            if let t = tidbit {
-                user.lastTidbitId = t.id
-                try await repos.users.save(user)
-            }
+            tidbit = try await TidbitService(repos: repos).show(about: bug, trigger: trigger, key: completion.id.uuidString)
         }
         return OutcomeResult(completion: completion, fix: fix, versionEntry: entry, tidbit: tidbit, transition: transition)
     }
