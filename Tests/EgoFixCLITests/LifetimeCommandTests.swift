@@ -346,6 +346,26 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(try ok(cli, ["status"], "2026-03-15T19:00:00+01:00").contains("Weekly diagnostic open"))
     }
 
+    /// Begun on a Monday morning in Tokyo, which is still Sunday in Los Angeles: read there that
+    /// Sunday evening, the practice began on Monday, where it began, as the site's pages have it.
+    /// The diagnostic is not due for the week before (it asked about a week the site calls
+    /// "before the practice began", and the summary compared it with nothing).
+    func test_Diagnostic_theFirstDayIsTheDayThePracticeBeganWhereItBegan() throws {
+        let cli = try CLI()
+        let tokyo = ["TZ": "Asia/Tokyo"], la = ["TZ": "America/Los_Angeles"]
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-16T08:00:00+09:00", env: tokyo).status, 0)
+        let status = try cli.run(["status"], at: "2026-03-15T19:00:00-07:00", env: la)
+        XCTAssertEqual(status.status, 0, status.err)
+        XCTAssertFalse(status.out.contains("Weekly diagnostic open"), status.out)
+        let asked = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-15T19:05:00-07:00", env: la)
+        XCTAssertNotEqual(asked.status, 0)
+        XCTAssertTrue(asked.err.contains("no diagnostic for 2026-W11: the practice began after that week."), asked.err)
+        // The week after is the practice's first: asked, and compared with nothing.
+        let next = try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-22T19:00:00-07:00", env: la)
+        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertTrue(next.out.contains("// The practice's first week: no week before it to compare."), next.out)
+    }
+
     /// Flying west on the same calendar date: the fix given in Tokyo on the 14th is still the 14th's
     /// in Los Angeles, where it is still the 14th; it can be marked, and today shows it (it was
     /// yesterday's there, could not be marked, and a second fix came for the same date).

@@ -1,5 +1,6 @@
 import ArgumentParser
 import EgoFixCore
+import EgoFixSite
 import EgoFixStore
 import Foundation
 
@@ -42,7 +43,7 @@ struct Diagnostic: AsyncParsableCommand {
                 throw CLIError("no diagnostic open to take again. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays "
                                + "open through Monday; --anyway --redo takes this week's again. Nothing recorded.")
             }
-            try await takeAgain(s, svc, week: week, began: user.createdAt)
+            try await takeAgain(s, svc, week: week, user: user)
             return
         }
         if skip {
@@ -81,7 +82,7 @@ struct Diagnostic: AsyncParsableCommand {
         } else if Prompt.interactive {
             let bugs = try await svc.bugsToAsk()
             // What this is, first: it opened on a tidbit with no heading, then a question.
-            s.print(["DIAGNOSTIC \(week.isoWeekLabel)  " + s.style.dim("// \(Text.plural(bugs.count, "bug")), 30 seconds. Enter skips one."), ""])
+            s.print(["DIAGNOSTIC \(week.isoWeekLabel)  " + s.style.dim("// \(Plural.of(bugs.count, "bug")), 30 seconds. Enter skips one."), ""])
             if let tid = MicroEducationPicker.diagnostic(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
                                                          userId: user.id, week: week) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
@@ -105,7 +106,7 @@ struct Diagnostic: AsyncParsableCommand {
             for r in d.responses { out.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r)) }
             // A loud week can send a stable bug back to active: said, not left for `status` to show.
             if !changed.isEmpty { out += [""] + changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) } }
-            out += [""] + (try await weekSummary(s, week: week, began: user.createdAt))
+            out += [""] + (try await weekSummary(s, week: week, user: user))
             out += ["", s.style.dim("// Recorded. It feeds the patterns, not a score.")]
             return out
         }
@@ -124,7 +125,7 @@ struct Diagnostic: AsyncParsableCommand {
 
     /// `--redo`: the week's diagnostic taken again, its ratings replaced in one transaction. In a
     /// terminal it asks about the bugs the first one asked about, showing the first ratings.
-    func takeAgain(_ s: Session, _ svc: DiagnosticService, week: LocalDay, began: Date) async throws {
+    func takeAgain(_ s: Session, _ svc: DiagnosticService, week: LocalDay, user: UserProfile) async throws {
         var responses: [BugDiagnosticResponse] = []
         if !rate.isEmpty {
             for r in rate { responses.append(try await parse(r, s)) }
@@ -146,7 +147,7 @@ struct Diagnostic: AsyncParsableCommand {
                 firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + s.style.dim(note))
             }
             s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  "
-                     + s.style.dim("// \(Text.plural(bugs.count, "bug")) asked again. Enter keeps a first rating."),
+                     + s.style.dim("// \(Plural.of(bugs.count, "bug")) asked again. Enter keeps a first rating."),
                      "", s.style.dim("// The first ratings:")] + firstLines + [""])
             guard let answers = ask(bugs, s, keeping: kept) else { return }
             let carried = first.responses.filter { r in !bugs.contains { $0.id == r.bugId } }
@@ -178,7 +179,7 @@ struct Diagnostic: AsyncParsableCommand {
             }
             states += r.changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
             if !states.isEmpty { out += [""] + states }
-            out += [""] + (try await weekSummary(s, week: week, began: began))
+            out += [""] + (try await weekSummary(s, week: week, user: user))
             out += ["", s.style.dim("// Recorded in place of the first ratings, which stay in the store, deleted.")]
             return out
         }
@@ -226,17 +227,15 @@ struct Diagnostic: AsyncParsableCommand {
     /// The completion screen's weekly summary: the reviewed week's outcomes and crashes, beside the
     /// week before, each record on the day it counted where it was made, as the week pages count
     /// them (a diagnostic taken on a Sunday in Los Angeles counted that Sunday's crash in another
-    /// week). A week still under way (`--anyway` midweek) is set against the same days of the week
-    /// before, as the site holds it.
-    func weekSummary(_ s: Session, week: LocalDay, began: Date) async throws -> [String] {
+    /// week). The days compared are the week page's (`WeekComparison`): a week still under way
+    /// (`--anyway` midweek) is set against the same days of the week before.
+    func weekSummary(_ s: Session, week: LocalDay, user: UserProfile) async throws -> [String] {
         let practice = try await s.store.readPractice()
         let recorded = RecordedDays(events: practice.events, calendar: s.calendar)
         let ledger = DayLedger(practice, calendar: s.calendar, recorded: recorded)
-        let underWay = week <= s.today && s.today < week.adding(days: 6)
-        func counts(_ start: LocalDay) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
-            let end = underWay ? start.adding(days: s.today.days(since: week) + 1) : start.adding(days: 7)
+        func counts(_ days: ClosedRange<LocalDay>) -> (applied: Int, skipped: Int, failed: Int, crashes: Int) {
             var a = 0, sk = 0, f = 0, x = 0
-            for d in ledger.days(from: start, to: end) {
+            for d in ledger.days(from: days.lowerBound, to: days.upperBound.adding(days: 1)) {
                 a += d.applied
                 sk += d.skipped
                 f += d.failed
@@ -244,18 +243,20 @@ struct Diagnostic: AsyncParsableCommand {
             }
             return (a, sk, f, x)
         }
-        let now = counts(week), before = counts(week.adding(days: -7))
+        let now = counts(week...week.adding(days: 6))
         // The practice's first week has no week before it to compare with (it was compared with
         // a week of zeros), nor the week after one the practice began partway through (its days
         // before day one were counted as zeros): as the site's week pages.
-        let first = recorded.day(began)
-        if first > week.adding(days: -7) {
+        let first = recorded.practiceStart(of: user)
+        guard let compared = WeekComparison.daysBefore(week: week, today: s.today, practiceStart: first) else {
             return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
                     s.style.dim(first >= week ? "// The practice's first week: no week before it to compare."
                                               : "// The practice began partway through the week before: no whole week to compare.")]
         }
+        let before = counts(compared)
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
         let differs = now != before
+        let underWay = WeekComparison.isUnderWay(week: week, today: s.today)
         let than = underWay ? "the same days of the week before" : "the week before"
         return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
                 + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",

@@ -31,7 +31,7 @@ struct History: AsyncParsableCommand {
         // From the practice's first day at most (a practice begun today showed a month of days
         // before it, each "nothing"), as the site's history does: day one as the site has it, the
         // day the practice began where it began.
-        let began = ([data.profile.map { recorded.day($0.createdAt) }, ledger.days.first?.day].compactMap { $0 }).min()
+        let began = ([data.profile.map { recorded.practiceStart(of: $0) }, ledger.days.first?.day].compactMap { $0 }).min()
         let from = max(s.today.adding(days: -(days - 1)), min(began ?? s.today, s.today))
         // Through today, or through a later day that holds records: after a flight west over the
         // date line, the day the records were made where they were made can be "tomorrow" here
@@ -75,7 +75,7 @@ struct History: AsyncParsableCommand {
         }
         var out = ["HISTORY  \(from) to \(to)", ""]
         for row in 0..<7 {
-            let name = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][row]
+            let name = LocalDay.shortWeekdayNames[row]
             var line = name + " "
             for col in 0..<graph.columns {
                 if let c = graph.cells.first(where: { $0.column == col && $0.row == row }) {
@@ -99,10 +99,10 @@ struct History: AsyncParsableCommand {
                 return (text, text.count)
             }
             if c.activity.crashes > 0 {
-                let text = Text.plural(c.activity.crashes, "crash", "crashes")
+                let text = Plural.of(c.activity.crashes, "crash", "crashes")
                 parts.append((s.style.paint(text, Style.crash), text.count))
             }
-            for text in [c.activity.reboots > 0 ? Text.plural(c.activity.reboots, "reboot", "reboots") : nil,
+            for text in [c.activity.reboots > 0 ? Plural.of(c.activity.reboots, "reboot", "reboots") : nil,
                          c.activity.diagnostics > 0 ? "weekly diagnostic" : nil].compactMap({ $0 }) {
                 parts.append((text, text.count))
             }

@@ -58,6 +58,11 @@ public struct RecordedDays: Sendable {
         moved.isEmpty ? converter.day(instant) : (moved[instant] ?? converter.day(instant))
     }
 
+    /// The practice's first day: the day its profile was made, where it was made (`egofix init`
+    /// opens the first fix at that instant, and its events say the day). The diagnostic's
+    /// schedule, the site's pages, `history` and the diagnostic's summary all start from it.
+    public func practiceStart(of profile: UserProfile) -> LocalDay { day(profile.createdAt) }
+
     /// The day an event was made on, where it was made.
     public func day(of event: AnalyticsEvent) -> LocalDay {
         moved.isEmpty ? converter.day(event.timestamp) : event.localDay(or: calendar)

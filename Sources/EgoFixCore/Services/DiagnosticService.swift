@@ -15,7 +15,13 @@ public struct DiagnosticService: Sendable {
 
     public func isDue(at now: Date) async throws -> Bool {
         if let skippedWeek, DiagnosticSchedule.reviewedWeek(now: now, calendar: calendar) == skippedWeek { return false }
-        let start = try await repos.users.get().map { LocalDay($0.createdAt, calendar: calendar) }
+        var start: LocalDay?
+        if let user = try await repos.users.get() {
+            // Read on the day it began where it began, as the site reads it (the events at that
+            // instant say; a practice begun just before midnight and read a zone further east).
+            let made = try await repos.events.getBetween(user.createdAt, user.createdAt.addingTimeInterval(0.001))
+            start = RecordedDays(events: made, calendar: calendar).practiceStart(of: user)
+        }
         return DiagnosticSchedule.isDue(now: now, calendar: calendar, completed: try await repos.diagnostics.getAll(), practiceStart: start)
     }
 

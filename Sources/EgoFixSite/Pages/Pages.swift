@@ -173,21 +173,10 @@ extension PageContext {
     /// `noteCrisis`: the page also shows a note (a week's) that reads like a crisis.
     func periodHead(_ p: Period, prev: Period?, next: Period?, current: String, noteCrisis: Bool = false) -> PeriodHead {
         let c = counts(from: p.start, through: p.end)
-        // A period still under way is held to as many days of the one before (a Monday morning's
-        // week read "-3 vs before" against a whole week).
-        // A period not begun yet has nothing to compare (the pages of the last week's month or
-        // year may start after today), nor one set against a period before the practice began.
-        let today = index.today
-        let underWay = p.start <= today && today < p.end
-        let prevCounts = prev.flatMap { q -> Counts? in
-            // Every day compared must be a day of the practice: a January page on the 4th, the
-            // practice begun on 14 December, was set against 1 to 4 December ("+4 vs the same days
-            // before"), and on the 14th against thirteen days before day one and one after. A
-            // period set against one the practice began partway through has nothing to compare.
-            // Day one is the practice's start: `first` may be a diagnostic's Monday before it.
-            guard p.start <= today, q.start >= (index.practiceStart ?? index.first) else { return nil }
-            return counts(from: q.start, through: underWay ? Period.sameDay(as: today, in: p, before: q) : q.end)
-        }
+        let underWay = p.isUnderWay(today: index.today)
+        // Day one is the practice's start: `first` may be a diagnostic's Monday before it.
+        let prevCounts = prev.flatMap { p.comparedDays(of: $0, today: index.today, practiceStart: index.practiceStart ?? index.first) }
+            .map { counts(from: $0.lowerBound, through: $0.upperBound) }
         let vStart = index.version(through: p.start.adding(days: -1))
         let vEnd = index.version(through: p.end)
         return PeriodHead(
@@ -244,7 +233,7 @@ extension PageContext {
         if openDiagnosticWeek == p.start {
             return "Open now, through Monday: egofix diagnostic, 30 seconds. Skipping costs nothing."
         }
-        if p.start == currentWeek.start { return "It opens Sunday at 18:00 and stays open through Monday. Skipping costs nothing." }
+        if p.start == currentWeek.start { return "It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays open through Monday. Skipping costs nothing." }
         return "No diagnostic this week. Skipping costs nothing."
     }
 

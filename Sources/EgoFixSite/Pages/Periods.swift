@@ -8,9 +8,6 @@ struct Period: Hashable, Sendable {
     let start: LocalDay
     let end: LocalDay
 
-    static let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August",
-                             "September", "October", "November", "December"]
-
     static func week(containing d: LocalDay) -> Period {
         let s = d.isoWeekStart
         return Period(kind: .week, start: s, end: s.adding(days: 6))
@@ -107,7 +104,7 @@ struct Period: Hashable, Sendable {
             appendKey(to: &t)
         case .month:
             let c = start.components
-            t.append(text: Period.monthNames[c.month - 1])
+            t.append(text: LocalDay.monthNames[c.month - 1])
             t.append(byte: 0x20)
             t.append(c.year)
         case .quarter:
@@ -148,5 +145,37 @@ struct Period: Hashable, Sendable {
     }
 
     var days: [LocalDay] { (0...end.days(since: start)).map { start.adding(days: $0) } }
+
+    /// Whether `today` falls inside the period but not on its last day: a period still under way.
+    func isUnderWay(today: LocalDay) -> Bool { start <= today && today < end }
+
+    /// The days of `before` (the period before this one) this period's counts are set against at
+    /// `today`: all of them, or, while this one is under way, as many as it has had (`sameDay`; a
+    /// Monday morning's week read "-3 vs before" against a whole week). Nil when there is nothing
+    /// to compare: this period has not begun (the pages of the last week's month or year may start
+    /// after today), or `before` began before the practice's first day, `practiceStart` (a January
+    /// page on the 4th, the practice begun on 14 December, was set against 1 to 4 December, and on
+    /// the 14th against thirteen days before day one and one after).
+    func comparedDays(of before: Period, today: LocalDay, practiceStart: LocalDay) -> ClosedRange<LocalDay>? {
+        guard start <= today, before.start >= practiceStart else { return nil }
+        return before.start...(isUnderWay(today: today) ? Period.sameDay(as: today, in: self, before: before) : before.end)
+    }
+}
+
+/// The week a diagnostic reviews set against the week before, as that week's page sets them
+/// (`Period.comparedDays`): for the diagnostic's summary in the terminal.
+public enum WeekComparison {
+    /// The days of the week before `monday`'s week that it is compared with at `today`; nil when
+    /// there is none to compare (the practice began after that week's Monday, `practiceStart`).
+    public static func daysBefore(week monday: LocalDay, today: LocalDay, practiceStart: LocalDay) -> ClosedRange<LocalDay>? {
+        let week = Period.week(containing: monday)
+        return week.comparedDays(of: Period.week(containing: monday.adding(days: -7)), today: today, practiceStart: practiceStart)
+    }
+
+    /// Whether `monday`'s week is still under way at `today` (compared with the same days of the
+    /// week before, not all of it).
+    public static func isUnderWay(week monday: LocalDay, today: LocalDay) -> Bool {
+        Period.week(containing: monday).isUnderWay(today: today)
+    }
 }
 

@@ -108,7 +108,7 @@ struct SiteIndex: Sendable {
         diagnosticsByWeek = diags
 
         let activity = Array(comp.keys) + Array(crashes.keys) + Array(reboots.keys) + Array(opened) + Array(diags.keys)
-        let start = data.profile.map { toDay.day($0.createdAt) }
+        let start = data.profile.map { toDay.practiceStart(of: $0) }
         practiceStart = start
         // Today is in the range whichever side of the records it falls (a clock behind the first
         // record: a flight west the night the practice began), so this week always has a page.
