@@ -10,8 +10,7 @@ enum FixCard {
         if let bug { title += "  " + style.paint(bug.title.lowercased(), bug.color) }
         out.append(title)
         var meta = "Severity: " + fix.severity.rawValue.capitalized
-        if fix.type == .quickFix { meta += "   quick fix" }
-        if fix.type == .weekly { meta += "   system overhaul" }
+        if let note = fix.type.note { meta += "   " + note }
         out.append(meta)
         out.append("")
         out += Text.wrap(fix.prompt)

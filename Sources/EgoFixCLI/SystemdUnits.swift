@@ -80,7 +80,7 @@ enum SystemdUnits {
             let m = t.hour * 60 + t.minute - shift
             let day = (weekday + (m < 0 ? -1 : m >= 1440 ? 1 : 0) + 7) % 7
             let inDay = (m % 1440 + 1440) % 1440
-            return (["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][day], String(format: "%02d:%02d", inDay / 60, inDay % 60))
+            return (LocalDay.shortWeekdayNames[(day + 6) % 7], String(format: "%02d:%02d", inDay / 60, inDay % 60))
         }
         let daily = moved(at, weekday: 0).time, weekly = moved(sunday, weekday: 0)
         return ["# Written by `egofix remind --install`; `egofix remind --uninstall` removes it.",

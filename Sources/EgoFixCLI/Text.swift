@@ -87,10 +87,6 @@ enum Text {
     static func wrapComment(_ comment: String, width: Int = Text.width) -> [String] {
         comment.split(separator: "\n").flatMap { line in fitted(line.hasPrefix("// ") ? String(line) : "// " + line, width: width) }
     }
-
-    static func plural(_ n: Int, _ one: String, _ many: String? = nil) -> String {
-        "\(n) " + (n == 1 ? one : (many ?? one + "s"))
-    }
 }
 
 /// `s` padded with spaces to `n` characters (longer text as it is): the terminal's columns.

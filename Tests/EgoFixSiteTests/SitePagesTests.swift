@@ -560,7 +560,7 @@ final class SitePagesTests: XCTestCase {
         }
         XCTAssertFalse(units.isEmpty)
         for unit in units { XCTAssertNotNil(expected[unit] ?? (unit == "times" ? "once" : nil), "a unit with no test: \(unit)") }
-        XCTAssertEqual(PatternCopy.count(1, "step", "steps") + " done.", "1 step done.")
+        XCTAssertEqual(Plural.of(1, "step", "steps") + " done.", "1 step done.")
     }
 
     /// Up to eight pages of one's own are listed in every page's navigation; with more, one

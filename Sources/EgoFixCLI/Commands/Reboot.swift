@@ -22,7 +22,7 @@ struct Reboot: AsyncParsableCommand {
             s.print(["No crash waiting for a reboot. Nothing was changed."])
             return
         }
-        s.print(["REBOOT", "", "Closed \(Text.plural(closed.count, "crash", "crashes")). Still v\(user.currentVersion).",
+        s.print(["REBOOT", "", "Closed \(Plural.of(closed.count, "crash", "crashes")). Still v\(user.currentVersion).",
                  s.style.dim("// A reboot is not a reset. The log keeps everything.")])
     }
 }

@@ -46,7 +46,7 @@ struct Status: AsyncParsableCommand {
         } else {
             out.append(s.style.dim("No pending fix. `egofix today` shows today's."))
         }
-        if snap.openCrashes > 0 { out += ["", "\(Text.plural(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes \(snap.openCrashes == 1 ? "it" : "them")."] }
+        if snap.openCrashes > 0 { out += ["", "\(Plural.of(snap.openCrashes, "open crash", "open crashes")). `egofix reboot` closes \(snap.openCrashes == 1 ? "it" : "them")."] }
         if snap.diagnosticDue { out += [""] + Text.fitted(ReminderCopy.diagnosticOpen) }
         s.print(out)
     }

@@ -135,7 +135,7 @@ enum TodayLines {
             out += [""] + Text.fitted("// A retest: \(b.title) has been stable\(since). Failed sends it back to active; applied or skipped keeps it stable.").map { s.style.dim($0) }
         }
         if let left = card.unseenLeft, let bug = card.bug {
-            out += ["", "\(Text.plural(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come around again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",
+            out += ["", "\(Plural.of(left, "unseen fix", "unseen fixes")) left for \(bug.title.lowercased()). After that, fixes come around again: failed ones after \(Thresholds.failedCooldownDays) days, skipped ones after \(Thresholds.skippedCooldownDays), applied ones after \(Thresholds.rerunAfterDays). Rest days in between.",
                     s.style.dim("// `egofix bug activate SLUG` adds another bug's fixes; `egofix bugs` lists them.")]
         }
         if card.completion.outcome != .pending {

@@ -164,15 +164,13 @@ public enum HouseStyle {
 
     /// Capitalized words that are not names (or not a concept of one bug): pronouns, articles and
     /// other sentence openers, days, months, languages and peoples.
-    public static let notNames: Set<String> = [
+    public static let notNames: Set<String> = Set(LocalDay.weekdayNames + LocalDay.monthNames).union([
         "I", "A", "An", "The", "This", "That", "These", "Those", "It", "In", "On", "At", "Of", "For", "And", "But", "Or",
         "If", "When", "What", "Who", "Why", "How", "So", "To", "As", "By", "With", "From", "Not", "No", "Yes", "One",
         "People", "Most", "Some", "Many", "You", "Your", "We", "Our", "They", "Their", "He", "She", "His", "Her", "There",
-        "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
-        "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December",
         "English", "Latin", "Greek", "French", "German", "Italian", "Spanish", "Japanese", "Dutch", "American", "British", "European",
         "Christmas", "Internet", "God",
-    ]
+    ])
 
     struct Token {
         let word: String          // without a possessive "'s" or "'"

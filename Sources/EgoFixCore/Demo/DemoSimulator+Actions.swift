@@ -162,7 +162,7 @@ extension DemoSimulator {
         openCrashes.removeAll()
         rebooted = true
         versions.append(VersionRules.entry(for: .reboot, current: VersionRules.version(forAppliedCount: appliedCount),
-                                           userId: user, at: at, description: "Reboot after " + PatternCopy.count(n, "crash", "crashes") + ".",
+                                           userId: user, at: at, description: "Reboot after " + Plural.of(n, "crash", "crashes") + ".",
                                            id: nextUUID()))
         event(.crashRebooted, at: at)
     }

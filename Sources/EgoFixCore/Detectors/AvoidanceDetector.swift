@@ -81,7 +81,7 @@ public struct AvoidanceDetector: DataDetector {
         }
         body += " A skip is not a verdict. It is information."
         let firstDay = data.outcomes.first { $0.bugId == c.bug }?.day ?? data.today
-        let basis = PatternCopy.basis("\(PatternCopy.count(c.n, "outcome", "outcomes")) over \(PatternCopy.count(data.weeks(since: firstDay), "week", "weeks"))",
+        let basis = PatternCopy.basis("\(Plural.of(c.n, "outcome", "outcomes")) over \(Plural.of(data.weeks(since: firstDay), "week", "weeks"))",
                                       severity: severity)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body, related: related,
                                    dataPoints: c.n, pValue: c.p, basis: basis, key: [])

@@ -102,7 +102,7 @@ public struct ContextSpikeDetector: DataDetector {
         }
         body += c.group == nil ? "Different bugs, the same room. The room may be the common factor." : "The bug is the same everywhere. The volume is not."
         let first = data.ratings.first { c.group == nil || $0.bugId == c.group }?.week ?? data.today
-        let basis = PatternCopy.basis("\(PatternCopy.count(c.n, c.group == nil ? "loud rating" : "loud week", c.group == nil ? "loud ratings" : "loud weeks")) over \(PatternCopy.count(data.weeks(since: first), "week", "weeks"))",
+        let basis = PatternCopy.basis("\(Plural.of(c.n, c.group == nil ? "loud rating" : "loud week", c.group == nil ? "loud ratings" : "loud weeks")) over \(Plural.of(data.weeks(since: first), "week", "weeks"))",
                                       severity: severity)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body,
                                    related: related, dataPoints: c.n, pValue: c.p,

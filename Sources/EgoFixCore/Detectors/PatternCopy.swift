@@ -64,11 +64,6 @@ public enum PatternCopy {
         return v + "ing"
     }
 
-    /// "1 crash", "7 crashes".
-    public static func count(_ n: Int, _ singular: String, _ plural: String) -> String {
-        "\(n) " + (n == 1 ? singular : plural)
-    }
-
     /// "two" for 2; numbers above ten stay digits.
     public static func word(_ n: Int) -> String {
         switch n {
@@ -89,15 +84,7 @@ public enum PatternCopy {
 
     /// 1 = Sunday ... 7 = Saturday.
     public static func weekdayName(_ weekday: Int) -> String {
-        switch LocalDay.mod(weekday - 1, 7) {
-        case 0: return "Sunday"
-        case 1: return "Monday"
-        case 2: return "Tuesday"
-        case 3: return "Wednesday"
-        case 4: return "Thursday"
-        case 5: return "Friday"
-        default: return "Saturday"
-        }
+        LocalDay.weekdayNames[LocalDay.mod(weekday - 2, 7)]
     }
 
     /// "2026-03-12": a day as every other line of the tool writes one (the history, the bug

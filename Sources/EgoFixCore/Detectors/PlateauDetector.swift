@@ -54,7 +54,7 @@ public struct PlateauDetector: DataDetector {
             + " about \(data.topic(run.bug)) applied in that time."
         body += louds > 0 ? " \(PatternCopy.sentence(PatternCopy.word(louds))) of those weeks were loud." : " None of those weeks were quiet."
         body += " The rating has not moved. Either the fixes are aimed slightly off, or this one is load-bearing."
-        let basis = PatternCopy.basis("\(weeks) rated weeks and \(PatternCopy.count(run.applied, "applied fix", "applied fixes"))", severity: nil)
+        let basis = PatternCopy.basis("\(weeks) rated weeks and \(Plural.of(run.applied, "applied fix", "applied fixes"))", severity: nil)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body, related: [run.bug],
                                    dataPoints: weeks + run.applied, pValue: 1, basis: basis,
                                    key: [String(run.ratings.first?.week.ordinal ?? 0)])

@@ -69,7 +69,7 @@ public struct RegressionDetector: DataDetector {
         case .failedRetest: what = "A fix for it failed"
         }
         let title = "\(data.title(f.bugId)) is back."
-        let body = "Stable since \(PatternCopy.date(stableDay)). \(what) on \(PatternCopy.date(backDay)), \(days == 0 ? "the same day" : PatternCopy.count(days, "day", "days") + " later"). Stable meant quiet, not gone."
+        let body = "Stable since \(PatternCopy.date(stableDay)). \(what) on \(PatternCopy.date(backDay)), \(days == 0 ? "the same day" : Plural.of(days, "day", "days") + " later"). Stable meant quiet, not gone."
         let basis = PatternCopy.basis("its crashes and ratings since \(PatternCopy.date(stableDay))", severity: nil)
         let pattern = data.pattern(patternType, severity: .insight, title: title, body: body, related: [f.bugId],
                                    dataPoints: 1, pValue: 1, basis: basis, key: [String(backDay.ordinal)])

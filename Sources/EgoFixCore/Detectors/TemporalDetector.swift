@@ -164,7 +164,7 @@ public struct TemporalDetector: DataDetector {
             key = "bucket-\(c.cat)"
         }
         let first = data.crashes.first { c.group == nil || $0.bugId == c.group }?.day ?? data.today
-        let basis = PatternCopy.basis("\(PatternCopy.count(c.n, "crash", "crashes")) over \(PatternCopy.count(data.weeks(since: first), "week", "weeks"))",
+        let basis = PatternCopy.basis("\(Plural.of(c.n, "crash", "crashes")) over \(Plural.of(data.weeks(since: first), "week", "weeks"))",
                                       severity: severity)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body,
                                    related: c.group.map { [$0] } ?? [], dataPoints: c.n, pValue: c.p, basis: basis,

@@ -38,7 +38,7 @@ public enum InteractionSummary {
             return (id.utf8.count <= 20 && NameShape.isSlug(id) ? "Option \(id) chosen." : "An option chosen.") + " The fix has changed since; what it offered then is not kept."
         }
         if o.timerCompleted == true { return "Timer ran out." }
-        if let s = o.stepsCompleted { return PatternCopy.count(s, "step", "steps") + " done." }
+        if let s = o.stepsCompleted { return Plural.of(s, "step", "steps") + " done." }
         return nil
     }
 }

@@ -67,12 +67,12 @@ public enum MirrorCheck {
             text += "."
             func crashLine() {
                 text += " You logged "
-                text += n == 0 ? "no crashes" : PatternCopy.count(n, "crash", "crashes")
+                text += n == 0 ? "no crashes" : Plural.of(n, "crash", "crashes")
                 text += " about it."
             }
             func failedLine() {
                 text += " "
-                text += PatternCopy.sentence(InsightCopy.counted(failed, "fix", "fixes"))
+                text += PatternCopy.sentence(Plural.inWords(failed, "fix", "fixes"))
                 text += " for it failed"
             }
             let agrees: Bool
@@ -99,7 +99,7 @@ public enum MirrorCheck {
                     text += " You logged nothing about it that week"
                     if applied > 0 {
                         text += ", and applied "
-                        text += PatternCopy.count(applied, "fix", "fixes")
+                        text += Plural.of(applied, "fix", "fixes")
                         text += " for it."
                     } else {
                         text += "."

@@ -1,8 +1,19 @@
 import Foundation
 
-/// A counter's count and its unit in agreement, for the site's and the commands' copy: "once", "1 reply", "2 replies".
-/// (A number and a noun with both forms given: `PatternCopy.count`.)
+/// A count and its noun in agreement, for the site's, the detectors' and the commands' copy:
+/// "1 crash", "7 crashes", "once", "1 reply", "2 replies".
 public enum Plural {
+    /// "1 crash", "7 crashes": the number, then `one` or `many` (`one` + "s" when not given).
+    public static func of(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        "\(n) " + (n == 1 ? one : (many ?? one + "s"))
+    }
+
+    /// "one crash", "two crashes", "12 crashes": `of` with the number in words up to ten
+    /// (`PatternCopy.word`).
+    public static func inWords(_ n: Int, _ one: String, _ many: String? = nil) -> String {
+        PatternCopy.word(n) + " " + (n == 1 ? one : (many ?? one + "s"))
+    }
+
     /// A counter fix's count in its catalogue unit, which is plural ("times", "replies", "people"):
     /// 1 is "once" for times, else the unit made singular.
     public static func count(_ n: Int, unit: String) -> String {
@@ -14,10 +25,9 @@ public enum Plural {
     /// A timer's length as the terminal's fix card and the site both say it: "24 hours", "1 hour",
     /// "10 minutes", "90 seconds" (whole hours, else whole minutes, else seconds).
     public static func duration(seconds: Int) -> String {
-        func n(_ k: Int, _ unit: String) -> String { "\(k) " + (k == 1 ? unit : unit + "s") }
-        if seconds >= 3600 && seconds % 3600 == 0 { return n(seconds / 3600, "hour") }
-        if seconds >= 60 && seconds % 60 == 0 { return n(seconds / 60, "minute") }
-        return n(seconds, "second")
+        if seconds >= 3600 && seconds % 3600 == 0 { return of(seconds / 3600, "hour") }
+        if seconds >= 60 && seconds % 60 == 0 { return of(seconds / 60, "minute") }
+        return of(seconds, "second")
     }
 
     /// The singular of a plural English noun (of the last word of a phrase), for the units the

@@ -135,7 +135,7 @@ public struct CrashService: Sendable {
         let version = Version(user.currentVersion) ?? .initial
         try await repos.versions.save(VersionRules.entry(
             for: .reboot, current: version, userId: user.id, at: now,
-            description: "Reboot after " + PatternCopy.count(open.count, "crash", "crashes") + "."))
+            description: "Reboot after " + Plural.of(open.count, "crash", "crashes") + "."))
         try await EventRecorder(repos: repos, calendar: calendar).record(.crashRebooted, userId: user.id, at: now)
         return done
     }

@@ -35,7 +35,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .nothingToReboot:
             return "no crash waiting for a reboot. Nothing was changed."
         case .diagnosticAlreadyDone(let week):
-            return "the diagnostic for \(week) is already done. --redo takes it again, its ratings replaced; the next one opens the coming Sunday at 18:00."
+            return "the diagnostic for \(week) is already done. --redo takes it again, its ratings replaced; the next one opens the coming Sunday at \(Thresholds.diagnosticOpensSundayHour):00."
         case .diagnosticEmpty:
             return "a diagnostic needs at least one bug rating. To skip, record nothing."
         case .diagnosticBugRatedTwice(let slug):

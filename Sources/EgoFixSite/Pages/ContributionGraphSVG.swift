@@ -153,8 +153,6 @@ struct GraphGrid {
         }
     }
 
-    static let weekdayNames = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
-    static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 }
 
 /// The contribution graph as inline SVG: 7 rows (Monday to Sunday) by one column per ISO week.
@@ -222,7 +220,7 @@ public enum ContributionGraphSVG {
             out.append("\" fill=\"")
             out.append(string: ContributionGraphPalette.text)
             out.append("\">")
-            out.append(string: GraphGrid.monthNames[label.month - 1])
+            out.append(string: LocalDay.shortMonthNames[label.month - 1])
             out.append("</text>\n")
         }
         for row in [0, 2, 4, 6] {
@@ -231,7 +229,7 @@ public enum ContributionGraphSVG {
             out.append("\" fill=\"")
             out.append(string: ContributionGraphPalette.text)
             out.append("\">")
-            out.append(string: GraphGrid.weekdayNames[row])
+            out.append(string: LocalDay.shortWeekdayNames[row])
             out.append("</text>\n")
         }
         for week in 0..<grid.weeks {

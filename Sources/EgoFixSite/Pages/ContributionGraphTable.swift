@@ -10,7 +10,7 @@ public enum ContributionGraphTable {
         out.append("<table class=\"contribution-table\">\n<caption>")
         out.appendHTMLEscaped(grid.summary(title: title))
         out.append("</caption>\n<thead><tr><th scope=\"col\">Week</th>")
-        for name in GraphGrid.weekdayNames {
+        for name in LocalDay.shortWeekdayNames {
             out.append("<th scope=\"col\">")
             out.append(string: name)
             out.append("</th>")

@@ -261,9 +261,7 @@ final class PageContext: Sendable {
         let fix = facts?.fix
         var reflection: RawHTML?
         if c.reflection != nil, let r = reflections[c.id] { reflection = try r.get() }
-        var typeNote: String?
-        if fix?.type == .quickFix { typeNote = "quick fix" }
-        if fix?.type == .weekly { typeNote = "system overhaul" }
+        var typeNote = fix?.type.note
         if index.reruns.contains(c.id) { typeNote = (typeNote.map { $0 + ", " } ?? "") + "rerun" }
         return FixRow(
             label: fix?.label ?? "FIX", bugSlug: facts?.bugSlug ?? FixFacts.noBugSlug, bugTitle: facts?.bugTitle ?? FixFacts.noBugTitle,
