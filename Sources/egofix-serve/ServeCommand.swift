@@ -260,15 +260,11 @@ struct Rebuilder: Sendable {
         do {
             let config = try Session.loadConfig(folder: workspace)
             if let problem = config.siteProblems.first { throw problem }
-            var request = SiteBuildRequest(workspace: workspace, outputPath: site, contentFolder: config.content ?? "content",
-                                           // Served from the root of this server, not at base_url's path: with
-                                           // base_url = https://example.org/me/, the 404 page's links led to
-                                           // /me/style.css and /me/..., which are not here.
-                                           title: config.title ?? "EgoFix", baseURL: nil,
-                                           source: try StoreBuildSource.source(store: options.store, now: options.now, config: config, env: env),
-                                           manifestPath: BuildFingerprint.manifestLocation(for: site, xdgCacheHome: env["XDG_CACHE_HOME"],
-                                                                                           home: StoreLocation.home(environment: env)))
-            request.remindAt = config.remindAt ?? .standard
+            // Served from the root of this server, not at base_url's path: with base_url =
+            // https://example.org/me/, the 404 page's links led to /me/style.css and /me/..., which are not here.
+            let request = SiteBuildRequest.workspace(workspace, config: config, outputPath: site, baseURL: nil,
+                                                     source: try StoreBuildSource.source(store: options.store, now: options.now, config: config, env: env),
+                                                     env: env)
             let result = try await SitePipeline.run(request)
             return .success(result, ms: Int(Date().timeIntervalSince(started) * 1000))
         } catch let e as WorkspaceConfig.ParseError {

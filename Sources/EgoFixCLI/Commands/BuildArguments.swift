@@ -34,15 +34,11 @@ package struct BuildArguments: Equatable, Sendable {
         if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
-        var request = SiteBuildRequest(workspace: workspace, outputPath: outputPath, contentFolder: config.content ?? "content",
-                                       title: config.title ?? "EgoFix", baseURL: baseURL ?? config.baseURL,
-                                       source: try source(config: config, env: env),
-                                       manifestPath: BuildFingerprint.manifestLocation(for: outputPath, xdgCacheHome: env["XDG_CACHE_HOME"],
-                                                                                       home: StoreLocation.home(environment: env)))
+        var request = SiteBuildRequest.workspace(workspace, config: config, outputPath: outputPath, baseURL: baseURL ?? config.baseURL,
+                                                 source: try source(config: config, env: env), env: env)
         request.startedIn = cwdPath == workspace ? nil : cwdPath
         request.releaseAtExit = true
         request.stopsOnInterrupt = true
-        request.remindAt = config.remindAt ?? .standard
         // Progress on standard error, for builds long enough to wonder about (and only on a terminal).
         if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
         let result: SiteBuildResult
