@@ -61,12 +61,22 @@ package struct Session {
     }
 
     package static func workspace(from folder: String) -> String {
-        var dir = folder
+        workspaceSearch(from: folder).workspace
+    }
+
+    /// The workspace (`workspace(from:)`), and the egofix.toml files of other accounts passed
+    /// over on the way up to it, nearest first.
+    static func workspaceSearch(from folder: String) -> (workspace: String, passedOver: [String]) {
+        var dir = folder, passed: [String] = []
         while true {
             var st = stat()
+            let file = (dir == "/" ? "" : dir) + "/egofix.toml"
             // Another user's is passed over, and the search goes on to one of this user's above it.
-            if lstat((dir == "/" ? "" : dir) + "/egofix.toml", &st) == 0, dir == folder || st.st_uid == getuid() { return dir }
-            guard dir != "/", let slash = dir.lastIndex(of: "/") else { return folder }
+            if lstat(file, &st) == 0 {
+                if dir == folder || st.st_uid == getuid() { return (dir, passed) }
+                passed.append(file)
+            }
+            guard dir != "/", let slash = dir.lastIndex(of: "/") else { return (folder, passed) }
             dir = slash == dir.startIndex ? "/" : String(dir[..<slash])
         }
     }
@@ -273,8 +283,12 @@ package struct Session {
         case .environment: return CLIError("no store at \(Terminal.visible(path)), named by EGOFIX_STORE. Check the path; " + start)
         case .config(let file): return CLIError("no store at \(Terminal.visible(path)), named by `store` in \(Terminal.visible(file)). " + start)
         case .standard:
+            // One of another account's, passed over, is named: "no egofix.toml ... names one" sent
+            // the reader to a file that is there.
+            let passed = ((try? workingFolder()).map { workspaceSearch(from: $0).passedOver } ?? []).first
             return CLIError("no store at \(Terminal.visible(path)), the default: no --store, no EGOFIX_STORE, and no egofix.toml in this folder "
-                            + "or above it names one. A practice kept elsewhere is found from its workspace's folder, or named with --store "
+                            + "or above it names one" + (passed.map { " (\(Terminal.visible($0)) is another account's, and egofix reads only yours)" } ?? "")
+                            + ". A practice kept elsewhere is found from its workspace's folder, or named with --store "
                             + "or EGOFIX_STORE. To start a new one at this path: `egofix init --bug SLUG` (`egofix bugs` lists the slugs)"
                             + (orDemo ? "; `egofix build --demo` builds the demo site." : "."))
         }

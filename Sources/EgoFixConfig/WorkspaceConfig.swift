@@ -57,6 +57,9 @@ public struct WorkspaceConfig: Equatable, Sendable {
     }
 
     public static let keys = ["title", "base_url", "time_zone", "week_start", "output", "content", "store", "remind_at"]
+    /// The settings only a build reads: a problem with one of them stops `build` and `serve`
+    /// (`siteProblems`); every other command says it and goes on.
+    public static let buildOnlyKeys = ["title", "base_url", "output", "content"]
     public static let maxValueLength = ConfigLimits.maxValueLength
 
     /// The longest egofix.toml read (a few short settings), and the longest value of each key:
@@ -121,13 +124,19 @@ public struct WorkspaceConfig: Equatable, Sendable {
             guard node.type == .string, let value = node.string else {
                 throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
             }
+            var problem: ParseError?
             if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-                throw ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
+                problem = ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
+            } else if let cap = maxValueLength[key], value.unicodeScalars.count > cap {
+                // Counted in code points, not characters: one letter with 30,000 combining marks
+                // was one character, and 60 KB in every page's title.
+                problem = ParseError(file: file, line: n, message: "'\(key)' is \(value.unicodeScalars.count) characters long, over the limit of \(cap); shorten it")
             }
-            // Counted in code points, not characters: one letter with 30,000 combining marks was
-            // one character, and 60 KB in every page's title.
-            if let cap = maxValueLength[key], value.unicodeScalars.count > cap {
-                throw ParseError(file: file, line: n, message: "'\(key)' is \(value.unicodeScalars.count) characters long, over the limit of \(cap); shorten it")
+            if let problem {
+                // A setting only the build reads stops the build alone: the day's fix can still be marked.
+                guard Self.buildOnlyKeys.contains(key) else { throw problem }
+                c.siteProblems.append(problem)
+                continue
             }
             switch key {
             case "title":

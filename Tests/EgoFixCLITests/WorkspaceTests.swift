@@ -82,6 +82,16 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(folder.status, 1)
         XCTAssertTrue(folder.err.contains("ends in /, which names a folder; a store is one file, such as newdir/egofix.sqlite."), folder.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: ws + "/newdir"))
+        // Another account's egofix.toml above is passed over, and the refusal names it ("no
+        // egofix.toml ... names one" sent the reader to a file that is there).
+        guard getuid() == 0 else { return }
+        try "store = \"gone.sqlite\"\n".write(toFile: ws + "/egofix.toml", atomically: true, encoding: .utf8)
+        XCTAssertEqual(chown(ws + "/egofix.toml", 65534, 65534), 0)
+        try FileManager.default.createDirectory(atPath: ws + "/sub", withIntermediateDirectories: true)
+        let passed = try cli.run(["today"], in: ws + "/sub", namingTheStore: false)
+        XCTAssertEqual(passed.status, 1, passed.err)
+        XCTAssertTrue(passed.err.contains(", the default: no --store, no EGOFIX_STORE, and no egofix.toml in this folder or above it names one "
+                                          + "(\(ws)/egofix.toml is another account's, and egofix reads only yours). "), passed.err)
     }
 
     /// An empty store setting meant the default store: a script's `--store "$STORE"` with the
@@ -164,6 +174,20 @@ final class WorkspaceTests: XCTestCase {
         XCTAssertEqual(build.status, 1)
         XCTAssertEqual(build.err, "egofix: \(cli.workdir)/egofix.toml:1: 'title' has nothing to show; give the site a name, or leave title out for \"EgoFix\".\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        // Over a cap or holding a control character is the same kind of problem: it stopped every
+        // command, the day's mark included.
+        let long = String(repeating: "t", count: 201), url = "https://example.org/" + String(repeating: "a", count: 2048)
+        try "title = \"\(long)\"\noutput = \"o\\u0007\"\nbase_url = \"\(url)\"\ncontent = \"c\\u001b[2J\"\n"
+            .write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        let next = try cli.run(["applied", "-m", "Marked the next day too."], at: "2026-03-03T19:00:00+01:00")
+        XCTAssertEqual(next.status, 0, next.err)
+        for said in ["egofix.toml:1: 'title' is 201 characters long", "egofix.toml:2: 'output' holds the control character U+7",
+                     "egofix.toml:3: 'base_url' is 2068 characters long", "egofix.toml:4: 'content' holds the control character U+1B"] {
+            XCTAssertTrue(next.err.contains("egofix: warning: \(cli.workdir)/" + said), next.err)
+        }
+        let stopped = try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-03T19:10:00+01:00")
+        XCTAssertEqual(stopped.status, 1)
+        XCTAssertTrue(stopped.err.hasPrefix("egofix: \(cli.workdir)/egofix.toml:1: 'title' is 201 characters long, over the limit of 200"), stopped.err)
     }
 
     /// "UTC+3" in egofix.toml was three hours ahead (Foundation's reading), in TZ three hours
