@@ -15,11 +15,15 @@ enum ReflectionInput {
         if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
         if let message { return try checked(message, what: what) }
         if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
-        if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput(what: what) {
-            if input.total > Thresholds.maxMarkdownBytes { throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded.") }
-            // Refused as it stands (not UTF-8, a control character), it is kept as it came: a heredoc
-            // typed into the terminal exists nowhere else.
-            let keep = { () -> String in keptFile(Data(input.bytes), what).map { keptSentence($0, what) } ?? "" }
+        if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput(what: what, cap: keptCap) {
+            // Refused as it stands (over the cap, not UTF-8, a control character), it is kept as
+            // it came: a heredoc typed into the terminal exists nowhere else.
+            let keep = { () -> String in
+                input.total > input.bytes.count ? "" : keptFile(Data(input.bytes), what).map { keptSentence($0, what) } ?? ""
+            }
+            if input.total > Thresholds.maxMarkdownBytes {
+                throw CLIError(PracticeError.reflectionTooLong(bytes: input.total).description + " Nothing recorded." + keep())
+            }
             // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
             guard let text = String(validating: input.bytes, as: UTF8.self) else {
                 throw CLIError("the \(what) on standard input is not UTF-8 text. Convert it (iconv -t UTF-8) and run the command again. Nothing recorded." + keep())
@@ -44,11 +48,11 @@ enum ReflectionInput {
     /// After two seconds with nothing to read, standard error says what is awaited: a pipe left
     /// open (`ssh host egofix applied` without -t, a `while read` loop) held the command silent.
     /// Past `cap` bytes the rest is only counted (`import -` reads an export, capped higher).
-    static func pipedInput(what: String = "reflection", cap: Int = Thresholds.maxMarkdownBytes) throws -> (bytes: [UInt8], total: Int)? {
+    static func pipedInput(what: String = "reflection", cap: Int = keptCap) throws -> (bytes: [UInt8], total: Int)? {
         var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         if poll(&waiting, 1, 2000) == 0 {
             StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D"
-                                  + (cap == Thresholds.maxMarkdownBytes ? ", or give it with -m, or add </dev/null for none.\n" : ".\n"))
+                                  + (cap == keptCap ? ", or give it with -m, or add </dev/null for none.\n" : ".\n"))
         }
         var out: [UInt8] = []
         var extra = 0
@@ -65,6 +69,10 @@ enum ReflectionInput {
         }
         return (out, out.count + extra)
     }
+
+    /// How much of a piped reflection or note is held: a text over the store's cap (64 KiB) is
+    /// refused, and kept in a private file up to this size (`keptFile`), as every refused text is.
+    static let keptCap = 16 << 20
 
     /// The text written in `$VISUAL` or `$EDITOR` (else vi) in a private file; `draft` names the
     /// file while it holds text not yet stored.
@@ -203,9 +211,12 @@ enum ReflectionInput {
     /// a heredoc typed into the terminal exists nowhere else. `error` as it is with no such text.
     static func keepingUnread(refusedBy error: Error, message: String?, edit: Bool, what: String) -> Error {
         guard message == nil, !edit, isatty(STDIN_FILENO) == 0, standardInputIsInherited,
-              let input = try? pipedInput(), input.total <= Thresholds.maxMarkdownBytes,
-              let text = String(validating: input.bytes, as: UTF8.self), !VisibleText.showsNothing(text) else { return error }
-        return keeping(text, what: what, refusedBy: error)
+              let input = try? pipedInput(what: what), input.total == input.bytes.count,
+              !input.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }) else { return error }
+        if let text = String(validating: input.bytes, as: UTF8.self) { return keeping(text, what: what, refusedBy: error) }
+        // Kept as it came, as a refused pipe is.
+        guard let path = keptFile(Data(input.bytes), what) else { return error }
+        return naming(error, kept: keptSentence(path, what))
     }
 
     /// `what` names the text in errors ("reflection", "note").

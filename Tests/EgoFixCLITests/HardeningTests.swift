@@ -946,6 +946,30 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(try cli.run(["status"], at: "2026-03-02T20:05:00+01:00").out.contains("PENDING"))
     }
 
+    /// A piped reflection over the 64 KiB cap, and a piped crash note refused for a mistyped bug or
+    /// context: each is kept in a private file the error names, as every other refused pipe is (the
+    /// README says so; these three were dropped, and a mistyped slug is the likeliest refusal).
+    func test_Hardening_aPipedTextRefusedForItsSizeOrAMistypedNameIsKept() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: morning).status, 0)
+        let long = String(repeating: "word ", count: 14_000) + "\n", note = "Corrected the waiter.\n"
+        for (args, what, text, refusal) in [(["applied"], "reflection", long, "70001 bytes"),
+                                            (["crash", "need-to-be-rigth"], "note", note, "unknown bug 'need-to-be-rigth'"),
+                                            (["crash", "--context", "wrok"], "note", note, "unknown context 'wrok'")] {
+            let r = try cli.run(args, at: "2026-03-02T20:00:00+01:00", stdin: text)
+            XCTAssertEqual(r.status, 1, r.out)
+            XCTAssertTrue(r.err.contains(refusal), r.err)
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+            let path = try XCTUnwrap(r.err.range(of: "The \(what) is kept in (\\S+)\\.\n", options: .regularExpression)
+                .map { String(r.err[$0].dropFirst("The \(what) is kept in ".count).dropLast(2)) }, r.err)
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text)
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
+        }
+        XCTAssertTrue(try cli.run(["status"], at: "2026-03-02T20:05:00+01:00").out.contains("PENDING"))
+        let doc = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
+        XCTAssertEqual((doc?["crashes"] as? [Any])?.count, 0, "nothing logged")
+    }
+
     /// `init` and `demo` on a disk with no room: one line saying so and what to do, and no store
     /// file left (it was left empty or half set up, and the next command called it "not a store
     /// egofix wrote" and sent the person to their backups).

@@ -34,9 +34,13 @@ struct CrashCommand: AsyncParsableCommand {
         // The two steps are asked before the store is locked: a prompt may wait for minutes.
         // A context that is not one is refused before anything is asked.
         var ctx: EventContext?
+        // A refusal before a piped note is read keeps the note (a heredoc exists nowhere else).
+        func keepingPipedNote(_ error: Error) -> Error {
+            ReflectionInput.keepingUnread(refusedBy: error, message: self.note, edit: false, what: "note")
+        }
         if let context {
             guard let c = EventContext.parse(context) else {
-                throw CLIError("unknown context '\(context)'. Use one of: \(EventContext.words).")
+                throw keepingPipedNote(CLIError("unknown context '\(context)'. Use one of: \(EventContext.words)."))
             }
             ctx = c
         }
@@ -45,7 +49,7 @@ struct CrashCommand: AsyncParsableCommand {
         let interrupt = slug == nil && note == nil && Prompt.interactive ? Prompt.onInterrupt(saying: "Nothing logged.") : nil
         defer { interrupt?.cancel() }
         if let slug {
-            bug = try await s.bug(slug: slug)
+            do { bug = try await s.bug(slug: slug) } catch { throw keepingPipedNote(error) }
         } else if Prompt.interactive {
             let bugs = try await s.bugsInCatalogueOrder()
             // Nothing is logged until both steps are answered: the header says a crash is being
