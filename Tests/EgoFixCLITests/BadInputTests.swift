@@ -567,4 +567,18 @@ extension BadInputTests {
         let calm = try cli.run(["crash", "-m", "Corrected a colleague's slide in the meeting."], at: "2026-03-02T12:00:00+01:00")
         XCTAssertTrue(calm.out.hasPrefix("CRASH LOGGED") && calm.out.contains("QUICK FIX // shown next"), calm.out)
     }
+
+    /// `build --years` or `--seed` without `--demo`: refused, where the build from the store took
+    /// them and dropped them without a word.
+    func test_badInput_demoOptionsWithoutDemoAreRefused() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        for (args, named) in [(["--years", "3"], "--years"), (["--seed", "9"], "--seed"), (["--years", "3", "--seed", "9"], "--years")] {
+            let r = try cli.run(["build", "--out", cli.workdir + "/site"] + args, at: "2026-03-02T09:00:00+01:00")
+            XCTAssertEqual(r.status, 64)
+            XCTAssertEqual(r.err, "egofix: \(named) sets the demo history: add --demo to build it, or leave it out to build from the store. Nothing was built.\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        }
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-02T09:00:00+01:00").status, 0)
+    }
 }

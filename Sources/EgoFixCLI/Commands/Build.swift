@@ -18,8 +18,8 @@ struct Build: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output folder. Default: `output` in egofix.toml, else site in the workspace.", valueName: "dir")) var out: String?
     @Option(help: ArgumentHelp("Absolute base URL for feed links and share-card meta (https://...).", valueName: "url")) var baseURL: String?
     @Flag(help: ArgumentHelp("Build from the built-in demo history instead of the store. It ends \(DemoSite.endDate.prefix(10)) whatever --now says; `egofix demo` fills a store that ends at --now.")) var demo = false
-    @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo), 1 to \(DemoSite.years.upperBound).", valueName: "n")) var years: Int = 1
-    @Option(parsing: .unconditional, help: ArgumentHelp("Demo seed (with --demo).", valueName: "n")) var seed: UInt64 = 7
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo history length in years (with --demo), 1 to \(DemoSite.years.upperBound). Default: 1.", valueName: "n")) var years: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Demo seed (with --demo). Default: 7.", valueName: "n")) var seed: UInt64?
     @Flag(help: .hidden) var stats = false
 
     /// The command line's values, which `BuildArguments` runs (`BuildFastPath` reads the common

@@ -13,13 +13,18 @@ package struct BuildArguments: Equatable, Sendable {
     var out: String?
     var baseURL: String?
     var demo = false
-    var years = 1
-    var seed: UInt64 = 7
+    /// The demo history's length and seed, given only with `demo` (1 year, seed 7 when not given).
+    var years: Int?
+    var seed: UInt64?
     var stats = false
 
     /// Builds the site as asked and prints what the build did; the process ends here.
     func run() async throws {
         let started = Date()
+        // Given for a build from the store, they were dropped without a word.
+        if !demo, years != nil || seed != nil {
+            throw CLIError("--\(years != nil ? "years" : "seed") sets the demo history: add --demo to build it, or leave it out to build from the store. Nothing was built.", code: 64)
+        }
         let env = Session.environment()
         // egofix.toml's time zone is checked (by ICU) once there is work to do: a rebuild that
         // finds nothing changed has the egofix.toml and the egofix of a build that checked it.
@@ -70,7 +75,7 @@ package struct BuildArguments: Equatable, Sendable {
     /// Where the practice comes from: the demo, or the store (which must exist).
     private func source(config: WorkspaceConfig, env: [String: String]) throws -> SiteSource {
         if demo {
-            return .demo(years: years, seed: seed, catalogue: {
+            return .demo(years: years ?? 1, seed: seed ?? 7, catalogue: {
                 // egofix.toml read again, its time zone checked this time (a store build's session does it).
                 do { _ = try Session.loadConfig() } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
                 return try Session.seedFilesBuiltIn().builtInCatalogue()
