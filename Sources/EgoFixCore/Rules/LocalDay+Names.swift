@@ -11,9 +11,4 @@ extension LocalDay {
     public static let shortWeekdayNames = weekdayNames.map { String($0.prefix(3)) }
     /// "Jan" to "Dec".
     public static let shortMonthNames = monthNames.map { String($0.prefix(3)) }
-
-    /// "Monday" for a Monday.
-    public var weekdayName: String { LocalDay.weekdayNames[isoWeekday - 1] }
-    /// "March" for a day in March.
-    public var monthName: String { LocalDay.monthNames[month - 1] }
 }
