@@ -74,17 +74,9 @@ public struct WorkspaceConfig: Equatable, Sendable {
         }
         // Lines end in LF or CRLF (one Character in Swift); only used to name a key's line.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init)
-        // A NUL written as an escape ("\u0000") reaches egofix as the end of the text: the TOML
-        // reader hands values over as C strings, so `title = "Ab\u0000x"` was the title "Ab",
-        // without a word. Looked for in the text (a comment that spells it out is refused too).
-        // A NUL byte itself ended the whole file there: every setting after it was dropped.
-        for (i, line) in lines.enumerated() {
-            if line.unicodeScalars.contains("\u{0}") {
-                throw ParseError(file: file, line: i + 1, message: "a NUL byte, which would end the file there; remove it")
-            }
-            if line.range(of: "\\u0000", options: .caseInsensitive) != nil || line.range(of: "\\U00000000", options: .caseInsensitive) != nil {
-                throw ParseError(file: file, line: i + 1, message: "a value holds \\u0000, a NUL, which would end it there; remove it")
-            }
+        // A NUL byte ended the whole file there: every setting after it was dropped.
+        for (i, line) in lines.enumerated() where line.unicodeScalars.contains("\u{0}") {
+            throw ParseError(file: file, line: i + 1, message: "a NUL byte, which would end the file there; remove it")
         }
         let table: TOMLTable
         do {
@@ -110,6 +102,20 @@ public struct WorkspaceConfig: Equatable, Sendable {
         } catch {
             throw ParseError(file: file, line: 1, message: "not valid TOML: \(error)")
         }
+        // A NUL written as an escape ("\u0000") reaches egofix as the end of the text: the TOML
+        // reader hands values over as C strings, so `title = "Ab\u0000x"` was the title "Ab",
+        // without a word. The file is read once more with each such escape made U+0001, which
+        // comes through: a value that holds one held a NUL. A comment or a literal string that
+        // spells the escape out is text, as TOML reads it.
+        var nulKeys: Set<String> = []
+        let escapes = [("\\u0000", "\\u0001"), ("\\U00000000", "\\U00000001")]
+        if escapes.contains(where: { text.contains($0.0) }) {
+            var marked = text
+            for (escape, mark) in escapes { marked = marked.replacingOccurrences(of: escape, with: mark) }
+            if let again = try? TOMLTable(string: marked) {
+                for key in again.keys where again[key]?.string?.unicodeScalars.contains("\u{1}") == true { nulKeys.insert(key) }
+            }
+        }
         var c = WorkspaceConfig()
         // In the file's order, so the first problem in it is the one named.
         let found = table.keys.map { (key: $0, line: lineNumber(of: $0, in: lines) ?? 1) }.sorted { ($0.line, $0.key) < ($1.line, $1.key) }
@@ -125,7 +131,9 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
             }
             var problem: ParseError?
-            if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            if nulKeys.contains(key) {
+                problem = ParseError(file: file, line: n, message: "'\(key)' holds \\u0000, a NUL, which would end it there; remove it")
+            } else if let bad = value.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 problem = ParseError(file: file, line: n, message: "'\(key)' holds the control character U+\(String(bad.value, radix: 16, uppercase: true)); remove it")
             } else if let cap = maxValueLength[key], value.unicodeScalars.count > cap {
                 // Counted in code points, not characters: one letter with 30,000 combining marks

@@ -34,7 +34,13 @@ final class WorkspaceConfigTests: XCTestCase {
         }
         XCTAssertEqual(message("title = \"x\"\nbase_url = \"https://example.org/me/\""), "")
         // A NUL given as an escape ended the value there without a word ("Ab\u0000x" was "Ab").
-        XCTAssertEqual(message("title = \"Ab\\u0000<script>\""), "egofix.toml:1: a value holds \\u0000, a NUL, which would end it there; remove it.")
+        XCTAssertEqual(message("title = \"Ab\\u0000<script>\""), "egofix.toml:1: 'title' holds \\u0000, a NUL, which would end it there; remove it.")
+        XCTAssertEqual(message("# x\nstore = \"a\\U00000000b.sqlite\""), "egofix.toml:2: 'store' holds \\u0000, a NUL, which would end it there; remove it.")
+        // Spelled out where TOML reads it as text, it is text: a comment, a literal string, an
+        // escaped backslash (they were refused, "a value holds \u0000").
+        XCTAssertEqual(message("# titles never hold \\u0000\ntitle = 'C:\\u0000'\nstore = \"a\\\\u0000.sqlite\""), "")
+        XCTAssertEqual(try WorkspaceConfig.parse("# titles never hold \\u0000\ntitle = 'C:\\u0000'").title, "C:\\u0000")
+        XCTAssertEqual(try WorkspaceConfig.parse("store = \"a\\\\u0000.sqlite\"").store, "a\\u0000.sqlite")
         XCTAssertEqual(message("title = \"Ab\"\u{0}\nstore = \"mine.sqlite\""), "egofix.toml:1: a NUL byte, which would end the file there; remove it.")
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice.")
         // A setting the site would read and ignore is refused instead.
