@@ -41,7 +41,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw CLIError("no cache folder: set XDG_CACHE_HOME or HOME.")
         }
         let site = cache + "/site"
-        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
+        try ServeCommand.makePrivateFolder(cache)
+        ServeCommand.removeStaleCopies(besides: cache)
         // Held shared while this serve runs: the last one of a folder to stop removes the copy.
         let serving = lockFile(cache + "/.serving")
         if serving >= 0 { _ = flock(serving, LOCK_SH) }
@@ -188,12 +189,48 @@ struct ServeCommand: AsyncParsableCommand {
         if (try? p.run()) == nil { StandardStreams.error("egofix: could not open a browser (xdg-open). Open the address above by hand.\n") }
     }
 
-    /// Ctrl-C and SIGTERM end the process at once with exit 0: a build cut short leaves the
+    /// Makes the cache folder and the folders above it that it makes readable by this user alone,
+    /// whatever the umask, and tightens the ones egofix made before (up to `egofix` in the cache):
+    /// made 0777 under umask 000, another account could put a site of its own in the place of the
+    /// served one, which then ran on this user's keyed address. Refused when the folder is not
+    /// this user's.
+    static func makePrivateFolder(_ cache: String) throws {
+        try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var folder = cache
+        for _ in 0..<3 {
+            var st = stat()
+            guard lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid() else {
+                throw CLIError("\(Terminal.visible(folder)) is not a folder of yours; serve keeps its copy of the private site there. Remove it, or set XDG_CACHE_HOME.")
+            }
+            if st.st_mode & 0o077 != 0 { _ = chmod(folder, 0o700) }
+            folder = (folder as NSString).deletingLastPathComponent
+        }
+    }
+
+    /// Removes the copies of the site that serves ended without removing (closed by `kill -9`, or
+    /// by an egofix before SIGHUP was heard): those no serve holds (`.serving` can be locked
+    /// alone) and made more than a minute ago, so a serve starting now keeps its own.
+    static func removeStaleCopies(besides cache: String) {
+        let parent = (cache as NSString).deletingLastPathComponent
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: parent) else { return }
+        for name in names.sorted() where parent + "/" + name != cache {
+            let folder = parent + "/" + name, lockPath = folder + "/.serving"
+            var st = stat()
+            guard lstat(lockPath, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_uid == getuid(),
+                  Date().timeIntervalSince1970 - Double(st.st_mtim.tv_sec) > 60 else { continue }
+            let fd = Glibc.open(lockPath, O_RDWR | O_CLOEXEC | O_NOFOLLOW)
+            guard fd >= 0 else { continue }
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { try? FileManager.default.removeItem(atPath: folder) }
+            close(fd)
+        }
+    }
+
+    /// Ctrl-C, SIGTERM and SIGHUP (the terminal closed) end the process at once with exit 0: a build cut short leaves the
     /// previous site whole and its leftovers are cleared by the next build. The last serve of a
     /// folder to stop (no other holds `lock`) removes its copy of the site and its manifest: the
     /// private pages stayed in the cache after the store itself was deleted.
     static func stopOnSignals(removing copy: (lock: Int32, folder: String, manifest: String?)?) {
-        for sig in [SIGINT, SIGTERM] {
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {

@@ -290,6 +290,35 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(manifests.filter { $0.hasSuffix(".manifest") }, [])
     }
 
+    /// serve's copy of the private site is in folders only its user can enter, tightened when an
+    /// earlier egofix made them under a loose umask (0777 let another account put a site of its
+    /// own in the place of the served one); a copy left by a serve killed outright is removed by
+    /// the next serve; and a closed terminal (SIGHUP) stops serve as Ctrl-C does, removing its copy.
+    func test_serve_keepsItsCopyPrivateAndRemovesItOnHangUpAndWhenLeftBehind() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"]).status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Private words."]).status, 0)
+        let root = cli.workdir + "/cache/egofix", left = root + "/serve/00000000000000aa"
+        try FileManager.default.createDirectory(atPath: left + "/site", withIntermediateDirectories: true)
+        try "Private words.".write(toFile: left + "/site/index.html", atomically: true, encoding: .utf8)
+        XCTAssertTrue(FileManager.default.createFile(atPath: left + "/.serving", contents: nil))
+        var old = [timespec(tv_sec: time(nil) - 300, tv_nsec: 0), timespec(tv_sec: time(nil) - 300, tv_nsec: 0)]
+        XCTAssertEqual(utimensat(AT_FDCWD, left + "/.serving", &old, 0), 0)
+        for folder in [root, root + "/serve"] { XCTAssertEqual(chmod(folder, 0o777), 0) }
+        let served = try startServe(cli)
+        defer { if served.process.isRunning { served.process.terminate() } }
+        let cache = (served.site as NSString).deletingLastPathComponent
+        for folder in [cache, root + "/serve", root] {
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700, folder)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: left), "a copy no serve holds is left")
+        XCTAssertEqual(kill(served.process.processIdentifier, SIGHUP), 0)
+        served.process.waitUntilExit()
+        XCTAssertEqual(served.process.terminationStatus, 0)
+        XCTAssertTrue(served.out.text.hasSuffix("Stopped. Its copy of the site is removed from the cache.\n"), served.out.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache), cache)
+    }
+
     /// A negative port is refused as out of range (it read as a missing value, "-1" taken for an option).
     func test_serve_aNegativePortIsOutOfRange() throws {
         let cli = try CLI()
