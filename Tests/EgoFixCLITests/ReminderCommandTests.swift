@@ -387,6 +387,18 @@ final class ReminderCommandTests: XCTestCase {
         let units = [folder + "/egofix-remind.service", folder + "/egofix-remind.timer"]
         for u in units { XCTAssertTrue(FileManager.default.fileExists(atPath: u), u) }
         XCTAssertTrue(try String(contentsOfFile: units[1], encoding: .utf8).contains("OnCalendar=*-*-* 09:00:00 Europe/Berlin"))
+        // This user's alone: the units name the store; the folders they are in, made under any
+        // umask or left loose by an earlier egofix, are writable by no other account (which could
+        // put its own unit there for this user's systemd to run).
+        for u in units { XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: u)[.posixPermissions] as? Int, 0o600, u) }
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int, 0o700)
+        let loose = cli.workdir + "/loose"
+        try FileManager.default.createDirectory(atPath: loose + "/systemd/user", withIntermediateDirectories: true)
+        for f in [loose + "/systemd", loose + "/systemd/user"] { XCTAssertEqual(chmod(f, 0o777), 0) }
+        XCTAssertEqual(try cli.run(["remind", "--install"], env: ["XDG_CONFIG_HOME": loose]).status, 0)
+        for f in [loose + "/systemd", loose + "/systemd/user"] {
+            XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: f)[.posixPermissions] as? Int, 0o755, f)
+        }
         // The same units again say nothing of replacing; another time (or store) says they were
         // replaced (one reminder per user: it replaced them without a word).
         XCTAssertFalse(try cli.run(["remind", "--install"], env: env).out.contains("replace"))

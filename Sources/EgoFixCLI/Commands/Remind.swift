@@ -123,13 +123,23 @@ struct Remind: AsyncParsableCommand {
         func refused(_ reason: String) -> CLIError {
             CLIError("cannot write the units into \(folder) (\(reason)). `--print` shows them to place by hand.")
         }
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+        // Folders made here are this user's alone whatever the umask, and one an earlier egofix
+        // left writable by others is tightened: under umask 000 another account could put its own
+        // unit in the place of this one, for this user's systemd to run. The units themselves
+        // name the store and the workspace, so they are this user's to read.
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700]) } catch {
             let posix = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
             throw refused(posix.map { $0.domain == NSPOSIXErrorDomain ? String(cString: strerror(Int32($0.code))) : $0.localizedDescription }
                           ?? error.localizedDescription)
         }
+        for writable in [folder, (folder as NSString).deletingLastPathComponent] {
+            var st = stat()
+            if lstat(writable, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid(), st.st_mode & 0o022 != 0 {
+                _ = chmod(writable, st.st_mode & 0o7755)
+            }
+        }
         for (name, text) in [(SystemdUnits.service, service), (SystemdUnits.timer, timer)] {
-            do throws(AtomicFile.Failure) { try AtomicFile.write(Data(text.utf8), to: folder + "/" + name, mode: 0o644) } catch {
+            do throws(AtomicFile.Failure) { try AtomicFile.write(Data(text.utf8), to: folder + "/" + name, mode: 0o600) } catch {
                 throw refused(error.reason)
             }
         }
