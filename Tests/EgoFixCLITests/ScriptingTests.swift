@@ -37,10 +37,11 @@ final class ScriptingTests: XCTestCase {
         // Nothing piped: nothing to keep, and the refusal as it was.
         let plain = try cli.run(["failed"], at: "2026-03-02T09:06:00Z")
         XCTAssertFalse(plain.err.contains("kept in"), plain.err)
-        // Over the cap, the refusal says that nothing was recorded, as the others do.
+        // Over the cap, the refusal says that nothing was recorded, as the others do, and where
+        // the text is kept (it was dropped).
         let long = try cli.run(["amend", "failed"], at: "2026-03-02T09:07:00Z", stdin: String(repeating: "a", count: 65_537))
         XCTAssertEqual(long.status, 1)
-        XCTAssertTrue(long.err.hasSuffix("Shorten it and run the command again. Nothing recorded.\n"), long.err)
+        XCTAssertTrue(long.err.contains("Shorten it and run the command again. Nothing recorded. The reflection is kept in "), long.err)
     }
 
     /// Sharing a fix shared already said "Shared." and recorded a second share, as if it were new.
@@ -103,6 +104,20 @@ final class ScriptingTests: XCTestCase {
         let status = try JSONSerialization.jsonObject(with: Data(try cli.run(["status", "--json"], at: "2026-03-04T09:01:00Z").out.utf8)) as? [String: Any]
         XCTAssertEqual(status?["pendingFixNumber"] as? Int, number)
         XCTAssertEqual(status?["pendingFix"] as? String, String(format: "FIX #%03d", number))
+    }
+
+    /// `today --json`, which a status bar asks every minute, carries no reflection, as the card
+    /// shows none (a status bar logs and shows what it is given); `history --json` does, as the
+    /// README says.
+    func test_Scripting_todaysJSONCarriesNoReflection() throws {
+        let cli = try started()
+        XCTAssertEqual(try cli.run(["applied", "-m", "About my sister, again."], at: "2026-03-04T09:00:00Z").status, 0)
+        let today = try cli.run(["today", "--json"], at: "2026-03-04T09:05:00Z")
+        XCTAssertEqual(today.status, 0, today.err)
+        let doc = try JSONSerialization.jsonObject(with: Data(today.out.utf8)) as? [String: Any]
+        XCTAssertEqual((doc?["completion"] as? [String: Any])?["outcome"] as? String, "applied")
+        XCTAssertFalse(today.out.contains("sister"), today.out)
+        XCTAssertTrue(try cli.run(["history", "--json"], at: "2026-03-04T09:05:00Z").out.contains("About my sister, again."))
     }
 
     /// A state that already holds is said with exit 0, as `bug activate` of an active bug always

@@ -80,17 +80,26 @@ struct Today: AsyncParsableCommand {
         let quickFix: Bool
         let daily: Daily?
 
+        /// A completion as the card has it, without its reflection: the card never shows one, and a
+        /// status bar that asks every minute (and logs or shows what it is given) is no place for
+        /// private text. `history --json` and `export` carry reflections.
+        static func asOnTheCard(_ c: FixCompletion) -> FixCompletion {
+            var c = c
+            c.reflection = nil
+            return c
+        }
+
         init(_ card: TodayCard?, restDay: Bool, daily: TodayCard? = nil, today: LocalDay) {
             date = (daily ?? card).map { LocalDay(ordinal: $0.completion.day ?? today.ordinal) }?.description ?? today.description
             fix = card?.fix
             bug = card?.bug
-            completion = card?.completion
+            completion = card.map { Self.asOnTheCard($0.completion) }
             self.restDay = restDay
             rerun = card?.isRerun ?? false
             retest = card?.isRetest ?? false
             quickFix = card?.isQuickFix ?? false
             if let card, card.isQuickFix, let d = daily, d.completion.id != card.completion.id {
-                self.daily = Daily(fix: d.fix, bug: d.bug, completion: d.completion, rerun: d.isRerun, retest: d.isRetest)
+                self.daily = Daily(fix: d.fix, bug: d.bug, completion: Self.asOnTheCard(d.completion), rerun: d.isRerun, retest: d.isRetest)
             } else {
                 self.daily = nil
             }
