@@ -99,11 +99,15 @@ struct Amend: AsyncParsableCommand {
         }
         if after.outcomeData != before.outcomeData, let said = InteractionSummary.text(after, fix: r.fix) { out += Text.wrap(said) }
         if after.reflection != before.reflection {
-            out.append(after.reflection == nil ? "Reflection removed." : before.reflection == nil ? "Reflection added." : "Reflection replaced.")
+            out.append(after.reflection == nil ? "Reflection removed from the pages and the history."
+                       : before.reflection == nil ? "Reflection added." : "Reflection replaced.")
         }
         if let v = r.version { out.append("Version v\(v.after), was v\(v.before).") }
         out += r.changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
-        out += ["", s.style.dim("// The earlier mark stays in the store, marked deleted.")]
+        // Said plainly where a text was taken out: "Reflection removed." read as erased.
+        let textKept = before.reflection != nil && after.reflection != before.reflection
+        out += ["", s.style.dim(textKept ? "// The earlier mark stays in the store, marked deleted, its reflection with it: exports and the sync folder keep it."
+                                         : "// The earlier mark stays in the store, marked deleted.")]
         return out
     }
 }

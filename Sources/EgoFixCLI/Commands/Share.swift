@@ -7,7 +7,7 @@ import Foundation
 struct Share: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
-        abstract: "Share a fix: the next build writes its public card to share/. Only the fix's text, never anything about you.")
+        abstract: "Share a fix: the next build writes its public card to share/. Only the fix's text and its bug's name, nothing you wrote: the cards you share show which bugs you work on.")
 
     @OptionGroup var options: StoreOptions
     @Argument(help: ArgumentHelp("The fix number (37, #037 or FIX #037). Default: today's fix.", valueName: "fix")) var fix: String?
