@@ -68,6 +68,21 @@ final class SiteBuildTests: XCTestCase {
     /// A quiz marked without --option showed its question on the week page with nothing after
     /// it, a page that read as cut short: it says no answer was recorded; an answer is shown.
     /// `applied` says the same back, so a wrong option is seen when it is given.
+    /// Begun on a Saturday and rated that Sunday: the week's days before the practice read
+    /// "Before day one.", as the graph labels them. The diagnostic's Monday is the first day the
+    /// index holds, and Monday to Friday read "Nothing recorded.", as if missed (the committed
+    /// demo's first week had it).
+    func test_build_theFirstWeeksDaysBeforeDayOneSaySo() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-07T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-08T19:00:00Z").status, 0)
+        let out = cli.workdir + "/site"
+        XCTAssertEqual(try cli.run(["build", "--out", out], at: "2026-03-08T20:00:00Z").status, 0)
+        let week = try String(contentsOfFile: out + "/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertEqual(week.components(separatedBy: "Before day one.").count - 1, 5, week)
+        XCTAssertFalse(week.contains("Nothing recorded."), week)
+    }
+
     func test_build_aQuizMarkedWithoutAnAnswerSaysSo() throws {
         let cli = try CLI(zone: "UTC")
         let root = demoWorkspace.deletingLastPathComponent()

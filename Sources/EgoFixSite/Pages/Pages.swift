@@ -174,8 +174,7 @@ extension PageContext {
     func periodHead(_ p: Period, prev: Period?, next: Period?, current: String, noteCrisis: Bool = false) -> PeriodHead {
         let c = counts(from: p.start, through: p.end)
         let underWay = p.isUnderWay(today: index.today)
-        // Day one is the practice's start: `first` may be a diagnostic's Monday before it.
-        let prevCounts = prev.flatMap { p.comparedDays(of: $0, today: index.today, practiceStart: index.practiceStart ?? index.first) }
+        let prevCounts = prev.flatMap { p.comparedDays(of: $0, today: index.today, practiceStart: index.dayOne) }
             .map { counts(from: $0.lowerBound, through: $0.upperBound) }
         let vStart = index.version(through: p.start.adding(days: -1))
         let vEnd = index.version(through: p.end)
@@ -258,7 +257,7 @@ extension PageContext {
         let empty: String
         if d > index.today {
             empty = "Not yet."
-        } else if d < index.first {
+        } else if d < index.dayOne {
             empty = "Before day one."
         } else if index.ledger.activity(on: d).diagnostics > 0 {
             empty = "The weekly diagnostic. Nothing else recorded."

@@ -25,6 +25,10 @@ struct SiteIndex: Sendable {
     let first: LocalDay
     /// The day the practice began, where it began (nil before `egofix init`).
     let practiceStart: LocalDay?
+    /// Day one: the practice's start, else the first day with records. Not `first`, which may be
+    /// the Monday of a diagnostic's week before it (the first week's days before the start read
+    /// "Nothing recorded." where the graph said "before day one").
+    var dayOne: LocalDay { practiceStart ?? first }
     /// The last day with a page: today, or a day with records up to two days after it (a flight
     /// west over the date line; later ones are not given to the index, `SiteHorizon`).
     let last: LocalDay
