@@ -35,7 +35,9 @@ enum Prompt {
     static func lineModes(from saved: termios) -> termios {
         var lines = saved
         lines.c_lflag |= tcflag_t(ICANON | ECHO | ISIG)
-        lines.c_iflag |= tcflag_t(ICRNL)
+        // IUTF8: Backspace erases a whole character, not the last byte of an "é" (the note was
+        // then refused as not UTF-8).
+        lines.c_iflag |= tcflag_t(ICRNL | IUTF8)
         lines.c_iflag &= ~tcflag_t(INLCR | IGNCR)
         lines.c_oflag |= tcflag_t(OPOST | ONLCR)
         if lines.c_lflag != saved.c_lflag || lines.c_iflag != saved.c_iflag || lines.c_oflag != saved.c_oflag {

@@ -449,6 +449,39 @@ final class BadInputTests: XCTestCase {
             XCTAssertEqual(try cli.run(args).status, 0, "\(args)")
         }
     }
+
+    /// `build --years` or `--seed` without `--demo`: refused, where the build from the store took
+    /// them and dropped them without a word.
+    func test_badInput_demoOptionsWithoutDemoAreRefused() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        for (args, named) in [(["--years", "3"], "--years"), (["--seed", "9"], "--seed"), (["--years", "3", "--seed", "9"], "--years")] {
+            let r = try cli.run(["build", "--out", cli.workdir + "/site"] + args, at: "2026-03-02T09:00:00+01:00")
+            XCTAssertEqual(r.status, 64)
+            XCTAssertEqual(r.err, "egofix: \(named) sets the demo history: add --demo to build it, or leave it out to build from the store. Nothing was built.\n")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
+        }
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-02T09:00:00+01:00").status, 0)
+    }
+
+    /// A crash note refused as typed at the prompt (an arrow key pressed to mend a typo sends an
+    /// escape) is asked for again, the bug kept: the whole crash was refused, the bug chosen and
+    /// the note typed gone. And Backspace over an "é" erases the whole letter (IUTF8).
+    func test_badInput_aCrashNoteRefusedAtThePromptIsAskedAgain() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        let r = try cli.runInTerminal(["crash"], at: "2026-03-02T12:00:00+01:00", input: "2\nI said it\u{1B}[D twice\n",
+                                      later: "Said it twice at caf\u{E9}\u{7F}e.\n", after: 1.5)
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("holds the control character U+001B (an arrow or another special key sends one) at character 10; "
+                                     + "remove it (tabs and line breaks are fine). Type it again, or enter for none."), r.out)
+        XCTAssertTrue(r.out.contains("CRASH LOGGED"), r.out)
+        let doc = try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any]
+        let crashes = (doc?["crashes"] as? [[String: Any]]) ?? []
+        XCTAssertEqual(crashes.count, 1, "\(crashes)")
+        XCTAssertEqual(crashes.first?["note"] as? String, "Said it twice at cafe.")
+    }
 }
 
 /// Issue 31 (data): a file far larger than any export is refused before it is read.
@@ -566,19 +599,5 @@ extension BadInputTests {
         // Other text: no block.
         let calm = try cli.run(["crash", "-m", "Corrected a colleague's slide in the meeting."], at: "2026-03-02T12:00:00+01:00")
         XCTAssertTrue(calm.out.hasPrefix("CRASH LOGGED") && calm.out.contains("QUICK FIX // shown next"), calm.out)
-    }
-
-    /// `build --years` or `--seed` without `--demo`: refused, where the build from the store took
-    /// them and dropped them without a word.
-    func test_badInput_demoOptionsWithoutDemoAreRefused() throws {
-        let cli = try CLI()
-        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00+01:00").status, 0)
-        for (args, named) in [(["--years", "3"], "--years"), (["--seed", "9"], "--seed"), (["--years", "3", "--seed", "9"], "--years")] {
-            let r = try cli.run(["build", "--out", cli.workdir + "/site"] + args, at: "2026-03-02T09:00:00+01:00")
-            XCTAssertEqual(r.status, 64)
-            XCTAssertEqual(r.err, "egofix: \(named) sets the demo history: add --demo to build it, or leave it out to build from the store. Nothing was built.\n")
-            XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/site"))
-        }
-        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-02T09:00:00+01:00").status, 0)
     }
 }

@@ -70,11 +70,23 @@ struct CrashCommand: AsyncParsableCommand {
         var piped = false
         if text == nil && note == nil {
             if Prompt.interactive && slug == nil {
-                switch try Prompt.askText("Note (optional; enter for none):", what: "note", longer: "Pass a longer one with -m, or pipe it in.") {
-                case .text(let typed): text = typed
-                case .ended:
-                    s.print(["Nothing logged."])
-                    return
+                // A note refused as typed (an arrow key pressed to mend a typo sends an escape) is
+                // asked for again, the bug kept, as the timer's reflection is: the whole crash
+                // was refused, the bug chosen and the note typed gone.
+                asking: while true {
+                    do {
+                        switch try Prompt.askText("Note (optional; enter for none):", what: "note",
+                                                  longer: "A longer one can be piped in: `egofix crash \(bug?.slug ?? "SLUG") < FILE`.",
+                                                  refused: "Type it again, or enter for none.") {
+                        case .text(let typed): text = typed
+                        case .ended:
+                            s.print(["Nothing logged."])
+                            return
+                        }
+                        break asking
+                    } catch {
+                        Swift.print("  " + (EgoFix.userFacingMessage(error) ?? "\(error)"))
+                    }
                 }
             } else if !Prompt.interactive && isatty(STDIN_FILENO) == 0 {
                 var none: String?
