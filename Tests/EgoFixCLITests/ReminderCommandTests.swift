@@ -221,6 +221,19 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
     }
 
+    /// A countdown from ten minutes: "10:00" to "9:59" is a character shorter, and each redraw
+    /// left the longer frame's last letter behind ("9:59 leftt") for the whole run.
+    func test_timer_aShorterClockLeavesNothingOfTheLongerFrameBehind() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let r = try cli.runInTerminal(["timer", "--seconds", "600"], at: wednesdayMorning, input: "", later: "\u{03}", after: 2.5)
+        XCTAssertTrue(r.out.contains("] 10:00 left\r"), r.out)
+        // Padded to the first frame's width (the transcript is the bytes, not the screen).
+        XCTAssertTrue(r.out.contains("] 9:59 left \r") || r.out.contains("] 9:59 left \n"), r.out)
+        XCTAssertTrue(r.out.contains("Nothing recorded."), r.out)
+    }
+
     /// Ctrl-C at the timer's question, after its countdown: the timer is recorded and the fix
     /// left open, and it says so (the keystroke was swallowed and the question waited on).
     func test_timer_ctrlCAtItsQuestionLeavesTheFixOpen() throws {

@@ -159,6 +159,9 @@ enum Countdown {
         let clock = ContinuousClock()
         let start = clock.now
         var shown = -1
+        // Each frame as wide as the widest before it: "10:00" to "9:59" is a character shorter,
+        // and the redraw left "9:59 leftt" for the whole of a ten-minute timer.
+        var widest = 0
         while true {
             let left = total - Int((clock.now - start).components.seconds)
             if interrupted.isRaised {
@@ -168,7 +171,9 @@ enum Countdown {
             if left != shown {
                 shown = left
                 if terminal {
-                    Swift.print("\r" + TimerFace.bar(remaining: left, total: total, width: barWidth(total: total)), terminator: left <= 0 ? "\n" : "")
+                    let frame = TimerFace.bar(remaining: left, total: total, width: barWidth(total: total))
+                    widest = max(widest, frame.count)
+                    Swift.print("\r" + frame + String(repeating: " ", count: widest - frame.count), terminator: left <= 0 ? "\n" : "")
                 } else if let line = TimerFace.plainLine(remaining: left, total: total) {
                     Swift.print(line)
                 }
