@@ -221,6 +221,30 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
     }
 
+    /// A crash's quick fix comes before the day's timed fix, and `timer` says so, naming both (it
+    /// said the quick fix "is a standard fix; it has no timer" while `today` showed the day's
+    /// fix under it with "`egofix timer` runs it").
+    func test_timer_behindACrashsQuickFixSaysWhatComesFirst() throws {
+        let cli = try CLI()
+        let data = try Data(contentsOf: Self.repoRoot.appendingPathComponent("Seeds/fixes.json"))
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let kept = all.filter {
+            $0["type"] as? String == "quickFix" ? $0["interactionType"] as? String != "timed" : $0["interactionType"] as? String == "timed"
+        }
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-24T08:00:00Z").status, 0)
+        let given = try cli.json(["today"], at: wednesdayMorning)
+        let daily = try XCTUnwrap((given["fix"] as? [String: Any])?["number"] as? Int)
+        XCTAssertEqual(try cli.run(["crash", "need-to-be-right", "-m", "Again."], at: wednesdayMorning).status, 0)
+        let card = try cli.json(["today"], at: wednesdayMorning)
+        let quick = try XCTUnwrap((card["fix"] as? [String: Any])?["number"] as? Int)
+        let r = try cli.run(["timer"], at: wednesdayMorning)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.err, String(format: "egofix: FIX #%03d, the quick fix a crash queued, comes first: mark it (`egofix applied`, skipped or failed), "
+                                     + "then `egofix timer` runs FIX #%03d's timer. Nothing to run yet.\n", quick, daily))
+    }
+
     /// A countdown from ten minutes: "10:00" to "9:59" is a character shorter, and each redraw
     /// left the longer frame's last letter behind ("9:59 leftt") for the whole run.
     func test_timer_aShorterClockLeavesNothingOfTheLongerFrameBehind() throws {

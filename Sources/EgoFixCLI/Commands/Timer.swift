@@ -24,11 +24,23 @@ struct TimerCommand: AsyncParsableCommand {
             throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds).")
         }
         let s = try Session.open(options)
-        let (completion, fix) = try await s.store.transaction { () -> (FixCompletion, Fix) in
+        let (completion, fix, daily) = try await s.store.transaction { () -> (FixCompletion, Fix, Fix?) in
             try await s.ensureCatalogue()
-            return try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+            let (c, f) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+            // Behind a crash's quick fix, the day's fix `today` shows (and says `timer` runs).
+            guard f.type == .quickFix else { return (c, f, nil) }
+            let fixes = Dictionary(try await s.repos.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let daily = PendingFixRule.todaysDailyFix(in: try await s.repos.completions.getAll(), fixesById: fixes, today: s.today,
+                                                      dayOf: { LocalDay($0, calendar: s.calendar) })
+            return (c, f, daily.flatMap { $0.completion.outcome == .pending ? $0.fix : nil })
         }
         guard case .timed(let config)? = try? fix.configuration() else {
+            // The day's timed fix waits behind a crash's quick fix: said, where "FIX #106 is a
+            // standard fix" left the person at a card that says `egofix timer` runs it.
+            if let daily, daily.interactionType == .timed {
+                throw CLIError("\(fix.label), the quick fix a crash queued, comes first: mark it (`egofix applied`, skipped or failed), "
+                               + "then `egofix timer` runs \(daily.label)'s timer. Nothing to run yet.")
+            }
             throw CLIError("\(fix.label) is \(FixCard.kind(fix.interactionType)) fix; it has no timer. Nothing to run.")
         }
         let total = seconds ?? config.durationSeconds
