@@ -357,6 +357,8 @@ final class ReminderCommandTests: XCTestCase {
                                       later: "a\n\u{200B} \u{2060}\u{FEFF}\n", after: 2.5)
         XCTAssertEqual(r.status, 0, r.out)
         XCTAssertFalse(r.out.contains("Reflection saved"), r.out)
+        // Asked and answered none: not told afterwards how to add one.
+        XCTAssertFalse(r.out.contains("No reflection."), r.out)
         let export = String(decoding: try cli.export(), as: UTF8.self)
         XCTAssertTrue(export.contains("\"outcome\" : \"applied\""), export)
         XCTAssertFalse(export.contains("\"reflection\" :"), export)

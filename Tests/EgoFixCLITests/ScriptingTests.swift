@@ -120,6 +120,18 @@ final class ScriptingTests: XCTestCase {
         XCTAssertTrue(try cli.run(["history", "--json"], at: "2026-03-04T09:05:00Z").out.contains("About my sister, again."))
     }
 
+    /// `applied` typed at a terminal with neither -m nor -e asks for nothing, so it says how to add
+    /// a reflection; not after -m, and not to a script.
+    func test_Scripting_aMarkWithoutAReflectionAtATerminalSaysHowToAddOne() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started()
+        let typed = try cli.runInTerminal(["skipped"], at: "2026-03-04T09:00:00Z", input: "")
+        XCTAssertTrue(typed.out.contains("FIX SKIPPED") && typed.out.contains("// No reflection. `egofix amend -e` adds one today."), typed.out)
+        let scripted = try cli.run(["applied"], at: "2026-03-05T09:00:00Z")
+        XCTAssertEqual(scripted.status, 0, scripted.err)
+        XCTAssertFalse(scripted.out.contains("No reflection."), scripted.out)
+    }
+
     /// A state that already holds is said with exit 0, as `bug activate` of an active bug always
     /// was: `reboot` with no open crash exited 1, so a scheduled reboot failed every quiet week.
     func test_Scripting_aRebootWithNothingOpenIsNoFailure() throws {

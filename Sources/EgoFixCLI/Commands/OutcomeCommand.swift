@@ -120,7 +120,13 @@ enum OutcomeCommand {
             out.append("")
             out += Text.wrap(tid.body)
         }
-        if reflection != nil { out += ["", s.style.dim("// Reflection saved. It stays in your store.")] }
+        if reflection != nil {
+            out += ["", s.style.dim("// Reflection saved. It stays in your store.")]
+        } else if o.message == nil, !o.edit, Prompt.interactive {
+            // Typed at a terminal with neither -m nor -e: nothing asked for one, and nothing said
+            // how to add one.
+            out += ["", s.style.dim("// No reflection. `egofix amend -e` adds one today.")]
+        }
         if r.fix.type == .quickFix {
             let daily = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now)
             if let d = daily, d.completion.outcome == .pending {

@@ -116,6 +116,9 @@ struct TimerCommand: AsyncParsableCommand {
                                                               refused: "Type it again, or enter for none.") {
                     typed = text
                     args.append("--message=" + text)
+                } else {
+                    // None, asked and answered: not told afterwards how to add one.
+                    args += ["--message", ""]
                 }
                 break
             } catch {
