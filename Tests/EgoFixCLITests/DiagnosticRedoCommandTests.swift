@@ -113,6 +113,26 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
     }
 
+    /// A bug the week asked about and Enter skipped is asked again by a redo in a terminal, after
+    /// the ones rated (it was never asked, and `--redo --rate` for it alone replaced the others).
+    func test_diagnostic_redoInATerminalAsksABugTheFirstSkipped() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no script(1)") }
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-30T08:00:00+01:00").status, 0)
+        for slug in ["need-to-be-busy", "need-to-impress"] {
+            XCTAssertEqual(try cli.run(["bug", "activate", slug], at: "2026-11-30T08:01:00+01:00").status, 0)
+        }
+        let first = try cli.runInTerminal(["diagnostic"], at: sunday, input: "3\n1\n1\n\n")
+        XCTAssertEqual(first.status, 0, first.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings.count), [2], first.out)
+        let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "\n\n2\n2\n")
+        XCTAssertEqual(r.status, 0, r.out)
+        XCTAssertTrue(r.out.contains("// 3 bugs asked again. Enter keeps a first rating."), r.out)
+        XCTAssertTrue(r.out.contains(": not rated\r\n"), r.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings.count), [3], r.out)
+        XCTAssertTrue(try diagnostics(cli).filter(\.live).first?.ratings.last == "present@home", r.out)
+    }
+
     /// A bug whose third quiet week is the one taken again, made stable on the other machine
     /// before the redo reached it (its 28th active day came first there): the sync put the stable
     /// copy over the redo's, and the bug stayed stable on quiet, quiet, present.

@@ -130,10 +130,11 @@ struct Diagnostic: AsyncParsableCommand {
         if !rate.isEmpty {
             for r in rate { responses.append(try await parse(r, s)) }
         } else if Prompt.interactive {
-            // The bugs the first ratings rated, asked again; Enter keeps a first rating. A bug
+            // The bugs the first one asked, asked again (those it rated, then those Enter
+            // skipped); Enter keeps a first rating, or leaves a skipped bug unrated. A bug
             // deactivated since is not asked, and keeps its rating.
             let first = try await svc.redoTarget(at: s.now)
-            let rated = try await svc.bugsRated(in: first)
+            let rated = try await svc.bugsAsked(in: first)
             let kept = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
             // A loud rating that sent its bug back stands: not asked (every answer was typed, then
             // the whole redo refused).
@@ -144,14 +145,16 @@ struct Diagnostic: AsyncParsableCommand {
                 let b = rated.first { $0.id == r.bugId }
                 let note = b.map { b in stands.contains { $0.id == b.id } ? "   // stands: it sent the bug back to active"
                     : b.isActive ? "" : "   // kept: the bug is not active" } ?? ""
-                firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + s.style.dim(note))
+                firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + (note.isEmpty ? "" : s.style.dim(note)))
             }
+            for b in bugs where kept[b.id] == nil { firstLines.append("  " + s.style.paint(b.title, b.color) + ": not rated") }
             s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  "
                      + s.style.dim("// \(Plural.of(bugs.count, "bug")) asked again. Enter keeps a first rating."),
                      "", s.style.dim("// The first ratings:")] + firstLines + [""])
             guard let answers = ask(bugs, s, keeping: kept) else { return }
             let carried = first.responses.filter { r in !bugs.contains { $0.id == r.bugId } }
             let all = first.responses.compactMap { r in (answers + carried).first { $0.bugId == r.bugId } }
+                + answers.filter { a in !first.responses.contains { $0.bugId == a.bugId } }
             guard all != first.responses else {
                 s.print(["Nothing changed. The first ratings stand."])
                 return

@@ -63,6 +63,19 @@ extension DiagnosticService {
         return bugs
     }
 
+    /// The bugs `first` asked about, for a redo to ask again: those it rated, in its order, then
+    /// those the week's turn asked and Enter skipped (the turn read without `first`; at most as
+    /// many as the diagnostic asks). A skipped bug could not be rated by a redo in a terminal, and
+    /// `--redo --rate` for it alone replaced the other ratings.
+    public func bugsAsked(in first: WeeklyDiagnostic) async throws -> [Bug] {
+        let rated = try await bugsRated(in: first)
+        let user = try await repos.users.get()
+        let others = try await repos.diagnostics.getAll().filter { $0.id != first.id }
+        let turn = DiagnosticSchedule.bugsToAsk(active: try await repos.bugs.getActive(), primaryBugId: user?.primaryBugId, completed: others)
+        let skipped = turn.filter { b in !rated.contains { $0.id == b.id } }
+        return rated + skipped.prefix(max(0, Thresholds.diagnosticMaxBugs - rated.count))
+    }
+
     /// The week's diagnostic taken again: a rating typed wrong put right while the diagnostic is
     /// still open (the same window as the first, or `--anyway`'s week).
     ///
