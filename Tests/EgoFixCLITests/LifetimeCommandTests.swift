@@ -301,6 +301,22 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(try crashes().count, 2)
     }
 
+    /// init's menu, the first screen a person sees, keeps within the terminal's line at 80 and at
+    /// 40 columns, each description wrapped at its words (three of the five ran past 80 columns
+    /// and broke mid-word).
+    func test_Prompts_initsMenuKeepsWithinTheTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        for columns in [80, 40] {
+            let cli = try CLI()
+            let r = try cli.runInTerminal(["init"], at: "2026-03-09T08:59:00+01:00", input: "", before: "stty cols \(columns)")
+            let lines = r.out.components(separatedBy: "\r\n")
+            let menu = lines.drop { $0 != "Primary bug:" }.prefix { !$0.hasPrefix(">") }
+            XCTAssertGreaterThan(menu.count, 5, r.out)
+            for line in menu { XCTAssertLessThanOrEqual(line.count, columns, line) }
+            XCTAssertTrue(menu.joined(separator: " ").contains("Adjusting your opinions"), r.out)
+        }
+    }
+
     /// init's menu numbers the bugs as the crash log does (it listed them by title), and enter
     /// there asks again (it said "enter to skip", then ended with "no bug chosen").
     func test_Prompts_initNumbersTheBugsAsTheCrashLogDoes() throws {

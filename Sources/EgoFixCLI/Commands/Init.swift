@@ -56,9 +56,18 @@ struct Init: AsyncParsableCommand {
             Swift.print("Pick the bug that runs the most in your legacy code.\nOthers can be activated later.\n")
             // Numbered as the crash log numbers them; enter is no answer here (there is no default).
             let menu = Session.inCatalogueOrder(vm.bugs)
-            // Titles padded to one column, so the descriptions line up.
+            // Titles padded to one column, so the descriptions line up, each description wrapped
+            // at its words within the terminal's line under its column (three of the five ran
+            // past 80 columns, and broke mid-word on the first screen a person sees); on a
+            // terminal too narrow for a column, under the title.
             let column = (menu.map(\.title.count).max() ?? 0) + 2
-            let choice = Prompt.choose("Primary bug:", menu.map { pad($0.title, column) + s.style.dim("// " + $0.description) }, skip: nil)
+            let number = "  \(menu.count)  ".count
+            let room = Text.lineWidth - number - column
+            let choice = Prompt.choose("Primary bug:", menu.map { bug in
+                let lines = Text.wrap(bug.description, width: (room >= 24 ? room : Text.lineWidth - number) - 3).map { s.style.dim("// " + $0) }
+                guard room >= 24 else { return ([bug.title] + lines).joined(separator: "\n" + String(repeating: " ", count: number)) }
+                return pad(bug.title, column) + lines.joined(separator: "\n" + String(repeating: " ", count: number + column))
+            }, skip: nil)
             // Ctrl-D leaves, as Ctrl-C does, with nothing started (and no store made for it).
             guard case .picked(let i) = choice else {
                 if made { store.removeIfUnused(keepingFile: wasEmpty) }
