@@ -102,7 +102,16 @@ enum ReflectionInput {
         // An empty file holds nothing to keep.
         if bytes.isEmpty { discard(path) } else { draft = path }
         guard status == 0 else {
-            throw CLIError("\(editor) exited with \(status). Nothing recorded." + kept(draft, what))
+            // The shell's 127 is an editor not found, 126 one that cannot run, 130 Ctrl-C: said
+            // so, with what to do ("exited with 127" left the person to look the number up).
+            let why: String
+            switch status {
+            case 127: why = "\(editor) was not found (exit 127): set VISUAL or EDITOR to an editor that is installed, or leave out -e"
+            case 126: why = "\(editor) cannot be run (exit 126): set VISUAL or EDITOR to an editor that is installed, or leave out -e"
+            case 130: why = "\(editor) was stopped with Ctrl-C"
+            default: why = "\(editor) exited with \(status)"
+            }
+            throw CLIError(why + ". Nothing recorded." + kept(draft, what))
         }
         // Bytes that are not UTF-8 would be stored as U+FFFD, the text changed without a word.
         guard let text = String(validating: bytes, as: UTF8.self) else {

@@ -153,6 +153,11 @@ final class BadInputTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: (kept as NSString).deletingLastPathComponent)[.posixPermissions] as? Int, 0o700)
         XCTAssertFalse(kept.contains("\(getpid())") || kept.hasSuffix("-reflection.md"), kept)
         try FileManager.default.removeItem(atPath: (kept as NSString).deletingLastPathComponent)
+        // An editor that is not installed is said so, with what to do ("exited with 127").
+        let missing = try cli.run(["applied", "-e"], at: "2026-03-02T12:00:30+01:00", env: ["EDITOR": "no-such-editor-here"])
+        XCTAssertEqual(missing.status, 1, missing.err)
+        XCTAssertTrue(missing.err.contains("egofix: no-such-editor-here was not found (exit 127): set VISUAL or EDITOR to an editor that is installed, "
+                                            + "or leave out -e. Nothing recorded."), missing.err)
         let empty = try cli.run(["applied", "-e"], at: "2026-03-02T12:01:00+01:00", env: ["EDITOR": try editor("empty.sh", #": > "$1""#)])
         XCTAssertEqual(empty.status, 1, empty.err)
         XCTAssertTrue(empty.err.contains("left empty in the editor. Nothing recorded"), empty.err)

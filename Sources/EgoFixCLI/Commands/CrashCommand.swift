@@ -46,7 +46,7 @@ struct CrashCommand: AsyncParsableCommand {
         }
         var bug: Bug?
         // Ctrl-C at either step logs nothing, and says so.
-        let interrupt = slug == nil && note == nil && Prompt.interactive ? Prompt.onInterrupt(saying: "Nothing logged.") : nil
+        let interrupt = slug == nil && Prompt.interactive ? Prompt.onInterrupt(saying: "Nothing logged.") : nil
         defer { interrupt?.cancel() }
         if let slug {
             do { bug = try await s.bug(slug: slug) } catch { throw keepingPipedNote(error) }
