@@ -111,6 +111,11 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         let none = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "\n\n")
         XCTAssertTrue(none.out.contains("Nothing changed. The first ratings stand."), none.out)
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
+        // Left midway (Ctrl-D): what is said is that the first ratings stand ("nothing owed" is
+        // the first diagnostic's word).
+        let left = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "")
+        XCTAssertTrue(left.out.contains("Left. The first ratings stand."), left.out)
+        XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "loud@online"]])
     }
 
     /// A bug the week asked about and Enter skipped is asked again by a redo in a terminal, after

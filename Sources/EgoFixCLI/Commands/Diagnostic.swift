@@ -195,7 +195,9 @@ struct Diagnostic: AsyncParsableCommand {
     /// `keeping`: a redo's first ratings, which Enter keeps (for a bug without one, Enter skips it).
     func ask(_ bugs: [Bug], _ s: Session, keeping: [UUID: BugDiagnosticResponse] = [:]) -> [BugDiagnosticResponse]? {
         var responses: [BugDiagnosticResponse] = []
-        let interrupt = Prompt.onInterrupt(saying: "Left. Nothing recorded, nothing owed.")
+        // A redo left midway owes nothing anyway: what matters is that the first ratings stand.
+        let left = redo ? "Left. The first ratings stand." : "Left. Nothing recorded, nothing owed."
+        let interrupt = Prompt.onInterrupt(saying: left)
         defer { interrupt.cancel() }
         for b in bugs {
             let i: Int
@@ -207,7 +209,7 @@ struct Diagnostic: AsyncParsableCommand {
                 if let kept { responses.append(kept) }
                 continue
             case .ended:
-                s.print(["Left. Nothing recorded, nothing owed."])
+                s.print([left])
                 return nil
             }
             let intensity = [BugIntensity.quiet, .present, .loud][i]
@@ -218,7 +220,7 @@ struct Diagnostic: AsyncParsableCommand {
                 case .picked(let j): ctx = [EventContext.work, .home, .social, .family, .online, .unknown][j]
                 case .skipped: break
                 case .ended:
-                    s.print(["Left. Nothing recorded, nothing owed."])
+                    s.print([left])
                     return nil
                 }
             }

@@ -191,13 +191,13 @@ enum OutcomeCommand {
         case .quiz(let q)?:
             guard let id = o.option else { return nil }
             guard q.options.contains(where: { $0.id == id }) else {
-                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(q.options.map(\.id).joined(separator: ", ")).")
+                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(q.options.map(\.id).joined(separator: ", ")). Nothing recorded.")
             }
             return InteractionOutcome(optionId: id)
         case .scenario(let sc)?:
             guard let id = o.option else { return nil }
             guard sc.options.contains(where: { $0.id == id }) else {
-                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(sc.options.map(\.id).joined(separator: ", ")).")
+                throw CLIError("--option '\(id)' is not an option of \(fix.label). Options: \(sc.options.map(\.id).joined(separator: ", ")). Nothing recorded.")
             }
             return InteractionOutcome(optionId: id)
         case .timed?:
