@@ -27,6 +27,15 @@ final class ReminderCommandTests: XCTestCase {
         return cli
     }
 
+    /// A practice whose day's fix is timed and given (`today` at `wednesdayMorning`), for a timer
+    /// run in a terminal (skipped where there is no `script`).
+    func timedFixGiven() throws -> CLI {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try started(timedOnly: true)
+        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        return cli
+    }
+
     // MARK: remind
 
     func test_remind_weekdayMorningNamesTheUnmarkedFixThenNothingAfterTheOutcome() throws {
@@ -248,9 +257,7 @@ final class ReminderCommandTests: XCTestCase {
     /// A countdown from ten minutes: "10:00" to "9:59" is a character shorter, and each redraw
     /// left the longer frame's last letter behind ("9:59 leftt") for the whole run.
     func test_timer_aShorterClockLeavesNothingOfTheLongerFrameBehind() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         let r = try cli.runInTerminal(["timer", "--seconds", "600"], at: wednesdayMorning, input: "", later: "\u{03}", after: 2.5)
         XCTAssertTrue(r.out.contains("] 10:00 left\r"), r.out)
         // Padded to the first frame's width (the transcript is the bytes, not the screen).
@@ -261,9 +268,7 @@ final class ReminderCommandTests: XCTestCase {
     /// Ctrl-C at the timer's question, after its countdown: the timer is recorded and the fix
     /// left open, and it says so (the keystroke was swallowed and the question waited on).
     func test_timer_ctrlCAtItsQuestionLeavesTheFixOpen() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "", later: "\u{03}", after: 3)
         XCTAssertTrue(r.out.contains("Stopped. The timer is recorded;"), r.out)
         XCTAssertTrue(r.out.contains(" is left open"), r.out)
@@ -274,9 +279,7 @@ final class ReminderCommandTests: XCTestCase {
     /// its time) ends the command, as Ctrl-C does where nothing asks (it was held on a dispatch
     /// thread that blocks signals, never delivered, and the question was asked anyway).
     func test_timer_ctrlCWhileTheNotificationIsSentEndsIt() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         let bin = cli.workdir + "/slowbin"
         try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: bin + "/notify-send", contents: Data("#!/bin/sh\nsleep 4\n".utf8), attributes: [.posixPermissions: 0o755])
@@ -287,9 +290,7 @@ final class ReminderCommandTests: XCTestCase {
 
     /// On a terminal (a pseudo-terminal from util-linux's `script`, when there is one): the bar.
     func test_timer_showsABarOnATerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         let command = [CLI.binary.path, "timer", "--seconds", "2", "--store", cli.store, "--now", wednesdayMorning]
             .map { "'" + $0 + "'" }.joined(separator: " ")
         let r = try cli.run(["-qec", command, "/dev/null"], env: [:], executable: "/usr/bin/script")
@@ -303,9 +304,7 @@ final class ReminderCommandTests: XCTestCase {
     /// recorded (answering printed an internal error and lost them), and an answer that is none
     /// of a, s or f is asked again.
     func test_timer_outcomeAskedAtTheEndIsRecorded() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         // Enter pressed during the countdown is dropped (it answered "leave it open"); the
         // answers are typed once the questions are asked.
         let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "\n",
@@ -324,9 +323,7 @@ final class ReminderCommandTests: XCTestCase {
     /// logged in another terminal while the question waited made a quick fix the one to mark):
     /// the text existed nowhere else, so it is kept in a private file the error names.
     func test_timer_aTypedReflectionTheOutcomeRefusesIsKept() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         func quoted(_ args: [String]) -> String { args.map { "'" + $0 + "'" }.joined(separator: " ") }
         let poll = cli.workdir + "/poll.json"
         let export = quoted([CLI.binary.path, "export", poll, "--store", cli.store])
@@ -350,9 +347,7 @@ final class ReminderCommandTests: XCTestCase {
     /// A reflection typed at the timer's question that is only invisible characters (a zero width
     /// space, a word joiner) is none: the outcome is recorded without one.
     func test_timer_aReflectionOfInvisibleCharactersIsNone() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
-        let cli = try started(timedOnly: true)
-        XCTAssertEqual(try cli.run(["today"], at: wednesdayMorning).status, 0)
+        let cli = try timedFixGiven()
         let r = try cli.runInTerminal(["timer", "--seconds", "1"], at: wednesdayMorning, input: "",
                                       later: "a\n\u{200B} \u{2060}\u{FEFF}\n", after: 2.5)
         XCTAssertEqual(r.status, 0, r.out)
