@@ -15,12 +15,6 @@ enum StateFolder {
     /// alone when it is not there; nil when it cannot be made or is not a folder this user owns.
     static func keptFolder(environment env: [String: String]) -> String? {
         let folder = path(environment: env) + "/kept"
-        do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        } catch { return nil }
-        var st = stat()
-        guard lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid() else { return nil }
-        if st.st_mode & 0o077 != 0 { _ = chmod(folder, 0o700) }
-        return folder
+        return PrivateFolder.make(folder) ? folder : nil
     }
 }

@@ -198,11 +198,9 @@ struct ServeCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         var folder = cache
         for _ in 0..<3 {
-            var st = stat()
-            guard lstat(folder, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR, st.st_uid == getuid() else {
+            guard PrivateFolder.isOwnedAndTightened(folder) else {
                 throw CLIError("\(Terminal.visible(folder)) is not a folder of yours; serve keeps its copy of the private site there. Remove it, or set XDG_CACHE_HOME.")
             }
-            if st.st_mode & 0o077 != 0 { _ = chmod(folder, 0o700) }
             folder = (folder as NSString).deletingLastPathComponent
         }
     }

@@ -134,15 +134,15 @@ struct Diagnostic: AsyncParsableCommand {
             // skipped); Enter keeps a first rating, or leaves a skipped bug unrated. A bug
             // deactivated since is not asked, and keeps its rating.
             let first = try await svc.redoTarget(at: s.now)
-            let rated = try await svc.bugsAsked(in: first)
+            let asked = try await svc.bugsAsked(in: first)
             let kept = Dictionary(first.responses.map { ($0.bugId, $0) }, uniquingKeysWith: { a, _ in a })
             // A loud rating that sent its bug back stands: not asked (every answer was typed, then
             // the whole redo refused).
-            let stands = rated.filter { DiagnosticRedo.standingLoud(of: $0, in: first) != nil }
-            let bugs = rated.filter { b in b.isActive && !stands.contains { $0.id == b.id } }
+            let stands = asked.filter { DiagnosticRedo.standingLoud(of: $0, in: first) != nil }
+            let bugs = asked.filter { b in b.isActive && !stands.contains { $0.id == b.id } }
             var firstLines: [String] = []
             for r in first.responses {
-                let b = rated.first { $0.id == r.bugId }
+                let b = asked.first { $0.id == r.bugId }
                 let note = b.map { b in stands.contains { $0.id == b.id } ? "   // stands: it sent the bug back to active"
                     : b.isActive ? "" : "   // kept: the bug is not active" } ?? ""
                 firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + (note.isEmpty ? "" : s.style.dim(note)))
