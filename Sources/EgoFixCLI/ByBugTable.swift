@@ -24,12 +24,17 @@ struct ByBugTable {
         let widths = ByBugTable.labels.indices.map { i in max(ByBugTable.labels[i].count, cells.map { $0[i].count }.max() ?? 0) }
         let numbers = widths.reduce(0) { $0 + 2 + $1 }
         let widest = rows.map(\.title.count).max() ?? 0
-        let titleColumn = max(ByBugTable.heading.count, min(widest, Text.width - numbers))
+        // On a terminal too narrow for the heading beside the counts (40 columns), the heading and
+        // every title have lines of their own, the counts under them.
+        let narrow = ByBugTable.heading.count + numbers > Text.width
+        let titleColumn = narrow ? 0 : max(ByBugTable.heading.count, min(widest, Text.width - numbers))
         func right(_ s: String, _ w: Int) -> String { "  " + String(repeating: " ", count: max(0, w - s.count)) + s }
-        var out = [style.dim(pad(ByBugTable.heading, titleColumn) + zip(ByBugTable.labels, widths).map(right).joined())]
+        let labels = zip(ByBugTable.labels, widths).map(right).joined()
+        var out = narrow ? [style.dim(ByBugTable.heading), style.dim(labels)]
+                         : [style.dim(pad(ByBugTable.heading, titleColumn) + labels)]
         for (r, c) in zip(rows, cells) {
             let counts = (0..<3).map { right(c[$0], widths[$0]) }.joined() + style.dim(right(c[3], widths[3]))
-            if r.title.count <= titleColumn {
+            if !narrow, r.title.count <= titleColumn {
                 out.append(pad(r.title, titleColumn) + counts)
             } else {
                 out += Text.wrap(r.title)

@@ -13,12 +13,13 @@ enum Text {
         return max(20, Int(size.ws_col))
     }()
 
-    /// Word-wraps a paragraph to `width` columns, keeping existing line breaks.
+    /// Word-wraps a paragraph to `width` columns, keeping existing line breaks. A command in
+    /// backticks is not broken ("`egofix` / `diagnostic`" on two lines at 40 columns).
     static func wrap(_ text: String, width: Int = Text.width, indent: String = "") -> [String] {
         var out: [String] = []
         for para in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
-            for word in para.split(separator: " ", omittingEmptySubsequences: true) {
+            for word in unbroken(para.split(separator: " ", omittingEmptySubsequences: true)) {
                 if line.isEmpty {
                     line = indent + word
                 } else if line.count + 1 + word.count <= width {
@@ -29,6 +30,17 @@ enum Text {
                 }
             }
             out.append(line)
+        }
+        return out
+    }
+
+    /// `words` with the words of each backticked span joined into one (a span left open runs to
+    /// the end).
+    private static func unbroken(_ words: [Substring]) -> [Substring] {
+        var out: [Substring] = [], open = false
+        for word in words {
+            if open, let last = out.popLast() { out.append(Substring(last + " " + word)) } else { out.append(word) }
+            if word.reduce(0, { $0 + ($1 == "`" ? 1 : 0) }) % 2 == 1 { open.toggle() }
         }
         return out
     }

@@ -319,6 +319,27 @@ final class LifetimeCommandTests: XCTestCase {
         }
     }
 
+    /// On a 40-column terminal (a phone's SSH client) `status`, `history` and the diagnostic keep
+    /// within it, and a command in backticks is never split: the history's totals ran to 47
+    /// columns, the diagnostic's heading to 61, and "`egofix" ended one line of `status`.
+    func test_Prompts_statusHistoryAndTheDiagnosticKeepWithinANarrowTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("no /usr/bin/script") }
+        let cli = try CLI(zone: "Europe/Berlin")
+        XCTAssertEqual(try cli.run(["demo", "--years", "1"], at: "2026-11-22T19:00:00Z").status, 0)
+        let monday = "2026-11-23T19:00:00+01:00"
+        for args in [["status"], ["history"], ["diagnostic"]] {
+            let r = try cli.runInTerminal(args, at: monday, input: "\u{04}", before: "stty cols 40")
+            let lines = r.out.components(separatedBy: "\r\n").filter { !$0.hasPrefix(">") }
+            XCTAssertGreaterThan(lines.count, 8, r.out)
+            for line in lines {
+                XCTAssertLessThanOrEqual(line.count, 40, line)
+                XCTAssertEqual(line.filter { $0 == "`" }.count % 2, 0, "a command split: \(line)")
+            }
+            if args == ["history"] { XCTAssertTrue(lines.contains("  applied  skipped  failed  rate"), r.out) }
+            if args == ["diagnostic"] { XCTAssertTrue(lines.contains("DIAGNOSTIC 2026-W47"), r.out) }
+        }
+    }
+
     /// init's menu numbers the bugs as the crash log does (it listed them by title), and enter
     /// there asks again (it said "enter to skip", then ended with "no bug chosen").
     func test_Prompts_initNumbersTheBugsAsTheCrashLogDoes() throws {

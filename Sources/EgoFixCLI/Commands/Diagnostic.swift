@@ -82,7 +82,9 @@ struct Diagnostic: AsyncParsableCommand {
         } else if Prompt.interactive {
             let bugs = try await svc.bugsToAsk()
             // What this is, first: it opened on a tidbit with no heading, then a question.
-            s.print(["DIAGNOSTIC \(week.isoWeekLabel)  " + s.style.dim("// \(Plural.of(bugs.count, "bug")), 30 seconds. Enter skips one."), ""])
+            let head = "DIAGNOSTIC \(week.isoWeekLabel)"
+            s.print(Text.headed(head, width: head.count, comment: "// \(Plural.of(bugs.count, "bug")), 30 seconds. Enter skips one.",
+                                style: s.style) + [""])
             if let tid = MicroEducationPicker.diagnostic(from: try await s.repos.education.getAll(), bugSlug: bugs.first?.slug ?? "",
                                                          userId: user.id, week: week) {
                 s.print(Text.wrap(tid.body).map { s.style.dim($0) } + [""])
@@ -148,9 +150,10 @@ struct Diagnostic: AsyncParsableCommand {
                 firstLines.append("  " + (try await name(r.bugId, s)) + ": " + Self.words(r) + (note.isEmpty ? "" : s.style.dim(note)))
             }
             for b in bugs where kept[b.id] == nil { firstLines.append("  " + s.style.paint(b.title, b.color) + ": not rated") }
-            s.print(["DIAGNOSTIC \(week.isoWeekLabel), taken again  "
-                     + s.style.dim("// \(Plural.of(bugs.count, "bug")) asked again. Enter keeps a first rating."),
-                     "", s.style.dim("// The first ratings:")] + firstLines + [""])
+            let head = "DIAGNOSTIC \(week.isoWeekLabel), taken again"
+            s.print(Text.headed(head, width: head.count, comment: "// \(Plural.of(bugs.count, "bug")) asked again. Enter keeps a first rating.",
+                                style: s.style)
+                    + ["", s.style.dim("// The first ratings:")] + firstLines + [""])
             guard let answers = ask(bugs, s, keeping: kept) else { return }
             let carried = first.responses.filter { r in !bugs.contains { $0.id == r.bugId } }
             let all = first.responses.compactMap { r in (answers + carried).first { $0.bugId == r.bugId } }

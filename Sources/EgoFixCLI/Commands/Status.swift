@@ -22,12 +22,19 @@ struct Status: AsyncParsableCommand {
         }
         var out = [s.style.bold("v" + snap.version) + s.style.dim("  // " + VersionRules.toNextVersion(appliedCount: snap.appliedCount))]
         out += Text.fitted(snap.streakLine).map { s.style.dim($0) }
-        out.append(s.style.dim("longest: \(snap.longestStreak)   freeze this week: \(snap.freezeAvailable ? "available" : "used")"))
+        let longest = "longest: \(snap.longestStreak)", freeze = "freeze this week: \(snap.freezeAvailable ? "available" : "used")"
+        out += (longest.count + 3 + freeze.count <= Text.lineWidth ? [longest + "   " + freeze] : [longest, freeze]).map { s.style.dim($0) }
         out.append("")
         out.append("YOUR BUGS")
         if snap.activeBugs.isEmpty { out.append("  None. `egofix bug activate SLUG` starts one.") }
         for b in snap.activeBugs {
-            out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + pad(b.status.rawValue, 10) + (b.isPrimary ? s.style.dim("primary") : ""))
+            let primary = b.isPrimary ? s.style.dim("primary") : ""
+            if 2 + 24 + 1 + 10 + 7 <= Text.lineWidth {
+                out.append("  " + s.style.paint(pad(b.title, 24), b.color) + " " + (b.isPrimary ? pad(b.status.rawValue, 10) + primary : b.status.rawValue))
+            } else {
+                // A narrow terminal: the state under the title.
+                out += ["  " + s.style.paint(b.title, b.color), "    " + b.status.rawValue + (b.isPrimary ? "  " + primary : "")]
+            }
         }
         out.append("")
         if let f = snap.pendingFix, let p = snap.pendingFixPrompt {
