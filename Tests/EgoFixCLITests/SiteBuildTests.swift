@@ -95,6 +95,8 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertEqual(unanswered.status, 0, unanswered.err)
         // The command says what it recorded, as the week page will.
         XCTAssertTrue(unanswered.out.contains("No answer recorded."), unanswered.out)
+        // And how to add one the same day, which works.
+        XCTAssertTrue(unanswered.out.replacingOccurrences(of: "\n", with: " ").contains("`egofix amend --option ID` adds one today."), unanswered.out)
         let today = try cli.run(["today", "--json"], at: "2026-03-03T09:00:00Z").out
         let option = try XCTUnwrap(today.range(of: #""id" : "[a-z0-9]+""#, options: .regularExpression).map { today[$0].split(separator: "\"")[2] }, today)
         let answered = try cli.run(["applied", "--option", String(option)], at: "2026-03-03T09:00:00Z")
@@ -113,6 +115,13 @@ final class SiteBuildTests: XCTestCase {
         // A practice of two days: its graph starts at day one (it showed a year of empty days).
         XCTAssertTrue(dashboard.contains("<h2>Since day one</h2>"), dashboard)
         XCTAssertFalse(dashboard.contains("contribution-graph long"), "a short graph, not a year that scrolls: \(dashboard)")
+        // The way the command gives to add an answer the same day works.
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-04T09:00:00Z").status, 0)
+        let third = try cli.run(["today", "--json"], at: "2026-03-04T09:10:00Z").out
+        let given = try XCTUnwrap(third.range(of: #""id" : "[a-z0-9]+""#, options: .regularExpression).map { third[$0].split(separator: "\"")[2] }, third)
+        let added = try cli.run(["amend", "--option", String(given)], at: "2026-03-04T09:20:00Z")
+        XCTAssertEqual(added.status, 0, added.err)
+        XCTAssertTrue(added.out.contains("Answered: "), added.out)
     }
 
     func test_build_twoProcessesInDifferentZonesAndLocalesGiveIdenticalTrees() throws {

@@ -23,6 +23,17 @@ enum OutcomeCommand {
     /// From when an outcome before `today` gives today's fix: `remind_at`, or the start of the day
     /// once the timer has announced the fix ("Fix #041 is ready."), which it does at its own time
     /// when installed with `remind --install --at`.
+    /// What adds the answer, choice or count an outcome was marked without ("No answer recorded."):
+    /// the week page shows the line alone; the command says how to mend it the same day.
+    static func addedBy(_ c: FixCompletion, fix: Fix) -> String {
+        guard c.outcomeData == nil, c.outcome == .applied || c.outcome == .failed else { return "" }
+        switch try? fix.configuration() {
+        case .quiz?, .scenario?: return " `egofix amend --option ID` adds one today."
+        case .counter?: return " `egofix amend --count N` adds one today."
+        default: return ""
+        }
+    }
+
     static func givingTodaysFix(_ s: Session) -> ReminderTime {
         let announced = SentReminders(store: s.storePath, environment: Session.environment()).sentFix(on: LocalDay(s.now, calendar: s.calendar))
         return announced ? .startOfDay : s.config.remindAt ?? .standard
@@ -103,7 +114,7 @@ enum OutcomeCommand {
         out.append("")
         out.append(line(for: outcome, fix: r.fix))
         // The count or the option said back, as the week page will show it: a wrong one is seen now.
-        if let said = InteractionSummary.text(r.completion, fix: r.fix) { out += Text.wrap(said) }
+        if let said = InteractionSummary.text(r.completion, fix: r.fix) { out += Text.wrap(said + Self.addedBy(r.completion, fix: r.fix)) }
         if help.isEmpty, let insight = chosenInsight(fix: r.fix, interaction: interaction) {
             out.append("")
             out += Text.wrap(insight).map { s.style.dim($0) }
