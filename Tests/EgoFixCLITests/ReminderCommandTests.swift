@@ -391,10 +391,14 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(String(decoding: seen, as: UTF8.self).hasPrefix("TIMER // "))
         Thread.sleep(forTimeInterval: 0.3)
         kill(p.processIdentifier, SIGINT)
+        seen += out.fileHandleForReading.readDataToEndOfFile()
         let e = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         XCTAssertEqual(p.terminationStatus, 130)
-        XCTAssertTrue(e.hasPrefix("egofix: timer stopped with ") && e.hasSuffix("left. Nothing recorded.\n"), e)
+        // Said as where it stopped, with the way back, not as an error.
+        XCTAssertEqual(e, "")
+        let said = String(decoding: seen, as: UTF8.self)
+        XCTAssertTrue(said.contains("left\nStopped with ") && said.hasSuffix(" left. Nothing recorded. `egofix timer` starts it again.\n"), said)
         XCTAssertFalse(String(decoding: try cli.export(), as: UTF8.self).contains("timerCompleted"))
     }
 

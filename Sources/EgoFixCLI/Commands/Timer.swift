@@ -52,7 +52,10 @@ struct TimerCommand: AsyncParsableCommand {
         // Nothing is held while the timer runs: no transaction, no lock.
         let started = ContinuousClock.now
         if let left = await Countdown.run(seconds: total, terminal: isatty(STDOUT_FILENO) == 1) {
-            throw CLIError("timer stopped with \(TimerFace.clock(left)) left. Nothing recorded.", code: 130)
+            // Stopped on purpose: said where the countdown was, not as an error; 130 as for any Ctrl-C.
+            s.print(["Stopped with \(TimerFace.clock(left)) left. Nothing recorded. `egofix timer` starts it again."])
+            try StandardStreams.finish()
+            Foundation.exit(130)
         }
         let elapsed = ContinuousClock.now - started
         let end = s.now.addingTimeInterval(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
