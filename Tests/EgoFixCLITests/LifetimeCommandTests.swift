@@ -347,6 +347,7 @@ final class LifetimeCommandTests: XCTestCase {
         let cli = try CLI()
         let ended = try cli.runInTerminal(["init"], at: "2026-03-09T08:59:00+01:00", input: "")
         XCTAssertTrue(ended.out.contains("Nothing started."), ended.out)
+        XCTAssertTrue(ended.out.contains("  (1 to 5, or Ctrl-D to leave)\r\n"), "the way out is said: \(ended.out)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "no store made for it")
         let r = try cli.runInTerminal(["init"], at: "2026-03-09T09:00:00+01:00", input: "\n2\n")
         XCTAssertEqual(r.status, 0, r.out)
