@@ -363,8 +363,7 @@ package struct Session {
 
     func bug(slug: String) async throws -> Bug {
         guard let b = try await repos.bugs.getBySlug(slug) else {
-            let slugs = try await repos.bugs.getAll().map(\.slug)
-            throw PracticeError.unknownBug(slug, nearest: NameShape.nearest(slug, among: slugs, within: 3))
+            throw PracticeError.unknownBug(slug, nearest: NameShape.nearestBug(slug, among: try await repos.bugs.getAll()))
         }
         return b
     }

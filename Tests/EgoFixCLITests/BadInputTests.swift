@@ -43,6 +43,13 @@ final class BadInputTests: XCTestCase {
                           mentions: "unknown bug 'Need-To-Be-Liked' (need-to-be-liked?)")
         try assertRefused(cli, ["crash", "need-to-impres"], at: "2026-03-02T10:00:00+01:00",
                           mentions: "(need-to-impress?)")
+        // The title as it reads, or the slug with underscores, names the slug (neither named one).
+        try assertRefused(cli, ["bug", "primary", "Fear of being ordinary"], at: "2026-03-02T10:00:00+01:00",
+                          mentions: "unknown bug 'Fear of being ordinary' (fear-of-ordinary?)")
+        try assertRefused(cli, ["crash", "fear-of-being-ordinary"], at: "2026-03-02T10:00:00+01:00",
+                          mentions: "(fear-of-ordinary?)")
+        try assertRefused(cli, ["bug", "activate", "need_to_be_busy"], at: "2026-03-02T10:00:00+01:00",
+                          mentions: "(need-to-be-busy?)")
         // The nearest is not active: named, with why the diagnostic cannot rate it.
         try assertRefused(cli, ["diagnostic", "--rate", "need-to-be-bussy=quiet"], at: "2026-03-08T19:00:00+01:00",
                           mentions: "(need-to-be-busy? It is not active")

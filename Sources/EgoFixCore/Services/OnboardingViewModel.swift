@@ -32,7 +32,7 @@ public struct OnboardingViewModel: Sendable {
 
     public mutating func select(slug: String) throws {
         guard let b = bugs.first(where: { $0.slug == slug }) else {
-            throw PracticeError.unknownBug(slug, nearest: NameShape.nearest(slug, among: bugs.map(\.slug), within: 3))
+            throw PracticeError.unknownBug(slug, nearest: NameShape.nearestBug(slug, among: bugs))
         }
         selected = b
     }

@@ -32,7 +32,7 @@ public enum NameShape {
     }
 
     /// The name among `names` a person most likely meant by `typed`: the one equal to it but for
-    /// case (`Need-To-Be-Right`), else the nearest within `within` edits (Levenshtein). Of two as
+    /// case (`Need-To-Be-Right`) or for spaces and underscores where it has hyphens, else the nearest within `within` edits (Levenshtein). Of two as
     /// near, `firstOfEquals` names the alphabetically first (`bugz`: `bug`, a hint among a few
     /// short command names); without it neither (`need-to-be-rite` is as near to `-right` as to
     /// `-liked`, and naming one would be a guess). Nil when none is, or `typed` is one of them.
@@ -40,10 +40,25 @@ public enum NameShape {
         guard !names.contains(typed) else { return nil }
         let lower = typed.lowercased()
         if let same = names.filter({ $0.lowercased() == lower }).min() { return same }
+        // Typed with spaces or underscores between its words: "need to be busy", "need_to_be_busy".
+        if let shaped = names.first(where: { words($0) == words(typed) }) { return shaped }
         let near = names.map { (distance: editDistance($0, typed), name: $0) }.filter { $0.distance <= within }
         guard let best = near.map(\.distance).min() else { return nil }
         let nearest = near.filter { $0.distance == best }.map(\.name).sorted()
         return nearest.count == 1 || firstOfEquals ? nearest.first : nil
+    }
+
+    /// The slug of the bug a person most likely meant by `typed`: the one whose slug or title it
+    /// is but for case and what stands between the words ("Fear of being ordinary" is
+    /// `fear-of-ordinary`), else the nearest slug (`nearest`, within 3 edits).
+    public static func nearestBug(_ typed: String, among bugs: [Bug]) -> String? {
+        if let titled = bugs.filter({ words($0.title) == words(typed) }).map(\.slug).min(), titled != typed { return titled }
+        return nearest(typed, among: bugs.map(\.slug), within: 3)
+    }
+
+    /// `name`'s words, lowercased: what is left of it apart from spaces, hyphens and underscores.
+    static func words(_ name: String) -> [Substring] {
+        Substring(name.lowercased()).split { $0 == " " || $0 == "-" || $0 == "_" }
     }
 
     /// Levenshtein distance between two names, per character.
