@@ -821,6 +821,31 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertTrue(over.contains("-2 vs before"), over)
     }
 
+    /// A Thursday morning before anything is recorded: the week so far is set against Monday to
+    /// Wednesday of the week before (it read "days engaged 3 -1 vs the same days before", the
+    /// hours still to come counted as a day missed). A Monday morning with nothing yet has nothing
+    /// to compare.
+    func test_Site_aWeekUnderWayLeavesOutATodayWithNothingInItYet() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        for day in 3...11 { XCTAssertEqual(try cli.run(["today"], at: String(format: "2026-03-%02dT08:00:00Z", day)).status, 0) }
+        func week() throws -> String {
+            try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W11/index.html", encoding: .utf8)
+                .replacingOccurrences(of: "<[^>]+>", with: " ", options: .regularExpression)
+                .replacingOccurrences(of: "\\s+", with: " ", options: .regularExpression)
+        }
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-12T07:00:00Z").status, 0)
+        let morning = try week()
+        XCTAssertTrue(morning.contains(" days engaged 3 unchanged vs the same days before "), morning)
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-12T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-12T09:00:00Z").status, 0)
+        let opened = try week()
+        XCTAssertTrue(opened.contains(" days engaged 4 unchanged vs the same days before "), opened)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-16T07:00:00Z").status, 0)
+        let monday = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
+        XCTAssertFalse(monday.contains(" vs "), monday)
+    }
+
     /// A quarter under way is set against the quarter before up to the same date: on 31 May,
     /// 1 January to 28 February (February is shorter). Counting 61 days took in 1 and 2 March,
     /// so a fix applied on 1 March read "-1 vs the same days before" against April and May. On

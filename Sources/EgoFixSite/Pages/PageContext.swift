@@ -328,7 +328,7 @@ final class PageContext: Sendable {
         }
     }
 
-    struct Counts {
+    struct Counts: Equatable {
         var applied = 0, skipped = 0, failed = 0, crashes = 0, reboots = 0, engaged = 0
     }
 

@@ -174,7 +174,8 @@ extension PageContext {
     func periodHead(_ p: Period, prev: Period?, next: Period?, current: String, noteCrisis: Bool = false) -> PeriodHead {
         let c = counts(from: p.start, through: p.end)
         let underWay = p.isUnderWay(today: index.today)
-        let prevCounts = prev.flatMap { p.comparedDays(of: $0, today: index.today, practiceStart: index.dayOne) }
+        let todayRecorded = !underWay || counts(from: index.today, through: index.today) != Counts()
+        let prevCounts = prev.flatMap { p.comparedDays(of: $0, today: index.today, practiceStart: index.dayOne, todayRecorded: todayRecorded) }
             .map { counts(from: $0.lowerBound, through: $0.upperBound) }
         let vStart = index.version(through: p.start.adding(days: -1))
         let vEnd = index.version(through: p.end)

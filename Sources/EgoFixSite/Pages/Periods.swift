@@ -155,9 +155,14 @@ struct Period: Hashable, Sendable {
     /// to compare: this period has not begun (the pages of the last week's month or year may start
     /// after today), or `before` began before the practice's first day, `practiceStart` (a January
     /// page on the 4th, the practice begun on 14 December, was set against 1 to 4 December, and on
-    /// the 14th against thirteen days before day one and one after).
-    func comparedDays(of before: Period, today: LocalDay, practiceStart: LocalDay) -> ClosedRange<LocalDay>? {
+    /// the 14th against thirteen days before day one and one after). `todayRecorded` false: today
+    /// has nothing in it yet, and a period under way is compared through yesterday (a Thursday
+    /// morning before `today` read "days engaged 3 -1 vs the same days before", the hours to come
+    /// counted as a day missed); on its first day, with nothing yet, there is nothing to compare.
+    func comparedDays(of before: Period, today: LocalDay, practiceStart: LocalDay, todayRecorded: Bool = true) -> ClosedRange<LocalDay>? {
         guard start <= today, before.start >= practiceStart else { return nil }
-        return before.start...(isUnderWay(today: today) ? Period.sameDay(as: today, in: self, before: before) : before.end)
+        guard isUnderWay(today: today) else { return before.start...before.end }
+        guard todayRecorded else { return today > start ? comparedDays(of: before, today: today.adding(days: -1), practiceStart: practiceStart) : nil }
+        return before.start...Period.sameDay(as: today, in: self, before: before)
     }
 }
