@@ -655,6 +655,15 @@ final class RestDayCommandTests: XCTestCase {
         let diagnostic = try cli.run(["diagnostic"], at: "2026-03-08T19:00:00+01:00")
         XCTAssertEqual(diagnostic.status, 0, diagnostic.err)
         XCTAssertTrue(diagnostic.out.hasPrefix("No active bugs to rate. Nothing recorded."), diagnostic.out)
+        // Gone by, the day is still called a rest day (the week page said "Opened. Nothing
+        // marked.", as if a fix had been left undone), and `history` says no fix was given.
+        XCTAssertEqual(try cli.run(["build"], at: "2026-03-09T09:00:00+01:00").status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        let tuesday = try XCTUnwrap(week.range(of: "2026-03-03").map { String(week[$0.lowerBound...].prefix(600)) }, week)
+        XCTAssertTrue(tuesday.contains("Rest day. No fix given."), tuesday)
+        XCTAssertFalse(week.contains("Nothing marked"), week)
+        let history = try cli.run(["history"], at: "2026-03-09T09:00:00+01:00").out
+        XCTAssertTrue(history.contains("2026-03-03  opened, no fix given\n"), history)
     }
 
     /// A deactivated bug's page says so as `egofix bugs` does: it read "Status: active, not

@@ -108,7 +108,8 @@ struct History: AsyncParsableCommand {
                 parts.append((text, text.count))
             }
             guard !parts.isEmpty else {
-                out.append(c.day.description + "  " + s.style.dim("opened"))
+                // Opened, and no fix given: a rest day, or a share or a pattern looked at.
+                out.append(c.day.description + "  " + s.style.dim("opened, no fix given"))
                 continue
             }
             // A busy day goes on over more lines, under the first part, within the width of a card

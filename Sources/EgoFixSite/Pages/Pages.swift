@@ -263,7 +263,10 @@ extension PageContext {
         } else if index.ledger.activity(on: d).diagnostics > 0 {
             empty = "The weekly diagnostic. Nothing else recorded."
         } else if index.openedDays.contains(d) {
-            empty = "Opened. Nothing marked."
+            // Shown only for a day with no fix, crash or reboot: `today` opened it and gave no
+            // fix (it gives the day's fix whenever one is due, a quick fix pending or not), so it
+            // said "REST DAY". "Nothing marked." read as a fix left undone.
+            empty = "Rest day. No fix given."
         } else if d == index.today {
             // The day is still under way ("Nothing recorded." read as a day missed).
             empty = "Nothing yet."
