@@ -32,11 +32,19 @@ final class EndToEndTests: XCTestCase {
         XCTAssertTrue(r.out.contains("QUICK FIX // after the crash"), r.out)
         r = try cli.run(["status"], at: "2026-03-03T13:06:00+01:00")
         XCTAssertTrue(r.out.contains("1 open crash. `egofix reboot` closes it."), r.out)
+        // The dashboard says it as `status` does (it said nothing of an open crash).
+        func dashboard(at now: String) throws -> String {
+            XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/mid"], at: now).status, 0)
+            return try String(contentsOfFile: cli.workdir + "/mid/index.html", encoding: .utf8)
+        }
+        let open = try dashboard(at: "2026-03-03T13:07:00+01:00")
+        XCTAssertTrue(open.contains("1 open crash. <code>egofix reboot</code> closes it."), open)
         r = try cli.run(["applied"], at: "2026-03-03T14:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
         r = try cli.run(["reboot"], at: "2026-03-03T20:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)
         XCTAssertTrue(r.out.contains("Closed 1 crash"), r.out)
+        XCTAssertFalse(try dashboard(at: "2026-03-03T20:01:00+01:00").contains("open crash"))
         // The daily fix is still waiting after the quick fix.
         r = try cli.run(["skipped", "-m", "Not today."], at: "2026-03-03T21:00:00+01:00")
         XCTAssertEqual(r.status, 0, r.err)

@@ -129,8 +129,14 @@ extension PageContext {
         if let last = streakState.lastEngagedDay, let line = StreakRules.welcomeBack(daysSince: index.today.days(since: last)) {
             welcome = .text(line)
         }
+        // Crashes no reboot has closed yet, as `status` counts them (the page never said so).
+        let open = data.crashes.filter { c in
+            c.deletedAt == nil && index.recorded.day(of: c) <= index.today && (c.rebootedAt.map { rebootDay($0) > index.today } ?? true)
+        }.count
         let page: TemplateObject = [
             "welcomeBack": welcome,
+            "openCrashes": open == 0 ? .null : .text(Plural.of(open, "open crash", "open crashes")),
+            "closesThem": .text(open == 1 ? "it" : "them"),
             "version": .text(user.currentVersion),
             "toNext": .text(VersionRules.toNextVersion(appliedCount: applied)),
             "streak": .text("day \(streak)"), "longest": .text(String(user.longestStreak)), "applied": .text(String(applied)),
@@ -153,7 +159,7 @@ extension PageContext {
         let from = index.today.adding(days: -364)
         return ["welcomeBack": "No practice in this store yet. `egofix init` picks a bug and shows the first fix.",
                 "version": "1.0", "toNext": .text(VersionRules.toNextVersion(appliedCount: 0)), "streak": "day 0", "longest": "0", "applied": "0", "since": "",
-                "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null, "restDay": .null,
+                "streakLine": .text(StreakRules.line(days: 0, longest: 0)), "bugs": .list([]), "pattern": .null, "pending": .null, "restDay": .null, "openCrashes": .null,
                 "graph": .html(ContributionGraphSVG.html([], from: from, through: index.today)), "graphTitle": "The last year", "graphLabel": "the last year",
                 "thisWeek": .text(index.today.isoWeekLabel)]
     }
