@@ -577,6 +577,22 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertNil(try XCTUnwrap(patterns.first { $0["type"] as? String == "regression" })["pValue"], "\(patterns)")
     }
 
+    /// A week page's pattern is the one detected that week, with its figures as they were then:
+    /// it says the day (the current week's read "46 of your last 53" beside the dashboard's "45
+    /// of your last 55", in one build). The dashboard's, from the detectors at the build, has none.
+    func test_build_aWeeksPatternSaysTheDayItWasDetected() throws {
+        let cli = try CLI(zone: "Europe/Berlin")
+        XCTAssertEqual(try cli.run(["demo", "--years", "2"], at: "2026-11-22T19:00:00Z").status, 0)
+        // `today` surfaces a pattern and stores it as detected that day.
+        XCTAssertEqual(try cli.run(["today"], at: "2026-11-23T08:00:00+01:00").status, 0)
+        XCTAssertEqual(try cli.run(["build"], at: "2026-11-24T09:00:00+01:00").status, 0)
+        let site = cli.workdir + "/site/"
+        let week = try String(contentsOfFile: site + "weeks/2026-W48/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("<article class=\"pattern\">") && week.contains(" · as detected 2026-11-23</span>"), week)
+        let dashboard = try String(contentsOfFile: site + "index.html", encoding: .utf8)
+        XCTAssertTrue(dashboard.contains("<article class=\"pattern\">") && !dashboard.contains("as detected"), dashboard)
+    }
+
     /// A pattern type dismissed with `patterns --dismiss` leaves the dashboard and this week's
     /// report too, not only the terminal; the patterns page still lists it.
     func test_build_aDismissedPatternTypeLeavesTheDashboard() throws {

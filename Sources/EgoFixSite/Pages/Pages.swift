@@ -229,7 +229,11 @@ extension PageContext {
             note: try weekNotes[p.key].map { try markdown($0.markdown, name: $0.source) },
             mirror: mirror(week: p) ?? [], days: try p.days.map { try dayRow($0) }, diagnostic: diagnosticRows(week: p.start),
             noDiagnostic: noDiagnostic(week: p),
-            pattern: weekPattern(p).map(patternRow),
+            pattern: weekPattern(p).map { found in
+                var row = patternRow(found.pattern)
+                row.detected = found.day?.description
+                return row
+            },
             tidbit: diagnosticTidbit(p))
     }
 
@@ -311,11 +315,12 @@ extension PageContext {
         return lines.isEmpty ? nil : lines.map { $0.title + ": " + $0.text }
     }
 
-    /// A pattern for a week: one stored as detected that week, else the surfaced one on the current week.
-    func weekPattern(_ p: Period) -> DetectedPattern? {
-        let stored = storedPatterns.filter { $0.day >= p.start && $0.day <= p.end }.map(\.pattern).sorted(by: PatternEngine.order)
-        if let s = stored.first { return s }
-        return p.start == currentWeek.start ? surfacedPattern : nil
+    /// A pattern for a week: one stored as detected that week, with its day, else the surfaced
+    /// one on the current week.
+    func weekPattern(_ p: Period) -> (pattern: DetectedPattern, day: LocalDay?)? {
+        let stored = storedPatterns.filter { $0.day >= p.start && $0.day <= p.end }.sorted { PatternEngine.order($0.pattern, $1.pattern) }
+        if let s = stored.first { return (s.pattern, s.day) }
+        return p.start == currentWeek.start ? surfacedPattern.map { ($0, nil) } : nil
     }
 
     /// Per bug (by slug), what was marked and crashed in these days; bugs with nothing are left out.
