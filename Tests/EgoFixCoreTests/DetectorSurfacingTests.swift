@@ -104,7 +104,7 @@ final class DetectorSurfacingTests: XCTestCase {
                                                   "correlation check", "plateau check", "improvement check", "regression check"])
         XCTAssertEqual(run.patterns.first?.patternType, .avoidance)
         XCTAssertEqual(run.patterns.map(\.severity), run.patterns.map(\.severity).sorted(by: >))
-        XCTAssertTrue(run.statuses.contains { $0.line == "plateau check: 0 of 4 weeks present or loud, 0 of 6 fixes applied" })
+        XCTAssertTrue(run.statuses.contains { $0.line == "plateau check: 0 of 4 weeks present or loud, 0 of 6 fixes applied in those weeks" })
         // Same input, same output, ids included.
         XCTAssertEqual(run, PatternEngine.run(events: s.events, diagnostics: s.diagnostics, context: s.context))
         for p in run.patterns {

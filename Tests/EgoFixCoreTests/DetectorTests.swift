@@ -285,6 +285,18 @@ final class DetectorTests: XCTestCase {
         XCTAssertNotEqual(p.severity, .observation)
     }
 
+    /// With no week rated only present, p is 1 and the body says why: "6 of your 6 loud weeks
+    /// ... could be chance" read as a contradiction.
+    func test_ContextSpikeDetector_withNothingToCompareSaysSo() throws {
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        let b = s.bug("need-to-be-busy")
+        for w in 1...6 { s.rate(weeksAgo: w, [(b, .loud, .home)]) }
+        let p = try XCTUnwrap(s.run(ContextSpikeDetector()).pattern)
+        XCTAssertEqual(p.pValue, 1)
+        XCTAssertEqual(p.title, "6 of your 6 loud weeks about being busy were loudest at home.")
+        XCTAssertTrue(p.body.hasPrefix("No week was only present to set these against, so this cannot yet tell home from the bug itself. "), p.body)
+    }
+
     /// "More than 60 % of loud responses in one context, minimum 3" counts every loud rating, not
     /// only one bug's: three bugs loud at work one week each (3 of 3) is a spike; it was
     /// "Nothing detected" with "1 of 3 loud weeks for one bug".
@@ -420,7 +432,7 @@ final class DetectorTests: XCTestCase {
         }
         XCTAssertNil(run(applied: 5).pattern, "5 fixes applied is one short")
         let status = run(applied: 5).status
-        XCTAssertEqual(status.line, "plateau check: enough data (5 weeks present or loud), 5 of 6 fixes applied")
+        XCTAssertEqual(status.line, "plateau check: enough data (5 weeks present or loud), 5 of 6 fixes applied in those weeks")
         let p = try XCTUnwrap(run(applied: 6).pattern)
         XCTAssertEqual(p.title, "Need To Impress has been present or loud for 5 rated weeks in a row.")
         XCTAssertTrue(p.body.hasPrefix("Six fixes about impressing applied in that time."), p.body)

@@ -37,7 +37,7 @@ public struct PlateauDetector: DataDetector {
         }
         let status = DetectorStatus(patternType: patternType, name: name, have: longest?.ratings.count ?? 0,
                                     need: minimumDataPoints, unit: "weeks present or loud",
-                                    detail: "\(min(longest?.applied ?? 0, Thresholds.plateauMinimumFixesApplied)) of \(Thresholds.plateauMinimumFixesApplied) fixes applied")
+                                    detail: "\(min(longest?.applied ?? 0, Thresholds.plateauMinimumFixesApplied)) of \(Thresholds.plateauMinimumFixesApplied) fixes applied in those weeks")
         let qualifying = runs.filter {
             $0.ratings.count >= Thresholds.plateauMinimumWeeks && $0.applied >= Thresholds.plateauMinimumFixesApplied
         }
