@@ -860,6 +860,10 @@ final class SiteWeekSoFarTests: XCTestCase {
         XCTAssertEqual(try cli.run(["build"], at: "2026-03-16T07:00:00Z").status, 0)
         let monday = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W12/index.html", encoding: .utf8)
         XCTAssertFalse(monday.contains(" vs "), monday)
+        // Fixes given and none marked: the month's table by bug says that, not "Nothing recorded."
+        // beside days engaged and a graph of opened days.
+        let month = try String(contentsOfFile: cli.workdir + "/site/months/2026-03/index.html", encoding: .utf8)
+        XCTAssertTrue(month.contains(">No fix marked, no crash.</td>"), month)
     }
 
     /// A quarter under way is set against the quarter before up to the same date: on 31 May,
