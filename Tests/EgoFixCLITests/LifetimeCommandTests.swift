@@ -1308,7 +1308,7 @@ final class DateLineHistoryTests: XCTestCase {
         let patterns = try String(contentsOfFile: site + "/patterns/index.html", encoding: .utf8)
         let bug = try String(contentsOfFile: site + "/bugs/need-to-be-busy/index.html", encoding: .utf8)
         XCTAssertTrue(bug.contains("Back to active 2026-10-08, a regression"), bug)
-        XCTAssertTrue(patterns.contains("A crash about it was logged on 2026-10-08, 123 days later."), patterns)
+        XCTAssertTrue(patterns.contains("A crash about it was logged on 2026-10-08, 123 days after it went stable."), patterns)
     }
 
     /// `diagnostic --anyway` on a Wednesday sets the three days against the same three days of

@@ -537,6 +537,37 @@ final class DetectorTests: XCTestCase {
         XCTAssertEqual(s.run(RegressionDetector()).status.line, "regression check: enough data (1 stable bug to watch)")
     }
 
+    /// A bug that had gone on from stable to resolved before it came back says so: "Stable since
+    /// ... Stable meant quiet" left out the 90 quiet days after (the demo's fourth bug, resolved,
+    /// read as if only stable). Resolution is dated as the lifecycle dates it: the 90th stable day,
+    /// or the 90th after a later present week; a present week too recent leaves it stable.
+    func test_RegressionDetector_aResolvedBugThatCameBackSaysItWasResolved() throws {
+        func body(presentWeeksAgo: Int?) throws -> String {
+            var s = DetectorScenario(bugs: ["need-to-be-busy"])
+            let b = s.bugs[0]
+            for w in [30, 29, 28] { s.rate(weeksAgo: w, [(b, .quiet, nil)]) }
+            if let w = presentWeeksAgo { s.rate(weeksAgo: w, [(b, .present, nil)]) }
+            s.crash(b, daysAgo: 10)
+            return try XCTUnwrap(s.run(RegressionDetector()).pattern).body
+        }
+        let resolved = try body(presentWeeksAgo: nil)
+        XCTAssertTrue(resolved.range(of: #"^Stable since (\d{4}-\d{2}-\d{2}), resolved since \d{4}-\d{2}-\d{2}\. A crash about it was logged on \d{4}-\d{2}-\d{2}, \d+ days after it went stable\. Resolved meant quiet for a long time, not gone\.$"#,
+                                      options: .regularExpression) != nil, resolved)
+        let later = try body(presentWeeksAgo: 20)
+        XCTAssertTrue(later.contains(", resolved since "), later)
+        XCTAssertNotEqual(resolved.prefix(60), later.prefix(60), "a present week puts resolution 90 days after it")
+        let stable = try body(presentWeeksAgo: 5)
+        XCTAssertTrue(stable.hasSuffix("later. Stable meant quiet, not gone.") && !stable.contains("resolved"), stable)
+        // Stored resolved, its dates kept.
+        var s = DetectorScenario(bugs: ["need-to-be-busy"])
+        s.bugs[0].status = .resolved
+        s.bugs[0].stableSince = s.at(daysAgo: 200)
+        s.bugs[0].resolvedAt = s.at(daysAgo: 110)
+        s.crash(s.bugs[0], daysAgo: 10, hour: 2)
+        let stored = try XCTUnwrap(s.run(RegressionDetector()).pattern).body
+        XCTAssertTrue(stored.contains("resolved since 2026-02-11. ") && stored.contains("190 days after it went stable"), stored)
+    }
+
     func test_RegressionDetector_stableNeeds21CrashFreeDays() {
         // Three quiet weeks (the last rated 43 days ago), a crash 62 days ago: stable once 21 days
         // have passed since it, at the start of the day 41 days ago. A crash that day is a regression;

@@ -16,6 +16,8 @@ public struct RegressionFinding: Sendable, Equatable {
     public let reason: Reason
     /// The day it came back on where it was recorded (a crash's or a failed fix's event), when known.
     public var day: LocalDay? = nil
+    /// When it had become resolved, if it had before it came back.
+    public var resolvedSince: Date? = nil
 }
 
 /// Regression: a stable bug back. Two sources, the later finding wins:
@@ -69,7 +71,16 @@ public struct RegressionDetector: DataDetector {
         case .failedRetest: what = "A fix for it failed"
         }
         let title = "\(data.title(f.bugId)) is back."
-        let body = "Stable since \(PatternCopy.date(stableDay)). \(what) on \(PatternCopy.date(backDay)), \(days == 0 ? "the same day" : Plural.of(days, "day", "days") + " later"). Stable meant quiet, not gone."
+        let later = days == 0 ? "the same day" : Plural.of(days, "day", "days") + " later"
+        let body: String
+        if let resolved = f.resolvedSince {
+            // It had gone on to resolved: "Stable meant quiet" left out the 90 quiet days after.
+            body = "Stable since \(PatternCopy.date(stableDay)), resolved since \(PatternCopy.date(LocalDay(resolved, calendar: cal))). "
+                + "\(what) on \(PatternCopy.date(backDay)), \(days == 0 ? "the day it went stable" : Plural.of(days, "day", "days") + " after it went stable"). "
+                + "Resolved meant quiet for a long time, not gone."
+        } else {
+            body = "Stable since \(PatternCopy.date(stableDay)). \(what) on \(PatternCopy.date(backDay)), \(later). Stable meant quiet, not gone."
+        }
         let basis = PatternCopy.basis("its crashes and ratings since \(PatternCopy.date(stableDay))", severity: nil)
         let pattern = data.pattern(patternType, severity: .insight, title: title, body: body, related: [f.bugId],
                                    dataPoints: 1, pValue: 1, basis: basis, key: [String(backDay.ordinal)])
@@ -103,8 +114,9 @@ public struct RegressionDetector: DataDetector {
         if bug.status == .stable || bug.status == .resolved {
             everStable = true
             let since = (bug.status == .resolved ? bug.resolvedAt : nil) ?? bug.stableSince ?? bug.updatedAt
-            if let f = firstReturn(after: since, crashes: crashes, ratings: ratings, failures: failures,
+            if var f = firstReturn(after: since, crashes: crashes, ratings: ratings, failures: failures,
                                    bug: bug.id, stableSince: bug.stableSince ?? since) {
+                f.resolvedSince = bug.status == .resolved ? bug.resolvedAt : nil
                 findings.append(f)
             }
         }
@@ -141,7 +153,8 @@ public struct RegressionDetector: DataDetector {
                 default: break
                 }
                 if let reason, at > since {
-                    findings.append(RegressionFinding(bugId: bug.id, stableSince: since, at: at, reason: reason, day: day))
+                    findings.append(RegressionFinding(bugId: bug.id, stableSince: since, at: at, reason: reason, day: day,
+                                                      resolvedSince: resolution(of: probe, stableSince: since, ratings: ratings, before: at, data: data)))
                     stableAt = nil
                 }
             }
@@ -173,6 +186,23 @@ public struct RegressionDetector: DataDetector {
             }
         }
         return (findings, everStable)
+    }
+
+    /// When a bug stable since `stableSince` became resolved (the lifecycle's own dating,
+    /// `BugLifecycle.effective`), if it did before `end`: its ratings until then, and no crash,
+    /// loud rating or failed fix, since the first of those ended the stability at `end`.
+    static func resolution(of probe: Bug, stableSince: Date, ratings: [RatingRecord], before end: Date, data: DetectionData) -> Date? {
+        var stable = probe
+        stable.status = .stable
+        stable.stableSince = stableSince
+        let cal = data.context.calendar
+        let rated = ratings.filter { $0.completedAt > stableSince && $0.completedAt < end }.map { r in
+            WeeklyDiagnostic(id: probe.id, userId: data.context.userId, weekStarting: r.week.start(in: cal),
+                             responses: [BugDiagnosticResponse(bugId: probe.id, intensity: r.intensity, primaryContext: r.context)],
+                             completedAt: r.completedAt)
+        }
+        let at = BugLifecycle.effective(.resolved, of: stable, crashes: [], diagnostics: rated, retests: [], now: end, calendar: cal)
+        return at < end ? at : nil
     }
 
     static func firstReturn(after since: Date, crashes: [CrashRecord], ratings: [RatingRecord],
