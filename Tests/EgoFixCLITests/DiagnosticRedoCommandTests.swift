@@ -100,7 +100,8 @@ final class DiagnosticRedoCommandTests: XCTestCase {
         let cli = try rated()
         let r = try cli.runInTerminal(["diagnostic", "--redo"], at: monday, input: "2\n2\n1\n")
         XCTAssertEqual(r.status, 0, r.out)
-        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again  // 2 bugs asked again. Enter keeps a first rating."), r.out)
+        // 83 columns on one line: the comment goes under the heading within 80.
+        XCTAssertTrue(r.out.contains("DIAGNOSTIC 2026-W49, taken again\r\n// 2 bugs asked again. Enter keeps a first rating.\r\n"), r.out)
         XCTAssertTrue(r.out.contains("// The first ratings:\r\n  Need to be right: loud @work\r\n  Need to be busy: quiet\r\n"), r.out)
         XCTAssertTrue(r.out.contains("present @home   (was loud @work)"), r.out)
         XCTAssertEqual(try diagnostics(cli).filter(\.live).map(\.ratings), [["present@home", "quiet"]])
