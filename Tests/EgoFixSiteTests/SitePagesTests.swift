@@ -226,6 +226,12 @@ final class SitePagesTests: XCTestCase {
         XCTAssertFalse(month.contains("2026-03-01: no activity"), month)
         XCTAssertTrue(year.contains("<title>2026-01-01: before day one</title>"))
         XCTAssertFalse(month.contains("2026-03-02: before day one"), "day one is a day of the practice")
+        // The table alternative has one row for the weeks before it (the year page read out nine
+        // rows of seven "before day one" days).
+        XCTAssertTrue(year.contains("<tr><th scope=\"row\">2026-W01 to 2026-W09</th><td class=\"empty d0\" colspan=\"7\">before day one</td></tr>"), year)
+        XCTAssertFalse(year.contains(">2026-01-05: before day one</td>"), year)
+        XCTAssertTrue(year.contains("<tr><th scope=\"row\">2026-W10</th>"), year)
+        XCTAssertTrue(month.contains("<tr><th scope=\"row\">2026-W09</th><td class=\"empty d0\" colspan=\"7\">before day one</td></tr>"), month)
     }
 
     func test_site_everyPrivatePageHasCSPNoReferrerAndNoindex() async throws {
@@ -539,7 +545,7 @@ final class SitePagesTests: XCTestCase {
 
     func test_howPage_saysOneFreezePerWeekInAgreement() async throws {
         let how = HTMLDocument(try text(try PracticeFixture.build(try await PracticeFixture.make(reflections: [], crashNotes: [], days: 1)), "how/index.html"))
-        XCTAssertTrue(how.texts.contains("1 freeze per week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))
+        XCTAssertTrue(how.texts.contains("One freeze a week; freeze weeks start on Sunday."), how.texts.joined(separator: "\n"))
         XCTAssertFalse(how.texts.contains { $0.contains("There are 1 ") })
     }
 

@@ -16,7 +16,20 @@ public enum ContributionGraphTable {
             out.append("</th>")
         }
         out.append("</tr></thead>\n<tbody>\n")
-        for week in 0..<grid.weeks {
+        // Weeks before the practice began are one row ("2026-W01 to 2026-W09: before day one"):
+        // a year page of a practice begun in March read out nine rows of seven such days.
+        func beforeDayOne(_ week: Int) -> Bool {
+            (0..<7).allSatisfy { row in grid.day(week: week, row: row).map { grid.cell($0).isBeforeDayOne } ?? true }
+        }
+        var week = 0
+        while week < grid.weeks, beforeDayOne(week) { week += 1 }
+        if week > 0 {
+            let last = grid.firstMonday.adding(days: (week - 1) * 7).isoWeekLabel
+            out.append("<tr><th scope=\"row\">")
+            out.append(string: grid.firstMonday.isoWeekLabel + (week > 1 ? " to " + last : ""))
+            out.append("</th><td class=\"empty d0\" colspan=\"7\">before day one</td></tr>\n")
+        }
+        for week in week..<grid.weeks {
             let monday = grid.firstMonday.adding(days: week * 7)
             out.append("<tr><th scope=\"row\">")
             out.append(string: monday.isoWeekLabel)

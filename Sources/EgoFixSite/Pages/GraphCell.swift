@@ -71,4 +71,10 @@ public struct GraphCell: Sendable, Equatable {
     }
 
     var displayLabel: String { label.isEmpty ? "\(day): \(kind.text)" : label }
+
+    /// A day in the range before the practice began: named so, not "no activity", which read as
+    /// a day missed.
+    static func beforeDayOne(_ day: LocalDay) -> GraphCell { GraphCell(day: day, kind: .empty, label: "\(day): before day one") }
+
+    var isBeforeDayOne: Bool { kind == .empty && label.hasSuffix(": before day one") }
 }

@@ -280,7 +280,7 @@ extension PageContext {
                         "A missed day resets the streak to 0, silently, unless this week's freeze is unused; then the freeze covers that one day.",
                         "A day the calendar skips between two places (flying east over the date line) is not a missed day.",
                         "A freeze is used only when it keeps the streak: two missed days in one freeze week end it, and the freeze stays unused.",
-                        "\(Plural.of(T.streakFreezesPerWeek, "freeze", "freezes")) per week; freeze weeks start on Sunday.",
+                        "\(PatternCopy.sentence(Plural.inWords(T.streakFreezesPerWeek, "freeze", "freezes"))) a week; freeze weeks start on Sunday.",
                         "The longest streak is kept. The number means nothing about your growth."]),
             ("Daily fix", ["One fix per local day, the same one all day.",
                            "Severity follows how long the bug has been active: low before day \(T.mediumSeverityAfterDays), medium from day \(T.mediumSeverityAfterDays), high from day \(T.highSeverityAfterDays).",

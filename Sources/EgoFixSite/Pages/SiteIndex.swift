@@ -143,7 +143,7 @@ struct SiteIndex: Sendable {
         if let start = practiceStart, from < start, from <= through {
             var day = from
             while day < start && day <= through {
-                out.append(GraphCell(day: day, kind: .empty, label: "\(day): before day one"))
+                out.append(.beforeDayOne(day))
                 day = day.adding(days: 1)
             }
         }
