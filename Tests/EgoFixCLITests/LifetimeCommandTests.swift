@@ -538,6 +538,39 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["crash", "--undo", "need-to-be-right"], at: "2026-03-03T08:00:00Z").status, 64)
     }
 
+    /// Two crashes logged at one instant (a pinned clock): taking one back removes its own
+    /// changelog line, event and quick fix, and leaves the other's (both quick fixes went, and
+    /// the changelog lost both lines).
+    func test_Crash_takingBackOneOfTwoAtOneInstantLeavesTheOther() throws {
+        let cli = try CLI(zone: "UTC")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["bug", "activate", "need-to-impress"], at: "2026-03-02T08:01:00Z").status, 0)
+        for bug in ["need-to-be-right", "need-to-impress"] {
+            XCTAssertEqual(try cli.run(["crash", bug], at: "2026-03-02T09:00:00Z").status, 0)
+        }
+        let undo = try cli.run(["crash", "--undo"], at: "2026-03-02T09:05:00Z")
+        XCTAssertEqual(undo.status, 0, undo.err)
+        let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let bugs = Dictionary(uniqueKeysWithValues: ((doc["bugs"] as? [[String: Any]]) ?? []).compactMap { b in (b["id"] as? String).map { ($0, b["slug"] as? String ?? "") } })
+        let fixes = Dictionary(uniqueKeysWithValues: ((doc["fixes"] as? [[String: Any]]) ?? []).compactMap { f in (f["id"] as? String).map { ($0, f) } })
+        let crashes = (doc["crashes"] as? [[String: Any]]) ?? []
+        let taken = try XCTUnwrap(crashes.first { $0["deletedAt"] != nil }, "\(crashes)")
+        let kept = try XCTUnwrap(crashes.first { $0["deletedAt"] == nil }, "\(crashes)")
+        let takenBug = try XCTUnwrap(bugs[taken["bugId"] as? String ?? ""]), keptBug = try XCTUnwrap(bugs[kept["bugId"] as? String ?? ""])
+        XCTAssertNotEqual(takenBug, keptBug)
+        XCTAssertTrue(undo.out.hasPrefix("CRASH TAKEN BACK  " + takenBug.replacingOccurrences(of: "-", with: " ")), undo.out)
+        // One quick fix left, for the crash that stays.
+        let quick = ((doc["completions"] as? [[String: Any]]) ?? []).filter { c in
+            (fixes[c["fixId"] as? String ?? ""]?["type"] as? String) == "quickFix"
+        }
+        let live = quick.filter { $0["deletedAt"] == nil }
+        XCTAssertEqual(live.count, 1, "\(quick)")
+        XCTAssertEqual(live.first.flatMap { fixes[$0["fixId"] as? String ?? ""]?["bugId"] as? String }.flatMap { bugs[$0] }, keptBug)
+        let changelog = ((doc["versions"] as? [[String: Any]]) ?? []).filter { $0["changeType"] as? String == "crash" && $0["deletedAt"] == nil }
+        XCTAssertEqual(changelog.compactMap { $0["description"] as? String }, ["Crash: " + keptBug.replacingOccurrences(of: "-", with: " ") + "."])
+        XCTAssertTrue(try cli.run(["status"], at: "2026-03-02T09:06:00Z").out.contains("1 open crash"))
+    }
+
     /// The primary bug picked at `init` can be changed: it was the crash default and first in the
     /// day's turn for good. A bug not active is activated; the earlier primary stays active.
     func test_Bug_thePrimaryBugCanBeChanged() throws {
@@ -1160,10 +1193,10 @@ final class DateLineHistoryTests: XCTestCase {
         XCTAssertEqual(wednesday.status, 0, wednesday.err)
         XCTAssertEqual(wednesday.out, "No diagnostic due. It opens Sunday at 18:00 and stays open through Monday. Nothing to skip.\n")
         XCTAssertTrue(try cli.run(["status"], at: "2026-03-08T18:30:00Z").out.contains("Weekly diagnostic open: `egofix diagnostic`, 30 seconds, or `--skip`."))
-        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:31:00Z").out.contains("Skipped. Nothing recorded, nothing owed."))
+        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:31:00Z").out.contains("Skipped. No ratings recorded; nothing owed, and nothing asks again this week."))
     }
 
-    /// "Skipped. Nothing recorded, nothing owed." and then nothing asks again that week: `remind`,
+    /// "Skipped. No ratings recorded; nothing owed, and nothing asks again this week." and then nothing asks again that week: `remind`,
     /// `status` and `today` named the open diagnostic until Monday night. `egofix diagnostic`
     /// still takes it, and next week's opens as usual.
     /// A skip on a store this user cannot write still skips, and says it was not noted (it said
@@ -1177,7 +1210,7 @@ final class DateLineHistoryTests: XCTestCase {
         let nobody = ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
         let r = try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:30:00Z", wrapper: nobody)
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("Skipped. Nothing recorded, nothing owed."), r.out)
+        XCTAssertTrue(r.out.contains("Skipped. No ratings recorded; nothing owed, and nothing asks again this week."), r.out)
         XCTAssertTrue(r.out.contains("the skip is not noted"), r.out)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: cli.store)
         let writable = try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:31:00Z")
@@ -1188,7 +1221,7 @@ final class DateLineHistoryTests: XCTestCase {
         let cli = try CLI(zone: "UTC")
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
         XCTAssertTrue(try cli.run(["remind"], at: "2026-03-08T18:29:00Z").out.contains("Weekly diagnostic open"))
-        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:30:00Z").out.contains("Skipped. Nothing recorded, nothing owed."))
+        XCTAssertTrue(try cli.run(["diagnostic", "--skip"], at: "2026-03-08T18:30:00Z").out.contains("Skipped. No ratings recorded; nothing owed, and nothing asks again this week."))
         for (args, at) in [(["remind"], "2026-03-08T18:31:00Z"), (["status"], "2026-03-08T18:31:00Z"), (["today"], "2026-03-09T10:00:00Z")] {
             let r = try cli.run(args, at: at)
             XCTAssertEqual(r.status, 0, r.err)
@@ -1201,7 +1234,7 @@ final class DateLineHistoryTests: XCTestCase {
         // nothing that opens later: that Sunday's diagnostic is asked as usual.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/script") {
             let skipped = try cli.runInTerminal(["diagnostic"], at: "2026-03-15T19:00:00Z", input: "\n")
-            XCTAssertTrue(skipped.out.contains("Skipped. Nothing recorded, nothing owed."), skipped.out)
+            XCTAssertTrue(skipped.out.contains("Skipped. No ratings recorded; nothing owed, and nothing asks again this week."), skipped.out)
             XCTAssertFalse(try cli.run(["status"], at: "2026-03-15T19:01:00Z").out.contains("diagnostic open"))
             let midWeek = try cli.runInTerminal(["diagnostic", "--anyway"], at: "2026-03-18T12:00:00Z", input: "\n")
             XCTAssertTrue(midWeek.out.contains("Skipped."), midWeek.out)

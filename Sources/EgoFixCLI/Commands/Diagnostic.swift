@@ -53,7 +53,7 @@ struct Diagnostic: AsyncParsableCommand {
             let noted = done || !due || noteSkipped(s, week)
             // Outside the window there is nothing to skip (it said "Skipped" on a Wednesday).
             let said = done ? "The diagnostic for \(week.isoWeekLabel) is already done. Nothing to skip."
-                : due ? "Skipped. Nothing recorded, nothing owed."
+                : due ? "Skipped. No ratings recorded; nothing owed, and nothing asks again this week."
                 : inWindow ? "No diagnostic for \(week.isoWeekLabel): the practice began after that week. Nothing to skip."
                 : "No " + closed + " Nothing to skip."
             s.print([said]
@@ -95,7 +95,7 @@ struct Diagnostic: AsyncParsableCommand {
                 // Only the week the window is open for (with --anyway mid-week, the week whose
                 // diagnostic opens on Sunday is not skipped by it).
                 if due, !(try await done()) { noteSkipped(s, week) }
-                s.print(["Skipped. Nothing recorded, nothing owed."])
+                s.print([due ? "Skipped. No ratings recorded; nothing owed, and nothing asks again this week." : "Skipped. No ratings recorded; nothing owed."])
                 return
             }
         } else {

@@ -12,6 +12,9 @@ public struct CrashService: Sendable {
     /// Logs a crash (bug optional: the primary bug is assumed), records it in the changelog
     /// under the current version, and queues a quick fix for that bug, shown next; `waiting` when
     /// that quick fix was queued by an earlier crash and is still pending.
+    /// A crash's line in the changelog: "Crash: need to be right."
+    static func changelogLine(bugTitle: String?) -> String { bugTitle.map { "Crash: \($0.lowercased())." } ?? "Crash." }
+
     public func logCrash(bugId: UUID?, note: String?, context: EventContext? = nil,
                          at now: Date) async throws -> (crash: Crash, quickFix: Fix?, waiting: Bool) {
         guard let user = try await repos.users.get() else { throw PracticeError.noProfile }
@@ -25,7 +28,7 @@ public struct CrashService: Sendable {
         let version = Version(user.currentVersion) ?? .initial
         try await repos.versions.save(VersionRules.entry(
             for: .crash, current: version, userId: user.id, at: now,
-            description: title.map { "Crash: \($0.lowercased())." } ?? "Crash."))
+            description: Self.changelogLine(bugTitle: title)))
         try await EventRecorder(repos: repos, calendar: calendar)
             .record(.crashLogged, userId: user.id, bugId: bug, context: context, at: now)
         var quick: Fix?, waiting = false
@@ -100,11 +103,17 @@ public struct CrashService: Sendable {
         var gone = crash
         gone.deletedAt = now
         try await repos.crashes.save(gone)
-        for e in try await repos.versions.getAll() where e.userId == user.id && e.changeType == .crash && e.createdAt == crash.crashedAt {
+        // Its own records only, one of each: another crash logged at the same instant (a pinned
+        // clock) keeps its changelog line, its event and its quick fix.
+        let entries = try await repos.versions.getAll().filter { $0.userId == user.id && $0.changeType == .crash && $0.createdAt == crash.crashedAt }
+            .sorted { $0.id.uuidString < $1.id.uuidString }
+        let title = try await crash.bugId.asyncMap { try await repos.bugs.getById($0)?.title } ?? nil
+        if let e = entries.first(where: { $0.description == Self.changelogLine(bugTitle: title) }) ?? entries.first {
             try await repos.versions.delete(e.id)
         }
         let events = try await repos.events.getBetween(crash.crashedAt, crash.crashedAt.addingTimeInterval(0.001))
-        for e in events where e.eventType == .crashLogged && e.bugId == crash.bugId {
+            .sorted { $0.id.uuidString < $1.id.uuidString }
+        if let e = events.first(where: { $0.eventType == .crashLogged && $0.bugId == crash.bugId }) {
             try await repos.events.delete(e.id)
         }
         // The day keeps its engagement where a sync replays the streak from the records: the
@@ -112,11 +121,16 @@ public struct CrashService: Sendable {
         try await EventRecorder(repos: repos, calendar: calendar).record(.appOpened, userId: user.id, at: crash.crashedAt)
         var quick: Fix?
         let fixes = try await repos.fixes.getAll()
-        for c in try await repos.completions.getAll() where c.userId == user.id && c.assignedAt == crash.crashedAt && c.outcome == .pending {
-            guard let fix = fixes.first(where: { $0.id == c.fixId }), fix.type == .quickFix else { continue }
+        let queued = try await repos.completions.getAll()
+            .filter { $0.userId == user.id && $0.assignedAt == crash.crashedAt && $0.outcome == .pending }
+            .sorted { $0.id.uuidString < $1.id.uuidString }
+        // The quick fix it queued is for its own bug.
+        for c in queued {
+            guard let fix = fixes.first(where: { $0.id == c.fixId }), fix.type == .quickFix, crash.bugId == nil || fix.bugId == crash.bugId else { continue }
             try await repos.completions.delete(c.id)
-            for e in events where e.eventType == .fixAssigned && e.fixId == fix.id { try await repos.events.delete(e.id) }
+            if let e = events.first(where: { $0.eventType == .fixAssigned && $0.fixId == fix.id }) { try await repos.events.delete(e.id) }
             quick = fix
+            break
         }
         return Undone(crash: crash, quickFix: quick)
     }
