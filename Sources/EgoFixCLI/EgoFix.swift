@@ -34,6 +34,7 @@ extension EgoFix {
         reserveHeapsWhole()
         do {
             try refuseArgumentsNotUTF8()
+            try refuseRepeatedOptions(CommandLine.arguments.dropFirst())
             // `help NAME` parses (as the overview); any other unknown first word is looked at only
             // when the parser refuses the line, so a command line that parses pays nothing.
             if CommandLine.arguments.dropFirst().first == "help" {
@@ -53,8 +54,12 @@ extension EgoFix {
             // Output that did not arrive is an error, not a silent success.
             try StandardStreams.finish()
         } catch {
+            // Text piped in or typed into a heredoc that the refused command never read (a
+            // mistyped --store or --now, a command line that does not parse) is kept, as every
+            // refused text is: it may exist nowhere else.
+            let kept = root.exitCode(for: error) == .success ? "" : ReflectionInput.keptUnread(CommandLine.arguments.dropFirst())
             if let line = userFacingMessage(error) {
-                StandardStreams.error("egofix: " + Terminal.visible(line) + "\n")
+                StandardStreams.error("egofix: " + Terminal.visible(line) + kept + "\n")
                 Foundation.exit(error is CLIError ? (error as? CLIError)?.code ?? 1 : 1)
             }
             // Help and --version go to standard output like any other output: checked, so help
@@ -70,11 +75,28 @@ extension EgoFix {
             }
             // A command line the parser refuses: one line, as every other error, with where to look.
             do { try refuseUnknownCommand(of: root, CommandLine.arguments.dropFirst()) } catch let unknown as CLIError {
-                StandardStreams.error("egofix: " + unknown.message + "\n")
+                StandardStreams.error("egofix: " + unknown.message + kept + "\n")
                 Foundation.exit(unknown.code)
             } catch {}
-            StandardStreams.error("egofix: " + Terminal.visible(reflectionHint(usageLine(root.fullMessage(for: error)), CommandLine.arguments.dropFirst())) + "\n")
+            StandardStreams.error("egofix: " + Terminal.visible(reflectionHint(usageLine(root.fullMessage(for: error)), CommandLine.arguments.dropFirst())) + kept + "\n")
             Foundation.exit(root.exitCode(for: error).rawValue)
+        }
+    }
+
+    /// An option given twice (`applied -m first -m second`, `init --bug a --bug b`): the parser
+    /// keeps the last, and the first was dropped without a word. Refused (exit 64), but for
+    /// `diagnostic --rate`, which takes one a bug. A word after `--` is no option.
+    static func refuseRepeatedOptions(_ args: ArraySlice<String>) throws {
+        let aliases = ["-m": "--message", "-e": "--edit", "-h": "--help"]
+        var seen: Set<String> = []
+        for a in args {
+            if a == "--" { break }
+            let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : aliases[a]
+            guard let name, name != "--rate", name != "--help" else { continue }
+            if !seen.insert(name).inserted {
+                let shown = a.hasPrefix("--") ? name : a
+                throw CLIError("\(shown) is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.", code: 64)
+            }
         }
     }
 
@@ -174,8 +196,12 @@ extension EgoFix {
         case let e as SeedLint.Failure:
             // One line: the first problem, and where the rest are listed.
             guard let first = e.issues.first else { return e.description }
+            // What to do, even for one problem: the bare "Seeds/bugs.json: not valid JSON" stopped
+            // the day's mark with no way on.
             let more = e.issues.count - 1
-            return "Seeds/" + first.description + (more == 0 ? "" : " (and \(more) more; `egofix lint` checks the folder)")
+            let line = "Seeds/" + first.description + (more == 0 ? "" : " (and \(more) more)")
+            return (line.hasSuffix(".") ? line : line + ".")
+                + " Nothing recorded. Mend it (`egofix lint Seeds` lists every problem), or move Seeds/ aside for the built-in catalogue."
         case let e as FixCompletion.TransitionError: return e.description
         case let e as RepositoryError: return e.description
         case let e as StoreError: return e.description

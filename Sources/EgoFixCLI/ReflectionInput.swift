@@ -228,6 +228,21 @@ enum ReflectionInput {
         return naming(error, kept: keptSentence(path, what))
     }
 
+    /// For a command refused before it read standard input (a mistyped --store or --now, a line
+    /// that does not parse, a mistyped command): the text piped in, if any is there to read now,
+    /// kept as `keepingUnread` keeps it, and the sentence naming where; "" when there is none, or
+    /// it was read already (the pipe is at its end), or the command takes it as an export
+    /// (`import -`). Waits at most 0.2 s for a pipe that has nothing in it yet.
+    static func keptUnread(_ args: ArraySlice<String>) -> String {
+        guard args.first != "import", isatty(STDIN_FILENO) == 0, standardInputIsInherited else { return "" }
+        var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, 200) == 1, ready.revents & Int16(POLLIN) != 0 else { return "" }
+        let what = args.first == "crash" ? "note" : "reflection"
+        let refusal = CLIError("")
+        guard let named = keepingUnread(refusedBy: refusal, message: nil, edit: false, what: what) as? CLIError, !named.message.isEmpty else { return "" }
+        return named.message
+    }
+
     /// `what` names the text in errors ("reflection", "note").
     static func checked(_ s: String, what: String = "reflection", refused: String = "Nothing recorded.") throws -> String? {
         if s.utf8.count > Thresholds.maxMarkdownBytes { throw PracticeError.reflectionTooLong(bytes: s.utf8.count) }

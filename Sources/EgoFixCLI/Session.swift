@@ -129,7 +129,9 @@ package struct Session {
             throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
         }
         if let problem = InstantText.clockProblem(d) {
-            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(raw)' \(problem): the clock must be between 2000 and 2099. Give an instant in that range.")
+            // In UTC, which the range is: "'2099-12-31T23:59:59-12:00' is after 2099-12-31" read as false.
+            let utc = raw.hasSuffix("Z") || raw.hasSuffix("+00:00") ? "" : " (\(ISO8601.format(d).replacingOccurrences(of: ".000Z", with: "Z")) in UTC)"
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))'\(utc) \(problem): the clock must be between 2000 and 2099, in UTC. Give an instant in that range.")
         }
         return d
     }
@@ -221,7 +223,25 @@ package struct Session {
         let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {
             guard ifMissing == .inMemory else { throw noStore(at: path, from: source) }
+            // A store named and not there (a typo) is said: the catalogue with every bug
+            // inactive read as one's own practice with everything off.
+            let named: String?
+            switch source {
+            case .flag: named = "--store"
+            case .environment: named = "EGOFIX_STORE"
+            case .config(let file): named = "`store` in " + Terminal.visible(file)
+            case .standard: named = nil
+            }
+            if let named {
+                StandardStreams.error("egofix: warning: no store at \(Terminal.visible(path)), named by \(named); "
+                                      + "this is the catalogue alone, every bug inactive.\n")
+            }
             openPath = ":memory:"
+        }
+        // An empty file a new practice is written into (made beforehand, or left by an `init` cut
+        // short) becomes the user's alone, as a store egofix makes is: it kept its 0644.
+        if ifMissing == .create, emptyFile, st.st_uid == geteuid(), st.st_mode & 0o077 != 0 {
+            _ = chmod(path, 0o600)
         }
         let store: SQLiteStore
         do { store = try SQLiteStore(path: openPath, clock: { now }) } catch let e as StoreError { throw CLIError(e.description) }

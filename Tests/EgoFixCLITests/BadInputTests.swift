@@ -613,3 +613,86 @@ extension BadInputTests {
         XCTAssertTrue(calm.out.hasPrefix("CRASH LOGGED") && calm.out.contains("QUICK FIX // shown next"), calm.out)
     }
 }
+
+/// The refusal audit (helper 103): text lost before the store was opened, options given twice,
+/// and refusals that were untrue or gave no way on.
+final class RefusalAuditTests: XCTestCase {
+    func onboarded() throws -> CLI {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
+        return cli
+    }
+
+    /// A heredoc's text, refused before the store was opened (a mistyped --store or --now, a
+    /// line that does not parse), is kept and named, as every refused text is: it was dropped.
+    func test_badInput_aHeredocRefusedBeforeTheStoreIsOpenedIsKept() throws {
+        let cli = try onboarded()
+        let text = "I said the hard thing to my sister and then apologised for it.\n"
+        let heredoc = cli.workdir + "/heredoc.txt"
+        try text.write(toFile: heredoc, atomically: true, encoding: .utf8)
+        // As a shell runs `egofix applied ... <<EOF`: standard input holds the text from the start.
+        let shell = ["/bin/sh", "-c", "exec \"$@\" < '\(heredoc)'", "sh"]
+        for (args, what) in [(["applied", "--store", cli.workdir + "/typo.sqlite"], "reflection"),
+                             (["applied", "--now", "2026-03-02"], "reflection"),
+                             (["applied", "--count", "abc"], "reflection"),
+                             (["aplied"], "reflection"),
+                             (["crash", "--now", "tomorrow"], "note")] {
+            let r = try cli.run(args, wrapper: shell, namingTheStore: args.contains("--store") ? false : true)
+            XCTAssertNotEqual(r.status, 0, "\(args)")
+            let said = try XCTUnwrap(r.err.range(of: #"The \#(what) is kept in (\S+)\.\n$"#, options: .regularExpression).map { String(r.err[$0]) }, "\(args): \(r.err)")
+            let path = String(said.dropFirst("The \(what) is kept in ".count).dropLast(2))
+            XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), text, "\(args)")
+            XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
+        }
+        // Nothing piped: nothing said.
+        let plain = try cli.run(["applied", "--now", "2026-03-02"])
+        XCTAssertFalse(plain.err.contains("is kept in"), plain.err)
+    }
+
+    /// An option given twice was taken as the last one, the first dropped without a word
+    /// (`-m first -m second` stored "second"; `init --bug a --bug b` started b).
+    func test_badInput_anOptionGivenTwiceIsRefused() throws {
+        let cli = try onboarded()
+        let twice = try cli.run(["applied", "-m", "first-q7", "-m", "second-q7"], at: "2026-03-02T19:00:00+01:00")
+        XCTAssertEqual(twice.status, 64, twice.err)
+        XCTAssertEqual(twice.err, "egofix: -m is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.\n")
+        let mixed = try cli.run(["applied", "--now", "2026-03-02T19:00:00+01:00"], at: "2026-03-02T19:00:00+01:00")
+        XCTAssertEqual(mixed.status, 64, mixed.err)
+        XCTAssertTrue(mixed.err.hasPrefix("egofix: --now is given twice"), mixed.err)
+        XCTAssertFalse(try cli.export().contains(Data("second-q7".utf8)))
+        // --rate takes one a bug.
+        let rated = try cli.run(["diagnostic", "--rate", "need-to-impress=quiet", "--rate", "need-to-be-right=quiet"], at: "2026-03-08T19:00:00+01:00")
+        XCTAssertFalse(rated.err.contains("given twice"), rated.err)
+        XCTAssertTrue(rated.err.contains("need-to-be-right"), "refused for the inactive bug: \(rated.err)")
+    }
+
+    /// Smaller untruths: an empty file filled by `init` kept its 0644; `bugs` with a mistyped
+    /// --store showed every bug inactive as if it were the practice; empty paths echoed as
+    /// nothing; `timer` said "no pending fix to mark"; --now out of range quoted a local date
+    /// against a range in UTC; an empty export was "not valid JSON, it may be truncated".
+    func test_badInput_refusalsThatWereUntrueSayWhatIs() throws {
+        let cli = try CLI()
+        let empty = cli.workdir + "/e.sqlite"
+        XCTAssertTrue(FileManager.default.createFile(atPath: empty, contents: Data(), attributes: [.posixPermissions: 0o644]))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right", "--store", empty], at: "2026-03-02T08:00:00Z", namingTheStore: false).status, 0)
+        let mode = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: empty)[.posixPermissions] as? Int)
+        XCTAssertEqual(mode & 0o077, 0, String(mode, radix: 8))
+        let bugs = try cli.run(["bugs", "--store", cli.workdir + "/typo.sqlite"], namingTheStore: false)
+        XCTAssertEqual(bugs.status, 0)
+        XCTAssertTrue(bugs.err.contains("egofix: warning: no store at \(cli.workdir)/typo.sqlite, named by --store; this is the catalogue alone"), bugs.err)
+        XCTAssertEqual(try cli.run(["bugs"], namingTheStore: false).err, "", "the default store, not named: no warning")
+        XCTAssertTrue(try cli.run(["export", ""]).err.contains("the export's path is empty."))
+        XCTAssertTrue(try cli.run(["import", ""]).err.contains("the export's path is empty."))
+        XCTAssertTrue(try cli.run(["sync", ""]).err.contains("the folder's path is empty."))
+        let blank = cli.workdir + "/blank.json"
+        XCTAssertTrue(FileManager.default.createFile(atPath: blank, contents: Data()))
+        XCTAssertTrue(try cli.run(["import", blank]).err.contains("it is empty (0 bytes)."), "an empty export")
+        let late = try cli.run(["status", "--now", "2099-12-31T23:59:59-12:00"])
+        XCTAssertTrue(late.err.contains("'2099-12-31T23:59:59-12:00' (2100-01-01T11:59:59Z in UTC) is after 2099-12-31"), late.err)
+        let store = try CLI()
+        XCTAssertEqual(try store.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try store.mark("applied", at: "2026-03-02T09:00:00Z").status, 0)
+        let timer = try store.run(["timer"], at: "2026-03-03T07:00:00Z")
+        XCTAssertFalse(timer.err.contains("to mark"), timer.err)
+    }
+}

@@ -9,6 +9,8 @@ struct Export: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The file to write ('-' for standard output).", valueName: "file")) var file: String
 
     func run() async throws {
+        // ("cannot write  (No such file or directory)", with nothing where the path goes.)
+        if file.isEmpty { throw CLIError("the export's path is empty. Give a file, such as egofix-export.json, or - for standard output. Nothing was written.") }
         let s = try Session.open(options)
         if file != "-", SafeFile.isStore(file, store: s.storePath) {
             throw CLIError("refused to write \(file): it is the store itself. Give another path for the export. Nothing was written.")

@@ -12,6 +12,7 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Replace a store that already holds a practice (a backup is kept).") var replace = false
 
     func run() async throws {
+        if file.isEmpty { throw CLIError("the export's path is empty. Give the file `egofix export` wrote, or - for standard input. Nothing was changed.") }
         let data = file == "-" ? try standardInput() : try fileData()
         try await importing(data, named: file == "-" ? "standard input" : file)
     }
@@ -52,6 +53,11 @@ struct Import: AsyncParsableCommand {
 
     private func importing(_ data: Data, named name: String) async throws {
         let file = name
+        // ("not valid JSON, it may be truncated", for a file of nothing.)
+        if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            throw CLIError("cannot import \(file == "standard input" ? file : Terminal.visible(file)): it is empty"
+                           + (data.isEmpty ? " (0 bytes)" : ", white space alone") + ". Give an export, as `egofix export` writes it. Nothing was changed.")
+        }
         // A store file (the backup an import keeps, a copy of a store) is not an export: it said
         // "not valid JSON", and the way to restore it was nowhere.
         if data.starts(with: Array("SQLite format 3\u{0}".utf8)) {
@@ -60,6 +66,12 @@ struct Import: AsyncParsableCommand {
                                + "which `egofix export --store FILE -` writes. Nothing was changed.")
             }
             let f = Terminal.visible(file)
+            // The store in use itself: the way to restore it above would restore it over itself.
+            if let config = try? Session.loadConfig(checkingTimeZone: false),
+               let live = try? Session.storeLocation(flag: options.store, config: config, env: Session.environment()),
+               SafeFile.isStore(file, store: live.path) {
+                throw CLIError("\(f) is the store in use, not an export. Nothing was changed.")
+            }
             throw CLIError("\(f) is a store file (an import's backup, or a copy of a store), not an export. To restore it: "
                            + "`egofix export --store \(f) restored.json`, then `egofix import restored.json --replace`. Nothing was changed.")
         }

@@ -35,7 +35,8 @@ struct Init: AsyncParsableCommand {
 
     private func start(_ s: Session) async throws {
         if let from {
-            if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both.") }
+            if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both. Nothing was changed.") }
+            if from.isEmpty { throw SyncCommand.emptyFolder }
             return try await SyncCommand.sync(s, dir: from, requireEmpty: true)
         }
         var vm = OnboardingViewModel(repos: s.repos, calendar: s.calendar)

@@ -18,10 +18,14 @@ struct SyncCommand: AsyncParsableCommand {
 
     @OptionGroup var options: StoreOptions
 
+    /// `sync ""` and `init --from ""` ("egofix:  is not a folder.").
+    static let emptyFolder = CLIError("the folder's path is empty. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed.")
+
     @Argument(help: ArgumentHelp("The shared folder.", valueName: "dir"))
     var dir: String
 
     func run() async throws {
+        if dir.isEmpty { throw SyncCommand.emptyFolder }
         let s = try Session.open(options, ifMissing: .create)
         try await SyncCommand.sync(s, dir: dir, requireEmpty: false)
     }

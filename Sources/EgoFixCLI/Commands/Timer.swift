@@ -21,12 +21,16 @@ struct TimerCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let n = seconds, !(1...TimerFace.maxSeconds).contains(n) {
-            throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds).")
+            throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds). Nothing to run.")
         }
         let s = try Session.open(options)
         let (completion, fix, daily) = try await s.store.transaction { () -> (FixCompletion, Fix, Fix?) in
             try await s.ensureCatalogue()
-            let (c, f) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now)
+            let (c, f): (FixCompletion, Fix)
+            do { (c, f) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now) } catch PracticeError.noPendingFix {
+                // ("no pending fix to mark": the timer marks nothing.)
+                throw CLIError("no pending fix to time. `egofix today` gives today's, if the day has one. Nothing to run.")
+            }
             // Behind a crash's quick fix, the day's fix `today` shows (and says `timer` runs).
             guard f.type == .quickFix else { return (c, f, nil) }
             let fixes = Dictionary(try await s.repos.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
