@@ -128,7 +128,11 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 throw ParseError(file: file, line: n, message: "unknown key '\(Self.visible(key))'; known keys: \(keys.joined(separator: ", "))")
             }
             guard node.type == .string, let value = node.string else {
-                throw ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
+                let problem = ParseError(file: file, line: n, message: "'\(key)' must be a quoted string")
+                // `title = 5` stops the build alone, as an empty title does.
+                guard Self.buildOnlyKeys.contains(key) else { throw problem }
+                c.siteProblems.append(problem)
+                continue
             }
             var problem: ParseError?
             if nulKeys.contains(key) {

@@ -188,6 +188,13 @@ final class WorkspaceTests: XCTestCase {
         let stopped = try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-03T19:10:00+01:00")
         XCTAssertEqual(stopped.status, 1)
         XCTAssertTrue(stopped.err.hasPrefix("egofix: \(cli.workdir)/egofix.toml:1: 'title' is 201 characters long, over the limit of 200"), stopped.err)
+        // A value of the wrong type too (`title = 5` stopped `applied`).
+        try "title = 5\nbase_url = 5\n".write(toFile: cli.workdir + "/egofix.toml", atomically: true, encoding: .utf8)
+        let typed = try cli.run(["applied", "-m", "And the day after."], at: "2026-03-04T19:00:00+01:00")
+        XCTAssertEqual(typed.status, 0, typed.err)
+        XCTAssertTrue(typed.err.contains("egofix: warning: \(cli.workdir)/egofix.toml:1: 'title' must be a quoted string"), typed.err)
+        XCTAssertTrue(typed.err.contains("egofix.toml:2: 'base_url' must be a quoted string"), typed.err)
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-04T19:10:00+01:00").status, 1)
     }
 
     /// "UTC+3" in egofix.toml was three hours ahead (Foundation's reading), in TZ three hours
