@@ -158,7 +158,15 @@ struct ServeCommand: AsyncParsableCommand {
         if text.contains("in use") || text.contains("EADDRINUSE") {
             return "port \(port ?? 0) on \(host) is in use. Pick another with --port, or leave --port out for a free one."
         }
-        return "could not listen on \(host)\(port.map { ":\($0)" } ?? ""): \(text)"
+        // The socket library's value ("failed(type: \"Bind\", errno: 99, ...)") said in words.
+        if text.contains("errno: 99") || text.contains("EADDRNOTAVAIL") || text.contains("Cannot assign requested address") {
+            return "cannot listen on \(host): no network interface of this machine has that address. Leave --host out for 127.0.0.1, or give an address of this machine."
+        }
+        if text.contains("errno: 13") || text.contains("Permission denied") {
+            return "cannot listen on \(hostPort(host, port ?? 0)): a port below 1024 needs the administrator. Leave --port out for a free one."
+        }
+        let message = text.range(of: #"message: "([^"]*)""#, options: .regularExpression).map { String(text[$0].dropFirst(10).dropLast()) } ?? text
+        return "could not listen on \(host)\(port.map { ":\($0)" } ?? ""): \(message)."
     }
 
     /// $XDG_CACHE_HOME/egofix/serve/<hash of the workspace>, else ~/.cache/...

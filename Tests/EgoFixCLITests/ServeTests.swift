@@ -331,6 +331,17 @@ final class ServeTests: XCTestCase {
         XCTAssertEqual(r.err, "egofix: --port must be between 0 and 65535.\n")
     }
 
+    /// An address no interface of this machine has is said in words (it printed the socket
+    /// library's value: failed(type: "Bind", errno: 99, ...)).
+    func test_serve_anAddressNotOfThisMachineIsSaidInWords() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"]).status, 0)
+        let r = try cli.run(["serve", "--host", "192.0.2.1", "--port", "0"])
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.hasSuffix("egofix: cannot listen on 192.0.2.1: no network interface of this machine has that address. Leave --host out for 127.0.0.1, or give an address of this machine.\n"), r.err)
+        XCTAssertFalse(r.err.contains("errno"), r.err)
+    }
+
     /// A store that is not there is refused at the start in one line (serve served 404s and waited).
     func test_serve_aStoreThatIsNotThereIsRefused() throws {
         let cli = try CLI()
