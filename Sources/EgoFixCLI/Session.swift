@@ -222,6 +222,10 @@ package struct Session {
         }
         let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {
+            // A link to nothing: `init` refuses it, so "init starts one there" sent the reader to a refusal.
+            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path), !emptyFile {
+                throw CLIError(StoreError.danglingLink(path: path, target: target).description)
+            }
             guard ifMissing == .inMemory else { throw noStore(at: path, from: source) }
             // A store named and not there (a typo) is said: the catalogue with every bug
             // inactive read as one's own practice with everything off.

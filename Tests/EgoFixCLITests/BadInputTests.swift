@@ -694,5 +694,17 @@ final class RefusalAuditTests: XCTestCase {
         XCTAssertEqual(try store.mark("applied", at: "2026-03-02T09:00:00Z").status, 0)
         let timer = try store.run(["timer"], at: "2026-03-03T07:00:00Z")
         XCTAssertFalse(timer.err.contains("to mark"), timer.err)
+        // A store that is a link to nothing: `status` said `init` starts one there; init refuses it.
+        let link = cli.workdir + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.workdir + "/nowhere.sqlite")
+        for args in [["status"], ["init", "--bug", "need-to-be-right"]] {
+            let r = try cli.run(args + ["--store", link], namingTheStore: false)
+            XCTAssertTrue(r.err.contains("it is a symbolic link to \(cli.workdir)/nowhere.sqlite, which does not exist."), "\(args): \(r.err)")
+        }
+        // --out a file: a sentence with a way on.
+        let file = cli.workdir + "/afile"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
+        let out = try store.run(["build", "--out", file], at: "2026-03-03T08:00:00Z")
+        XCTAssertEqual(out.err, "egofix: \(file): it is a file, and the output must be a folder. Give a folder's path, such as ./site. Nothing was changed.\n")
     }
 }

@@ -174,7 +174,7 @@ public final class SiteWriter: Sendable {
         var isDir: ObjCBool = false
         guard fm.fileExists(atPath: output.path, isDirectory: &isDir) else { return }
         guard isDir.boolValue else {
-            throw SiteWriterError.io(path: output.path, reason: "is a file; the output must be a folder")
+            throw SiteWriterError.io(path: output.path, reason: "it is a file, and the output must be a folder. Give a folder's path, such as ./site. Nothing was changed.")
         }
         if fm.fileExists(atPath: output.appendingPathComponent(SiteWriter.markerName).path) { return }
         let entries = try fm.contentsOfDirectory(atPath: output.path)
