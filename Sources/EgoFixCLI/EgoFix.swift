@@ -83,20 +83,35 @@ extension EgoFix {
         }
     }
 
-    /// An option given twice (`applied -m first -m second`, `init --bug a --bug b`): the parser
-    /// keeps the last, and the first was dropped without a word. Refused (exit 64), but for
-    /// `diagnostic --rate`, which takes one a bug. A word after `--` is no option.
+    /// An option given twice with two values (`applied -m first -m second`, `init --bug a --bug
+    /// b`): the parser keeps the last, and the first was dropped without a word. Refused (exit
+    /// 64), but for `diagnostic --rate`, which takes one a bug. A flag given twice (`--json
+    /// --json`), or an option twice with one value, changes nothing and passes. A word after
+    /// `--` is no option.
     static func refuseRepeatedOptions(_ args: ArraySlice<String>) throws {
         let aliases = ["-m": "--message", "-e": "--edit", "-h": "--help"]
-        var seen: Set<String> = []
-        for a in args {
+        var given: [String: String] = [:]
+        var i = args.startIndex
+        while i < args.endIndex {
+            let a = args[i]
             if a == "--" { break }
-            let name = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : aliases[a]
-            guard let name, name != "--rate", name != "--help" else { continue }
-            if !seen.insert(name).inserted {
-                let shown = a.hasPrefix("--") ? name : a
-                throw CLIError("\(shown) is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.", code: 64)
+            i += 1
+            let long = a.hasPrefix("--") ? String(a.prefix { $0 != "=" }) : aliases[a]
+            guard let name = long, name != "--rate" else { continue }
+            // Its value: after "=", else the next word unless that is an option.
+            let value: String
+            if let eq = a.firstIndex(of: "="), a.hasPrefix("--") {
+                value = String(a[a.index(after: eq)...])
+            } else if i < args.endIndex, !args[i].hasPrefix("-") {
+                value = args[i]
+                i += 1
+            } else {
+                continue
             }
+            if let earlier = given[name], earlier != value {
+                throw CLIError("\(a.hasPrefix("--") ? name : a) is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.", code: 64)
+            }
+            given[name] = value
         }
     }
 

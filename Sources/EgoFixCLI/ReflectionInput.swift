@@ -12,7 +12,7 @@ enum ReflectionInput {
     /// `initial`: the text the editor opens with (`amend -e`: the reflection as it stands).
     static func read(message: String?, edit: Bool, what: String, initial: String? = nil, draft: inout String?) throws -> String? {
         // Both would leave one of them unread; which one is the user's call.
-        if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.") }
+        if message != nil, edit { throw CLIError("-m and -e both give the \(what); pass one of them. Nothing recorded.", code: 64) }
         if let message { return try checked(message, what: what) }
         if edit { return try fromEditor(what: what, initial: initial, draft: &draft) }
         if isatty(STDIN_FILENO) == 0, standardInputIsInherited, let input = try pipedInput(what: what, cap: keptCap) {
@@ -196,7 +196,7 @@ enum ReflectionInput {
     /// `error`, with the sentence naming where the text it refused is kept (`kept`,
     /// `keeping`); `error` as it is when nothing is kept.
     static func naming(_ error: Error, kept: String) -> Error {
-        kept.isEmpty ? error : CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept)
+        kept.isEmpty ? error : CLIError((EgoFix.userFacingMessage(error) ?? "\(error)") + kept, code: (error as? CLIError)?.code ?? 1)
     }
 
     /// Text piped in or typed at a prompt that a refused command did not store: it exists nowhere

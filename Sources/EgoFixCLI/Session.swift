@@ -121,17 +121,17 @@ package struct Session {
         // An empty --now is a mistake (a script's unset variable), not the real clock; an empty
         // EGOFIX_NOW is unset, as empty variables usually are.
         if flag?.isEmpty == true {
-            throw CLIError("--now is empty. Give an instant like 2026-11-22T09:00:00+01:00, or leave --now out for the real clock.")
+            throw CLIError("--now is empty. Give an instant like 2026-11-22T09:00:00+01:00, or leave --now out for the real clock.", code: 64)
         }
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {
-            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.")
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.", code: 64)
         }
         if let problem = InstantText.clockProblem(d) {
             // In UTC, which the range is: "'2099-12-31T23:59:59-12:00' is after 2099-12-31" read as false.
             let utc = raw.hasSuffix("Z") || raw.hasSuffix("+00:00") ? "" : " (\(ISO8601.format(d).replacingOccurrences(of: ".000Z", with: "Z")) in UTC)"
-            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))'\(utc) \(problem): the clock must be between 2000 and 2099, in UTC. Give an instant in that range.")
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))'\(utc) \(problem): the clock must be between 2000 and 2099, in UTC. Give an instant in that range.", code: 64)
         }
         return d
     }

@@ -92,6 +92,12 @@ public struct WorkspaceConfig: Equatable, Sendable {
                     throw ParseError(file: file, line: n, message: "'\(key)' is set twice")
                 }
                 if keys.contains(key) {
+                    // A string with no closing quote on its line: the TOML reader spoke of control
+                    // characters the person never typed (it read on into the line break).
+                    let value = line.drop { $0 != "=" }.dropFirst().drop { $0 == " " || $0 == "\t" }
+                    if let quote = value.first, quote == "\"" || quote == "'", !value.dropFirst().contains(quote) {
+                        throw ParseError(file: file, line: n, message: "'\(key)' is a string that is not closed: add the closing \(quote) at the end of the line")
+                    }
                     // The TOML reader's words, without its "Error while parsing string:" in front.
                     var detail = e.description
                     if let colon = detail.range(of: "Error while parsing string: ") { detail = String(detail[colon.upperBound...]) }

@@ -26,7 +26,7 @@ struct ServeCommand: AsyncParsableCommand {
         let env = Session.environment()
         let here = try Session.workingFolder()
         let workspace = Session.workspace(from: here)
-        if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.") }
+        if let port, !(0...65535).contains(port) { throw CLIError("--port must be between 0 and 65535.", code: 64) }
         // A store that is not there is refused at the start, as every command refuses it (serve
         // served a site of 404s, "the last good site" it never had, and waited).
         if let config = try? Session.loadConfig(folder: workspace, checkingTimeZone: false) {

@@ -656,9 +656,11 @@ final class RefusalAuditTests: XCTestCase {
         let twice = try cli.run(["applied", "-m", "first-q7", "-m", "second-q7"], at: "2026-03-02T19:00:00+01:00")
         XCTAssertEqual(twice.status, 64, twice.err)
         XCTAssertEqual(twice.err, "egofix: -m is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.\n")
-        let mixed = try cli.run(["applied", "--now", "2026-03-02T19:00:00+01:00"], at: "2026-03-02T19:00:00+01:00")
+        let mixed = try cli.run(["applied", "--now=2026-03-02T18:00:00+01:00"], at: "2026-03-02T19:00:00+01:00")
         XCTAssertEqual(mixed.status, 64, mixed.err)
         XCTAssertTrue(mixed.err.hasPrefix("egofix: --now is given twice"), mixed.err)
+        // The same value twice, or a flag twice, changes nothing and passes.
+        XCTAssertEqual(try cli.run(["status", "--json", "--json", "--now", "2026-03-02T19:00:00+01:00"], at: "2026-03-02T19:00:00+01:00").status, 0)
         XCTAssertFalse(try cli.export().contains(Data("second-q7".utf8)))
         // --rate takes one a bug.
         let rated = try cli.run(["diagnostic", "--rate", "need-to-impress=quiet", "--rate", "need-to-be-right=quiet"], at: "2026-03-08T19:00:00+01:00")

@@ -37,7 +37,7 @@ final class BuildFastPathTests: XCTestCase {
     }
 
     /// Through the program: a build the fast path reads builds and reports as before, and a line it
-    /// leaves behaves as the parser says (a repeated option: the last one wins; help).
+    /// leaves behaves as the parser says (help); a repeated option is refused for both.
     func test_BuildFastPath_buildsAndLeavesTheRestToTheParser() throws {
         let cli = try CLI()
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
@@ -47,9 +47,11 @@ final class BuildFastPathTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: cli.workdir + "/public/index.html"))
         let again = try cli.run(["build", "--out", "public"], at: "2026-03-02T09:00:00+01:00")
         XCTAssertTrue(again.out.contains(": 0 written,"), again.out)
+        // A repeated option is refused, before either path reads it (the last one won without a word).
         let twice = try cli.run(["build", "--out", "a", "--out", "b"], at: "2026-03-02T09:00:00+01:00")
-        XCTAssertEqual(twice.status, 0, twice.err)
-        XCTAssertTrue(twice.out.contains("into b/"), twice.out)
+        XCTAssertEqual(twice.status, 64, twice.err)
+        XCTAssertTrue(twice.err.hasPrefix("egofix: --out is given twice"), twice.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cli.workdir + "/b") || FileManager.default.fileExists(atPath: cli.workdir + "/a"))
         let help = try cli.run(["build", "--help"], at: "2026-03-02T09:00:00+01:00")
         XCTAssertEqual(help.status, 0)
         XCTAssertTrue(help.out.contains("USAGE: egofix build"), help.out)

@@ -255,10 +255,10 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(r.err.contains("render pages: "), r.err)
         for extra in [[String](), ["--seed", "7", "--seed", "7"]] {
             r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--base-url", "ftp://example.org"] + extra)
-            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.status, 64, "the command line itself")
             XCTAssertEqual(r.err, "egofix: --base-url must start with https:// or http://.\n")
             r = try buildDemo(into: out, env: ["TZ": "UTC"], arguments: ["build", "--demo", "--out", out, "--years=-2"] + extra)
-            XCTAssertEqual(r.status, 1)
+            XCTAssertEqual(r.status, 64)
             XCTAssertEqual(r.err.split(separator: "\n").count, 1, r.err)
             XCTAssertTrue(r.err.contains("--years"), r.err)
         }

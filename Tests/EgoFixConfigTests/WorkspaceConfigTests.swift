@@ -25,6 +25,8 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("time_zone = \"Mars/Olympus\""), "egofix.toml:1: unknown time zone 'Mars/Olympus'; use an IANA name such as Europe/Berlin.")
         XCTAssertTrue(message("title = unquoted").hasPrefix("egofix.toml:1: 'title' must be a quoted string"), message("title = unquoted"))
         XCTAssertEqual(message("title = 3"), "egofix.toml:1: 'title' must be a quoted string.")
+        // Not closed: said so (it passed on the TOML reader's words about control characters).
+        XCTAssertEqual(message("title = \"x\nstore = \"a.sqlite\""), "egofix.toml:1: 'title' is a string that is not closed: add the closing \" at the end of the line.")
         XCTAssertEqual(message("[site]"), "egofix.toml:1: tables are not used in egofix.toml; put every key at the top level.")
         XCTAssertEqual(message("base_url = \"example.org\""), "egofix.toml:1: base_url must start with https:// or http://.")
         // A path that a browser reads as another host: the 404 page's links, made from it, left the site.

@@ -48,7 +48,7 @@ package struct BuildArguments: Equatable, Sendable {
         if isatty(STDERR_FILENO) == 1 { request.progress = { StandardStreams.error("egofix: " + $0 + "\n") } }
         let result: SiteBuildResult
         do { result = try await SitePipeline.run(request) } catch let e as SiteBuildFailure {
-            throw CLIError(e.description, code: e.signal.map { 128 + $0 } ?? 1)
+            throw CLIError(e.description, code: e.signal.map { 128 + $0 } ?? (e.isUsage ? 64 : 1))
         }
 
         for line in result.notesNotOnTheSite {

@@ -21,7 +21,7 @@ struct Calibrate: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard (1...100_000).contains(runs) else { throw CLIError("--runs must be between 1 and 100000.") }
+        guard (1...100_000).contains(runs) else { throw CLIError("--runs must be between 1 and 100000.", code: 64) }
         let r = Calibration.run(runs: runs, seed: seed)
         if json {
             Swift.print(try JSONOut.encode(JSONOutput(

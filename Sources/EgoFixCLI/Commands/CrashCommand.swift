@@ -40,7 +40,7 @@ struct CrashCommand: AsyncParsableCommand {
         }
         if let context {
             guard let c = EventContext.parse(context) else {
-                throw keepingPipedNote(CLIError("unknown context '\(context)'. Use one of: \(EventContext.words)."))
+                throw keepingPipedNote(CLIError("unknown context '\(context)'. Use one of: \(EventContext.words).", code: 64))
             }
             ctx = c
         }

@@ -15,7 +15,7 @@ struct Demo: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Seed.", valueName: "n")) var seed: UInt64 = 7
 
     func run() async throws {
-        guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
+        guard DemoSite.years.contains(years) else { throw CLIError("--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).", code: 64) }
         // A made-up year in the default store would be taken for the person's own: `init` then
         // refuses ("already holds a practice") and `today` goes on from the demo's last day.
         // So would a store named by its own path (egofix.toml's example once was the default path).

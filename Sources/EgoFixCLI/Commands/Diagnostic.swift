@@ -38,7 +38,7 @@ struct Diagnostic: AsyncParsableCommand {
         let inWindow = DiagnosticSchedule.reviewedWeek(now: s.now, calendar: s.calendar) != nil
         let closed = "diagnostic due. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays open through Monday."
         if redo {
-            guard !skip else { throw CLIError("--redo and --skip: pass one of them. Nothing recorded.") }
+            guard !skip else { throw CLIError("--redo and --skip: pass one of them. Nothing recorded.", code: 64) }
             guard inWindow || anyway else {
                 throw CLIError("no diagnostic open to take again. It opens Sunday at \(Thresholds.diagnosticOpensSundayHour):00 and stays "
                                + "open through Monday; --anyway --redo takes this week's again. Nothing recorded.")
@@ -48,7 +48,7 @@ struct Diagnostic: AsyncParsableCommand {
         }
         if skip {
             // Ratings with --skip would be dropped unread; which one was meant is the user's call.
-            guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.") }
+            guard rate.isEmpty else { throw CLIError("--skip and --rate: pass one of them. Nothing recorded.", code: 64) }
             let done = try await done()
             let noted = done || !due || noteSkipped(s, week)
             // Outside the window there is nothing to skip (it said "Skipped" on a Wednesday).
@@ -274,7 +274,7 @@ struct Diagnostic: AsyncParsableCommand {
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
         let parts = r.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context].") }
+        guard parts.count == 2 else { throw CLIError("--rate '\(r)': expected slug=quiet|present|loud[@context]. Nothing recorded.", code: 64) }
         let bug: Bug
         do { bug = try await s.bug(slug: parts[0]) } catch PracticeError.unknownBug(let typed, let nearest?) {
             // The nearest slug named when it is a bug the diagnostic cannot rate, and why: the

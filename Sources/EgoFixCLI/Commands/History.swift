@@ -20,7 +20,7 @@ struct History: AsyncParsableCommand {
     struct JSONOutput: Encodable { let from: String, to: String, days: [JSONDay], byBug: [JSONBug] }
 
     func run() async throws {
-        guard (1...3660).contains(days) else { throw CLIError("--days must be between 1 and 3660.") }
+        guard (1...3660).contains(days) else { throw CLIError("--days must be between 1 and 3660.", code: 64) }
         let s = try Session.open(options)
         try await s.ensureCatalogue()
         _ = try await s.profile()

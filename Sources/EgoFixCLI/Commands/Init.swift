@@ -35,7 +35,7 @@ struct Init: AsyncParsableCommand {
 
     private func start(_ s: Session) async throws {
         if let from {
-            if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both. Nothing was changed.") }
+            if bug != nil { throw CLIError("--from joins a practice that already has its primary bug; pass --from or --bug, not both. Nothing was changed.", code: 64) }
             if from.isEmpty { throw SyncCommand.emptyFolder }
             return try await SyncCommand.sync(s, dir: from, requireEmpty: true)
         }

@@ -197,7 +197,7 @@ enum OutcomeCommand {
         }
         switch config {
         case .counter?:
-            if let c = o.count, c < 0 { throw CLIError("--count must be 0 or more. Nothing recorded.") }
+            if let c = o.count, c < 0 { throw CLIError("--count must be 0 or more. Nothing recorded.", code: 64) }
             return o.count.map { InteractionOutcome(count: $0) }
         case .quiz(let q)?:
             guard let id = o.option else { return nil }

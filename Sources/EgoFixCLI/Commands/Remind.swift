@@ -33,8 +33,8 @@ struct Remind: AsyncParsableCommand {
     var uninstall = false
 
     func run() async throws {
-        if install && uninstall { throw CLIError("--install and --uninstall undo each other; pass one.") }
-        if !install, printUnits { throw CLIError("--print goes with --install.") }
+        if install && uninstall { throw CLIError("--install and --uninstall undo each other; pass one. Nothing was changed.", code: 64) }
+        if !install, printUnits { throw CLIError("--print goes with --install. Nothing was changed.", code: 64) }
         if uninstall, at != nil { throw CLIError("--at sets a time; --uninstall removes the units whatever their time. Pass one.") }
         let time = try at.map { text in
             guard let t = ReminderTime(text) else {

@@ -21,7 +21,7 @@ struct TimerCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let n = seconds, !(1...TimerFace.maxSeconds).contains(n) {
-            throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds). Nothing to run.")
+            throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds). Nothing to run.", code: 64)
         }
         let s = try Session.open(options)
         let (completion, fix, daily) = try await s.store.transaction { () -> (FixCompletion, Fix, Fix?) in

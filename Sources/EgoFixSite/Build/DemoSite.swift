@@ -14,7 +14,7 @@ public enum DemoSite {
     /// its stored patterns are that run's (`SiteOptions.patternsAreDetection`).
     public static func make(years: Int, seed: UInt64, catalogue: SeedCatalogue,
                             onShare: @escaping (Fix, Bug) -> Void) throws -> SitePractice {
-        guard DemoSite.years.contains(years) else { throw SiteBuildFailure(description: "--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).") }
+        guard DemoSite.years.contains(years) else { throw SiteBuildFailure(description: "--years must be between \(DemoSite.years.lowerBound) and \(DemoSite.years.upperBound).", isUsage: true) }
         let calendar = UserCalendar.make(timeZone: TimeZone(identifier: zone) ?? TimeZone(secondsFromGMT: 3600) ?? .current)
         guard let now = InstantText.parse(endDate) else { throw SiteBuildFailure(description: "internal: bad demo end date") }
         var bugs: [UUID: Bug] = [:]

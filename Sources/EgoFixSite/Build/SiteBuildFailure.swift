@@ -8,10 +8,13 @@ public struct SiteBuildFailure: Error, CustomStringConvertible {
     public var isBusy = false
     /// The signal that stopped the build (Ctrl-C: SIGINT), if one did.
     public var signal: Int32?
+    /// The command line itself is wrong (a --years or --base-url out of its kind or range): exit 64.
+    public var isUsage = false
 
-    public init(description: String, isBusy: Bool = false) {
+    public init(description: String, isBusy: Bool = false, isUsage: Bool = false) {
         self.description = description
         self.isBusy = isBusy
+        self.isUsage = isUsage
     }
 
     /// The site's own errors as one line; any other error as it is.

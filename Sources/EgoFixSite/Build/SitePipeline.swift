@@ -140,12 +140,12 @@ public final class SitePipeline: @unchecked Sendable {
     static func baseURL(_ given: String?) throws -> String? {
         guard let b = given else { return nil }
         if let problem = ConfigLimits.baseURLProblem(b) {
-            throw SiteBuildFailure(description: "--base-url \(problem).")
+            throw SiteBuildFailure(description: "--base-url \(problem).", isUsage: true)
         }
         // The same limits as base_url in egofix.toml: it is copied into every feed entry and card.
         let max = ConfigLimits.maxValueLength["base_url"] ?? 2048
         guard b.unicodeScalars.count <= max, !b.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
-            throw SiteBuildFailure(description: "--base-url must be at most \(max) characters, with no control characters.")
+            throw SiteBuildFailure(description: "--base-url must be at most \(max) characters, with no control characters.", isUsage: true)
         }
         return b.hasSuffix("/") ? b : b + "/"
     }
