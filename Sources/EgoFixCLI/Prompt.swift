@@ -60,8 +60,8 @@ enum Prompt {
         for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
         // What enter does, said before it is needed (the diagnostic's skip showed only after a
         // wrong answer), unless the question says it.
-        // With no skip (init's menu), what leaves: Ctrl-D, with nothing done.
         if let skip, !question.contains("enter") { Swift.print("  (1 to \(options.count), or enter \(skip))") }
+        // With no skip (init's menu), what leaves: Ctrl-D, with nothing done.
         if skip == nil { Swift.print("  (1 to \(options.count), or Ctrl-D to leave)") }
         while true {
             guard let a = ask(">") else {

@@ -616,13 +616,7 @@ extension BadInputTests {
 
 /// The refusal audit (helper 103): text lost before the store was opened, options given twice,
 /// and refusals that were untrue or gave no way on.
-final class RefusalAuditTests: XCTestCase {
-    func onboarded() throws -> CLI {
-        let cli = try CLI()
-        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
-        return cli
-    }
-
+extension BadInputTests {
     /// A heredoc's text, refused before the store was opened (a mistyped --store or --now, a
     /// line that does not parse), is kept and named, as every refused text is: it was dropped.
     func test_badInput_aHeredocRefusedBeforeTheStoreIsOpenedIsKept() throws {

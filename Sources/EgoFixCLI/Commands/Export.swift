@@ -10,7 +10,7 @@ struct Export: AsyncParsableCommand {
 
     func run() async throws {
         // ("cannot write  (No such file or directory)", with nothing where the path goes.)
-        if file.isEmpty { throw CLIError("the export's path is empty. Give a file, such as egofix-export.json, or - for standard output. Nothing was written.") }
+        if file.isEmpty { throw CLIError("the export's path is empty. Give a file, such as egofix-export.json, or - for standard output. Nothing was written.", code: 64) }
         let s = try Session.open(options)
         if file != "-", SafeFile.isStore(file, store: s.storePath) {
             throw CLIError("refused to write \(file): it is the store itself. Give another path for the export. Nothing was written.")

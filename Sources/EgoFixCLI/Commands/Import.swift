@@ -12,7 +12,7 @@ struct Import: AsyncParsableCommand {
     @Flag(help: "Replace a store that already holds a practice (a backup is kept).") var replace = false
 
     func run() async throws {
-        if file.isEmpty { throw CLIError("the export's path is empty. Give the file `egofix export` wrote, or - for standard input. Nothing was changed.") }
+        if file.isEmpty { throw CLIError("the export's path is empty. Give the file `egofix export` wrote, or - for standard input. Nothing was changed.", code: 64) }
         let data = file == "-" ? try standardInput() : try fileData()
         try await importing(data, named: file == "-" ? "standard input" : file)
     }

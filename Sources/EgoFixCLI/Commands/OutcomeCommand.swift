@@ -20,9 +20,6 @@ struct OutcomeOptions: ParsableArguments {
 }
 
 enum OutcomeCommand {
-    /// From when an outcome before `today` gives today's fix: `remind_at`, or the start of the day
-    /// once the timer has announced the fix ("Fix #041 is ready."), which it does at its own time
-    /// when installed with `remind --install --at`.
     /// What adds the answer, choice or count an outcome was marked without ("No answer recorded."):
     /// the week page shows the line alone; the command says how to mend it the same day.
     static func addedBy(_ c: FixCompletion, fix: Fix) -> String {
@@ -34,6 +31,9 @@ enum OutcomeCommand {
         }
     }
 
+    /// From when an outcome before `today` gives today's fix: `remind_at`, or the start of the day
+    /// once the timer has announced the fix ("Fix #041 is ready."), which it does at its own time
+    /// when installed with `remind --install --at`.
     static func givingTodaysFix(_ s: Session) -> ReminderTime {
         let announced = SentReminders(store: s.storePath, environment: Session.environment()).sentFix(on: LocalDay(s.now, calendar: s.calendar))
         return announced ? .startOfDay : s.config.remindAt ?? .standard

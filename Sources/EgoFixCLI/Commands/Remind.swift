@@ -35,7 +35,7 @@ struct Remind: AsyncParsableCommand {
     func run() async throws {
         if install && uninstall { throw CLIError("--install and --uninstall undo each other; pass one. Nothing was changed.", code: 64) }
         if !install, printUnits { throw CLIError("--print goes with --install. Nothing was changed.", code: 64) }
-        if uninstall, at != nil { throw CLIError("--at sets a time; --uninstall removes the units whatever their time. Pass one.") }
+        if uninstall, at != nil { throw CLIError("--at sets a time; --uninstall removes the units whatever their time. Pass one. Nothing was changed.", code: 64) }
         let time = try at.map { text in
             guard let t = ReminderTime(text) else {
                 throw CLIError("--at '\(Terminal.visible(text))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.")

@@ -19,7 +19,7 @@ struct SyncCommand: AsyncParsableCommand {
     @OptionGroup var options: StoreOptions
 
     /// `sync ""` and `init --from ""` ("egofix:  is not a folder.").
-    static let emptyFolder = CLIError("the folder's path is empty. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed.")
+    static let emptyFolder = CLIError("the folder's path is empty. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed.", code: 64)
 
     @Argument(help: ArgumentHelp("The shared folder.", valueName: "dir"))
     var dir: String
