@@ -32,10 +32,11 @@ public enum NameShape {
     }
 
     /// The name among `names` a person most likely meant by `typed`: the one equal to it but for
-    /// case (`Need-To-Be-Right`) or for spaces and underscores where it has hyphens, else the nearest within `within` edits (Levenshtein). Of two as
-    /// near, `firstOfEquals` names the alphabetically first (`bugz`: `bug`, a hint among a few
-    /// short command names); without it neither (`need-to-be-rite` is as near to `-right` as to
-    /// `-liked`, and naming one would be a guess). Nil when none is, or `typed` is one of them.
+    /// case (`Need-To-Be-Right`) or for spaces and underscores where it has hyphens, else the
+    /// nearest within `within` edits (Levenshtein). Of two as near, `firstOfEquals` names the
+    /// alphabetically first (`bugz`: `bug`, a hint among a few short command names); without it
+    /// neither (`need-to-be-rite` is as near to `-right` as to `-liked`, and naming one would be
+    /// a guess). Nil when none is, or `typed` is one of them.
     public static func nearest(_ typed: String, among names: [String], within: Int = 2, firstOfEquals: Bool = false) -> String? {
         guard !names.contains(typed) else { return nil }
         let lower = typed.lowercased()
