@@ -56,7 +56,7 @@ enum Prompt {
     /// A numbered menu. `skip` says what enter does ("to skip", "for your primary bug"); without
     /// one, enter asks again.
     static func choose(_ question: String, _ options: [String], skip: String? = "to skip") -> Choice {
-        Swift.print(Terminal.neutralised(question, keepingStyle: true))
+        for line in Text.fitted(question) { Swift.print(Terminal.neutralised(line, keepingStyle: true)) }
         for (i, o) in options.enumerated() { Swift.print(Terminal.neutralised("  \(i + 1)  \(o)", keepingStyle: true)) }
         // What enter does, said before it is needed (the diagnostic's skip showed only after a
         // wrong answer), unless the question says it.
@@ -70,7 +70,7 @@ enum Prompt {
             }
             if a.isEmpty, skip != nil { return .skipped }
             if let n = Int(a), (1...options.count).contains(n) { return .picked(n - 1) }
-            Swift.print("  a number from 1 to \(options.count)" + (skip.map { ", or enter \($0)" } ?? ""))
+            for line in Text.fitted("  a number from 1 to \(options.count)" + (skip.map { ", or enter \($0)" } ?? "")) { Swift.print(line) }
         }
     }
 

@@ -237,7 +237,7 @@ enum ReflectionInput {
         guard args.first != "import", isatty(STDIN_FILENO) == 0, standardInputIsInherited else { return "" }
         var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 200) == 1, ready.revents & Int16(POLLIN) != 0 else { return "" }
-        let what = args.first == "crash" ? "note" : "reflection"
+        let what = args.first == "crash" ? "note" : ["applied", "skipped", "failed", "amend"].contains(args.first ?? "") ? "reflection" : "text"
         let refusal = CLIError("")
         guard let named = keepingUnread(refusedBy: refusal, message: nil, edit: false, what: what) as? CLIError, !named.message.isEmpty else { return "" }
         return named.message

@@ -222,10 +222,6 @@ package struct Session {
         }
         let missing = !SQLiteStore.exists(at: path) || emptyFile
         if ifMissing != .create, missing {
-            // A link to nothing: `init` refuses it, so "init starts one there" sent the reader to a refusal.
-            if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path), !emptyFile {
-                throw CLIError(StoreError.danglingLink(path: path, target: target).description)
-            }
             guard ifMissing == .inMemory else { throw noStore(at: path, from: source) }
             // A store named and not there (a typo) is said: the catalogue with every bug
             // inactive read as one's own practice with everything off.
@@ -300,6 +296,10 @@ package struct Session {
     /// The refusal when no store is at `path`: where the path came from, and what to do. One
     /// sentence for every command (they said it three ways).
     package static func noStore(at path: String, from source: StoreSource, orDemo: Bool = false) -> CLIError {
+        // A link to nothing: `init` refuses it, so "init starts one there" sent the reader to a refusal.
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: path) {
+            return CLIError(StoreError.danglingLink(path: path, target: target).description)
+        }
         let start = "`egofix init --bug SLUG` starts one there (`egofix bugs` lists the slugs)"
             + (orDemo ? "; `egofix build --demo` builds the demo site." : ".")
         switch source {

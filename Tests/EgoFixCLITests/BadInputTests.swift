@@ -629,7 +629,7 @@ extension BadInputTests {
         for (args, what) in [(["applied", "--store", cli.workdir + "/typo.sqlite"], "reflection"),
                              (["applied", "--now", "2026-03-02"], "reflection"),
                              (["applied", "--count", "abc"], "reflection"),
-                             (["aplied"], "reflection"),
+                             (["aplied"], "text"),
                              (["crash", "--now", "tomorrow"], "note")] {
             let r = try cli.run(args, wrapper: shell, namingTheStore: args.contains("--store") ? false : true)
             XCTAssertNotEqual(r.status, 0, "\(args)")

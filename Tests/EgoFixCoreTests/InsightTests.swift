@@ -162,7 +162,8 @@ final class InsightTests: XCTestCase {
         // The label says in words what the shade says: its depth (the graph's only other channel).
         XCTAssertEqual(g.cells[6].label, "2026-03-08: 1 applied, 1 crash, depth \(g.cells[6].depth) of 4")
         XCTAssertEqual(g.cells[0].label, "2026-03-02: 1 applied, depth 1 of 4")
-        XCTAssertEqual(g.cells[3].label, "2026-03-05: opened, no outcome")
+        // Opened with no fix given (a rest day): not "no outcome", which read as a fix left unmarked.
+        XCTAssertEqual(g.cells[3].label, "2026-03-05: opened, no fix given")
         XCTAssertEqual(g.cells[4].label, "2026-03-06: nothing")
     }
 

@@ -36,7 +36,7 @@ package struct BuildArguments: Equatable, Sendable {
         let config: WorkspaceConfig
         do { config = try Session.loadConfig(folder: workspace, checkingTimeZone: false) } catch let e as WorkspaceConfig.ParseError { throw CLIError(e.description) }
         if let problem = config.siteProblems.first { throw CLIError(problem.description) }
-        if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.") }
+        if out?.trimmingCharacters(in: .whitespaces).isEmpty == true { throw CLIError("--out is empty. Give a folder, or leave --out out for egofix.toml's output or site.", code: 64) }
         let outputPath = out.map { BuildArguments.outputPath(Session.expandTilde($0), in: cwdPath) }
             ?? BuildArguments.outputPath(config.output ?? "site", in: workspace)
         var request = SiteBuildRequest.workspace(workspace, config: config, outputPath: outputPath, baseURL: baseURL ?? config.baseURL,

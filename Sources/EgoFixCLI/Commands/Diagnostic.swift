@@ -17,7 +17,7 @@ struct Diagnostic: AsyncParsableCommand {
     @Option(help: ArgumentHelp("slug=quiet|present|loud[@context]. Repeatable. A context, where it was loudest, only after "
                                + "present or loud: work, home, social, family, online, unsure.", valueName: "rating"))
     var rate: [String] = []
-    @Flag(help: "Skip this week. Records nothing; today, status and remind stop asking about it.") var skip = false
+    @Flag(help: "Skip this week. Records no ratings; today, status and remind stop asking about it.") var skip = false
     @Flag(help: "Record even outside the Sunday-evening-to-Monday window (reviews the current week).") var anyway = false
     @Flag(help: ArgumentHelp("Take the week's diagnostic again, its ratings replaced (one typed wrong). While it is open, "
                              + "or with --anyway for this week's.")) var redo = false
@@ -256,20 +256,25 @@ struct Diagnostic: AsyncParsableCommand {
         // a week of zeros), nor the week after one the practice began partway through (its days
         // before day one were counted as zeros): as the site's week pages.
         let first = recorded.practiceStart(of: user)
+        // One line, or on a terminal too narrow for it (76 columns at most) a count a line.
+        func counted(_ parts: [String]) -> [String] {
+            let line = parts.joined(separator: "   ")
+            return line.count <= Text.lineWidth ? [line] : [parts[0]] + parts.dropFirst().map { "  " + $0 }
+        }
         guard let compared = WeekComparison.daysBefore(week: week, today: s.today, practiceStart: first) else {
-            return ["WEEK \(week.isoWeekLabel)   applied \(now.applied)   skipped \(now.skipped)   failed \(now.failed)   crashes \(now.crashes)",
-                    s.style.dim(first >= week ? "// The practice's first week: no week before it to compare."
-                                              : "// The practice began partway through the week before: no whole week to compare.")]
+            return counted(["WEEK \(week.isoWeekLabel)", "applied \(now.applied)", "skipped \(now.skipped)", "failed \(now.failed)", "crashes \(now.crashes)"])
+                + Text.fitted(first >= week ? "// The practice's first week: no week before it to compare."
+                                            : "// The practice began partway through the week before: no whole week to compare.").map { s.style.dim($0) }
         }
         let before = counts(compared)
         func cell(_ n: Int, _ was: Int) -> String { n == was ? "\(n)" : "\(n) (\(was))" }
         let differs = now != before
         let underWay = WeekComparison.isUnderWay(week: week, today: s.today)
         let than = underWay ? "the same days of the week before" : "the week before"
-        return ["WEEK \(week.isoWeekLabel)   applied \(cell(now.applied, before.applied))   skipped \(cell(now.skipped, before.skipped))   "
-                + "failed \(cell(now.failed, before.failed))   crashes \(cell(now.crashes, before.crashes))",
-                s.style.dim(differs ? "// In parentheses: \(than), where it differs."
-                                    : underWay ? "// Unchanged from \(than)." : "// The same as \(than).")]
+        return counted(["WEEK \(week.isoWeekLabel)", "applied \(cell(now.applied, before.applied))", "skipped \(cell(now.skipped, before.skipped))",
+                        "failed \(cell(now.failed, before.failed))", "crashes \(cell(now.crashes, before.crashes))"])
+            + Text.fitted(differs ? "// In parentheses: \(than), where it differs."
+                                  : underWay ? "// Unchanged from \(than)." : "// The same as \(than).").map { s.style.dim($0) }
     }
 
     func parse(_ r: String, _ s: Session) async throws -> BugDiagnosticResponse {
@@ -287,17 +292,17 @@ struct Diagnostic: AsyncParsableCommand {
         // Empty parts kept: "loud@" is a malformed context, not "loud".
         let valueParts = parts[1].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         guard let intensity = BugIntensity(rawValue: valueParts[0].lowercased()) else {
-            throw CLIError("--rate '\(r)': '\(valueParts[0])' is not quiet, present or loud.")
+            throw CLIError("--rate '\(r)': '\(valueParts[0])' is not quiet, present or loud. Nothing recorded.", code: 64)
         }
         var ctx: EventContext?
         if valueParts.count == 2 {
             // "unsure" is what the asking form offers; it is stored as unknown.
             guard let c = EventContext.parse(valueParts[1]) else {
-                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.words).")
+                throw CLIError("--rate '\(r)': unknown context '\(valueParts[1])'. Use one of: \(EventContext.words). Nothing recorded.", code: 64)
             }
             // The context says where the bug was loudest, so it is asked only when it was not quiet (spec).
             guard intensity != .quiet else {
-                throw CLIError("--rate '\(r)': a quiet bug has no context. Drop '@\(valueParts[1])', or rate it present or loud.")
+                throw CLIError("--rate '\(r)': a quiet bug has no context. Drop '@\(valueParts[1])', or rate it present or loud. Nothing recorded.", code: 64)
             }
             ctx = c
         }

@@ -54,7 +54,7 @@ struct Patterns: AsyncParsableCommand {
             // any case, with a hyphen or a space between the words).
             let shown = dismiss.lowercased().replacingOccurrences(of: "-", with: " ")
             guard let type = PatternType(rawValue: dismiss) ?? PatternType.allCases.first(where: { PatternCopy.name($0) == shown }) else {
-                throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map { PatternCopy.name($0) == $0.rawValue ? $0.rawValue : "\(PatternCopy.name($0)) (\($0.rawValue))" }.joined(separator: ", ")).")
+                throw CLIError("unknown pattern type '\(dismiss)'. Types: \(PatternType.allCases.map { PatternCopy.name($0) == $0.rawValue ? $0.rawValue : "\(PatternCopy.name($0)) (\($0.rawValue))" }.joined(separator: ", ")). Nothing dismissed.", code: 64)
             }
             // A type dismissed already holds: said, with exit 0, and nothing recorded again (a
             // second dismissal said "Noted." and added another event).

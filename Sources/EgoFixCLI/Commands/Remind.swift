@@ -38,11 +38,11 @@ struct Remind: AsyncParsableCommand {
         if uninstall, at != nil { throw CLIError("--at sets a time; --uninstall removes the units whatever their time. Pass one. Nothing was changed.", code: 64) }
         let time = try at.map { text in
             guard let t = ReminderTime(text) else {
-                throw CLIError("--at '\(Terminal.visible(text))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.")
+                throw CLIError("--at '\(Terminal.visible(text))' is not a time of day. Use HH:MM, such as 09:00 or 18:30.", code: 64)
             }
             return t
         }
-        if notify, install || uninstall { throw CLIError("--notify is what the installed timer runs; leave it out of --install and --uninstall.") }
+        if notify, install || uninstall { throw CLIError("--notify is what the installed timer runs; leave it out of --install and --uninstall.", code: 64) }
         if install { return try installUnits(at: time) }
         if uninstall { return try uninstallUnits() }
         let s = try Session.open(options)

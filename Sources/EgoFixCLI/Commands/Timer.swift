@@ -27,9 +27,11 @@ struct TimerCommand: AsyncParsableCommand {
         let (completion, fix, daily) = try await s.store.transaction { () -> (FixCompletion, Fix, Fix?) in
             try await s.ensureCatalogue()
             let (c, f): (FixCompletion, Fix)
+            // ("no pending fix to mark": the timer marks nothing.)
             do { (c, f) = try await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: s.now) } catch PracticeError.noPendingFix {
-                // ("no pending fix to mark": the timer marks nothing.)
                 throw CLIError("no pending fix to time. `egofix today` gives today's, if the day has one. Nothing to run.")
+            } catch PracticeError.yesterdaysFixClosed(let fix) {
+                throw CLIError("no pending fix to time: yesterday's, \(fix), closed unmarked at midnight. `egofix today` gives today's, if the day has one. Nothing to run.")
             }
             // Behind a crash's quick fix, the day's fix `today` shows (and says `timer` runs).
             guard f.type == .quickFix else { return (c, f, nil) }

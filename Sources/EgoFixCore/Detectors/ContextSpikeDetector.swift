@@ -100,10 +100,13 @@ public struct ContextSpikeDetector: DataDetector {
             let unit = c.group == nil ? "ratings that were" : "weeks it was"
             body = "In the \(unit) only present, \(Self.noun(c.ctx)) came up \(c.present.filter { $0.context == c.ctx }.count) of \(c.present.count) times. "
         } else if c.present.isEmpty {
-            // p = 1, said why: "6 of your 6 loud weeks ... could be chance" read as a contradiction.
-            body = "No \(c.group == nil ? "rating" : "week") was only present to set these against, so this cannot yet tell \(Self.noun(c.ctx)) from \(c.group == nil ? "the bugs themselves" : "the bug itself"). "
+            // p = 1, said why: "6 of your 6 loud weeks ... could be chance" read as a contradiction,
+            // and the closing line below draws the conclusion this cannot.
+            body = "No \(c.group == nil ? "rating" : "week") was only present to set these against, so this cannot yet tell \(Self.noun(c.ctx)) from \(c.group == nil ? "the bugs themselves" : "the bug itself")."
         }
-        body += c.group == nil ? "Different bugs, the same room. The room may be the common factor." : "The bug is the same everywhere. The volume is not."
+        if !c.present.isEmpty {
+            body += c.group == nil ? "Different bugs, the same room. The room may be the common factor." : "The bug is the same everywhere. The volume is not."
+        }
         let first = data.ratings.first { c.group == nil || $0.bugId == c.group }?.week ?? data.today
         let basis = PatternCopy.basis("\(Plural.of(c.n, c.group == nil ? "loud rating" : "loud week", c.group == nil ? "loud ratings" : "loud weeks")) over \(Plural.of(data.weeks(since: first), "week", "weeks"))",
                                       severity: severity)

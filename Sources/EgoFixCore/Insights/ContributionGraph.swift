@@ -75,7 +75,8 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.reflections, "reflection", "reflections")
             part(a.diagnostics, "diagnostic", "diagnostics")
             part(a.reboots, "reboot", "reboots")
-            if first { put(color == .opened ? "opened, no outcome" : "nothing") } else if color == .opened { put(", no outcome") }
+            // Opened with no fix given (a rest day, as `today` said it) is not a fix left unmarked.
+            if first { put(color != .opened ? "nothing" : a.unmarked == 0 ? "opened, no fix given" : "opened, no outcome") } else if color == .opened { put(", no outcome") }
             // The shade in words: depth is what the graph says by shade alone.
             if color != .empty && color != .opened {
                 put(", depth ")
