@@ -315,6 +315,8 @@ final class LifetimeCommandTests: XCTestCase {
             let menu = lines.drop { $0 != "Primary bug:" }.prefix { !$0.hasPrefix(">") }
             XCTAssertGreaterThan(menu.count, 5, r.out)
             for line in menu { XCTAssertLessThanOrEqual(line.count, columns, line) }
+            // And the line above the menu (52 columns).
+            for line in lines.prefix(while: { $0 != "Primary bug:" }) { XCTAssertLessThanOrEqual(line.count, columns, line) }
             XCTAssertTrue(menu.joined(separator: " ").contains("Adjusting your opinions"), r.out)
         }
     }
@@ -327,11 +329,12 @@ final class LifetimeCommandTests: XCTestCase {
         let cli = try CLI(zone: "Europe/Berlin")
         XCTAssertEqual(try cli.run(["demo", "--years", "1"], at: "2026-11-22T19:00:00Z").status, 0)
         let monday = "2026-11-23T19:00:00+01:00"
-        for args in [["status"], ["history"], ["diagnostic"]] {
+        for args in [["status"], ["history"], ["bugs"], ["diagnostic"]] {
             // The diagnostic answered, a wrong answer first: its re-prompt and the week's summary too.
             let r = try cli.runInTerminal(args, at: monday, input: args == ["diagnostic"] ? "9\n1\n1\n1\n" : "\u{04}", before: "stty cols 40")
             let lines = r.out.components(separatedBy: "\r\n").filter { !$0.hasPrefix(">") }
             XCTAssertGreaterThan(lines.count, 8, r.out)
+            if args == ["bugs"] { XCTAssertTrue(lines.contains("  active  primary"), r.out) }
             for line in lines {
                 XCTAssertLessThanOrEqual(line.count, 40, line)
                 XCTAssertEqual(line.filter { $0 == "`" }.count % 2, 0, "a command split: \(line)")

@@ -41,10 +41,15 @@ struct Bugs: AsyncParsableCommand {
         for b in bugs {
             let state = b.stateWords
             let primary = b.id == user?.primaryBugId
-            out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + (primary ? pad(state, 19) + " " + s.style.dim("primary") : state))
+            if 20 + 1 + 19 + 1 + 7 <= Text.lineWidth {
+                out.append(s.style.paint(pad(b.slug, 20), b.color) + " " + (primary ? pad(state, 19) + " " + s.style.dim("primary") : state))
+            } else {
+                // A narrow terminal: the state under the slug (the line ran to 48 columns).
+                out += [s.style.paint(b.slug, b.color), "  " + state + (primary ? "  " + s.style.dim("primary") : "")]
+            }
             out += Text.wrap(b.description, indent: "  ").map { s.style.dim($0) }
         }
-        out += ["", s.style.dim("// egofix bug activate SLUG | egofix bug deactivate SLUG")]
+        out += [""] + Text.wrapComment("`egofix bug activate SLUG`, `egofix bug deactivate SLUG`").map { s.style.dim($0) }
         s.print(out)
     }
 }

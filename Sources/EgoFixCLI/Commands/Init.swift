@@ -54,7 +54,7 @@ struct Init: AsyncParsableCommand {
             let store = s.store, made = s.createdStore, wasEmpty = s.storeWasEmptyFile
             let interrupt = Prompt.onInterrupt(saying: "Nothing started.") { if made { store.removeIfUnused(keepingFile: wasEmpty) } }
             defer { interrupt.cancel() }
-            Swift.print("Pick the bug that runs the most in your legacy code.\nOthers can be activated later.\n")
+            s.print(Text.wrap("Pick the bug that runs the most in your legacy code.\nOthers can be activated later.") + [""])
             // Numbered as the crash log numbers them; enter is no answer here (there is no default).
             let menu = Session.inCatalogueOrder(vm.bugs)
             // Titles padded to one column, so the descriptions line up, each description wrapped
