@@ -30,6 +30,8 @@ public final class SQLiteStore: Sendable {
     /// The folders this open made for the file, deepest first: a refused command removes them
     /// with the file (a refused sync left ~/.local/share/egofix behind).
     private let madeFolders: [String]
+    /// The folders made for a new store file, deepest first (`init --store` into a folder not there yet).
+    public var foldersMade: [String] { madeFolders }
     /// The copy of the file made before this open moved an earlier egofix's store to the current
     /// schema (`<store>.backup-schema-v4`), or nil.
     public let upgradeBackup: String?

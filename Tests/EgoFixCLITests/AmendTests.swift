@@ -100,11 +100,12 @@ final class AmendTests: XCTestCase {
         let tomorrow = try cli.run(["amend", "skipped"], at: "2026-03-09T08:00:00Z")
         XCTAssertNotEqual(tomorrow.status, 0)
         XCTAssertTrue(tomorrow.err.contains("was made on 2026-03-08. A day's marks close with the day"), tomorrow.err)
+        // A number no fix has is said so ("FIX #999 has no mark today" of a fix there is none of).
         let wrongFix = try cli.run(["amend", "--fix", "999"], at: "2026-03-08T10:02:00Z")
-        XCTAssertTrue(wrongFix.err.contains("FIX #999 has no mark today"), wrongFix.err)
-        // --fix takes the label status --json prints, as share takes it.
-        let label = try cli.run(["amend", "--fix", "FIX #999"], at: "2026-03-08T10:02:00Z")
-        XCTAssertTrue(label.err.contains("FIX #999 has no mark today"), label.err)
+        XCTAssertTrue(wrongFix.err.contains("no FIX #999 in the catalogue"), wrongFix.err)
+        // --fix takes the label status --json prints, as share takes it; a fix not marked today says so.
+        let label = try cli.run(["amend", "--fix", "FIX #001"], at: "2026-03-08T10:02:00Z")
+        XCTAssertTrue(label.err.contains("FIX #001 has no mark today"), label.err)
         let zero = try cli.run(["amend", "--fix", "#0"], at: "2026-03-08T10:02:00Z")
         XCTAssertEqual(zero.status, 64)
         XCTAssertTrue(zero.err.contains("--fix takes a fix's number, 1 or more"), zero.err)

@@ -690,6 +690,13 @@ extension BadInputTests {
         XCTAssertEqual(try store.mark("applied", at: "2026-03-02T09:00:00Z").status, 0)
         let timer = try store.run(["timer"], at: "2026-03-03T07:00:00Z")
         XCTAssertFalse(timer.err.contains("to mark"), timer.err)
+        // `amend --fix` with a number no fix has ("FIX #999 has no mark today").
+        let none = try store.run(["amend", "--fix", "999"], at: "2026-03-02T09:10:00Z")
+        XCTAssertTrue(none.err.hasPrefix("egofix: no FIX #999 in the catalogue."), none.err)
+        // A store in a folder that was not there: the folder made is said (a typo became a folder).
+        let deep = cli.workdir + "/new/deeper/s.sqlite"
+        let made = try cli.run(["init", "--bug", "need-to-be-right", "--store", deep], at: "2026-03-02T08:00:00Z", namingTheStore: false)
+        XCTAssertTrue(made.out.contains("// Store: \(deep) (folder \(cli.workdir)/new made for it)"), made.out)
         // A store that is a link to nothing: `status` said `init` starts one there; init refuses it.
         let link = cli.workdir + "/link.sqlite"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: cli.workdir + "/nowhere.sqlite")

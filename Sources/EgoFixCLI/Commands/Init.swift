@@ -84,7 +84,9 @@ struct Init: AsyncParsableCommand {
             try vm.select(slug: chosen)
             let card = try await vm.complete(at: s.now)
             var out = ["v1.0. Primary bug: " + s.style.paint(vm.selected?.title ?? "", vm.selected?.color ?? Style.heading) + ".",
-                       s.style.dim("// Store: \(Terminal.visible(s.storePath))"), ""]
+                       s.style.dim("// Store: \(Terminal.visible(s.storePath))"
+                                   // A mistyped folder became a new one without a word.
+                                   + (s.store.foldersMade.last.map { " (folder \(Terminal.visible($0)) made for it)" } ?? "")), ""]
             if let card {
                 out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "FIRST FIX")
             }

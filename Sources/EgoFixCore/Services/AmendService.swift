@@ -41,6 +41,8 @@ public struct AmendService: Sendable {
         case nothingMarked
         case notToday(fix: String, day: String)
         case noMarkToday(fix: String)
+        /// --fix with a number no fix of the catalogue has ("FIX #999 has no mark today").
+        case noSuchFix(number: Int)
         case unchanged(fix: String, outcome: FixOutcome)
         case retestRegressed(fix: String, bug: String)
 
@@ -52,6 +54,8 @@ public struct AmendService: Sendable {
                 return "the last mark, \(fix)'s, was made on \(day). A day's marks close with the day; `egofix amend` changes today's."
             case .noMarkToday(let fix):
                 return "\(fix) has no mark today. `egofix amend` without --fix changes the latest of today's."
+            case .noSuchFix(let n):
+                return "no FIX #\(Fix.pad(n)) in the catalogue. Give the number on the card; `egofix amend` without --fix changes the latest of today's marks. Nothing recorded."
             case .unchanged(let fix, let outcome):
                 return "nothing to amend: \(fix) is marked \(outcome.rawValue) with that reflection and answer already. "
                     + "Give another outcome, -m, -e or the answer to change. Nothing recorded."
@@ -76,6 +80,7 @@ public struct AmendService: Sendable {
             }
         let today = LocalDay(now, calendar: calendar)
         func isToday(_ c: FixCompletion) -> Bool { LocalDay(c.completedAt ?? c.assignedAt, calendar: calendar) == today }
+        if let n = fixNumber, !fixes.contains(where: { $0.number == n }) { throw AmendError.noSuchFix(number: n) }
         let candidates = fixNumber.map { n in marked.filter { byId[$0.fixId]?.number == n } } ?? marked
         let anyToday = marked.last.map(isToday) ?? false
         guard let last = candidates.last, let fix = byId[last.fixId] else {
