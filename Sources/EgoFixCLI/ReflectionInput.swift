@@ -231,10 +231,16 @@ enum ReflectionInput {
     /// For a command refused before it read standard input (a mistyped --store or --now, a line
     /// that does not parse, a mistyped command): the text piped in, if any is there to read now,
     /// kept as `keepingUnread` keeps it, and the sentence naming where; "" when there is none, or
-    /// it was read already (the pipe is at its end), or the command takes it as an export
-    /// (`import -`). Waits at most 0.2 s for a pipe that has nothing in it yet.
+    /// it was read already (the pipe is at its end), or the command takes no text there. Waits at
+    /// most 0.2 s for a pipe that has nothing in it yet.
     static func keptUnread(_ args: ArraySlice<String>) -> String {
-        guard args.first != "import", isatty(STDIN_FILENO) == 0, standardInputIsInherited else { return "" }
+        // Only a command that takes text on standard input, or a word that is no command (most
+        // likely one of those mistyped): `tail -f log | egofix status --bogus` must not wait for
+        // the pipe's end to be refused.
+        let first = args.first ?? ""
+        let commands = EgoFix.configuration.subcommands.map { $0._commandName }
+        guard ["applied", "skipped", "failed", "amend", "crash"].contains(first) || !commands.contains(first),
+              isatty(STDIN_FILENO) == 0, standardInputIsInherited else { return "" }
         var ready = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         guard poll(&ready, 1, 200) == 1, ready.revents & Int16(POLLIN) != 0 else { return "" }
         let what = args.first == "crash" ? "note" : ["applied", "skipped", "failed", "amend"].contains(args.first ?? "") ? "reflection" : "text"
