@@ -462,7 +462,7 @@ final class ReminderCommandTests: XCTestCase {
         for u in units { XCTAssertFalse(FileManager.default.fileExists(atPath: u), u) }
         XCTAssertTrue(try cli.run(["remind", "--uninstall"], env: env).out.contains("Nothing removed."))
         let wrong = try cli.run(["remind", "--install", "--at", "25:00"], env: env)
-        XCTAssertEqual(wrong.status, 1)
+        XCTAssertEqual(wrong.status, 64, "the command line itself")
         XCTAssertEqual(wrong.err, "egofix: --at '25:00' is not a time of day. Use HH:MM, such as 09:00 or 18:30.\n")
         // What that unit runs at 07:30 (08:30 local is before the default 09:00) names the fix.
         let early = try cli.run(["remind", "--at", "07:30"], at: wednesdayEarly)
