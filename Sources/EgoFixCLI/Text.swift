@@ -88,6 +88,14 @@ enum Text {
         }
     }
 
+    /// `parts` on one line, joined by `separator`, when it fits the terminal's line; else each
+    /// on a line of its own, all but the first after `restIndent` (a narrow terminal).
+    static func oneLineOrEach(_ parts: [String], separator: String, restIndent: String = "") -> [String] {
+        let line = parts.joined(separator: separator)
+        guard line.count > lineWidth, let first = parts.first else { return [line] }
+        return [first] + parts.dropFirst().map { restIndent + $0 }
+    }
+
     /// A heading (`width` columns as shown) with its comment after it ("ALERT  crash timing  //
     /// based on ..."), or the comment on lines of its own below when the two do not fit.
     static func headed(_ head: String, width: Int, comment: String, style: Style) -> [String] {

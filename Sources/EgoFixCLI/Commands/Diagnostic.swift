@@ -257,10 +257,7 @@ struct Diagnostic: AsyncParsableCommand {
         // before day one were counted as zeros): as the site's week pages.
         let first = recorded.practiceStart(of: user)
         // One line, or on a terminal too narrow for it (76 columns at most) a count a line.
-        func counted(_ parts: [String]) -> [String] {
-            let line = parts.joined(separator: "   ")
-            return line.count <= Text.lineWidth ? [line] : [parts[0]] + parts.dropFirst().map { "  " + $0 }
-        }
+        func counted(_ parts: [String]) -> [String] { Text.oneLineOrEach(parts, separator: "   ", restIndent: "  ") }
         guard let compared = WeekComparison.daysBefore(week: week, today: s.today, practiceStart: first) else {
             return counted(["WEEK \(week.isoWeekLabel)", "applied \(now.applied)", "skipped \(now.skipped)", "failed \(now.failed)", "crashes \(now.crashes)"])
                 + Text.fitted(first >= week ? "// The practice's first week: no week before it to compare."

@@ -89,8 +89,7 @@ struct History: AsyncParsableCommand {
         }
         // "o" is any day with no outcome: opened, a reboot or the diagnostic at most, as the
         // site's graph says it ("opened" named a diagnostic-only day wrongly).
-        let legend = ["A applied  s skipped  F failed", "X crash  o no outcome  . nothing"]
-        out += (legend[0].count + 2 + legend[1].count <= Text.lineWidth ? [legend.joined(separator: "  ")] : legend).map { s.style.dim($0) }
+        out += Text.oneLineOrEach(["A applied  s skipped  F failed", "X crash  o no outcome  . nothing"], separator: "  ").map { s.style.dim($0) }
         out.append("")
         for c in graph.cells.reversed() where !c.activity.isEmpty {
             // Each part with the columns it takes (a painted one's escapes take none).

@@ -22,8 +22,8 @@ struct Status: AsyncParsableCommand {
         }
         var out = [s.style.bold("v" + snap.version) + s.style.dim("  // " + VersionRules.toNextVersion(appliedCount: snap.appliedCount))]
         out += Text.fitted(snap.streakLine).map { s.style.dim($0) }
-        let longest = "longest: \(snap.longestStreak)", freeze = "freeze this week: \(snap.freezeAvailable ? "available" : "used")"
-        out += (longest.count + 3 + freeze.count <= Text.lineWidth ? [longest + "   " + freeze] : [longest, freeze]).map { s.style.dim($0) }
+        out += Text.oneLineOrEach(["longest: \(snap.longestStreak)", "freeze this week: \(snap.freezeAvailable ? "available" : "used")"],
+                                  separator: "   ").map { s.style.dim($0) }
         out.append("")
         out.append("YOUR BUGS")
         if snap.activeBugs.isEmpty { out.append("  None. `egofix bug activate SLUG` starts one.") }

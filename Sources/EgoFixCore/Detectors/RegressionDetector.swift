@@ -160,10 +160,7 @@ public struct RegressionDetector: DataDetector {
             }
             switch item {
             case .rating(let r):
-                lastRatings.append(WeeklyDiagnostic(id: bug.id, userId: data.context.userId, weekStarting: r.week.start(in: cal),
-                                                    responses: [BugDiagnosticResponse(bugId: bug.id, intensity: r.intensity,
-                                                                                      primaryContext: r.context)],
-                                                    completedAt: r.completedAt))
+                lastRatings.append(diagnostic(r, bug: bug.id, data: data))
                 if lastRatings.count > Thresholds.stableQuietWeeks { lastRatings.removeFirst() }
             case .crash(let c):
                 recentCrashes.append((c.day, Crash(id: bug.id, userId: data.context.userId, bugId: bug.id, crashedAt: c.at)))
@@ -196,13 +193,16 @@ public struct RegressionDetector: DataDetector {
         stable.status = .stable
         stable.stableSince = stableSince
         let cal = data.context.calendar
-        let rated = ratings.filter { $0.completedAt > stableSince && $0.completedAt < end }.map { r in
-            WeeklyDiagnostic(id: probe.id, userId: data.context.userId, weekStarting: r.week.start(in: cal),
-                             responses: [BugDiagnosticResponse(bugId: probe.id, intensity: r.intensity, primaryContext: r.context)],
-                             completedAt: r.completedAt)
-        }
+        let rated = ratings.filter { $0.completedAt > stableSince && $0.completedAt < end }.map { diagnostic($0, bug: probe.id, data: data) }
         let at = BugLifecycle.effective(.resolved, of: stable, crashes: [], diagnostics: rated, retests: [], now: end, calendar: cal)
         return at < end ? at : nil
+    }
+
+    /// One bug's rating as the lifecycle reads ratings: a diagnostic of that one response.
+    static func diagnostic(_ r: RatingRecord, bug: UUID, data: DetectionData) -> WeeklyDiagnostic {
+        WeeklyDiagnostic(id: bug, userId: data.context.userId, weekStarting: r.week.start(in: data.context.calendar),
+                         responses: [BugDiagnosticResponse(bugId: bug, intensity: r.intensity, primaryContext: r.context)],
+                         completedAt: r.completedAt)
     }
 
     static func firstReturn(after since: Date, crashes: [CrashRecord], ratings: [RatingRecord],
