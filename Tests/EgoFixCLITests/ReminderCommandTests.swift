@@ -230,6 +230,43 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
     }
 
+    /// A countdown begun before midnight runs out after it: the timer is recorded and the fix it
+    /// timed stays the one to mark through the next day, first on `today`'s card. It was refused
+    /// ("no longer pending ... its day is over") after the bell, and the fix could not be marked
+    /// at all; FIX #160's timer is 24 hours, so it always ended so.
+    func test_timer_aCountdownPastMidnightIsRecordedAndItsFixStaysToMark() throws {
+        let cli = try started(timedOnly: true)
+        let lateEvening = "2026-11-25T22:59:58Z"  // 23:59:58 local
+        let given = try cli.json(["today"], at: lateEvening)
+        let number = try XCTUnwrap((given["fix"] as? [String: Any])?["number"] as? Int)
+        let label = String(format: "FIX #%03d", number)
+        let r = try cli.run(["timer", "--seconds", "3"], at: lateEvening)
+        XCTAssertEqual(r.status, 0, r.err)
+        XCTAssertTrue(r.out.contains("Timer recorded. `egofix applied` (or skipped, failed) marks \(label)"), r.out)
+        let status = try cli.run(["status"], at: "2026-11-26T06:00:00Z")
+        XCTAssertTrue(status.out.contains("PENDING  \(label)"), status.out)
+        let today = try cli.run(["today"], at: "2026-11-26T06:01:00Z")
+        XCTAssertTrue(today.out.hasPrefix("YESTERDAY'S FIX // its timer ran out after midnight, first"), today.out)
+        XCTAssertTrue(today.out.contains("TODAY // 2026-11-26"), "today's fix under it: \(today.out)")
+        let applied = try cli.run(["applied"], at: "2026-11-26T06:05:00Z", stdin: "")
+        XCTAssertEqual(applied.status, 0, applied.err)
+        XCTAssertTrue(applied.out.contains("FIX APPLIED  \(label)"), applied.out)
+        let export = try XCTUnwrap(try JSONSerialization.jsonObject(with: try cli.export()) as? [String: Any])
+        let completions = try XCTUnwrap(export["completions"] as? [[String: Any]])
+        let marked = try XCTUnwrap(completions.first { $0["outcome"] as? String == "applied" })
+        let data = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(marked["outcomeData"] as? String)))
+        XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
+        // Then today's own fix is the one to mark.
+        let next = try cli.run(["applied"], at: "2026-11-26T06:10:00Z", stdin: "")
+        XCTAssertEqual(next.status, 0, next.err)
+        XCTAssertFalse(next.out.contains(label), next.out)
+        // A fix whose timer ran out on its own day is over at midnight, as before.
+        XCTAssertEqual(try cli.run(["today"], at: "2026-11-27T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["timer", "--seconds", "1"], at: "2026-11-27T08:00:00Z").status, 0)
+        let closed = try cli.run(["applied"], at: "2026-11-28T08:00:00Z", stdin: "")
+        XCTAssertTrue(closed.err.contains("closed unmarked at midnight"), closed.err)
+    }
+
     /// A crash's quick fix comes before the day's timed fix, and `timer` says so, naming both (it
     /// said the quick fix "is a standard fix; it has no timer" while `today` showed the day's
     /// fix under it with "`egofix timer` runs it").

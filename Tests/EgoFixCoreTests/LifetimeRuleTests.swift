@@ -124,6 +124,38 @@ final class LifetimeRuleTests: XCTestCase {
         XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 3), dayOf: dayOf), "not marked")
     }
 
+    /// Yesterday's fix whose timer ran out today, after midnight, is the one to mark (after a
+    /// quick fix, before today's fix) until it is marked or today ends; one whose timer ran out on
+    /// its own day, or timed for another fix, closed at midnight as any unmarked fix does.
+    func test_PendingFix_yesterdaysFixWhoseTimerRanPastMidnightIsStillToMark() {
+        let user = UUID()
+        let timed = Fix(number: 1, bugId: UUID(), type: .daily, prompt: "t", createdAt: Catalogue.epoch)
+        let other = Fix(number: 2, bugId: UUID(), type: .daily, prompt: "o", createdAt: Catalogue.epoch)
+        let quickFix = Fix(number: 3, bugId: UUID(), type: .quickFix, prompt: "q", createdAt: Catalogue.epoch)
+        let byId = [timed.id: timed, other.id: other, quickFix.id: quickFix]
+        let dayOf = { (d: Date) in LocalDay(d, calendar: self.c.calendar) }
+        let yesterday = FixCompletion(fixId: timed.id, userId: user, assignedAt: c.at(2026, 3, 2, 22))
+        let todays = FixCompletion(fixId: other.id, userId: user, assignedAt: c.at(2026, 3, 3, 7))
+        func ran(_ fix: Fix, _ at: Date) -> AnalyticsEvent {
+            AnalyticsEvent(userId: user, eventType: .timerCompleted, fixId: fix.id, dayOfWeek: 1, hourOfDay: 0, timestamp: at)
+        }
+        let afterMidnight = c.at(2026, 3, 3, 0).addingTimeInterval(120), march3 = c.day(2026, 3, 3)
+        func pending(_ completions: [FixCompletion], _ ends: [AnalyticsEvent], on day: LocalDay? = nil) -> UUID? {
+            PendingFixRule.pending(in: completions, fixesById: byId, today: day ?? march3, dayOf: dayOf, timerEnds: ends)?.completion.id
+        }
+        XCTAssertEqual(pending([yesterday, todays], [ran(timed, afterMidnight)]), yesterday.id)
+        XCTAssertEqual(pending([yesterday, todays], [ran(timed, c.at(2026, 3, 2, 23))]), todays.id, "ran out on its own day")
+        XCTAssertEqual(pending([yesterday, todays], [ran(other, afterMidnight)]), todays.id, "another fix's timer")
+        XCTAssertEqual(pending([yesterday, todays], []), todays.id)
+        XCTAssertEqual(pending([yesterday, todays], [ran(timed, afterMidnight)], on: march3.adding(days: 1)), nil, "today over: closed")
+        let marked = FixCompletion(id: yesterday.id, fixId: timed.id, userId: user, outcome: .applied, assignedAt: yesterday.assignedAt,
+                                   completedAt: afterMidnight)
+        XCTAssertEqual(pending([marked, todays], [ran(timed, afterMidnight)]), todays.id)
+        let quick = FixCompletion(fixId: quickFix.id, userId: user, assignedAt: c.at(2026, 3, 3, 1))
+        XCTAssertEqual(pending([yesterday, todays, quick], [ran(timed, afterMidnight)]), quick.id, "a quick fix first")
+        XCTAssertEqual(pending([yesterday], [ran(timed, afterMidnight)]), yesterday.id, "today's not given yet")
+    }
+
     // 4. Rest-day tidbits do not repeat on consecutive days.
 
     /// `pick` over 30 slots in a row: never the same tidbit twice running, the same one when a

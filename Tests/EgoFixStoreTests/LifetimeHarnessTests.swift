@@ -276,7 +276,8 @@ final class Life: @unchecked Sendable {
                 PendingFixRule.pending(in: try await PendingFixService.candidates(store.repositories, fixes: try await store.repositories.fixes.getAll(),
                                                                                today: LocalDay(when, calendar: cal), calendar: cal),
                                        fixesById: Dictionary(try await store.repositories.fixes.getAll().map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                                       today: LocalDay(when, calendar: cal), dayOf: { LocalDay($0, calendar: cal) })
+                                       today: LocalDay(when, calendar: cal), dayOf: { LocalDay($0, calendar: cal) },
+                                       timerEnds: try await store.repositories.events.getAll())
             }
             // Only the day's fix here: the quick fixes are this persona's business above.
             if let pending, pending.1.type != .quickFix {

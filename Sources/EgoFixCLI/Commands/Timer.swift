@@ -71,10 +71,16 @@ struct TimerCommand: AsyncParsableCommand {
 
         do {
             try await s.store.transaction {
-                // Still the pending fix: marked elsewhere meanwhile, or its day over, it is not recorded.
-                let now = try? await OutcomeService(repos: s.repos, calendar: s.calendar).target(at: end)
-                guard let now, now.0.id == completion.id else {
-                    throw CLIError("\(fix.label) is no longer pending (marked elsewhere, or its day is over); the timer is not recorded.")
+                // Still unmarked: marked (or taken back) elsewhere meanwhile, it is not recorded. A
+                // daily fix whose countdown ran past midnight is recorded, and stays the one to mark
+                // (after a quick fix) until the day the timer ended is over (`PendingFixRule`).
+                let now = try await s.repos.completions.getById(completion.id)
+                guard let now, now.deletedAt == nil, now.outcome == .pending else {
+                    throw CLIError("\(fix.label) is no longer pending (marked elsewhere meanwhile); the timer is not recorded.")
+                }
+                let dayOf = { (t: Date) in LocalDay(t, calendar: s.calendar) }
+                guard fix.type == .quickFix || now.givenDay(dayOf) >= dayOf(end).adding(days: -1) else {
+                    throw CLIError("\(fix.label) is no longer pending: its day is over; the timer is not recorded.")
                 }
                 try await TimerService(repos: s.repos, calendar: s.calendar).recordCompleted(fix, at: end)
             }

@@ -58,8 +58,9 @@ struct Today: AsyncParsableCommand {
         }
     }
 
-    /// The card first (a pending quick fix, else the day's fix); with a quick fix, the day's fix
-    /// as `daily`, as the card shows both.
+    /// The card first (a pending quick fix, or yesterday's fix whose timer ran out after midnight,
+    /// else the day's fix); with either of the first two, the day's fix as `daily`, as the card
+    /// shows both.
     struct TodayJSON: Encodable {
         struct Daily: Encodable {
             let fix: Fix
@@ -98,7 +99,7 @@ struct Today: AsyncParsableCommand {
             rerun = card?.isRerun ?? false
             retest = card?.isRetest ?? false
             quickFix = card?.isQuickFix ?? false
-            if let card, card.isQuickFix, let d = daily, d.completion.id != card.completion.id {
+            if let card, let d = daily, d.completion.id != card.completion.id {
                 self.daily = Daily(fix: d.fix, bug: d.bug, completion: Self.asOnTheCard(d.completion), rerun: d.isRerun, retest: d.isRetest)
             } else {
                 self.daily = nil
@@ -111,14 +112,17 @@ struct Today: AsyncParsableCommand {
 enum TodayLines {
     static func lines(_ s: Session, card: TodayCard, daily: TodayCard?) async throws -> [String] {
         var out: [String] = []
-        if card.isQuickFix {
-            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: "QUICK FIX // after the crash, first",
-                                 showCommands: true)
+        // Yesterday's fix whose timer ran out after midnight comes first too (`PendingFixRule`).
+        let yesterdays = !card.isQuickFix && card.completion.givenDay({ LocalDay($0, calendar: s.calendar) }) != s.today
+        if card.isQuickFix || yesterdays {
+            let heading = card.isQuickFix ? "QUICK FIX // after the crash, first" : "YESTERDAY'S FIX // its timer ran out after midnight, first"
+            out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading, showCommands: true)
             if let daily, daily.completion.id != card.completion.id {
                 out += ["", ""]
                 out += dailyLines(s, daily, showCommands: false)
                 if daily.completion.outcome == .pending {
-                    out += ["", s.style.dim("// The outcome commands mark the quick fix first, then this one.")]
+                    out += [""] + Text.fitted("// The outcome commands mark \(card.isQuickFix ? "the quick fix" : "yesterday's fix") first, then this one.")
+                        .map { s.style.dim($0) }
                 }
             }
         } else {

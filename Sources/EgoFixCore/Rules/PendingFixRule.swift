@@ -6,7 +6,10 @@ import Foundation
 /// assigned on the local day), while it is unmarked. An expired quick fix stays in the store as
 /// it was (pending); the history shows it as expired.
 /// A daily fix from an earlier day that was never marked is not pending: its day is over, and
-/// the history shows it as not marked.
+/// the history shows it as not marked. Except yesterday's, when its timer (`egofix timer`) ran out
+/// today, after midnight: it is pending after a quick fix and before today's fix, until it is
+/// marked or today ends (`timedPastItsDay`). FIX #160's timer is 24 hours; it always ends the
+/// next day, and the fix it timed could not be marked.
 ///
 /// `egofix status`, the site's dashboard and the outcome commands all ask this rule.
 public enum PendingFixRule {
@@ -16,10 +19,15 @@ public enum PendingFixRule {
     ///   - fixesById: the catalogue; a completion of a fix it does not hold is not pending.
     ///   - today: the local day of now.
     ///   - dayOf: an instant's local day in the user's calendar.
+    ///   - timerEnds: events among them the timers that ran out since yesterday began
+    ///     (`timerCompleted`; other events are ignored).
     public static func pending(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
-                               dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
+                               dayOf: (Date) -> LocalDay, timerEnds: [AnalyticsEvent]) -> (completion: FixCompletion, fix: Fix)? {
         if let quick = pendingQuickFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf) {
             return quick
+        }
+        if let timed = timedPastItsDay(in: completions, fixesById: fixesById, today: today, dayOf: dayOf, timerEnds: timerEnds) {
+            return timed
         }
         guard let daily = todaysDailyFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf),
               daily.completion.outcome == .pending else { return nil }
@@ -40,6 +48,19 @@ public enum PendingFixRule {
     /// A quick fix still pending `quickFixExpiryDays` local days after it was queued has expired.
     public static func isExpired(_ quick: FixCompletion, today: LocalDay, dayOf: (Date) -> LocalDay) -> Bool {
         quick.outcome == .pending && today.days(since: quick.givenDay(dayOf)) >= Thresholds.quickFixExpiryDays
+    }
+
+    /// Yesterday's daily fix, unmarked, when its timer ran out today: the countdown began on its
+    /// day and ended after midnight.
+    public static func timedPastItsDay(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                                       dayOf: (Date) -> LocalDay, timerEnds: [AnalyticsEvent]) -> (completion: FixCompletion, fix: Fix)? {
+        guard let yesterday = todaysDailyFix(in: completions, fixesById: fixesById, today: today.adding(days: -1), dayOf: dayOf),
+              yesterday.completion.outcome == .pending else { return nil }
+        let ranOutToday = timerEnds.contains {
+            $0.deletedAt == nil && $0.eventType == .timerCompleted && $0.fixId == yesterday.fix.id
+                && $0.timestamp >= yesterday.completion.assignedAt && dayOf($0.timestamp) == today
+        }
+        return ranOutToday ? yesterday : nil
     }
 
     /// Today's daily (or weekly) fix, whatever its outcome: the first non-quick fix assigned on `today`.

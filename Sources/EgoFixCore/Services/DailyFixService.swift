@@ -16,6 +16,16 @@ public struct DailyFixService: Sendable {
         return try await assignToday(at: now)
     }
 
+    /// Yesterday's fix, unmarked, when its timer ran out today (`PendingFixRule.timedPastItsDay`).
+    public func timedPastItsDay(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(fixes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let day = LocalDay(now, calendar: calendar)
+        return PendingFixRule.timedPastItsDay(in: try await PendingFixService.givenAround(repos, today: day, calendar: calendar), fixesById: byId,
+                                              today: day, dayOf: { LocalDay($0, calendar: calendar) },
+                                              timerEnds: try await OutcomeService.timerEnds(repos, today: day, calendar: calendar))
+    }
+
     /// The earliest quick fix queued by a crash and not yet marked or expired.
     public func pendingQuickFix(at now: Date) async throws -> (completion: FixCompletion, fix: Fix)? {
         let fixes = try await repos.fixes.getAll()

@@ -30,7 +30,8 @@ public struct OutcomeService: Sendable {
         let day = LocalDay(now, calendar: calendar)
         let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
-        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return pending }
+        let timerEnds = try await Self.timerEnds(repos, today: day, calendar: calendar)
+        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf, timerEnds: timerEnds) { return pending }
         guard let today = PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) else {
             // Today's fix, not given yet (`remind` named it; `today` was not run): given now, as
             // `today` gives it, and the one to mark. A rest day has none.
@@ -70,10 +71,19 @@ public struct OutcomeService: Sendable {
         let day = LocalDay(now, calendar: calendar)
         let candidates = try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar)
         let dayOf = { (t: Date) in LocalDay(t, calendar: calendar) }
-        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf) { return .marks(pending.fix, givenNow: false) }
+        let timerEnds = try await Self.timerEnds(repos, today: day, calendar: calendar)
+        if let pending = PendingFixRule.pending(in: candidates, fixesById: byId, today: day, dayOf: dayOf, timerEnds: timerEnds) {
+            return .marks(pending.fix, givenNow: false)
+        }
         guard PendingFixRule.todaysDailyFix(in: candidates, fixesById: byId, today: day, dayOf: dayOf) == nil else { return .nothing }
         guard let fix = try await DailyFixService(repos: repos, calendar: calendar).wouldAssign(at: now, bugs: bugs) else { return .restDay }
         return givesTodaysFix(at: now, from: givingTodaysFixFrom, candidates: candidates, fixesById: byId) ? .marks(fix, givenNow: true) : .nothing
+    }
+
+    /// The timers that ran out since the day before `today` began (a day wider, for a zone
+    /// crossed since), for `PendingFixRule.timedPastItsDay`.
+    static func timerEnds(_ repos: Repositories, today: LocalDay, calendar: Calendar) async throws -> [AnalyticsEvent] {
+        try await repos.events.getSince(today.adding(days: -2).start(in: calendar), orOfTypes: []).filter { $0.eventType == .timerCompleted }
     }
 
     /// Whether an outcome at `now` gives today's fix (none given yet): from `from` on, and not

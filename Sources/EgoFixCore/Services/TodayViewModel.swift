@@ -35,14 +35,17 @@ public struct TodayViewModel: Sendable {
         try await StreakService(repos: repos, calendar: calendar).recordEngagement(at: now)
         try await LifecycleService(repos: repos, calendar: calendar).reconcile(at: now)
         let service = DailyFixService(repos: repos, calendar: calendar)
-        let quick = try await service.pendingQuickFix(at: now)
+        // Yesterday's fix whose timer ran out after midnight comes after a quick fix, as the
+        // outcome commands take them.
+        var first = try await service.pendingQuickFix(at: now)
+        if first == nil { first = try await service.timedPastItsDay(at: now) }
         let day = try await service.assignToday(at: now)
         var dailyCard: TodayCard?
         if let (completion, fix) = day {
             dailyCard = try await card(completion, fix)
         }
         daily = dailyCard
-        if let (completion, fix) = quick {
+        if let (completion, fix) = first {
             state = .loaded(try await card(completion, fix))
         } else if let dailyCard {
             state = .loaded(dailyCard)
