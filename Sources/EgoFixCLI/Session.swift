@@ -30,6 +30,8 @@ package struct Session {
     /// Whether the store's path held an empty file before (taken as missing by the commands that
     /// make a store): a refused command empties it again rather than removing it.
     var storeWasEmptyFile = false
+    /// Where `now` came from when it is not the machine's clock: "--now" or "EGOFIX_NOW".
+    var pinnedBy: String?
 
     /// A store this command made for an init, import or join that was refused: removed (or made
     /// empty again, when it was an empty file before), so the refusal changes nothing.
@@ -251,7 +253,8 @@ package struct Session {
         }
         return Session(store: store, repos: store.repositories, now: now, calendar: UserCalendar.make(timeZone: tz),
                        style: .detect(), config: config, storePath: path, createdStore: missing && ifMissing == .create,
-                       storeWasEmptyFile: emptyFile)
+                       storeWasEmptyFile: emptyFile,
+                       pinnedBy: nowFlag != nil ? "--now" : (env["EGOFIX_NOW"].map { $0.isEmpty ? nil : "EGOFIX_NOW" } ?? nil))
     }
 
     /// Where the store's path came from: said when no store is there.
@@ -363,6 +366,18 @@ package struct Session {
     /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
     /// A store this user cannot write keeps the catalogue it has: after an upgrade, `status` and
     /// the other commands that only read still work on it (they failed to write the new one).
+    /// Refuses a command that records at an instant before the practice began: a clock set
+    /// behind (or a `--now` from before `init`) put a fix marked, a crash and a day's fix before
+    /// day one, which the pages drew as before day one and the changelog listed under a release
+    /// made after them.
+    func refuseAClockBeforeThePractice() async throws {
+        guard let began = try await repos.users.get()?.createdAt, now < began else { return }
+        func said(_ d: Date) -> String { LocalDay(d, calendar: calendar).description + " " + InstantText.hourMinute(d, calendar: calendar) }
+        let clock = pinnedBy.map { "the clock given by \($0)" } ?? "this machine's clock"
+        throw CLIError("\(clock) says \(said(now)), before the practice began (\(said(began))). Nothing recorded. "
+                       + "Set the clock right, then run the command again.")
+    }
+
     func ensureCatalogue() async throws {
         let files = Session.seedFiles()
         // The seeds' hash (of their bytes; an earlier egofix hashed their base64 text, so a store

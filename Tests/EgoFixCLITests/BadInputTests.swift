@@ -22,6 +22,26 @@ final class BadInputTests: XCTestCase {
         return cli
     }
 
+    /// A clock behind the practice's start (a laptop two weeks slow for a morning) is refused by
+    /// every command that records: it marked a fix, logged a crash and gave a day's fix before day
+    /// one, which the week pages drew as before day one and the changelog listed under a release
+    /// made after them (found by helper 107). Reading still works.
+    func test_badInput_aClockBeforeThePracticeBeganRecordsNothing() throws {
+        let cli = try onboarded()
+        XCTAssertEqual(try cli.run(["today"], at: "2026-03-02T09:00:00+01:00").status, 0)
+        let behind = "2026-02-20T09:00:00+01:00"
+        let said = "the clock given by --now says 2026-02-20 09:00, before the practice began (2026-03-02 08:00). Nothing recorded."
+        for args in [["today"], ["applied", "-m", "x"], ["crash", "-m", "x"], ["reboot"], ["amend", "-m", "x"], ["timer"],
+                     ["bug", "activate", "need-to-be-right"], ["diagnostic", "--rate", "need-to-impress=quiet"]] {
+            let r = try cli.run(args, at: behind, stdin: "")
+            XCTAssertEqual(r.status, 1, "\(args): \(r.out)")
+            XCTAssertTrue(r.err.hasPrefix("egofix: " + said), "\(args): \(r.err)")
+        }
+        try assertRefused(cli, ["skipped"], at: behind, stdin: "", mentions: "Set the clock right, then run the command again.")
+        XCTAssertEqual(try cli.run(["status"], at: behind).status, 0, "reading is not recording")
+        XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T09:05:00+01:00", stdin: "").status, 0, "the clock set right")
+    }
+
     func test_badInput_unknownBugSlug() throws {
         let cli = try onboarded()
         try assertRefused(cli, ["crash", "need-to-be-perfect"], at: "2026-03-02T10:00:00+01:00", mentions: "unknown bug 'need-to-be-perfect'")

@@ -42,6 +42,7 @@ struct Amend: AsyncParsableCommand {
         case let other?: throw CLIError("'\(Terminal.visible(other))' is not an outcome: applied, skipped or failed. Nothing recorded.", code: 64)
         }
         let s = try Session.open(o.store)
+        try await s.refuseAClockBeforeThePractice()
         let svc = AmendService(repos: s.repos, calendar: s.calendar)
         // A first look, rolled back (no lock is held while the editor is open): an option the fix
         // does not take, or no mark to amend, is refused before the reflection is asked for.

@@ -12,6 +12,7 @@ struct BugCommand: AsyncParsableCommand {
     static func change(_ options: StoreOptions, slug: String,
                        _ decide: @escaping @Sendable (Session, Bug) async throws -> String) async throws {
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let out = try await s.store.transaction { () -> String in
             try await s.ensureCatalogue()
             _ = try await s.profile()

@@ -27,6 +27,7 @@ struct CrashCommand: AsyncParsableCommand {
             return try await takeBack()
         }
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let user = try await s.store.transaction { () -> UserProfile in
             try await s.ensureCatalogue()
             return try await s.profile()
@@ -149,6 +150,7 @@ struct CrashCommand: AsyncParsableCommand {
     /// `--undo`: today's last crash taken back (`CrashService.undoLast`).
     func takeBack() async throws {
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let out = try await s.store.transaction { () -> [String] in
             try await s.ensureCatalogue()
             let r = try await CrashService(repos: s.repos, calendar: s.calendar).undoLast(at: s.now)

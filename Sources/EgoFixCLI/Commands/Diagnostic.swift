@@ -24,6 +24,7 @@ struct Diagnostic: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let svc = DiagnosticService(repos: s.repos, calendar: s.calendar)
         let (user, due) = try await s.store.transaction { () -> (UserProfile, Bool) in
             try await s.ensureCatalogue()

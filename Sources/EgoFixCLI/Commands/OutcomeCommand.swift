@@ -41,6 +41,7 @@ enum OutcomeCommand {
 
     static func run(_ outcome: FixOutcome, _ o: OutcomeOptions) async throws {
         let s = try Session.open(o.store)
+        try await s.refuseAClockBeforeThePractice()
         let from = givingTodaysFix(s)
         // A first look, rolled back (the write lock is not held while an editor may stay open for
         // minutes), so a wrong option or no pending fix is refused before the reflection is asked

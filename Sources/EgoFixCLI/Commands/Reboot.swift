@@ -9,6 +9,7 @@ struct Reboot: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let (closed, user): ([Crash], UserProfile)
         do {
             (closed, user) = try await s.store.transaction { () -> ([Crash], UserProfile) in

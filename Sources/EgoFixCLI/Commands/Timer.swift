@@ -24,6 +24,7 @@ struct TimerCommand: AsyncParsableCommand {
             throw CLIError("--seconds must be between 1 and \(TimerFace.maxSeconds). Nothing to run.", code: 64)
         }
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         let (completion, fix, daily) = try await s.store.transaction { () -> (FixCompletion, Fix, Fix?) in
             try await s.ensureCatalogue()
             let (c, f): (FixCompletion, Fix)

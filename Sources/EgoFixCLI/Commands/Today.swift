@@ -13,6 +13,7 @@ struct Today: AsyncParsableCommand {
 
     func run() async throws {
         let s = try Session.open(options)
+        try await s.refuseAClockBeforeThePractice()
         // One transaction: two `today` at the same moment assign one fix, and what is printed is stored.
         let out = try await s.store.transaction { try await show(s) }
         s.print(out)
