@@ -593,6 +593,34 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(dashboard.contains("<article class=\"pattern\">") && !dashboard.contains("as detected"), dashboard)
     }
 
+    /// A crash and a reboot made in Tokyo keep their clock times on a site built there; built in
+    /// London or New York they are said in UTC. They read "12:00" in London (20:00 happened in
+    /// Tokyo) and nothing at all in New York, where the instant fell on another day (helper 107).
+    func test_build_aRecordMadeInAnotherZoneGivesItsTimeInUTC() throws {
+        let cli = try CLI(zone: "Asia/Tokyo")
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-05-04T09:00:00+09:00").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "Evening."], at: "2026-05-05T20:00:00+09:00").status, 0)
+        XCTAssertEqual(try cli.run(["reboot"], at: "2026-05-05T21:00:00+09:00").status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "Morning."], at: "2026-05-06T08:00:00+09:00").status, 0)
+        func week(_ zone: String) throws -> String {
+            let out = cli.workdir + "/site-" + zone.replacingOccurrences(of: "/", with: "-")
+            let r = try cli.run(["build", "--out", out], at: "2026-05-06T12:00:00Z", env: ["TZ": zone])
+            XCTAssertEqual(r.status, 0, r.err)
+            return try String(contentsOfFile: out + "/weeks/2026-W19/index.html", encoding: .utf8)
+        }
+        let crash = "<span class=\"bug-name\">Need to be right</span></span> <span class=\"muted\">"
+        let tokyo = try week("Asia/Tokyo")
+        for said in [crash + "20:00 · rebooted 2026-05-05</span>", "reboot</span> <span class=\"muted\">21:00</span>", crash + "08:00</span>"] {
+            XCTAssertTrue(tokyo.contains(said), said)
+        }
+        for zone in ["Europe/London", "America/New_York"] {
+            let page = try week(zone)
+            for said in [crash + "11:00 UTC · rebooted 2026-05-05</span>", "reboot</span> <span class=\"muted\">12:00 UTC</span>", crash + "23:00 UTC</span>"] {
+                XCTAssertTrue(page.contains(said), "\(zone): \(said)")
+            }
+        }
+    }
+
     /// A pattern type dismissed with `patterns --dismiss` leaves the dashboard and this week's
     /// report too, not only the terminal; the patterns page still lists it.
     func test_build_aDismissedPatternTypeLeavesTheDashboard() throws {

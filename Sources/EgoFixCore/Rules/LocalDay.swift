@@ -142,6 +142,15 @@ public struct LocalDay: Hashable, Comparable, Sendable, Codable, CustomStringCon
             let local = t + Double(offset)
             return LocalDay(ordinal: Int((local / 86_400).rounded(.down)) + 11_323)
         }
+
+        /// The hour of the day (0 to 23) of `instant` in the calendar's zone.
+        public func hour(_ instant: Date) -> Int {
+            let t = instant.timeIntervalSinceReferenceDate
+            guard gregorian, t >= -3_187_296_000, t < 250_000_000_000 else { return calendar.component(.hour, from: instant) }
+            let offset = known.offset(utcDay: Int((t / 86_400).rounded(.down))) ?? ZoneOffsets.shared.offset(zone, id: zoneId, at: t)
+            let local = t + Double(offset)
+            return Int((local - (local / 86_400).rounded(.down) * 86_400) / 3_600)
+        }
     }
 
     public func adding(days n: Int) -> LocalDay { LocalDay(ordinal: ordinal + n) }

@@ -27,13 +27,17 @@ public struct RecordedDays: Sendable {
     let moved: [Date: LocalDay]
     /// Instants at which live events were made on different local days.
     let split: [Date: [Stamp]]
+    /// Instants of live events made at another hour of the day than the calendar's (in another
+    /// zone); none for a practice lived in one zone.
+    let otherHour: Set<Date>
 
     public init(events: [AnalyticsEvent], calendar: Calendar) {
         let converter = LocalDay.Converter(calendar)
-        var moved: [Date: LocalDay] = [:]
+        var moved: [Date: LocalDay] = [:], otherHour: Set<Date> = []
         for e in events where e.deletedAt == nil {
             let recorded = e.localDay(or: calendar)
             if recorded != converter.day(e.timestamp) { moved[e.timestamp] = recorded }
+            if e.hourOfDay != converter.hour(e.timestamp) { otherHour.insert(e.timestamp) }
         }
         var split: [Date: [Stamp]] = [:]
         if !moved.isEmpty {
@@ -51,7 +55,12 @@ public struct RecordedDays: Sendable {
         self.calendar = calendar
         self.moved = moved
         self.split = split
+        self.otherHour = otherHour
     }
+
+    /// Whether the events at `instant` were made at the hour the calendar gives it: the clock
+    /// time read in the calendar's zone is the one that was on the clock where it was made.
+    public func keepsItsHour(_ instant: Date) -> Bool { otherHour.isEmpty || !otherHour.contains(instant) }
 
     /// The day `instant` counted on, for a record with no event of its own to tell it apart.
     public func day(_ instant: Date) -> LocalDay {
