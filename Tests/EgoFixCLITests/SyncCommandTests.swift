@@ -215,6 +215,36 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertEqual(try a.export(), try b.export())
     }
 
+    /// A reflection removed with `amend -m ""` (or amended away) stays removed when the other
+    /// machine marks the same fix later, before the two sync. The other machine's mark is the
+    /// newer version of the first one and wins; the first version's text came back as a note
+    /// "Also written on another machine", on the pages and in the history (helper 106).
+    func test_sync_cli_aTextTakenBackByAnAmendStaysOutWhenTheOtherMachineMarksLater() throws {
+        for (amend, kept) in [(["amend", "-m", ""], nil), (["amend", "skipped", "-m", "WHAT-I-MEANT"], "WHAT-I-MEANT")] {
+            let a = try CLI(zone: "Europe/Berlin"), b = try CLI(zone: "Europe/Berlin")
+            let dir = try shared(a)
+            XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
+            XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T07:01:00Z").status, 0)
+            XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T07:02:00Z").status, 0)
+            XCTAssertEqual(try a.run(["applied", "-m", "FIRST-TEXT-TAKEN-BACK"], at: "2026-03-02T08:00:00Z").status, 0)
+            XCTAssertEqual(try a.run(amend, at: "2026-03-02T08:05:00Z").status, 0)
+            XCTAssertEqual(try b.run(["failed", "-m", "DESKTOP-TEXT"], at: "2026-03-02T12:00:00Z").status, 0)
+            for (m, t) in [(a, "13:01:00"), (b, "13:01:30"), (a, "13:02:00")] {
+                XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-02T\(t)Z").status, 0)
+            }
+            XCTAssertEqual(try a.export(), try b.export())
+            let history = try a.run(["history", "--json", "--days", "1"], at: "2026-03-02T14:00:00Z").out
+            XCTAssertFalse(history.contains("FIRST-TEXT-TAKEN-BACK"), "\(amend): \(history)")
+            XCTAssertTrue(history.contains("DESKTOP-TEXT"), history)
+            if let kept { XCTAssertTrue(history.contains(kept), "the amended mark's own text is kept: \(history)") }
+            XCTAssertEqual(try a.run(["build", "--out", a.workdir + "/site"], at: "2026-03-02T14:00:00Z").status, 0)
+            let week = try String(contentsOfFile: a.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+            XCTAssertFalse(week.contains("FIRST-TEXT-TAKEN-BACK"), week)
+            // Still in the store, as the amend said: the export keeps the first version, deleted.
+            XCTAssertTrue(String(decoding: try a.export(), as: UTF8.self).contains("FIRST-TEXT-TAKEN-BACK"))
+        }
+    }
+
     /// One quick fix marked on both machines in the same second, with a text on one of them: the
     /// stores agree after a, b, a, and the text is there once. When the textless version won the
     /// tie, the text became its note, and the next sync compared that noted version again and

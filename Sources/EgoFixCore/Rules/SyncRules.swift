@@ -206,7 +206,10 @@ public enum SyncRules {
     /// One completion marked on two machines (both versions of the same record): the merge keeps
     /// the newer version, and the other version's text is kept as a superseded completion of its
     /// own, with an id derived from that version, so the same-day rule adds it as a note. Nil when
-    /// the losing version holds no text of its own, or the same outcome and text.
+    /// the losing version holds no text of its own, or the same outcome and text. A version
+    /// deleted by a command on its machine (`egofix amend` took that text back) is kept deleted
+    /// as it was, in the store and the exports but not as a note: another machine's later mark of
+    /// the same fix brought a reflection removed with `amend -m ""` back onto the pages.
     public static func keptVersion(winner: FixCompletion, loser: FixCompletion) -> FixCompletion? {
         let text = ownText(loser.reflection)
         guard loser.outcome != .pending, !text.isEmpty,
@@ -215,7 +218,8 @@ public enum SyncRules {
                             String(loser.updatedAt.timeIntervalSinceReferenceDate), loser.syncToken ?? "", text])
         return FixCompletion(id: id, fixId: loser.fixId, userId: loser.userId, outcome: loser.outcome, reflection: text,
                              outcomeData: loser.outcomeData, assignedAt: loser.assignedAt, completedAt: loser.completedAt,
-                             createdAt: loser.createdAt, updatedAt: loser.updatedAt, deletedAt: loser.assignedAt,
+                             createdAt: loser.createdAt, updatedAt: loser.updatedAt,
+                             deletedAt: loser.deletedAt != nil && !isSuperseded(loser) ? loser.deletedAt : loser.assignedAt,
                              syncToken: loser.syncToken, day: loser.day)
     }
 
