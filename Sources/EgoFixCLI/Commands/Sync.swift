@@ -51,7 +51,14 @@ struct SyncCommand: AsyncParsableCommand {
         // A folder that was not there may be a new shared folder or a mistyped path: said, either way.
         if report.madeFolder { out.append("Made \(dir): it was not there. No other machine has written to it yet.") }
         let files = report.merged.count
-        let read = files == 0 ? "no other machine's file changed" : "\(files) other machine\(files == 1 ? "'s file" : "s' files") merged"
+        // A file skipped is said beside the count: "no other machine's file changed" under the
+        // warning that one had (half written, from a newer egofix) told a reader of this line alone
+        // that the other machine had nothing new.
+        let skipped = report.warnings.filter { $0.hasPrefix("skipped ") }.count
+        var parts: [String] = []
+        if files > 0 { parts.append("\(files) other machine\(files == 1 ? "'s file" : "s' files") merged") }
+        if skipped > 0 { parts.append("\(skipped) file\(skipped == 1 ? "" : "s") skipped (the warning above says why)") }
+        let read = parts.isEmpty ? "no other machine's file changed" : parts.joined(separator: ", ")
         if report.joined {
             let user = try await s.profile()
             out.append("Joined the practice in \(dir): v\(user.currentVersion), \(report.recordsChanged) records.")

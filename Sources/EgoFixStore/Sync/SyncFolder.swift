@@ -22,6 +22,8 @@ public struct SyncReport: Sendable, Equatable {
     public var warnings: [String]
     /// Whether the folder was not there and this sync made it (a new shared folder, or a typo).
     public var madeFolder = false
+    /// The bugs the merge changed, so that the lifecycle settled after it counts only others.
+    var bugsChanged: Set<UUID> = []
 }
 
 /// Errors that stop a sync; nothing was changed.
@@ -105,8 +107,10 @@ extension SQLiteStore {
                 }
                 // Nothing changed here or in the folder since the last sync: nothing to do.
                 guard var file = merged else { return report }
-                // The lifecycle follows from the merged crashes and ratings, as after any command.
-                try await LifecycleService(repos: repositories, calendar: calendar).reconcile(at: now)
+                // The lifecycle follows from the merged crashes and ratings, as after any command;
+                // a bug it moves (to stable, say) is a record changed here too.
+                let settled = try await LifecycleService(repos: repositories, calendar: calendar).reconcileEach(at: now)
+                report.recordsChanged += Set(settled.map(\.bug.id)).subtracting(report.bugsChanged).count
                 let existed = SQLiteStore.exists(at: report.ownFile)
                 try access.writeNow { db in try self.writeOwnFile(db, file: &file, folder: folder, report: &report) }
                 if !existed { madeOwnFile = report.ownFile }
@@ -280,6 +284,7 @@ extension SQLiteStore {
         state.applyRules(profile: profile, calendar: calendar, now: now)
         try state.write(db)
         report.recordsChanged = state.changedCount
+        report.bugsChanged = state.changed[Bug.table] ?? []
         return (report, state.deviceFile(device: device, profile: profile))
     }
 
