@@ -327,6 +327,63 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.store), "a refused join left a store")
     }
 
+    /// "N records changed here" counts the bug the sync's own lifecycle step moves (three quiet
+    /// weeks merged make it stable): it said 4 where 5 records had changed (helper 106).
+    func test_sync_cli_theCountOfRecordsChangedTakesInTheBugTheLifecycleMoved() throws {
+        let a = try CLI(zone: "Europe/Berlin"), b = try CLI(zone: "Europe/Berlin")
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        for day in ["09", "16", "23"] {
+            XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(day)T08:00:00Z").status, 0)
+        }
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-23T08:01:00Z").status, 0)
+        XCTAssertEqual(try b.run(["sync", dir], at: "2026-03-23T08:02:00Z").status, 0)
+        XCTAssertEqual(try b.run(["today"], at: "2026-03-29T08:00:00Z").status, 0)
+        XCTAssertEqual(try b.run(["sync", dir], at: "2026-03-29T08:01:00Z").status, 0)
+        func records(_ export: Data) throws -> [String: String] {
+            let doc = try XCTUnwrap(try JSONSerialization.jsonObject(with: export) as? [String: Any])
+            var out: [String: String] = [:]
+            for (table, rows) in doc {
+                for case var row as [String: Any] in (rows as? [Any]) ?? [] {
+                    row["syncToken"] = nil
+                    let id = (row["id"] as? String) ?? ""
+                    out[table + "/" + id] = String(decoding: try JSONSerialization.data(withJSONObject: row, options: .sortedKeys), as: UTF8.self)
+                }
+            }
+            return out
+        }
+        let before = try records(try a.export())
+        let r = try a.run(["sync", dir], at: "2026-03-31T08:00:00Z")
+        let after = try records(try a.export())
+        let changed = Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }
+        XCTAssertTrue(changed.contains { $0.hasPrefix("bugs/") }, "the bug went stable in the sync: \(changed.sorted())")
+        XCTAssertTrue(r.out.hasPrefix("Synced with \(dir): 1 other machine's file merged, \(changed.count) records changed here."), "\(changed.sorted()): \(r.out)")
+    }
+
+    /// A pattern shown on a machine whose clock is two hours slow, after the other machine showed
+    /// it: the stores still end the same. It stored its own earlier instant over the later one it
+    /// had merged, and no sync after read the other file again: the exports differed for good
+    /// while every sync said "0 records changed here" (helper 106).
+    func test_sync_cli_aPatternShownOnASlowClockStillConverges() throws {
+        let laptop = try CLI(zone: "Europe/Berlin"), desktop = try CLI(zone: "Europe/Berlin")
+        let dir = try shared(laptop)
+        XCTAssertEqual(try laptop.run(["demo", "--years", "1"], at: "2026-11-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try laptop.run(["sync", dir], at: "2026-11-02T09:01:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["init", "--from", dir], at: "2026-11-02T07:02:00Z").status, 0)
+        XCTAssertTrue(try laptop.run(["today"], at: "2026-11-03T11:00:00Z").out.contains("PATTERN"), "the laptop shows a pattern")
+        XCTAssertEqual(try laptop.run(["sync", dir], at: "2026-11-03T11:05:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["sync", dir], at: "2026-11-03T09:10:00Z").status, 0)
+        XCTAssertEqual(try laptop.run(["sync", dir], at: "2026-11-03T11:15:00Z").status, 0)
+        XCTAssertEqual(try desktop.run(["today"], at: "2026-11-03T09:20:00Z").status, 0)
+        for r in 1...2 {
+            XCTAssertEqual(try desktop.run(["sync", dir], at: "2026-11-03T10:0\(r):00Z").status, 0)
+            XCTAssertEqual(try laptop.run(["sync", dir], at: "2026-11-03T12:0\(r):30Z").status, 0)
+        }
+        XCTAssertEqual(try laptop.run(["export", "-"], at: "2026-11-03T13:00:00Z").out, try desktop.run(["export", "-"], at: "2026-11-03T13:00:00Z").out)
+    }
+
     func test_sync_cli_joinRecordAndConverge() throws {
         let a = try CLI(), b = try CLI()
         let dir = try shared(a)
@@ -407,6 +464,8 @@ final class SyncCommandTests: XCTestCase {
             XCTAssertTrue(line?.hasPrefix("egofix: warning: skipped \(dir)/\(name): it ") == true, String(line ?? ""))
             XCTAssertTrue(line?.hasSuffix(".") == true, String(line ?? ""))
         }
+        // The summary does not say nothing changed under four warnings that files did.
+        XCTAssertTrue(r.out.hasPrefix("Synced with \(dir): 4 files skipped (the warning above says why), 0 records changed here."), r.out)
         XCTAssertEqual(try a.run(["export", "-"], at: "2026-03-02T09:00:00+01:00").out, before)
         // A folder that is not there, in one that is not either, is an error in one line; a new
         // folder in one that is there (~/Sync/egofix) is made.

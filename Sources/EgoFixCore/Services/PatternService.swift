@@ -30,7 +30,10 @@ public struct PatternService: Sendable {
         guard let p = PatternSurfacing.pick(from: run.patterns, history: history, moment: moment, session: SurfacingSession(),
                                             now: now, calendar: calendar) else { return nil }
         var record = Self.asStored(p, history)
-        record.viewedAt = now
+        // The later of the two: merged from a machine whose clock is ahead, a later viewedAt
+        // overwritten with this clock's earlier one left the two stores different for good (the
+        // merge takes the latest only when it reads the other machine's file again).
+        record.viewedAt = max(record.viewedAt ?? now, now)
         try await repos.patterns.save(record)
         try await EventRecorder(repos: repos, calendar: calendar).record(.patternViewed, userId: user.id, bugId: p.relatedBugIds.first, at: now)
         return p
