@@ -245,6 +245,8 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(r.out.contains("Timer recorded. `egofix applied` (or skipped, failed) marks \(label)"), r.out)
         let status = try cli.run(["status"], at: "2026-11-26T06:00:00Z")
         XCTAssertTrue(status.out.contains("PENDING  \(label)"), status.out)
+        let history = try cli.run(["history", "--days", "2"], at: "2026-11-26T06:00:00Z")
+        XCTAssertTrue(history.out.contains("2026-11-25  \(label) pending"), "not \"not marked\": \(history.out)")
         let today = try cli.run(["today"], at: "2026-11-26T06:01:00Z")
         XCTAssertTrue(today.out.hasPrefix("YESTERDAY'S FIX // its timer ran out after midnight, first"), today.out)
         XCTAssertTrue(today.out.contains("TODAY // 2026-11-26"), "today's fix under it: \(today.out)")

@@ -118,10 +118,12 @@ final class LifetimeRuleTests: XCTestCase {
         let daily = FixCompletion(fixId: dailyFix.id, userId: UUID(), assignedAt: c.at(2026, 3, 2, 9))
         let dayOf = { (d: Date) in LocalDay(d, calendar: self.c.calendar) }
         for (day, text) in [(2, "pending"), (5, "pending"), (8, "pending"), (9, "expired")] {
-            XCTAssertEqual(PendingFixRule.outcomeText(quick, fix: quickFix, today: c.day(2026, 3, day), dayOf: dayOf), text, "March \(day)")
+            XCTAssertEqual(PendingFixRule.outcomeText(quick, fix: quickFix, today: c.day(2026, 3, day), dayOf: dayOf, stillPending: nil), text, "March \(day)")
         }
-        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 2), dayOf: dayOf), "pending")
-        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 3), dayOf: dayOf), "not marked")
+        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 2), dayOf: dayOf, stillPending: nil), "pending")
+        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 3), dayOf: dayOf, stillPending: nil), "not marked")
+        XCTAssertEqual(PendingFixRule.outcomeText(daily, fix: dailyFix, today: c.day(2026, 3, 3), dayOf: dayOf, stillPending: daily.id), "pending",
+                       "its timer ran out after midnight")
     }
 
     /// Yesterday's fix whose timer ran out today, after midnight, is the one to mark (after a

@@ -47,8 +47,10 @@ struct History: AsyncParsableCommand {
         let rates = HistoryInsight.make(data).overall
         // A rerun: its fix was applied by an earlier completion. An expired quick fix: left pending past its days.
         let reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)
+        let timedPast = PendingFixRule.timedPastItsDay(in: data.completions, fixesById: fixesById, today: s.today,
+                                                       dayOf: { LocalDay($0, calendar: s.calendar) }, timerEnds: data.events)?.completion.id
         func outcomeWord(_ c: FixCompletion) -> String {
-            PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { recorded.day($0) })
+            PendingFixRule.outcomeText(c, fix: fixesById[c.fixId], today: s.today, dayOf: { recorded.day($0) }, stillPending: timedPast)
         }
         if json {
             let out = JSONOutput(from: from.description, to: to.description, days: graph.cells.map { c in

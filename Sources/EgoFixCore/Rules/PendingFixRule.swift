@@ -99,8 +99,10 @@ extension PendingFixRule {
     /// What a completion's outcome reads as in a history: its outcome, else for a quick fix
     /// "pending" through its days and "expired" after them, for any other fix "pending" on its day
     /// and "not marked" once its day is over.
-    public static func outcomeText(_ c: FixCompletion, fix: Fix?, today: LocalDay, dayOf: (Date) -> LocalDay) -> String {
+    /// `stillPending`: the completion `timedPastItsDay` gives, if any (pending though its day is over).
+    public static func outcomeText(_ c: FixCompletion, fix: Fix?, today: LocalDay, dayOf: (Date) -> LocalDay, stillPending: UUID?) -> String {
         guard c.outcome == .pending else { return c.outcome.rawValue }
+        if c.id == stillPending { return "pending" }
         if fix?.type == .quickFix { return isExpired(c, today: today, dayOf: dayOf) ? "expired" : "pending" }
         return c.givenDay(dayOf) < today ? "not marked" : "pending"
     }

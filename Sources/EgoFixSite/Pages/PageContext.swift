@@ -270,7 +270,8 @@ final class PageContext: Sendable {
             severity: fix?.severity.rawValue ?? "-", typeNote: typeNote,
             when: showDate ? index.recorded.day(of: c).description : nil,
             outcome: c.outcome.rawValue,
-            outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.recorded.day($0) }),
+            outcomeText: PendingFixRule.outcomeText(c, fix: fix, today: index.today, dayOf: { index.recorded.day($0) },
+                                                    stillPending: index.timedPastItsDay),
             prompt: fix?.prompt ?? "(fix no longer in the catalogue)", comment: fix?.inlineComment,
             detail: fix.flatMap { fixDetails[$0.id] }, interaction: fix.flatMap { InteractionSummary.text(c, fix: $0) }, reflection: reflection)
     }

@@ -18,6 +18,9 @@ struct SiteIndex: Sendable {
     let completionsByDay: [LocalDay: [FixCompletion]]
     /// Completions whose fix had been applied before: reruns (`Thresholds.rerunAfterDays`).
     let reruns: Set<UUID>
+    /// Yesterday's fix whose timer ran out today, after midnight: still pending, not "not marked"
+    /// (`PendingFixRule.timedPastItsDay`).
+    let timedPastItsDay: UUID?
     let crashesByDay: [LocalDay: [Crash]]
     let rebootsByDay: [LocalDay: [VersionEntry]]
     let openedDays: Set<LocalDay>
@@ -87,6 +90,8 @@ struct SiteIndex: Sendable {
         }
         completionsByBug = byBug
         self.reruns = PendingFixRule.reruns(in: data.completions, fixes: fixesById)
+        timedPastItsDay = PendingFixRule.timedPastItsDay(in: data.completions, fixesById: fixesById, today: today, dayOf: clock.day,
+                                                         timerEnds: data.events)?.completion.id
 
         var comp: [LocalDay: [FixCompletion]] = [:]
         // A completion is listed on the day it counts on (the ledger's day), so a period's list and
