@@ -98,6 +98,19 @@ final class LocalDayClockTests: XCTestCase {
         }
     }
 
+    /// A message naming a time in the hour a clock going back repeats says which pass: `crash
+    /// --undo` said "logged at 01:30" of either, where the pages say "01:30 UTC+1" and "01:30 UTC+0".
+    func test_hourMinute_inTheRepeatedHourSaysTheOffset() throws {
+        var cal = Calendar(identifier: .gregorian)
+        cal.timeZone = try XCTUnwrap(TimeZone(identifier: "Europe/London"))
+        let iso = ISO8601DateFormatter()
+        let at = { (s: String) in try XCTUnwrap(iso.date(from: s)) }
+        XCTAssertEqual(InstantText.hourMinute(try at("2026-10-25T00:30:00Z"), calendar: cal), "01:30 UTC+1")
+        XCTAssertEqual(InstantText.hourMinute(try at("2026-10-25T01:30:00Z"), calendar: cal), "01:30 UTC+0")
+        XCTAssertEqual(InstantText.hourMinute(try at("2026-10-25T09:05:00Z"), calendar: cal), "09:05")
+        XCTAssertEqual(InstantText.hourMinute(try at("2026-03-29T01:30:00Z"), calendar: cal), "02:30")
+    }
+
     func test_description_isZeroPaddedISO() {
         XCTAssertEqual(LocalDay(year: 2026, month: 3, day: 7).description, "2026-03-07")
         XCTAssertEqual(LocalDay(year: 987, month: 12, day: 31).description, "0987-12-31")

@@ -2,10 +2,20 @@ import Foundation
 
 /// Instants a user types or a file brings in: read strictly, and held to a sane range.
 public enum InstantText {
-    /// "09:12": an instant's local time of day, as a message names it.
+    /// "09:12": an instant's local time of day, as a message names it. In the hour a clock going
+    /// back repeats, with the offset ("01:30 UTC+1", then "01:30 UTC+0"), as the pages write it.
     public static func hourMinute(_ d: Date, calendar: Calendar) -> String {
         let t = calendar.dateComponents([.hour, .minute], from: d)
-        return String(format: "%02d:%02d", t.hour ?? 0, t.minute ?? 0)
+        return String(format: "%02d:%02d", t.hour ?? 0, t.minute ?? 0) + (offsetIfRepeated(d, calendar: calendar) ?? "")
+    }
+
+    /// " UTC+1" when the wall time of `d` comes twice that night (the hour a clock going back
+    /// repeats), which tells the two passes apart; nil otherwise.
+    public static func offsetIfRepeated(_ d: Date, calendar: Calendar) -> String? {
+        guard LocalDay.wallTimeRepeats(d, calendar: calendar) else { return nil }
+        let offset = calendar.timeZone.secondsFromGMT(for: d), minutes = abs(offset) / 60
+        return " UTC" + (offset < 0 ? "-" : "+") + String(minutes / 60)
+            + (minutes % 60 == 0 ? "" : ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)` and nothing else: the day must

@@ -28,8 +28,6 @@ struct SiteClock: Sendable {
         let h = m / 60, mm = m % 60
         let text = String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)],
                           as: UTF8.self)
-        guard LocalDay.wallTimeRepeats(d, calendar: calendar) else { return text }
-        let offset = calendar.timeZone.secondsFromGMT(for: d), minutes = abs(offset) / 60
-        return text + " UTC" + (offset < 0 ? "-" : "+") + String(minutes / 60) + (minutes % 60 == 0 ? "" : ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60))
+        return text + (InstantText.offsetIfRepeated(d, calendar: calendar) ?? "")
     }
 }
