@@ -237,7 +237,7 @@ extension PageContext {
             let d = index.recorded.day(of: c), at = time(c.crashedAt, on: d)
             var note: TemplateValue = .null
             if c.note != nil, let r = crashNotes[c.id] { note = .html(try r.get()) }
-            return ["date": .text("\(d) \(at)"),
+            return ["date": .text(at.isEmpty ? d.description : "\(d) \(at)"),
                     "rebooted": .text(c.rebootedAt.map { rebootDay($0).description }),
                     "note": note]
         }

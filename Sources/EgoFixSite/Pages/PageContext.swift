@@ -238,12 +238,14 @@ final class PageContext: Sendable {
 
     func time(_ d: Date) -> String { index.clock.time(d) }
 
-    /// The time of day of a record listed on `day` (the day it counted where it was made): in the
-    /// zone the site is built in when that zone gives it the day and the hour it was made at;
-    /// else in UTC, said so ("06:00 UTC"). A crash logged at 20:00 in Tokyo read "12:00" on a site
-    /// built in London, and nothing on one built in New York (where it fell on another day).
+    /// The time of day of a record listed on `day` (the day it counted where it was made), in the
+    /// zone the site is built in; nothing when that zone puts the instant on another day or
+    /// another hour than it was made at (a crash logged at 15:00 on a Friday in Los Angeles is
+    /// 07:00 on Saturday in Tokyo: "Friday 07:00" happened nowhere; one logged at 20:00 in Tokyo
+    /// read "12:00" on a site built in London). A time in UTC instead put a UTC time beside the
+    /// local day, a day off near midnight.
     func time(_ d: Date, on day: LocalDay) -> String {
-        index.clock.day(d) == day && index.recorded.keepsItsHour(d) ? index.clock.time(d) : SiteClock.utcTime(d)
+        index.clock.day(d) == day && index.recorded.keepsItsHour(d) ? index.clock.time(d) : ""
     }
 
     /// The day a reboot was made on, where it was made (`token`: its entry's, when known; a

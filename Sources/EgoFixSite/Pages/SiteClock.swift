@@ -13,13 +13,6 @@ struct SiteClock: Sendable {
 
     func day(_ d: Date) -> LocalDay { days.day(d) }
 
-    /// "07:05 UTC": the time of day in UTC, for a record made in another zone than the site's.
-    static func utcTime(_ d: Date) -> String {
-        let t = Int(d.timeIntervalSince1970.rounded(.down)), m = ((t % 86_400 + 86_400) % 86_400) / 60
-        let h = m / 60, mm = m % 60
-        return String(decoding: [UInt8(0x30 + h / 10), UInt8(0x30 + h % 10), 0x3a, UInt8(0x30 + mm / 10), UInt8(0x30 + mm % 10)], as: UTF8.self) + " UTC"
-    }
-
     /// "07:05"; in the hour repeated when clocks go back, with the offset ("02:45 UTC+2", then
     /// "02:30 UTC+1"), which tells the two passes apart. Written out here, not the zone's
     /// abbreviation, which differs with the machine's time zone data and locale.
