@@ -366,16 +366,21 @@ package struct Session {
     /// are the seeds decoded (and a ./Seeds override linted; the built-in seeds are checked by the tests).
     /// A store this user cannot write keeps the catalogue it has: after an upgrade, `status` and
     /// the other commands that only read still work on it (they failed to write the new one).
-    /// Refuses a command that records at an instant before the practice began: a clock set
-    /// behind (or a `--now` from before `init`) put a fix marked, a crash and a day's fix before
-    /// day one, which the pages drew as before day one and the changelog listed under a release
-    /// made after them.
+    /// Refuses a command that records on a day before the practice began: a clock set behind (or
+    /// a `--now` from before `init`) put a fix marked, a crash and a day's fix before day one,
+    /// which the pages drew as before day one and the changelog listed under a release made after
+    /// them. An instant before the practice's on its first day passes: a machine that joined a
+    /// moment ago with a clock a minute behind, or one whose clock ran an hour ahead at `init`
+    /// (a dual-boot machine's hardware clock in local time), were locked out until then.
     func refuseAClockBeforeThePractice() async throws {
         guard let began = try await repos.users.get()?.createdAt, now < began else { return }
+        let first = LocalDay(began, calendar: calendar)
+        guard today < first else { return }
         func said(_ d: Date) -> String { LocalDay(d, calendar: calendar).description + " " + InstantText.hourMinute(d, calendar: calendar) }
         let clock = pinnedBy.map { "the clock given by \($0)" } ?? "this machine's clock"
-        throw CLIError("\(clock) says \(said(now)), before the practice began (\(said(began))). Nothing recorded. "
-                       + "Set the clock right, then run the command again.")
+        throw CLIError("\(clock) says \(said(now)), a day before the practice began (\(said(began))). Nothing recorded. "
+                       + "If the clock is behind, set it right. If it is right, the practice was begun on a clock that ran ahead, "
+                       + "and commands record again from \(first).")
     }
 
     func ensureCatalogue() async throws {

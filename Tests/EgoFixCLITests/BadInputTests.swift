@@ -30,15 +30,21 @@ final class BadInputTests: XCTestCase {
         let cli = try onboarded()
         XCTAssertEqual(try cli.run(["today"], at: "2026-03-02T09:00:00+01:00").status, 0)
         let behind = "2026-02-20T09:00:00+01:00"
-        let said = "the clock given by --now says 2026-02-20 09:00, before the practice began (2026-03-02 08:00). Nothing recorded."
+        let said = "the clock given by --now says 2026-02-20 09:00, a day before the practice began (2026-03-02 08:00). Nothing recorded."
         for args in [["today"], ["applied", "-m", "x"], ["crash", "-m", "x"], ["reboot"], ["amend", "-m", "x"], ["timer"],
                      ["bug", "activate", "need-to-be-right"], ["diagnostic", "--rate", "need-to-impress=quiet"]] {
             let r = try cli.run(args, at: behind, stdin: "")
             XCTAssertEqual(r.status, 1, "\(args): \(r.out)")
             XCTAssertTrue(r.err.hasPrefix("egofix: " + said), "\(args): \(r.err)")
         }
-        try assertRefused(cli, ["skipped"], at: behind, stdin: "", mentions: "Set the clock right, then run the command again.")
+        try assertRefused(cli, ["skipped"], at: behind, stdin: "", mentions: "If the clock is behind, set it right. If it is right, "
+                          + "the practice was begun on a clock that ran ahead, and commands record again from 2026-03-02.")
         XCTAssertEqual(try cli.run(["status"], at: behind).status, 0, "reading is not recording")
+        // Earlier on the first day passes: a clock an hour ahead at init (a dual-boot machine's
+        // hardware clock in local time), then set right, was locked out until then.
+        let ahead = try CLI()
+        XCTAssertEqual(try ahead.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T10:00:00+01:00").status, 0)
+        XCTAssertEqual(try ahead.run(["today"], at: "2026-03-02T08:30:00+01:00").status, 0)
         XCTAssertEqual(try cli.run(["applied"], at: "2026-03-02T09:05:00+01:00", stdin: "").status, 0, "the clock set right")
     }
 

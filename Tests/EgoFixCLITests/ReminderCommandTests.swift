@@ -269,6 +269,22 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertTrue(closed.err.contains("closed unmarked at midnight"), closed.err)
     }
 
+    /// A crash after midnight behind yesterday's fix whose timer ran out then: `today` names all
+    /// three in the order the outcome commands take them. It said "the quick fix first, then this
+    /// one", and the second outcome, meant for today's fix, marked yesterday's (helper 108).
+    func test_timer_aQuickFixBeforeYesterdaysTimedFixIsSaidInOrder() throws {
+        let cli = try started(timedOnly: true)
+        let lateEvening = "2026-11-25T22:59:58Z"  // 23:59:58 local
+        let given = try cli.json(["today"], at: lateEvening)
+        let label = String(format: "FIX #%03d", try XCTUnwrap((given["fix"] as? [String: Any])?["number"] as? Int))
+        XCTAssertEqual(try cli.run(["timer", "--seconds", "3"], at: lateEvening).status, 0)
+        XCTAssertEqual(try cli.run(["crash", "-m", "Late."], at: "2026-11-25T23:02:00Z").status, 0)
+        let today = try cli.run(["today"], at: "2026-11-25T23:03:00Z")
+        let said = today.out.split(separator: "\n").map { $0.hasPrefix("// ") ? String($0.dropFirst(3)) : String($0) }.joined(separator: " ")
+        XCTAssertTrue(said.contains("The outcome commands mark the quick fix first, then yesterday's \(label) (its timer ran out after midnight), then this one."),
+                      today.out)
+    }
+
     /// A crash's quick fix comes before the day's timed fix, and `timer` says so, naming both (it
     /// said the quick fix "is a standard fix; it has no timer" while `today` showed the day's
     /// fix under it with "`egofix timer` runs it").

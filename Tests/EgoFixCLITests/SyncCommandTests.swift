@@ -465,7 +465,7 @@ final class SyncCommandTests: XCTestCase {
             XCTAssertTrue(line?.hasSuffix(".") == true, String(line ?? ""))
         }
         // The summary does not say nothing changed under four warnings that files did.
-        XCTAssertTrue(r.out.hasPrefix("Synced with \(dir): 4 files skipped (the warning above says why), 0 records changed here."), r.out)
+        XCTAssertTrue(r.out.hasPrefix("Synced with \(dir): 4 files skipped (the warnings above say why), 0 records changed here."), r.out)
         XCTAssertEqual(try a.run(["export", "-"], at: "2026-03-02T09:00:00+01:00").out, before)
         // A folder that is not there, in one that is not either, is an error in one line; a new
         // folder in one that is there (~/Sync/egofix) is made.

@@ -57,7 +57,7 @@ struct SyncCommand: AsyncParsableCommand {
         let skipped = report.warnings.filter { $0.hasPrefix("skipped ") }.count
         var parts: [String] = []
         if files > 0 { parts.append("\(files) other machine\(files == 1 ? "'s file" : "s' files") merged") }
-        if skipped > 0 { parts.append("\(skipped) file\(skipped == 1 ? "" : "s") skipped (the warning above says why)") }
+        if skipped > 0 { parts.append("\(skipped) file\(skipped == 1 ? "" : "s") skipped (the warning\(skipped == 1 ? "" : "s") above say\(skipped == 1 ? "s" : "") why)") }
         let read = parts.isEmpty ? "no other machine's file changed" : parts.joined(separator: ", ")
         if report.joined {
             let user = try await s.profile()

@@ -122,8 +122,12 @@ enum TodayLines {
                 out += ["", ""]
                 out += dailyLines(s, daily, showCommands: false)
                 if daily.completion.outcome == .pending {
-                    out += [""] + Text.fitted("// The outcome commands mark \(card.isQuickFix ? "the quick fix" : "yesterday's fix") first, then this one.")
-                        .map { s.style.dim($0) }
+                    // Behind a quick fix, yesterday's fix whose timer ran out after midnight comes
+                    // second: named, or the second outcome meant for this one marked it.
+                    let between = card.isQuickFix ? try await DailyFixService(repos: s.repos, calendar: s.calendar).timedPastItsDay(at: s.now) : nil
+                    let first = card.isQuickFix ? "the quick fix first, then " + (between.map { "yesterday's \($0.fix.label) (its timer ran out after midnight), then " } ?? "")
+                        : "yesterday's fix first, then "
+                    out += [""] + Text.fitted("// The outcome commands mark \(first)this one.").map { s.style.dim($0) }
                 }
             }
         } else {
