@@ -80,6 +80,8 @@ struct Today: AsyncParsableCommand {
         /// A stable bug's retest: failing it sends the bug back to active.
         let retest: Bool
         let quickFix: Bool
+        /// Yesterday's fix whose timer ran out after midnight, first on the card ("YESTERDAY'S FIX").
+        let yesterdays: Bool
         let daily: Daily?
 
         /// A completion as the card has it, without its reflection: the card never shows one, and a
@@ -100,6 +102,7 @@ struct Today: AsyncParsableCommand {
             rerun = card?.isRerun ?? false
             retest = card?.isRetest ?? false
             quickFix = card?.isQuickFix ?? false
+            yesterdays = card.map { !$0.isQuickFix && ($0.completion.day.map { $0 != today.ordinal } ?? false) } ?? false
             if let card, let d = daily, d.completion.id != card.completion.id {
                 self.daily = Daily(fix: d.fix, bug: d.bug, completion: Self.asOnTheCard(d.completion), rerun: d.isRerun, retest: d.isRetest)
             } else {
