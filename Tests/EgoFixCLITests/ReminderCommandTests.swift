@@ -262,6 +262,13 @@ final class ReminderCommandTests: XCTestCase {
         let marked = try XCTUnwrap(completions.first { $0["outcome"] as? String == "applied" })
         let data = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(marked["outcomeData"] as? String)))
         XCTAssertEqual(String(decoding: data, as: UTF8.self), #"{"timerCompleted":true}"#)
+        // Its own day had a fix: not a rest day, now that the fix counts on the day it was marked.
+        let after = try cli.run(["history", "--days", "2"], at: "2026-11-26T06:06:00Z")
+        XCTAssertTrue(after.out.contains("2026-11-25  opened, its fix marked on a later day"), after.out)
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-11-26T06:07:00Z").status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W48/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("Its fix was marked on a later day."), week)
+        XCTAssertFalse(week.contains("Rest day."), week)
         // Then today's own fix is the one to mark.
         let next = try cli.run(["applied"], at: "2026-11-26T06:10:00Z", stdin: "")
         XCTAssertEqual(next.status, 0, next.err)

@@ -109,8 +109,9 @@ struct History: AsyncParsableCommand {
                 parts.append((text, text.count))
             }
             guard !parts.isEmpty else {
-                // Opened, and no fix given: a rest day, or a share or a pattern looked at.
-                out.append(c.day.description + "  " + s.style.dim("opened, no fix given"))
+                // Opened, and no fix given: a rest day, or a share or a pattern looked at; or its
+                // fix was marked on a later day (yesterday's whose timer ran out after midnight).
+                out.append(c.day.description + "  " + s.style.dim(c.activity.markedLater > 0 ? "opened, its fix marked on a later day" : "opened, no fix given"))
                 continue
             }
             // A busy day goes on over more lines, under the first part, within the width of a card

@@ -76,7 +76,9 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.diagnostics, "diagnostic", "diagnostics")
             part(a.reboots, "reboot", "reboots")
             // Opened with no fix given (a rest day, as `today` said it) is not a fix left unmarked.
-            if first { put(color != .opened ? "nothing" : a.unmarked == 0 ? "opened, no fix given" : "opened, no outcome") } else if color == .opened { put(", no outcome") }
+            if first {
+                put(color != .opened ? "nothing" : a.unmarked > 0 ? "opened, no outcome" : a.markedLater > 0 ? "opened, its fix marked later" : "opened, no fix given")
+            } else if color == .opened { put(", no outcome") }
             // The shade in words: depth is what the graph says by shade alone.
             if color != .empty && color != .opened {
                 put(", depth ")
@@ -129,7 +131,7 @@ public struct ContributionGraph: Sendable, Equatable {
         if a.failed > 0 { return .failed }
         if a.applied > 0 { return .applied }
         if a.skipped > 0 { return .skipped }
-        if a.unmarked > 0 || a.opens > 0 || a.diagnostics > 0 || a.reboots > 0 { return .opened }
+        if a.unmarked > 0 || a.markedLater > 0 || a.opens > 0 || a.diagnostics > 0 || a.reboots > 0 { return .opened }
         return .empty
     }
 

@@ -8,6 +8,9 @@ public struct DayActivity: Sendable, Equatable {
     public var failed = 0
     /// Fixes assigned this day and never marked.
     public var unmarked = 0
+    /// Fixes given for this day and marked on a later day (yesterday's fix whose timer ran out
+    /// after midnight), counted there: this day had a fix all the same.
+    public var markedLater = 0
     public var crashes = 0
     public var crashesWithNote = 0
     public var reboots = 0
@@ -34,7 +37,7 @@ public struct DayActivity: Sendable, Equatable {
     public init(day: LocalDay) { self.day = day }
 
     public var isEmpty: Bool {
-        applied + skipped + failed + unmarked + crashes + reboots + opens + diagnostics == 0
+        applied + skipped + failed + unmarked + markedLater + crashes + reboots + opens + diagnostics == 0
     }
 }
 
@@ -109,6 +112,10 @@ public struct DayLedger: Sendable {
             }
         }
         for (c, d) in zip(live, completionDays) {
+            if c.outcome != .pending, fixes[c.fixId]?.type != .quickFix, let given = c.day.map({ LocalDay(ordinal: $0) }),
+               given < d, given.ordinal >= low {
+                touch(given) { $0.markedLater += 1 }
+            }
             if c.outcome == .pending {
                 touch(d) { $0.unmarked += 1; $0.engage(at: c.dayInstant) }
                 continue

@@ -273,6 +273,10 @@ extension PageContext {
             empty = "Before day one."
         } else if index.ledger.activity(on: d).diagnostics > 0 {
             empty = "The weekly diagnostic. Nothing else recorded."
+        } else if index.ledger.activity(on: d).markedLater > 0 {
+            // Yesterday's fix whose timer ran out after midnight counts on the day it was marked;
+            // its own day had it all the same ("Rest day. No fix given." said otherwise).
+            empty = "Its fix was marked on a later day."
         } else if index.openedDays.contains(d) {
             // Shown only for a day with no fix, crash or reboot: `today` opened it and gave no
             // fix (it gives the day's fix whenever one is due, a quick fix pending or not), so it
