@@ -269,6 +269,8 @@ final class ReminderCommandTests: XCTestCase {
         let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W48/index.html", encoding: .utf8)
         XCTAssertTrue(week.contains("Its fix was marked on a later day."), week)
         XCTAssertFalse(week.contains("Rest day."), week)
+        let graph = try String(contentsOfFile: cli.workdir + "/site/history/index.html", encoding: .utf8)
+        XCTAssertTrue(graph.contains("2026-11-25: opened, its fix marked on a later day"), graph)
         // Then today's own fix is the one to mark.
         let next = try cli.run(["applied"], at: "2026-11-26T06:10:00Z", stdin: "")
         XCTAssertEqual(next.status, 0, next.err)

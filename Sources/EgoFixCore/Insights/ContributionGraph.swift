@@ -77,7 +77,7 @@ public struct ContributionCell: Sendable, Equatable {
             part(a.reboots, "reboot", "reboots")
             // Opened with no fix given (a rest day, as `today` said it) is not a fix left unmarked.
             if first {
-                put(color != .opened ? "nothing" : a.unmarked > 0 ? "opened, no outcome" : a.markedLater > 0 ? "opened, its fix marked later" : "opened, no fix given")
+                put(color != .opened ? "nothing" : a.unmarked > 0 ? "opened, no outcome" : a.markedLater > 0 ? "opened, its fix marked on a later day" : "opened, no fix given")
             } else if color == .opened { put(", no outcome") }
             // The shade in words: depth is what the graph says by shade alone.
             if color != .empty && color != .opened {
