@@ -11,9 +11,9 @@ final class SyncCommandTests: XCTestCase {
         return dir
     }
 
-    /// Machine A starts a practice on 2026-03-02 (UTC) and syncs; machine B joins it.
-    func joined() throws -> (CLI, CLI, String) {
-        let a = try CLI(zone: "UTC"), b = try CLI(zone: "UTC")
+    /// Machine A starts a practice on 2026-03-02 at 08:00 UTC (in `zone`) and syncs; machine B joins it.
+    func joined(zone: String = "UTC") throws -> (CLI, CLI, String) {
+        let a = try CLI(zone: zone), b = try CLI(zone: zone)
         let dir = try shared(a)
         XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
         XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
@@ -221,13 +221,9 @@ final class SyncCommandTests: XCTestCase {
     /// "Also written on another machine", on the pages and in the history (helper 106).
     func test_sync_cli_aTextTakenBackByAnAmendStaysOutWhenTheOtherMachineMarksLater() throws {
         for (amend, kept) in [(["amend", "-m", ""], nil), (["amend", "skipped", "-m", "WHAT-I-MEANT"], "WHAT-I-MEANT")] {
-            let a = try CLI(zone: "Europe/Berlin"), b = try CLI(zone: "Europe/Berlin")
-            let dir = try shared(a)
-            XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T07:00:00Z").status, 0)
-            XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T07:01:00Z").status, 0)
-            XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T07:02:00Z").status, 0)
-            XCTAssertEqual(try a.run(["applied", "-m", "FIRST-TEXT-TAKEN-BACK"], at: "2026-03-02T08:00:00Z").status, 0)
-            XCTAssertEqual(try a.run(amend, at: "2026-03-02T08:05:00Z").status, 0)
+            let (a, b, dir) = try joined(zone: "Europe/Berlin")
+            XCTAssertEqual(try a.run(["applied", "-m", "FIRST-TEXT-TAKEN-BACK"], at: "2026-03-02T08:10:00Z").status, 0)
+            XCTAssertEqual(try a.run(amend, at: "2026-03-02T08:15:00Z").status, 0)
             XCTAssertEqual(try b.run(["failed", "-m", "DESKTOP-TEXT"], at: "2026-03-02T12:00:00Z").status, 0)
             for (m, t) in [(a, "13:01:00"), (b, "13:01:30"), (a, "13:02:00")] {
                 XCTAssertEqual(try m.run(["sync", dir], at: "2026-03-02T\(t)Z").status, 0)
@@ -330,11 +326,7 @@ final class SyncCommandTests: XCTestCase {
     /// "N records changed here" counts the bug the sync's own lifecycle step moves (three quiet
     /// weeks merged make it stable): it said 4 where 5 records had changed (helper 106).
     func test_sync_cli_theCountOfRecordsChangedTakesInTheBugTheLifecycleMoved() throws {
-        let a = try CLI(zone: "Europe/Berlin"), b = try CLI(zone: "Europe/Berlin")
-        let dir = try shared(a)
-        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
-        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T08:01:00Z").status, 0)
-        XCTAssertEqual(try b.run(["init", "--from", dir], at: "2026-03-02T08:02:00Z").status, 0)
+        let (a, b, dir) = try joined(zone: "Europe/Berlin")
         for day in ["09", "16", "23"] {
             XCTAssertEqual(try a.run(["diagnostic", "--rate", "need-to-be-right=quiet"], at: "2026-03-\(day)T08:00:00Z").status, 0)
         }
