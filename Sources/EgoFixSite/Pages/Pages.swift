@@ -105,9 +105,8 @@ extension PageContext {
         // A fix given and not marked, as `egofix status` has it: a daily fix of an earlier day left
         // unmarked is not (its day is over). `status` also names today's fix before it is given once
         // `remind_at` has passed; the page holds only the date, so it does not.
-        let since = index.today.adding(days: -2).start(in: options.calendar)
         let pending = PendingFixRule.pending(in: data.completions, fixesById: index.fixesById, today: index.today, dayOf: index.clock.day,
-                                             timerEnds: data.events.filter { $0.eventType == .timerCompleted && $0.timestamp >= since })?.completion
+                                             timerEnds: data.events)?.completion
         // With nothing pending, a rest day says so as `status` and `today` do: "`egofix today`
         // shows today's" sent the reader to a command with no fix to show.
         var restDay: TemplateValue = .null, todaysDone: TemplateValue = .null
