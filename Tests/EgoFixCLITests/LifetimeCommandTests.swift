@@ -32,7 +32,9 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(first.contains("quick fix"), first)
         _ = try ok(cli, ["bug", "activate", "need-to-impress"], "2026-03-15T13:01:00+01:00")
         let second = try ok(cli, ["crash", "need-to-impress"], "2026-03-15T14:00:00+01:00")
-        let card = second.components(separatedBy: "QUICK FIX // shown next").last ?? ""
+        // The first crash's quick fix still waits, so this one comes after it, and says so.
+        XCTAssertFalse(second.contains("QUICK FIX // shown next"), second)
+        let card = second.components(separatedBy: "QUICK FIX // after FIX #").last ?? ""
         XCTAssertTrue(card.contains("need to impress"), "the quick fix shown is need-to-impress's: \(second)")
         XCTAssertFalse(card.contains("need to be right"), second)
         // Another crash about the same bug queues nothing new: its quick fix is said to be
@@ -41,6 +43,40 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertTrue(third.contains("QUICK FIX // still waiting"), third)
         let label = { (out: String) in out.components(separatedBy: "QUICK FIX // ").last?.split(separator: "\n").dropFirst(2).first.map(String.init) }
         XCTAssertEqual(label(third)?.prefix(8), label(second)?.prefix(8), third)
+    }
+
+    /// Two crashes about two bugs queue two quick fixes. `today` showed only the first, the
+    /// outcome after it said "Today's fix is still open", and the next `skipped` marked the second
+    /// quick fix, which no card had shown since the crash (helper 110). Every fix waiting is
+    /// shown, and each outcome names what the next one marks.
+    func test_Crash_aSecondQuickFixIsShownAndTheOutcomesNameWhatComesNext() throws {
+        let cli = try CLI()
+        _ = try ok(cli, ["init", "--bug", "need-to-be-right"], "2026-03-02T09:00:00+01:00")
+        _ = try ok(cli, ["bug", "activate", "need-to-impress"], "2026-03-02T09:01:00+01:00")
+        let first = try ok(cli, ["crash", "need-to-be-right"], "2026-03-02T10:00:00+01:00")
+        XCTAssertTrue(first.contains("QUICK FIX // shown next"), first)
+        let second = try ok(cli, ["crash", "need-to-impress"], "2026-03-02T10:01:00+01:00")
+        func label(_ out: String, after heading: String) -> String? {
+            out.components(separatedBy: heading).dropFirst().first?.split(separator: "\n").first { $0.hasPrefix("FIX #") }.map { String($0.prefix(8)) }
+        }
+        let q1 = try XCTUnwrap(label(first, after: "QUICK FIX // shown next"))
+        let q2 = try XCTUnwrap(label(second, after: "QUICK FIX // after \(q1)"), second)
+        let today = try ok(cli, ["today"], "2026-03-02T10:03:00+01:00")
+        XCTAssertEqual(label(today, after: "QUICK FIX // after the crash, first"), q1, today)
+        XCTAssertEqual(label(today, after: "QUICK FIX // after the crash, second"), q2, today)
+        let daily = try XCTUnwrap(label(today, after: "TODAY // 2026-03-02"), today)
+        let flat = today.replacingOccurrences(of: "\n// ", with: " ")
+        XCTAssertTrue(flat.contains("The outcome commands mark them in this order: \(q1), \(q2), then this one."), today)
+        // The first outcome marks the first quick fix and names the two still to mark, in order.
+        let one = try ok(cli, ["skipped"], "2026-03-02T10:04:00+01:00")
+        XCTAssertTrue(one.contains("FIX SKIPPED  \(q1)"), one)
+        XCTAssertTrue(one.replacingOccurrences(of: "\n// ", with: " ").contains("Still to mark, in this order: \(q2), a quick fix; then today's fix, \(daily). `egofix today` shows them."), one)
+        let two = try ok(cli, ["skipped"], "2026-03-02T10:05:00+01:00")
+        XCTAssertTrue(two.contains("FIX SKIPPED  \(q2)"), two)
+        XCTAssertTrue(two.contains("Today's fix, \(daily), is still open"), two)
+        let three = try ok(cli, ["applied"], "2026-03-02T10:06:00+01:00")
+        XCTAssertTrue(three.contains("FIX APPLIED  \(daily)"), three)
+        XCTAssertFalse(three.contains("Still to mark") || three.contains("still open"), three)
     }
 
     func test_Today_unmarkedQuickFixComesFirstAndTheDaysFixStillComes() throws {

@@ -294,8 +294,8 @@ final class ReminderCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["crash", "-m", "Late."], at: "2026-11-25T23:02:00Z").status, 0)
         let today = try cli.run(["today"], at: "2026-11-25T23:03:00Z")
         let said = today.out.split(separator: "\n").map { $0.hasPrefix("// ") ? String($0.dropFirst(3)) : String($0) }.joined(separator: " ")
-        XCTAssertTrue(said.contains("The outcome commands mark the quick fix first, then yesterday's \(label) (its timer ran out after midnight), then this one."),
-                      today.out)
+        XCTAssertTrue(said.contains("The outcome commands mark them in this order: FIX #") && said.contains(", \(label), then this one."), today.out)
+        XCTAssertTrue(today.out.contains("YESTERDAY'S FIX // its timer ran out after midnight, second"), today.out)
     }
 
     /// A crash's quick fix comes before the day's timed fix, and `timer` says so, naming both (it

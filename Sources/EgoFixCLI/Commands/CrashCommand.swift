@@ -125,7 +125,11 @@ struct CrashCommand: AsyncParsableCommand {
                     if help.isEmpty {
                         let qbug = try await s.repos.bugs.getById(q.bugId)
                         // A second crash about the bug queues nothing new: the same one is waiting.
-                        out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // " + (r.waiting ? "still waiting" : "shown next"))
+                        // Another crash's quick fix still waiting comes first: said, with its number.
+                        let ahead = try await OutcomeService(repos: s.repos, calendar: s.calendar).queue(at: s.now)
+                            .prefix { $0.fix.id != q.id }.filter { $0.fix.type == .quickFix }.map(\.fix.label)
+                        let when = ahead.isEmpty ? "shown next" : "after " + ahead.joined(separator: " and ")
+                        out += FixCard.lines(fix: q, bug: qbug, style: s.style, heading: "QUICK FIX // " + (r.waiting ? "still waiting" : when))
                     } else {
                         out.append(s.style.dim("// A quick fix is queued, for later: `egofix today` shows it."))
                     }

@@ -139,11 +139,19 @@ enum OutcomeCommand {
             // how to add one.
             out += ["", s.style.dim("// No reflection. `egofix amend -e` adds one today.")]
         }
-        if r.fix.type == .quickFix {
-            let daily = try await DailyFixService(repos: s.repos, calendar: s.calendar).todaysAssignment(at: s.now)
-            if let d = daily, d.completion.outcome == .pending {
-                out += ["", s.style.dim("// Today's fix, \(d.fix.label), is still open: `egofix today`.")]
+        // What the next outcome would mark: a second quick fix queued by another crash, or
+        // yesterday's timed fix, comes before today's (it said "Today's fix is still open", and the
+        // next `skipped` marked a quick fix no card had shown since the crash).
+        let queue = try await OutcomeService(repos: s.repos, calendar: s.calendar).queue(at: s.now)
+        if !queue.isEmpty {
+            func named(_ q: (completion: FixCompletion, fix: Fix)) -> String {
+                if q.fix.type == .quickFix { return q.fix.label + ", a quick fix" }
+                return q.completion.givenDay({ LocalDay($0, calendar: s.calendar) }) == s.today ? "today's fix, " + q.fix.label : q.fix.label + ", yesterday's"
             }
+            let line = queue.count == 1 && queue[0].fix.type != .quickFix && queue[0].completion.givenDay({ LocalDay($0, calendar: s.calendar) }) == s.today
+                ? "// Today's fix, \(queue[0].fix.label), is still open: `egofix today`."
+                : "// Still to mark, in this order: " + queue.map(named).joined(separator: "; then ") + ". `egofix today` shows " + (queue.count == 1 ? "it." : "them.")
+            out += [""] + Text.fitted(line).map { s.style.dim($0) }
         }
         let run = try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar, after: earlier.value)
         let pattern = try await Surfacer.surface(s, moment: .afterOutcome, run: run)

@@ -121,23 +121,43 @@ enum TodayLines {
         if card.isQuickFix || yesterdays {
             let heading = card.isQuickFix ? "QUICK FIX // after the crash, first" : "YESTERDAY'S FIX // its timer ran out after midnight, first"
             out += FixCard.lines(fix: card.fix, bug: card.bug, style: s.style, heading: heading, showCommands: true)
+            // Whatever else waits before the day's fix (a second crash's quick fix, yesterday's
+            // timed fix), each shown: the outcome commands mark them in this order, and a fix the
+            // card did not show was marked unseen.
+            let queue = try await OutcomeService(repos: s.repos, calendar: s.calendar).queue(at: s.now)
+            let between = queue.filter { q in q.completion.id != card.completion.id && q.completion.id != daily?.completion.id }
+            for (n, q) in between.enumerated() {
+                let h = q.fix.type == .quickFix ? "QUICK FIX // after the crash, " + Self.ordinal(n + 2)
+                    : "YESTERDAY'S FIX // its timer ran out after midnight, " + Self.ordinal(n + 2)
+                out += ["", ""] + FixCard.lines(fix: q.fix, bug: try await s.repos.bugs.getById(q.fix.bugId), style: s.style, heading: h, showCommands: false)
+            }
+            let dailyPending = daily.map { $0.completion.id != card.completion.id && $0.completion.outcome == .pending } ?? false
             if let daily, daily.completion.id != card.completion.id {
                 out += ["", ""]
                 out += dailyLines(s, daily, showCommands: false)
-                if daily.completion.outcome == .pending {
-                    // Behind a quick fix, yesterday's fix whose timer ran out after midnight comes
-                    // second: named, or the second outcome meant for this one marked it.
-                    let between = card.isQuickFix ? try await DailyFixService(repos: s.repos, calendar: s.calendar).timedPastItsDay(at: s.now) : nil
-                    let first = card.isQuickFix ? "the quick fix first, then " + (between.map { "yesterday's \($0.fix.label) (its timer ran out after midnight), then " } ?? "")
-                        : "yesterday's fix first, then "
-                    out += [""] + Text.fitted("// The outcome commands mark \(first)this one.").map { s.style.dim($0) }
-                }
+            }
+            if !between.isEmpty || dailyPending {
+                // Named in order, or the second outcome meant for one marked another.
+                let items = [card.fix.label] + between.map(\.fix.label) + (dailyPending ? ["this one"] : [])
+                let order = items.count == 2 ? "\(items[0]) first, then \(items[1])"
+                    : "them in this order: " + items.dropLast().joined(separator: ", ") + ", then " + (items.last ?? "")
+                out += [""] + Text.fitted("// The outcome commands mark \(order).").map { s.style.dim($0) }
             }
         } else {
             out += dailyLines(s, card, showCommands: card.completion.outcome == .pending)
         }
         out += try await diagnosticLine(s)
         return out
+    }
+
+    static func ordinal(_ n: Int) -> String {
+        switch n {
+        case 1: return "first"
+        case 2: return "second"
+        case 3: return "third"
+        case 4: return "fourth"
+        default: return "number \(n)"
+        }
     }
 
     static func dailyLines(_ s: Session, _ card: TodayCard, showCommands: Bool) -> [String] {

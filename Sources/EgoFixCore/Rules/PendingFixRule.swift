@@ -23,26 +23,43 @@ public enum PendingFixRule {
     ///     (`timerCompleted`; other events are ignored).
     public static func pending(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
                                dayOf: (Date) -> LocalDay, timerEnds: [AnalyticsEvent]) -> (completion: FixCompletion, fix: Fix)? {
-        if let quick = pendingQuickFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf) {
-            return quick
-        }
+        queue(in: completions, fixesById: fixesById, today: today, dayOf: dayOf, timerEnds: timerEnds).first
+    }
+
+    /// Every fix the outcome commands would mark, in the order they mark them: the pending quick
+    /// fixes (the earliest first), yesterday's fix whose timer ran out today, today's fix while it
+    /// is unmarked. The first is the pending fix. A second crash about another bug queues a second
+    /// quick fix: `today` shows them all, and an outcome says which comes next.
+    public static func queue(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                             dayOf: (Date) -> LocalDay, timerEnds: [AnalyticsEvent]) -> [(completion: FixCompletion, fix: Fix)] {
+        var out = pendingQuickFixes(in: completions, fixesById: fixesById, today: today, dayOf: dayOf)
         if let timed = timedPastItsDay(in: completions, fixesById: fixesById, today: today, dayOf: dayOf, timerEnds: timerEnds) {
-            return timed
+            out.append(timed)
         }
-        guard let daily = todaysDailyFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf),
-              daily.completion.outcome == .pending else { return nil }
-        return daily
+        if let daily = todaysDailyFix(in: completions, fixesById: fixesById, today: today, dayOf: dayOf),
+           daily.completion.outcome == .pending {
+            out.append(daily)
+        }
+        return out
     }
 
     /// The earliest quick fix still pending and not expired.
     public static func pendingQuickFix(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
                                        dayOf: (Date) -> LocalDay) -> (completion: FixCompletion, fix: Fix)? {
-        let live = completions.filter {
+        pendingQuickFixes(in: completions, fixesById: fixesById, today: today, dayOf: dayOf).first
+    }
+
+    /// The quick fixes still pending and not expired, the earliest first (the same instant by id).
+    public static func pendingQuickFixes(in completions: [FixCompletion], fixesById: [UUID: Fix], today: LocalDay,
+                                         dayOf: (Date) -> LocalDay) -> [(completion: FixCompletion, fix: Fix)] {
+        completions.filter {
             $0.deletedAt == nil && $0.outcome == .pending && fixesById[$0.fixId]?.type == .quickFix
                 && !isExpired($0, today: today, dayOf: dayOf)
         }
-        guard let quick = earliest(live), let fix = fixesById[quick.fixId] else { return nil }
-        return (quick, fix)
+        .sorted { a, b in a.assignedAt != b.assignedAt ? a.assignedAt < b.assignedAt : a.id.sortsBefore(b.id) }
+        // A quick fix given today is among the candidates twice (pending, and given today).
+        .reduce(into: [FixCompletion]()) { out, c in if out.last?.id != c.id { out.append(c) } }
+        .compactMap { c in fixesById[c.fixId].map { (c, $0) } }
     }
 
     /// A quick fix still pending `quickFixExpiryDays` local days after it was queued has expired.

@@ -48,6 +48,16 @@ public struct OutcomeService: Sendable {
         throw PracticeError.alreadyMarked(fix: today.fix.label, outcome: today.completion.outcome)
     }
 
+    /// Every fix the outcome commands would mark now, in their order (`PendingFixRule.queue`).
+    public func queue(at now: Date) async throws -> [(completion: FixCompletion, fix: Fix)] {
+        let fixes = try await repos.fixes.getAll()
+        let byId = Dictionary(uniqueKeysWithValues: fixes.map { ($0.id, $0) })
+        let day = LocalDay(now, calendar: calendar)
+        return PendingFixRule.queue(in: try await PendingFixService.candidates(repos, fixes: fixes, today: day, calendar: calendar),
+                                    fixesById: byId, today: day, dayOf: { LocalDay($0, calendar: calendar) },
+                                    timerEnds: try await Self.timerEnds(repos, today: day, calendar: calendar))
+    }
+
     /// What an outcome at `now` would find, read only, as `target` finds it.
     public enum Preview: Sendable {
         /// The pending fix, or today's not given yet, which the outcome would give (`givenNow`).
