@@ -634,6 +634,10 @@ extension BadInputTests {
         XCTAssertEqual(applied.status, 0, applied.err)
         XCTAssertTrue(helpFirst(applied.out), applied.out)
         XCTAssertTrue(applied.out.contains("FIX APPLIED") && applied.out.contains("Reflection saved."), applied.out)
+        // Only what was recorded after the block: no quip about the outcome, no version line.
+        XCTAssertTrue(applied.out.contains("\nMarked applied.\n"), applied.out)
+        XCTAssertFalse(applied.out.contains("No fanfare") || applied.out.contains("more fixes applied"), applied.out)
+        XCTAssertFalse(template.contains("not a bug"), "the help block makes no joke of it")
         // Other text: no block.
         let calm = try cli.run(["crash", "-m", "Corrected a colleague's slide in the meeting."], at: "2026-03-02T12:00:00+01:00")
         XCTAssertTrue(calm.out.hasPrefix("CRASH LOGGED") && calm.out.contains("QUICK FIX // shown next"), calm.out)

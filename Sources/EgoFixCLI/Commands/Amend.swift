@@ -96,7 +96,7 @@ struct Amend: AsyncParsableCommand {
         var out = help + [s.style.paint("AMENDED", s.style.outcomeColor(after.outcome)) + "  " + s.style.dim(r.fix.label), ""]
         if after.outcome != before.outcome {
             out.append("Marked \(after.outcome.rawValue), not \(before.outcome.rawValue).")
-            out.append(OutcomeCommand.line(for: after.outcome, fix: r.fix))
+            if help.isEmpty { out.append(OutcomeCommand.line(for: after.outcome, fix: r.fix)) }
         }
         if after.outcomeData != before.outcomeData, let said = InteractionSummary.text(after, fix: r.fix) { out += Text.wrap(said) }
         if after.reflection != before.reflection {

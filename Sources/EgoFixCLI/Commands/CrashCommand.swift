@@ -113,7 +113,7 @@ struct CrashCommand: AsyncParsableCommand {
                 let help = CrisisHelp.lines(for: note, style: s.style)
                 var out = help + [s.style.paint("CRASH LOGGED", Style.crash) + (crashed.map { "  " + s.style.paint($0.title.lowercased(), $0.color) } ?? "")]
                 out.append("")
-                out.append("Logged. The version number stays where it is.")
+                out.append(help.isEmpty ? "Logged. The version number stays where it is." : "Logged.")
                 // A crash about a stable or resolved bug sends it back to active: said here, where it happened.
                 out += changed.map { OutcomeCommand.transitionLine($0.transition, of: $0.bug) }
                 if help.isEmpty, let b = crashed,

@@ -113,14 +113,15 @@ enum OutcomeCommand {
         }
         out.append(s.style.paint(head, s.style.outcomeColor(outcome)) + "  " + s.style.dim(r.fix.label))
         out.append("")
-        out.append(line(for: outcome, fix: r.fix))
+        // After the help block, only what was recorded: no quip, no version, no pattern.
+        out.append(help.isEmpty ? line(for: outcome, fix: r.fix) : "Marked \(outcome.rawValue).")
         // The count or the option said back, as the week page will show it: a wrong one is seen now.
         if let said = InteractionSummary.text(r.completion, fix: r.fix) { out += Text.wrap(said + Self.addedBy(r.completion, fix: r.fix)) }
         if help.isEmpty, let insight = chosenInsight(fix: r.fix, interaction: interaction) {
             out.append("")
             out += Text.wrap(insight).map { s.style.dim($0) }
         }
-        if let v = r.versionEntry {
+        if help.isEmpty, let v = r.versionEntry {
             out.append("")
             out.append("v" + v.version + ". " + v.description)
         }
@@ -154,6 +155,7 @@ enum OutcomeCommand {
             out += [""] + Text.fitted(line).map { s.style.dim($0) }
         }
         let run = try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar, after: earlier.value)
+        guard help.isEmpty else { return out }
         let pattern = try await Surfacer.surface(s, moment: .afterOutcome, run: run)
         if !pattern.isEmpty { out += [""] + pattern }
         out += try await TodayLines.diagnosticLine(s)
