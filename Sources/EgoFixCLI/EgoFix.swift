@@ -109,7 +109,7 @@ extension EgoFix {
                 continue
             }
             if let earlier = given[name], earlier != value {
-                throw CLIError("\(a.hasPrefix("--") ? name : a) is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.", code: 64)
+                throw CLIError("\(a.hasPrefix("--") ? name : a) is given twice, and only one can count. Give it once. Nothing recorded.", code: 64)
             }
             given[name] = value
         }

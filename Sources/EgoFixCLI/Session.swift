@@ -119,6 +119,23 @@ package struct Session {
         return config
     }
 
+    /// What an instant `ISO8601.parse` refused lacks, said in the refusal: a time without seconds
+    /// or without a zone offset was told "a real date and time, nothing after it".
+    static func missingFromInstant(_ raw: String) -> String {
+        let b = Array(raw.utf8)
+        func digits(_ r: Range<Int>) -> Bool { r.upperBound <= b.count && r.allSatisfy { (48...57).contains(b[$0]) } }
+        func at(_ i: Int, _ c: Character) -> Bool { i < b.count && b[i] == c.asciiValue }
+        guard digits(0..<4), at(4, "-"), digits(5..<7), at(7, "-"), digits(8..<10), at(10, "T"), digits(11..<13), at(13, ":"), digits(14..<16) else {
+            return "(a real date and time, nothing after it)"
+        }
+        let zone = b.count > 16 && (at(16, "Z") || at(16, "+") || at(16, "-"))
+        if b.count == 16 || zone { return "as egofix reads it: it needs seconds" + (zone ? "" : " and a zone offset (Z or +01:00)") }
+        if at(16, ":"), digits(17..<19), b.count == 19 || at(19, ".") && b.count > 20 && digits(20..<b.count) {
+            return "as egofix reads it: it needs a zone offset (Z or +01:00)"
+        }
+        return "(a real date and time, nothing after it)"
+    }
+
     package static func clock(_ flag: String?, environment env: [String: String]) throws -> Date {
         // An empty --now is a mistake (a script's unset variable), not the real clock; an empty
         // EGOFIX_NOW is unset, as empty variables usually are.
@@ -128,7 +145,7 @@ package struct Session {
         let raw = flag ?? env["EGOFIX_NOW"]
         guard let raw, !raw.isEmpty else { return Date() }
         guard let d = ISO8601.parse(raw) else {
-            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant (a real date and time, nothing after it). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.", code: 64)
+            throw CLIError("\(flag == nil ? "EGOFIX_NOW" : "--now") '\(Terminal.visible(raw))' is not an ISO 8601 instant \(missingFromInstant(raw)). Use a form like 2026-11-22T09:00:00Z or 2026-11-22T09:00:00+01:00.", code: 64)
         }
         if let problem = InstantText.clockProblem(d) {
             // In UTC, which the range is: "'2099-12-31T23:59:59-12:00' is after 2099-12-31" read as false.

@@ -192,7 +192,7 @@ public struct WorkspaceConfig: Equatable, Sendable {
                 // diagnostic's window), so a Sunday start is refused rather than read and ignored.
                 guard value.lowercased() == "monday" else {
                     throw ParseError(file: file, line: n, message: value.lowercased() == "sunday"
-                        ? "week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday, by the spec). Leave week_start out or set it to \"monday\""
+                        ? "week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday). Leave week_start out or set it to \"monday\""
                         : "week_start must be \"monday\"")
                 }
                 c.weekStart = value.lowercased()

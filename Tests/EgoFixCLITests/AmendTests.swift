@@ -86,6 +86,9 @@ final class AmendTests: XCTestCase {
         let same = try cli.run(["amend", "failed"], at: "2026-03-08T10:00:00Z")
         XCTAssertNotEqual(same.status, 0)
         XCTAssertTrue(same.err.contains("nothing to amend: FIX #"), same.err)
+        // An answer is asked for only of a fix that takes one, by its own option.
+        XCTAssertTrue(same.err.contains("Give another outcome, -m or -e"), same.err)
+        XCTAssertEqual(same.err.contains(" and answer."), same.err.contains("-e, or --"), same.err)
         let editor = cli.workdir + "/append.sh"
         try "#!/bin/sh\nprintf 'and one more line\\n' >> \"$1\"\n".write(toFile: editor, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: editor)

@@ -282,7 +282,7 @@ final class BadInputTests: XCTestCase {
     func test_badInput_reflectionOverTheCap() throws {
         let cli = try onboarded()
         let big = String(repeating: "é", count: 40_000) // 80,000 bytes
-        try assertRefused(cli, ["applied"], at: "2026-03-02T10:00:00+01:00", stdin: big, mentions: "limit is 65536")
+        try assertRefused(cli, ["applied"], at: "2026-03-02T10:00:00+01:00", stdin: big, mentions: "limit is 64 KiB (65536 bytes)")
     }
 
     func test_badInput_malformedAndTruncatedImport() throws {
@@ -636,7 +636,7 @@ extension BadInputTests {
         XCTAssertTrue(applied.out.contains("FIX APPLIED") && applied.out.contains("Reflection saved."), applied.out)
         // Only what was recorded after the block: no quip about the outcome, no version line.
         XCTAssertTrue(applied.out.contains("\nMarked applied.\n"), applied.out)
-        XCTAssertFalse(applied.out.contains("No fanfare") || applied.out.contains("more fixes applied"), applied.out)
+        XCTAssertFalse(applied.out.contains("No fanfare") || applied.out.contains("fixes applied since"), applied.out)
         XCTAssertFalse(template.contains("not a bug"), "the help block makes no joke of it")
         // Other text: no block.
         let calm = try cli.run(["crash", "-m", "Corrected a colleague's slide in the meeting."], at: "2026-03-02T12:00:00+01:00")
@@ -679,7 +679,7 @@ extension BadInputTests {
         let cli = try onboarded()
         let twice = try cli.run(["applied", "-m", "first-q7", "-m", "second-q7"], at: "2026-03-02T19:00:00+01:00")
         XCTAssertEqual(twice.status, 64, twice.err)
-        XCTAssertEqual(twice.err, "egofix: -m is given twice; the parser would keep the last without a word. Give it once. Nothing recorded.\n")
+        XCTAssertEqual(twice.err, "egofix: -m is given twice, and only one can count. Give it once. Nothing recorded.\n")
         let mixed = try cli.run(["applied", "--now=2026-03-02T18:00:00+01:00"], at: "2026-03-02T19:00:00+01:00")
         XCTAssertEqual(mixed.status, 64, mixed.err)
         XCTAssertTrue(mixed.err.hasPrefix("egofix: --now is given twice"), mixed.err)

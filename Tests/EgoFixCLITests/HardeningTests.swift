@@ -385,7 +385,7 @@ final class HardeningTests: XCTestCase {
     /// A note or reflection of nothing but invisible format characters (zero width space, the
     /// joiners, word joiner, byte order mark), alone or among spaces and line breaks, is no note,
     /// as blank text is not: it was stored, "Reflection saved." was said, and the history marked
-    /// the day "+note" over nothing to read. Each way a command takes one: -m, standard input,
+    /// the day "+reflection" over nothing to read. Each way a command takes one: -m, standard input,
     /// the editor, the crash's prompt.
     func test_Hardening_aNoteOfInvisibleCharactersIsNoNote() throws {
         let cli = try onboarded()
@@ -419,12 +419,12 @@ final class HardeningTests: XCTestCase {
         let all = try export()
         XCTAssertFalse(all.contains(#""note" :"#) || all.contains(#""reflection" :"#), all)
         XCTAssertTrue(all.contains(#""outcome" : "failed""#) && all.contains(#""outcome" : "skipped""#), all)
-        XCTAssertFalse(try cli.run(["history"], at: "2026-03-03T11:00:00+01:00").out.contains("+note"))
+        XCTAssertFalse(try cli.run(["history"], at: "2026-03-03T11:00:00+01:00").out.contains("+reflection"))
     }
 
     /// A note that shows nothing and reaches the store another way (an export of an older store,
     /// another machine's file) is kept, as everything a person wrote is, and shown as none: no
-    /// "+note" in the history, no empty reflection on the week page. The same test as a typed
+    /// "+reflection" in the history, no empty reflection on the week page. The same test as a typed
     /// note's (`VisibleText`), which now also counts variation selectors and Hangul fillers.
     func test_Hardening_anImportedNoteThatShowsNothingIsNotShown() throws {
         let cli = try onboarded()
@@ -442,7 +442,7 @@ final class HardeningTests: XCTestCase {
         XCTAssertTrue(String(decoding: try other.export(), as: UTF8.self).contains("\u{3164}"), "the note is kept")
         let history = try other.run(["history"], at: "2026-03-02T12:05:00+01:00")
         XCTAssertTrue(history.out.contains("applied"), history.out)
-        XCTAssertFalse(history.out.contains("+note"), history.out)
+        XCTAssertFalse(history.out.contains("+reflection"), history.out)
         XCTAssertEqual(try other.run(["build", "--out", "site"], at: "2026-03-02T12:05:00+01:00").status, 0)
         let week = try String(contentsOfFile: other.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
         XCTAssertFalse(week.contains("\u{200B}") || week.contains("\u{3164}"), week)
@@ -518,6 +518,11 @@ final class HardeningTests: XCTestCase {
                     "2026-11-22T24:00:00Z", "2026-11-22T20:00:00+01:00x", "2026-11-22 20:00:00Z"] {
             try assertRefused(cli, ["crash", "need-to-impress"], at: bad, mentions: "is not an ISO 8601 instant")
         }
+        // What a near miss lacks is said: seconds, or the zone offset.
+        try assertRefused(cli, ["crash", "need-to-impress"], at: "2026-03-02T09:00+01:00", mentions: "it needs seconds. Use")
+        try assertRefused(cli, ["crash", "need-to-impress"], at: "2026-03-02T09:00", mentions: "it needs seconds and a zone offset (Z or +01:00)")
+        try assertRefused(cli, ["crash", "need-to-impress"], at: "2026-11-22T20:00:00", mentions: "it needs a zone offset (Z or +01:00)")
+        try assertRefused(cli, ["crash", "need-to-impress"], at: "2026-11-22T20:00:00+01:00x", mentions: "(a real date and time, nothing after it)")
         // An empty --now (a script's unset variable) is refused, not read as the real clock.
         try assertRefused(cli, ["crash", "need-to-impress"], at: "", mentions: "--now is empty")
         for good in ["2026-03-02T10:00:00Z", "2026-03-02T10:00:00.5+01:00", "2026-03-02T10:00:00-05:30"] {
@@ -1055,7 +1060,7 @@ final class FaultTests: XCTestCase {
         XCTAssertTrue(status.err.contains("`egofix init --from DIR` to join the practice"), status.err)
         let joined = try b.run(["init", "--from", folder], at: "2026-03-02T09:05:00+01:00")
         XCTAssertEqual(joined.status, 0, joined.err)
-        XCTAssertTrue(try b.run(["history"], at: "2026-03-02T09:06:00+01:00").out.contains("+note"))
+        XCTAssertTrue(try b.run(["history"], at: "2026-03-02T09:06:00+01:00").out.contains("+reflection"))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasPrefix(".") }.count, 2)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix(".") }, [])
     }

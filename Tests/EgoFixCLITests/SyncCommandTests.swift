@@ -481,6 +481,7 @@ final class SyncCommandTests: XCTestCase {
         let deep = empty.workdir + "/new/data/egofix.sqlite", fresh = empty.workdir + "/fresh"
         let refused = try empty.run(["sync", fresh, "--store", deep], at: "2026-03-02T08:11:00+01:00")
         XCTAssertEqual(refused.status, 1, refused.err)
+        XCTAssertTrue(refused.err.contains("no practice to join: \(fresh) is not there. Check the path"), refused.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fresh))
         XCTAssertFalse(FileManager.default.fileExists(atPath: empty.workdir + "/new"))
     }

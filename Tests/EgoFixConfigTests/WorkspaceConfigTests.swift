@@ -46,7 +46,7 @@ final class WorkspaceConfigTests: XCTestCase {
         XCTAssertEqual(message("title = \"Ab\"\u{0}\nstore = \"mine.sqlite\""), "egofix.toml:1: a NUL byte, which would end the file there; remove it.")
         XCTAssertEqual(message("title = \"a\"\ntitle = \"b\""), "egofix.toml:2: 'title' is set twice.")
         // A setting the site would read and ignore is refused instead.
-        XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday, by the spec). Leave week_start out or set it to \"monday\".")
+        XCTAssertEqual(message("week_start = \"Sunday\""), "egofix.toml:1: week_start = \"sunday\" is not supported: report weeks are ISO weeks, Monday to Sunday, as the diagnostic's are (only the streak freeze's week starts on Sunday). Leave week_start out or set it to \"monday\".")
         XCTAssertEqual(message("week_start = \"tuesday\""), "egofix.toml:1: week_start must be \"monday\".")
     }
 

@@ -477,6 +477,21 @@ final class DetectorTests: XCTestCase {
         XCTAssertNil(run([.quiet, .present, .loud, .present, .quiet, .loud, .present, .quiet]), "zigzag")
         XCTAssertNil(run([.present, .loud, .quiet, .loud, .present, .quiet]), "up and down")
         XCTAssertEqual(run([.present, .loud, .present, .quiet, .quiet])?.title, "Fear Of Ordinary went from present to quiet over 5 weeks.")
+        // Quiet kept up is still the improvement: each quiet week more made it vanish (present,
+        // then six quiet weeks; loud, present, then seven), as ties counted as no trend (helper 109).
+        for tail in 3...7 {
+            XCTAssertNotNil(run([.present] + Array(repeating: .quiet, count: tail)), "present, then \(tail) quiet weeks")
+            XCTAssertNotNil(run([.loud, .present] + Array(repeating: .quiet, count: tail)), "loud, present, then \(tail) quiet weeks")
+        }
+        XCTAssertEqual(run([.loud, .present] + Array(repeating: .quiet, count: 7))?.title,
+                       "Fear Of Ordinary went from present to quiet over 8 weeks.", "the last 8 ratings are read")
+    }
+
+    func test_kendallTauB_leavesTiesOutOfTheScale() {
+        XCTAssertEqual(PatternStatistics.kendallTauB([3, 2, 1, 0]), -1)
+        XCTAssertEqual(PatternStatistics.kendallTauB([1, 0, 0, 0]), -3 / (6.0 * 3).squareRoot(), accuracy: 1e-12)
+        XCTAssertEqual(PatternStatistics.kendallTauB([1, 1, 1]), 0)
+        XCTAssertEqual(PatternStatistics.kendallTauB([0, 1]), 1)
     }
 
     /// The terminal and the site say a p-value alike: never "p = 0.000" (the terminal said it

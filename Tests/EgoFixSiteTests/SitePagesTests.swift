@@ -89,7 +89,7 @@ final class SitePagesTests: XCTestCase {
         let finished = applied % 7 == 0 ? counts[...] : counts.dropFirst()
         if applied % 7 != 0 { XCTAssertEqual(counts.first?.1, applied % 7, "the current version") }
         for (version, n) in finished { XCTAssertEqual(n, 7, "v\(version)") }
-        // Each says which version its fixes made, or are making: "7 more fixes applied." above
+        // Each says which version its fixes made, or are making: "7 fixes applied since v3.8." above
         // "applied under v3.9: 2 fixes" read as a contradiction.
         XCTAssertTrue(counts.dropFirst().allSatisfy { $0.0.contains(", making v") }, changelog)
         if applied % 7 != 0 { XCTAssertTrue(counts.first?.0.contains(", toward v") == true, changelog) }

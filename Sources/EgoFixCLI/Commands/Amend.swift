@@ -74,7 +74,7 @@ struct Amend: AsyncParsableCommand {
                                             outcomeData: data ?? old.outcomeData, at: s.now)
                 return lines(r, s)
             }
-        } catch let e as AmendService.AmendError where e == .unchanged(fix: peek.1.label, outcome: peek.0.outcome) {
+        } catch let e as AmendService.AmendError where { if case .unchanged(peek.1.label, peek.0.outcome, _) = e { true } else { false } }() {
             // The editor closed on the text as it was: nothing to keep.
             if let draft { ReflectionInput.discard(draft) }
             throw e

@@ -97,7 +97,7 @@ struct History: AsyncParsableCommand {
             // Each part with the columns it takes (a painted one's escapes take none).
             var parts = (byDay[c.day] ?? []).map { x -> (String, Int) in
                 let text = (fixesById[x.fixId]?.label ?? "FIX") + (reruns.contains(x.id) ? " rerun" : "") + " " + outcomeWord(x)
-                    + (x.reflection.map(VisibleText.showsNothing) == false ? " +note" : "")
+                    + (x.reflection.map(VisibleText.showsNothing) == false ? " +reflection" : "")
                 return (text, text.count)
             }
             if c.activity.crashes > 0 {

@@ -75,7 +75,7 @@ struct Share: AsyncParsableCommand {
         let said = changed ? "Shared." : "Shared already; nothing was changed."
         // The card names the fix and its bug too: said, so that what goes public is all said here.
         lines += [""] + Text.fitted("// \(said) `egofix build` writes share/\(card.slug)/ (page, card.svg, card.png): this text, "
-                                    + "\(card.label) and its bug, \(card.bugTitle). Nothing about you is in it.").map { s.style.dim($0) }
+                                    + "\(card.label) and its bug, \(card.bugTitle). Nothing you wrote; together, your cards show which bugs you work on.").map { s.style.dim($0) }
         // A link preview reads the card's image from its full address, which a site without a
         // base URL cannot give (its page says "card.png", which previews ignore).
         if s.config.baseURL == nil {

@@ -29,7 +29,7 @@ public enum VersionRules {
         let change: VersionChangeType = new.major != old.major ? .majorUpdate : .minorUpdate
         let what = change == .majorUpdate
             ? "Major update. \(before + 1) fixes applied since v1.0."
-            : "\(Thresholds.fixesPerMinorVersion) more fixes applied."
+            : "\(Thresholds.fixesPerMinorVersion) fixes applied since v\(old.description)."
         return [VersionEntry(id: id, userId: userId, version: new.description, changeType: change,
                              description: what, createdAt: now)]
     }

@@ -43,7 +43,9 @@ public struct AmendService: Sendable {
         case noMarkToday(fix: String)
         /// --fix with a number no fix of the catalogue has ("FIX #999 has no mark today").
         case noSuchFix(number: Int)
-        case unchanged(fix: String, outcome: FixOutcome)
+        /// `answer`: the option that records the fix's answer (`--count N` for a counter), nil for
+        /// a fix that takes none.
+        case unchanged(fix: String, outcome: FixOutcome, answer: String?)
         case retestRegressed(fix: String, bug: String)
 
         public var description: String {
@@ -56,9 +58,10 @@ public struct AmendService: Sendable {
                 return "\(fix) has no mark today. `egofix amend` without --fix changes the latest of today's."
             case .noSuchFix(let n):
                 return "no FIX #\(Fix.pad(n)) in the catalogue. Give the number on the card; `egofix amend` without --fix changes the latest of today's marks. Nothing recorded."
-            case .unchanged(let fix, let outcome):
-                return "nothing to amend: \(fix) is marked \(outcome.rawValue) with that reflection and answer already. "
-                    + "Give another outcome, -m, -e or the answer to change. Nothing recorded."
+            case .unchanged(let fix, let outcome, let answer):
+                // A standard fix has no answer to give ("and answer already" asked for one it lacks).
+                return "nothing to amend: \(fix) is marked \(outcome.rawValue) already, with that reflection\(answer == nil ? "" : " and answer"). "
+                    + "Give another outcome, -m or -e\(answer.map { ", or \($0)" } ?? ""). Nothing recorded."
             case .retestRegressed(let fix, let bug):
                 return "\(fix) was a retest, and failing it sent \(bug) back to active. That stands: the outcome stays failed. "
                     + "-m or -e still changes the reflection. Nothing recorded."
@@ -108,7 +111,14 @@ public struct AmendService: Sendable {
         let trimmed = reflection?.trimmingCharacters(in: .whitespacesAndNewlines)
         let text = trimmed?.isEmpty == false ? reflection : nil
         guard outcome != old.outcome || text != old.reflection || outcomeData != old.outcomeData else {
-            throw AmendError.unchanged(fix: fix.label, outcome: old.outcome)
+            let answer: String? = switch fix.interactionType {
+            case .standard: nil
+            case .timed: "--timer-done"
+            case .multiStep: "--steps N"
+            case .quiz, .scenario: "--option ID"
+            case .counter: "--count N"
+            }
+            throw AmendError.unchanged(fix: fix.label, outcome: old.outcome, answer: answer)
         }
         let bug = try await repos.bugs.getById(fix.bugId)
         if outcome != old.outcome, old.outcome == .failed, let bug, let at = old.completedAt, bug.regressedAt == at {

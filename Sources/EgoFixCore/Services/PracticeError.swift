@@ -31,7 +31,7 @@ public enum PracticeError: Error, Equatable, CustomStringConvertible {
         case .alreadyMarked(let fix, let outcome):
             return "\(fix) is already marked \(outcome.rawValue). `egofix amend` changes today's mark: its outcome, reflection or answer."
         case .reflectionTooLong(let bytes):
-            return "text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes). Shorten it and run the command again."
+            return "the text is \(bytes) bytes; the limit is \(Thresholds.maxMarkdownBytes / 1024) KiB (\(Thresholds.maxMarkdownBytes) bytes). Shorten it and run the command again."
         case .nothingToReboot:
             return "no crash waiting for a reboot. Nothing was changed."
         case .diagnosticAlreadyDone(let week):

@@ -81,7 +81,7 @@ extension PageContext {
                                         at: { $0.createdAt }, id: { $0.id })
         let otherTimes = others.map(\.createdAt)
         // The version each one's fixes made or are making: the next entry's, or, for the current
-        // one, the next by the count ("applied under v3.9: 2 fixes" under "7 more fixes applied."
+        // one, the next by the count ("applied under v3.9: 2 fixes" under "7 fixes applied since v3.8."
         // read as a contradiction; the 7 were under v3.8, making v3.9).
         var making: [String: String] = [:]
         for (i, v) in all.enumerated() {
@@ -312,7 +312,7 @@ extension PageContext {
                            "A day with several outcomes shows the heaviest: crash, failed, applied, skipped, opened.",
                            "Shade is depth: the severity of a fix applied or failed (low, medium, high; a skipped fix's severity does not count), plus a reflection; a crash is darker with a note. A second crash on the same day does not change the shade."]),
             ("Privacy", ["Everything comes from one local SQLite file. Nothing is sent anywhere.",
-                         "Pages outside share/ are private. share/ holds only catalogue text: the fix and its comment, never a streak, version, date, outcome or reflection."]),
+                         "Pages outside share/ are private. share/ holds only catalogue text: the fix, its comment and its bug's name (together, the cards show which bugs you work on), never a streak, version, date, outcome or reflection."]),
         ]
         let model = sections.map { ["title": .text($0.0), "rules": .list($0.1.map { .text($0) })] as TemplateValue }
         return try render("how", ["sections": .list(model)], path: "how/index.html", title: "How the numbers work")

@@ -32,6 +32,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     /// Neither the folder nor the one that would hold it is there (no ~/Sync on this machine).
     case notThere(String, parent: String)
     case nothingToJoin(String)
+    /// An empty store and a folder that is not there (a mistyped path, likelier than an empty folder).
+    case noFolderToJoin(String)
     case alreadyAPractice(String)
     case cannotWrite(String, String)
     /// An empty store and a folder with the files of more than one practice: each practice's
@@ -48,6 +50,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
             return "\(dir) is not there, nor is \(parent). Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
         case .notAFolder(let dir):
             return "\(dir) is not a folder. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
+        case .noFolderToJoin(let dir):
+            return "no practice to join: \(dir) is not there. Check the path: it is the folder your other machine syncs into; nothing was changed."
         case .nothingToJoin(let dir):
             return "no practice to join in \(dir): it holds no readable device file. Run `egofix sync \(dir)` on the machine that has the practice first; nothing was changed."
         case .alreadyAPractice(let path):
@@ -122,7 +126,9 @@ extension SQLiteStore {
         } catch {
             if let madeOwnFile { unlink(madeOwnFile) }
             synced = false
-            if let e = error as? SyncError { throw e }
+            // A folder this sync had to make holds nothing to join: it was not there, which a
+            // mistyped path explains better than "no readable device file".
+            if let e = error as? SyncError { throw madeFolder && e == .nothingToJoin(folder) ? .noFolderToJoin(folder) : e }
             // SQLite's own words (a full disk, a read-only file) said as the store's errors are.
             throw SQLiteStore.map(error, path: path, operation: "syncing")
         }
