@@ -235,24 +235,37 @@ struct ServeCommand: AsyncParsableCommand {
     /// previous site whole and its leftovers are cleared by the next build. The last serve of a
     /// folder to stop (no other holds `lock`) removes its copy of the site and its manifest: the
     /// private pages stayed in the cache after the store itself was deleted.
+    ///
+    /// The signal is taken by a C handler that writes its number to a pipe, and the stop is made on
+    /// a thread of its own that waits on that pipe: a handler on a dispatch queue needed a free
+    /// thread of the pool the requests run on, and a request whose headers took minutes to parse
+    /// (one per core) left none, so Ctrl-C, SIGTERM and a closed terminal did nothing and only
+    /// `kill -9` ended serve, leaving the private copy of the site in the cache (helper 111).
     static func stopOnSignals(removing copy: (lock: Int32, folder: String, manifest: String?)?) {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return }
+        Signals.pipeWrite = fds[1]
         for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler {
-                Signals.stopping.set()
-                if let copy, flock(copy.lock, LOCK_EX | LOCK_NB) == 0 {
-                    try? FileManager.default.removeItem(atPath: copy.folder)
-                    if let m = copy.manifest { unlink(m) }
-                    ServeCommand.say("Stopped. Its copy of the site is removed from the cache.")
-                } else {
-                    ServeCommand.say("Stopped.")
-                }
-                Foundation.exit(0)
+            signal(sig) { n in
+                var byte = UInt8(truncatingIfNeeded: n)
+                _ = write(Signals.pipeWrite, &byte, 1)
             }
-            source.resume()
-            Signals.keep.append(source)
         }
+        let readEnd = fds[0]
+        let stopper = Thread {
+            var byte: UInt8 = 0
+            while read(readEnd, &byte, 1) < 0 && errno == EINTR {}
+            Signals.stopping.set()
+            if let copy, flock(copy.lock, LOCK_EX | LOCK_NB) == 0 {
+                try? FileManager.default.removeItem(atPath: copy.folder)
+                if let m = copy.manifest { unlink(m) }
+                ServeCommand.say("Stopped. Its copy of the site is removed from the cache.")
+            } else {
+                ServeCommand.say("Stopped.")
+            }
+            Foundation.exit(0)
+        }
+        stopper.start()
     }
 }
 
@@ -262,7 +275,8 @@ private func lockFile(_ path: String) -> Int32 {
 }
 
 private enum Signals {
-    nonisolated(unsafe) static var keep: [any DispatchSourceSignal] = []
+    /// The pipe's write end, for the C signal handler (set once, before any handler is installed).
+    nonisolated(unsafe) static var pipeWrite: Int32 = -1
     /// Set once a stop has begun: the watch loop then builds and reports nothing more (it took the
     /// cache copy's removal for a site gone missing, rebuilt into the half-removed folder, and
     /// printed "rebuild failed" after the stop).

@@ -322,6 +322,46 @@ final class ServeTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: cache), cache)
     }
 
+    /// Requests whose headers take minutes to parse, one per core, left no thread for the stop:
+    /// Ctrl-C, SIGTERM and a closed terminal did nothing, and `kill -9` left the private copy of
+    /// the site in the cache (helper 111). The stop is made on a thread of its own.
+    func test_serve_stopsOnSIGTERMWhileHugeHeadersHoldEveryThread() throws {
+        let cli = try CLI()
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"]).status, 0)
+        XCTAssertEqual(try cli.run(["applied", "-m", "Private words."]).status, 0)
+        let served = try startServe(cli)
+        defer { if served.process.isRunning { kill(served.process.processIdentifier, SIGKILL) } }
+        let cache = (served.site as NSString).deletingLastPathComponent
+        let port = try XCTUnwrap(served.url.split(separator: ":").last?.split(separator: "/").first.flatMap { UInt16($0) })
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        let cores = max(2, ProcessInfo.processInfo.activeProcessorCount)
+        for _ in 0..<cores {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_port = port.bigEndian
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+            XCTAssertEqual(connected, 0)
+            held.append(fd)
+            let request = Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-A: ".utf8) + Array(repeating: UInt8(ascii: "a"), count: 2_000_000) + Array("\r\n\r\n".utf8)
+            var sent = 0
+            while sent < request.count {
+                let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                guard n > 0 else { break }
+                sent += n
+            }
+        }
+        Thread.sleep(forTimeInterval: 2)
+        XCTAssertTrue(served.process.isRunning)
+        served.process.terminate()
+        XCTAssertNotNil(wait(10) { served.process.isRunning ? nil : true }, "SIGTERM stops serve while every thread parses")
+        XCTAssertEqual(served.process.terminationReason, .exit)
+        XCTAssertTrue(served.out.text.hasSuffix("Stopped. Its copy of the site is removed from the cache.\n"), served.out.text)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: cache), cache)
+    }
+
     /// A negative port is refused as out of range (it read as a missing value, "-1" taken for an option).
     func test_serve_aNegativePortIsOutOfRange() throws {
         let cli = try CLI()
