@@ -91,16 +91,28 @@ public enum ReminderCalendar {
 extension PageContext {
     /// reminders.ics: the next `reminderCalendarDays` days under `ReminderCadence`, the day's fix
     /// and "Still running smoothly?" at remind_at, the diagnostic on Sunday; today's fix left out
-    /// once it is marked.
+    /// once it is marked, and rest days' left out.
     func remindersCalendar() -> Data {
         let cal = options.calendar
         let today = LocalDay(options.now, calendar: cal)
         var reminders = ReminderCadence.upcoming(bugs: data.bugs, diagnostics: data.diagnostics, from: today,
                                                  remindAt: options.remindAt, calendar: cal)
-        if let marked = PendingFixRule.todaysDailyFix(in: data.completions, fixesById: index.fixesById, today: today,
-                                                      dayOf: { LocalDay($0, calendar: cal) }),
-           marked.completion.outcome != .pending {
+        let given = PendingFixRule.todaysDailyFix(in: data.completions, fixesById: index.fixesById, today: today,
+                                                  dayOf: { LocalDay($0, calendar: cal) })
+        if let marked = given, marked.completion.outcome != .pending {
             reminders.removeAll { $0.kind == .dailyFix && $0.day == today }
+        }
+        // A rest day has no fix to announce: every fix that fits had its turn lately (the feed said
+        // "the day's fix is ready" on each, and `egofix today` said REST DAY). A day the rule
+        // finds no fix for with the records as they are has none however the days before it go
+        // (a fix given meanwhile only cools more), unless a crash sends a bug back to active, which
+        // the next build's feed takes in. Today, once its fix is given, is not one.
+        if let user = data.profile {
+            let restDays = Set(reminders.filter { $0.kind == .dailyFix && !($0.day == today && given != nil) }.map(\.day).filter { day in
+                DailyFixRules.choose(.init(userId: user.id, day: day, bugs: data.bugs, primaryBugId: user.primaryBugId,
+                                           fixes: data.fixes, completions: data.completions, calendar: cal)) == .restDay
+            })
+            reminders.removeAll { $0.kind == .dailyFix && restDays.contains($0.day) }
         }
         let text = ReminderCalendar.ics(reminders, owner: data.profile?.id, stamp: today.start(in: cal),
                                         name: options.title + ": reminders")

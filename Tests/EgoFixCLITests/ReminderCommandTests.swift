@@ -614,6 +614,34 @@ final class ReminderCommandTests: XCTestCase {
         let how = try String(contentsOfFile: cli.workdir + "/a/how/index.html", encoding: .utf8)
         XCTAssertTrue(how.contains("Still running smoothly?"))
     }
+
+    /// Once every fix that fits had its turn lately, days are rest days: `today` says REST DAY and
+    /// `remind` says nothing of a fix, but reminders.ics still said "the day's fix is ready" on
+    /// each of them, today's included (helper 111). A catalogue of two daily fixes, both applied.
+    func test_build_theCalendarAnnouncesNoFixOnARestDay() throws {
+        let cli = try CLI()
+        let data = try Data(contentsOf: Self.repoRoot.appendingPathComponent("Seeds/fixes.json"))
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        let bugs = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.repoRoot.appendingPathComponent("Seeds/bugs.json"))) as? [[String: Any]])
+        let right = try XCTUnwrap(bugs.first { $0["slug"] as? String == "need-to-be-right" }?["id"] as? String)
+        let kept = Array(all.filter { $0["bugId"] as? String == right && $0["type"] as? String == "daily" && $0["interactionType"] as? String == "standard" }.prefix(2))
+        XCTAssertEqual(kept.count, 2)
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-right"], at: "2026-11-23T08:00:00Z").status, 0)
+        for day in ["2026-11-23", "2026-11-24"] {
+            XCTAssertEqual(try cli.run(["applied"], at: day + "T12:00:00Z", stdin: "").status, 0, day)
+        }
+        let today = try cli.run(["today"], at: "2026-11-25T07:00:00Z")
+        XCTAssertTrue(today.out.hasPrefix("REST DAY"), today.out)
+        XCTAssertFalse(try cli.run(["remind"], at: "2026-11-25T09:00:00Z").out.contains("is ready"))
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-11-25T07:05:00Z").status, 0)
+        let ics = try String(contentsOfFile: cli.workdir + "/site/reminders.ics", encoding: .utf8).replacingOccurrences(of: "\r\n ", with: "")
+        XCTAssertFalse(ics.contains("UID:egofix-dailyFix-2026-11-25"), "today is a rest day")
+        // Both fixes come back 90 days after they were applied: the calendar's 28 days hold none.
+        XCTAssertFalse(ics.contains("UID:egofix-dailyFix-"), ics)
+        XCTAssertTrue(ics.contains("UID:egofix-diagnostic-2026-11-29"), "the diagnostic stays")
+    }
 }
 
 extension CLI {
