@@ -70,7 +70,30 @@ enum SystemdUnits {
 
     /// The timer: every day at `at`, and Sunday at the diagnostic's hour, in `timeZone` when given
     /// (else the system's local time); a run missed while the machine was off comes at the next boot.
-    static func timerText(at: ReminderTime, timeZone: Zone?) -> String {
+    /// Where the spring-forward gap that `at` falls in ends, as a time of day, when `at` falls in
+    /// one of `zone`'s in the coming years (02:30 in Berlin, New York or Sydney): systemd finds no
+    /// 02:30 on that Sunday and skips to Monday, where `egofix remind` and reminders.ics take the
+    /// gap's end (03:00). The timer runs then too; on other days the reminder was said at `at`,
+    /// and the run finds nothing more to say.
+    static func springForwardEnd(of at: ReminderTime, in zone: TimeZone, from now: Date) -> ReminderTime? {
+        let minute = at.hour * 60 + at.minute
+        var t = now
+        for _ in 0..<8 {
+            guard let next = zone.nextDaylightSavingTimeTransition(after: t), next > t else { return nil }
+            t = next
+            let before = zone.secondsFromGMT(for: next.addingTimeInterval(-1)), after = zone.secondsFromGMT(for: next)
+            guard after > before else { continue }
+            // The local times that day skips: from the transition in the old offset to it in the new.
+            let epoch = Int(next.timeIntervalSince1970.rounded(.down))
+            func minuteOfDay(_ offset: Int) -> Int { (((epoch + offset) % 86_400 + 86_400) % 86_400) / 60 }
+            let start = minuteOfDay(before), end = minuteOfDay(after)
+            let inGap = start <= end ? (start..<end).contains(minute) : minute >= start || minute < end
+            if inGap { return ReminderTime(hour: end / 60, minute: end % 60) }
+        }
+        return nil
+    }
+
+    static func timerText(at: ReminderTime, timeZone: Zone?, gapEnd: ReminderTime? = nil) -> String {
         let zone = timeZone.map { " " + $0.calendarName } ?? ""
         let shift = (timeZone?.shift ?? 0) / 60
         let sunday = ReminderTime(hour: Thresholds.diagnosticOpensSundayHour, minute: 0) ?? .standard
@@ -83,18 +106,19 @@ enum SystemdUnits {
             return (LocalDay.shortWeekdayNames[(day + 6) % 7], String(format: "%02d:%02d", inDay / 60, inDay % 60))
         }
         let daily = moved(at, weekday: 0).time, weekly = moved(sunday, weekday: 0)
-        return ["# Written by `egofix remind --install`; `egofix remind --uninstall` removes it.",
-                "[Unit]",
-                "Description=EgoFix reminder at \(at), and Sunday \(sunday) for the weekly diagnostic",
-                "",
-                "[Timer]",
-                "OnCalendar=*-*-* \(daily):00" + zone,
-                "OnCalendar=\(weekly.weekday) *-*-* \(weekly.time):00" + zone,
-                "Persistent=true",
-                "Unit=" + service,
-                "",
-                "[Install]",
-                "WantedBy=timers.target"].joined(separator: "\n") + "\n"
+        var lines: [String] = ["# Written by `egofix remind --install`; `egofix remind --uninstall` removes it.",
+                               "[Unit]",
+                               "Description=EgoFix reminder at \(at), and Sunday \(sunday) for the weekly diagnostic",
+                               "",
+                               "[Timer]",
+                               "OnCalendar=*-*-* \(daily):00" + zone,
+                               "OnCalendar=\(weekly.weekday) *-*-* \(weekly.time):00" + zone]
+        if let end = gapEnd {
+            lines.append("# \(at) is skipped on the night the clocks go forward: the gap's end, \(end), that day (a quiet run on others).")
+            lines.append("OnCalendar=*-*-* \(end):00" + zone)
+        }
+        lines += ["Persistent=true", "Unit=" + service, "", "[Install]", "WantedBy=timers.target"]
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// The store a service written by `serviceText` reminds: the word after "--store" on its

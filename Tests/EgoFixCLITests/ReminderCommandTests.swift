@@ -1,3 +1,5 @@
+@testable import EgoFixCLI
+import EgoFixCore
 import Foundation
 import XCTest
 
@@ -471,6 +473,30 @@ final class ReminderCommandTests: XCTestCase {
     }
 
     // MARK: systemd units
+
+    /// systemd finds no 02:30 on the Sunday the clocks go forward and skips to Monday, where
+    /// `remind` and reminders.ics take the gap's end, 03:00: the fix's reminder came with the
+    /// Sunday 18:00 run, 15 hours late (helper 111). The timer runs at the gap's end too.
+    func test_remindInstall_aTimeInTheSpringForwardGapAlsoRunsAtItsEnd() throws {
+        let cli = try started()
+        let printed = try cli.run(["remind", "--install", "--print", "--at", "02:30"], at: wednesdayMorning, env: [:])
+        XCTAssertEqual(printed.status, 0, printed.err)
+        XCTAssertTrue(printed.out.contains("OnCalendar=*-*-* 02:30:00 Europe/Berlin\nOnCalendar=Sun *-*-* 18:00:00 Europe/Berlin\n"
+                                           + "# 02:30 is skipped on the night the clocks go forward: the gap's end, 03:00, that day (a quiet run on others).\n"
+                                           + "OnCalendar=*-*-* 03:00:00 Europe/Berlin\n"), printed.out)
+        let usual = try cli.run(["remind", "--install", "--print", "--at", "07:30"], at: wednesdayMorning, env: [:])
+        XCTAssertFalse(usual.out.contains("clocks go forward"), usual.out)
+        let zone = { (id: String) in try XCTUnwrap(TimeZone(identifier: id)) }
+        let now = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-11-25T08:30:00Z"))
+        for id in ["Europe/Berlin", "America/New_York", "Australia/Sydney"] {
+            XCTAssertEqual(SystemdUnits.springForwardEnd(of: ReminderTime(hour: 2, minute: 30)!, in: try zone(id), from: now)?.description, "03:00", id)
+            XCTAssertNil(SystemdUnits.springForwardEnd(of: ReminderTime(hour: 3, minute: 0)!, in: try zone(id), from: now), id)
+            XCTAssertNil(SystemdUnits.springForwardEnd(of: ReminderTime(hour: 1, minute: 59)!, in: try zone(id), from: now), id)
+        }
+        // Lord Howe goes forward by half an hour; Tokyo not at all.
+        XCTAssertEqual(SystemdUnits.springForwardEnd(of: ReminderTime(hour: 2, minute: 10)!, in: try zone("Australia/Lord_Howe"), from: now)?.description, "02:30")
+        XCTAssertNil(SystemdUnits.springForwardEnd(of: ReminderTime(hour: 2, minute: 30)!, in: try zone("Asia/Tokyo"), from: now))
+    }
 
     func test_remindInstall_writesUnitsThatVerifyAndUninstallRemovesThem() throws {
         let cli = try started()

@@ -106,7 +106,8 @@ struct Remind: AsyncParsableCommand {
         let zone = named ? SystemdUnits.Zone(s.calendar.timeZone) : nil
         let service = SystemdUnits.serviceText(executable: executable, store: store, workingDirectory: workspace, at: time, timeZone: zone,
                                                stateHome: stateHome)
-        let timer = SystemdUnits.timerText(at: time, timeZone: zone)
+        let timer = SystemdUnits.timerText(at: time, timeZone: zone,
+                                           gapEnd: SystemdUnits.springForwardEnd(of: time, in: s.calendar.timeZone, from: s.now))
         let folder = SystemdUnits.folder(environment: env)
         if printUnits {
             s.print(["# " + folder + "/" + SystemdUnits.service, service, "# " + folder + "/" + SystemdUnits.timer, timer])
