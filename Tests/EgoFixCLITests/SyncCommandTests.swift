@@ -323,6 +323,28 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.store), "a refused join left a store")
     }
 
+    /// A machine with its own practice synced into a folder of another's: it said "Synced",
+    /// merged nothing, and left its file there, which every sync of the folder's machines then
+    /// warned about (helper 110). It is refused, and writes nothing.
+    func test_sync_cli_aFolderOfAnotherPracticeIsRefusedAndLeftAsItWas() throws {
+        let a = try CLI(), c = try CLI()
+        let dir = try shared(a)
+        XCTAssertEqual(try a.run(["init", "--bug", "need-to-be-right"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try a.run(["sync", dir], at: "2026-03-02T09:01:00Z").status, 0)
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        XCTAssertEqual(try c.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00Z").status, 0)
+        let r = try c.run(["sync", dir], at: "2026-03-02T09:02:00Z")
+        XCTAssertEqual(r.status, 1, r.out)
+        XCTAssertTrue(r.err.contains("holds another practice's files (egofix-device-"), r.err)
+        XCTAssertTrue(r.err.contains("Give this practice a folder of its own.") && r.err.hasSuffix("Nothing was written.\n"), r.err)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), before, "no file of c's")
+        let again = try a.run(["sync", dir], at: "2026-03-02T09:03:00Z")
+        XCTAssertEqual(again.status, 0, again.err)
+        XCTAssertFalse(again.err.contains("warning"), again.err)
+        // A folder of its own is synced as before.
+        XCTAssertEqual(try c.run(["sync", c.workdir + "/own"], at: "2026-03-02T09:04:00Z").status, 0)
+    }
+
     /// "N records changed here" counts the bug the sync's own lifecycle step moves (three quiet
     /// weeks merged make it stable): it said 4 where 5 records had changed (helper 106).
     func test_sync_cli_theCountOfRecordsChangedTakesInTheBugTheLifecycleMoved() throws {

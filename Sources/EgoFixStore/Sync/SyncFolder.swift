@@ -34,6 +34,10 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     case nothingToJoin(String)
     /// An empty store and a folder that is not there (a mistyped path, likelier than an empty folder).
     case noFolderToJoin(String)
+    /// A store with a practice, and a folder whose device files are all another practice's: the
+    /// sync merged nothing, said "Synced", and left its own file there for every sync of the
+    /// folder's machines to warn about.
+    case anotherPractice(String, files: [String])
     case alreadyAPractice(String)
     case cannotWrite(String, String)
     /// An empty store and a folder with the files of more than one practice: each practice's
@@ -52,6 +56,10 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
             return "\(dir) is not a folder. Give the folder your sync tool shares (Syncthing, Dropbox, a git checkout); nothing was changed."
         case .noFolderToJoin(let dir):
             return "no practice to join: \(dir) is not there. Check the path: it is the folder your other machine syncs into; nothing was changed."
+        case .anotherPractice(let dir, let files):
+            return "\(dir) holds another practice's files (\(files.joined(separator: ", "))) and none of this one's: a sync would merge nothing and "
+                + "leave this machine's file there for that practice's machines to skip. Give this practice a folder of its own. To move this machine "
+                + "onto that practice instead, export this store (`egofix export FILE`), then start an empty store with `egofix init --from \(dir)`. Nothing was written."
         case .nothingToJoin(let dir):
             return "no practice to join in \(dir): it holds no readable device file. Run `egofix sync \(dir)` on the machine that has the practice first; nothing was changed."
         case .alreadyAPractice(let path):
@@ -234,9 +242,13 @@ extension SQLiteStore {
             }
             if practices.count > 1 { throw SyncError.severalPractices(folder, practices.values.map { $0.sorted() }.sorted { $0[0] < $1[0] }) }
         }
+        var otherPractice: [String] = [], samePractice = 0
         for (name, mark) in changedFiles {
             let full = Self.join(folder, name)
-            func warn(_ problem: DeviceFileProblem) { report.warnings.append(Self.skipped(full, problem)) }
+            func warn(_ problem: DeviceFileProblem) {
+                if case .otherPractice = problem { otherPractice.append(name) }
+                report.warnings.append(Self.skipped(full, problem))
+            }
             var st = stat()
             guard lstat(full, &st) == 0 else {
                 warn(.unreadable(String(cString: strerror(errno))))
@@ -262,6 +274,7 @@ extension SQLiteStore {
                     let known = DeviceFileReader.decodeHashes(
                         try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [Self.recordsPrefix + name]))
                     let file = try DeviceFileReader.decodeNew(data, c, known: known, profile: profile)
+                    samePractice += 1
                     try merge(file, name: name, path: full, mark: mark, hashes: c.records.map(\.hash), into: &state, db: db, report: &report)
                     continue
                 }
@@ -281,12 +294,17 @@ extension SQLiteStore {
                 }
                 guard claimed == profile else { throw DeviceFileProblem.otherPractice(claimed) }
                 let file = try DeviceFileReader.decode(data, profile: claimed)
+                samePractice += 1
                 try merge(file, name: name, path: full, mark: mark, hashes: nil, into: &state, db: db, report: &report)
             } catch let problem as DeviceFileProblem {
                 warn(problem)
             }
         }
         guard let profile else { throw SyncError.nothingToJoin(folder) }
+        // This machine's first sync into a folder that is another practice's.
+        if hasProfile, !otherPractice.isEmpty, samePractice == 0, report.unchanged == 0, !names.contains(own) {
+            throw SyncError.anotherPractice(folder, files: otherPractice.sorted())
+        }
         state.applyRules(profile: profile, calendar: calendar, now: now)
         try state.write(db)
         report.recordsChanged = state.changedCount
