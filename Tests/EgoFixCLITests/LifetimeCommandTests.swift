@@ -715,10 +715,12 @@ final class RestDayCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-impress"], at: "2026-03-02T08:00:00+01:00").status, 0)
         let off = try cli.run(["bug", "deactivate", "need-to-impress"], at: "2026-03-02T20:00:00+01:00")
         XCTAssertEqual(off.status, 0, off.err)
+        // The last active bug: what follows is said where it happened.
+        XCTAssertTrue(off.out.replacingOccurrences(of: "\n// ", with: " ").contains("No bug is active now, so no fix comes until one is: `egofix bug activate SLUG`."), off.out)
         let today = try cli.run(["today"], at: "2026-03-03T09:00:00+01:00")
         XCTAssertEqual(today.status, 0, today.err)
         XCTAssertTrue(today.out.contains("REST DAY"), today.out)
-        XCTAssertTrue(today.out.contains("no bug is in its active period.\n`egofix bug activate SLUG` starts one."), today.out)
+        XCTAssertTrue(today.out.contains("No fix today: no bug is active.\n`egofix bug activate SLUG` starts one."), today.out)
         let marked = try cli.run(["applied"], at: "2026-03-03T19:00:00+01:00")
         XCTAssertNotEqual(marked.status, 0)
         // (The fix `init` gave yesterday was left unmarked: the refusal says it closed.)
@@ -727,7 +729,7 @@ final class RestDayCommandTests: XCTestCase {
         let status = try cli.run(["status"], at: "2026-03-03T19:01:00+01:00").out
         XCTAssertTrue(status.contains("  None. `egofix bug activate SLUG` starts one."), status)
         // In `today`'s words: "`egofix today` shows today's" sent the user to a command with none.
-        XCTAssertTrue(status.contains("\nREST DAY  No fix today: no bug is in its active period.\n"), status)
+        XCTAssertTrue(status.contains("\nREST DAY  No fix today: no bug is active.\n"), status)
         XCTAssertFalse(status.contains("No pending fix") || status.contains("shows today's"), status)
         XCTAssertEqual(status.components(separatedBy: "egofix bug activate SLUG").count, 2, "the hint once: \(status)")
         let diagnostic = try cli.run(["diagnostic"], at: "2026-03-08T19:00:00+01:00")

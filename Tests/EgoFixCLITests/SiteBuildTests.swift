@@ -521,7 +521,7 @@ final class SiteBuildTests: XCTestCase {
         XCTAssertTrue(listed.contains("  crash timing") && listed.contains("  correlated bugs"), listed)
         XCTAssertFalse(listed.contains("temporalCrash") || listed.contains("correlatedBugs"), listed)
         let dismissed = try cli.run(["patterns", "--dismiss", "temporalCrash"], at: "2026-11-22T20:00:00+01:00")
-        XCTAssertTrue(dismissed.out.contains("No crash timing pattern will be surfaced again"), dismissed.out + dismissed.err)
+        XCTAssertTrue(dismissed.out.replacingOccurrences(of: "\n", with: " ").contains("No crash timing pattern (by weekday or by time of day) will be surfaced again"), dismissed.out + dismissed.err)
         // Dismissed again: said, with nothing recorded again (it said "Noted." and added an event).
         let twice = try cli.run(["patterns", "--dismiss", "crash timing"], at: "2026-11-22T20:05:00+01:00")
         XCTAssertEqual(twice.status, 0, twice.err)

@@ -77,7 +77,11 @@ struct BugCommand: AsyncParsableCommand {
                 guard try await service.deactivate(b, at: s.now) else { return "\(b.title) is not active. Nothing was changed." }
                 // Still the bug a crash is about unless named: said, with the way to change it.
                 let primary = try await service.isPrimary(b)
+                // The last one: no fix comes until a bug is active again, said where it happened.
+                let none = try await s.repos.bugs.getAll().allSatisfy { !$0.isActive || $0.deletedAt != nil }
                 return b.title + " deactivated. The history stays; the fixes stop."
+                    + (none ? "\n" + Text.wrapComment("No bug is active now, so no fix comes until one is: `egofix bug activate SLUG`.")
+                        .map { s.style.dim($0) }.joined(separator: "\n") : "")
                     + (primary ? "\n" + Text.wrapComment("It is still your primary bug: a crash is about it unless you name another. `egofix bug primary SLUG` names another.")
                         .map { s.style.dim($0) }.joined(separator: "\n") : "")
             }

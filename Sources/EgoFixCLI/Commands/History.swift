@@ -119,7 +119,10 @@ struct History: AsyncParsableCommand {
             let indent = c.day.description.count + 2
             var line = c.day.description + "  ", used = indent
             for (k, (text, columns)) in parts.enumerated() {
-                let piece = k < parts.count - 1 ? text + "," : text, width = k < parts.count - 1 ? columns + 1 : columns
+                // The comma between two parts, unless it alone would run past the width (a part
+                // as wide as a narrow terminal leaves; the next part starts a line anyway).
+                let comma = k < parts.count - 1 && indent + columns + 1 <= Text.width
+                let piece = comma ? text + "," : text, width = comma ? columns + 1 : columns
                 if used > indent && used + 1 + width > Text.width {
                     out.append(line)
                     (line, used) = (String(repeating: " ", count: indent) + piece, indent + width)

@@ -68,7 +68,9 @@ struct Patterns: AsyncParsableCommand {
                 break
             }
             if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: true))] }
-            return Text.fitted("Noted. No \(PatternCopy.name(type)) pattern will be surfaced again, this one or new ones; the patterns page still lists them.")
+            // One type, two checks: said, since one dismissal silences both.
+            let both = type == .temporalCrash ? " (by weekday or by time of day)" : ""
+            return Text.fitted("Noted. No \(PatternCopy.name(type)) pattern\(both) will be surfaced again, this one or new ones; the patterns page still lists them.")
         }
         let bugs = try await s.repos.bugs.getAll()
         let slug: (UUID) -> String = { id in bugs.first { $0.id == id }?.slug ?? id.uuidString }

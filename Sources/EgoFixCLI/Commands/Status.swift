@@ -46,7 +46,7 @@ struct Status: AsyncParsableCommand {
         } else if let rest = snap.restDayReason {
             // In `today`'s words: on a rest day `today` gives no fix to show.
             out.append(RestDay.heading + "  " + rest.reason)
-            if let hint = rest.hint, !snap.activeBugs.isEmpty { out.append("  " + hint) }
+            if let hint = rest.hint, !snap.activeBugs.isEmpty { out += Text.wrap(hint).map { "  " + $0 } }
         } else if let m = marked, m.completion.outcome != .pending {
             // Today's is done: "`egofix today` shows today's" read as something left to do.
             out.append(s.style.dim("No pending fix. Today's, \(m.fix.label), is marked \(m.completion.outcome.rawValue)."))

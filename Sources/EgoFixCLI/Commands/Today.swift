@@ -49,7 +49,7 @@ struct Today: AsyncParsableCommand {
             // Which of the rule's two reasons: no bug in its active period, or every fix of the
             // active ones had its turn lately (applied, or skipped or failed within its days).
             let rest = RestDay(bugs: try await s.repos.bugs.getAll())
-            var out = welcome + [RestDay.heading, "", rest.reason] + (rest.hint.map { [$0] } ?? [])
+            var out = welcome + [RestDay.heading, "", rest.reason] + (rest.hint.map { Text.wrap($0) } ?? [])
             if let t = tidbit { out += [""] + Text.wrap(t.body).map { s.style.dim($0) } }
             out += try await TodayLines.diagnosticLine(s)
             return out

@@ -2,23 +2,31 @@ import Foundation
 
 /// Why a day is a rest day (`DailyFixRules`, rule 7), in the one wording `today` and `status` use.
 public enum RestDay: String, Sendable, Equatable, Codable {
-    /// No bug is in its active period: none is active, or the active ones are stable or resolved.
+    /// No bug is active (the last one deactivated).
     case noBugInItsActivePeriod
+    /// Every active bug is stable or resolved: its fixes come back only at its retest.
+    case everyActiveBugStable
     /// Every fix of the bugs in their active period had its turn lately (applied, or skipped or
     /// failed within its days).
     case everyFixHadItsTurn
 
     /// The reason, from the bugs as stored.
     public init(bugs: [Bug]) {
-        self = bugs.contains(where: \.takesTurns) ? .everyFixHadItsTurn : .noBugInItsActivePeriod
+        if bugs.contains(where: \.takesTurns) {
+            self = .everyFixHadItsTurn
+        } else {
+            self = bugs.contains { $0.deletedAt == nil && $0.isActive } ? .everyActiveBugStable : .noBugInItsActivePeriod
+        }
     }
 
     public static let heading = "REST DAY"
 
-    /// "No fix today. Every fix that fits has had its turn lately."
+    /// "No fix today. Every fix that fits has had its turn lately." ("no bug is in its active
+    /// period" said the lifecycle's words, and the same of a bug switched off and a stable one.)
     public var reason: String {
         switch self {
-        case .noBugInItsActivePeriod: return "No fix today: no bug is in its active period."
+        case .noBugInItsActivePeriod: return "No fix today: no bug is active."
+        case .everyActiveBugStable: return "No fix today: every active bug is stable."
         case .everyFixHadItsTurn: return "No fix today. Every fix that fits has had its turn lately."
         }
     }
@@ -27,6 +35,7 @@ public enum RestDay: String, Sendable, Equatable, Codable {
     public var hint: String? {
         switch self {
         case .noBugInItsActivePeriod: return "`egofix bug activate SLUG` starts one."
+        case .everyActiveBugStable: return "A stable bug's fix comes back for its retest, every \(Thresholds.retestIntervalDays) days; `egofix bug activate SLUG` adds another bug's."
         case .everyFixHadItsTurn: return nil
         }
     }
