@@ -436,12 +436,23 @@ final class DetectorTests: XCTestCase {
         let p = try XCTUnwrap(run(applied: 6).pattern)
         XCTAssertEqual(p.title, "Need To Impress has been present or loud for 5 rated weeks in a row.")
         XCTAssertTrue(p.body.hasPrefix("Six fixes about impressing applied in that time."), p.body)
+        // Loud and present in turn is a move, only not to quiet ("has not moved" said otherwise).
+        XCTAssertTrue(p.body.contains("The rating has not reached quiet.") && !p.body.contains("not moved"), p.body)
         XCTAssertEqual(p.severity, .observation)
         XCTAssertEqual(p.pValue, 1)
         XCTAssertNotNil(run(applied: 7).pattern)
         XCTAssertNil(run(applied: 10, weeks: 3).pattern, "3 weeks is one short")
         XCTAssertNotNil(run(applied: 10, weeks: 4).pattern)
         XCTAssertEqual(run(applied: 14, weeks: 9).pattern?.severity, .insight)
+    }
+
+    func test_PlateauDetector_theSameRatingEveryWeekHasNotMoved() throws {
+        var s = DetectorScenario(bugs: ["need-to-impress"])
+        let b = s.bug("need-to-impress")
+        for w in 1...5 { s.rate(weeksAgo: w, [(b, .present, nil)]) }
+        s.outcomes(b, skipped: 0, applied: 6, startDaysAgo: 34)
+        let p = try XCTUnwrap(s.run(PlateauDetector()).pattern)
+        XCTAssertTrue(p.body.contains("The rating has not moved."), p.body)
     }
 
     func test_PlateauDetector_aQuietWeekEndsTheRun() {

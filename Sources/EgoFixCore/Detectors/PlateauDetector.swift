@@ -53,7 +53,11 @@ public struct PlateauDetector: DataDetector {
         var body = PatternCopy.sentence(PatternCopy.word(run.applied)) + (run.applied == 1 ? " fix" : " fixes")
             + " about \(data.topic(run.bug)) applied in that time."
         body += louds > 0 ? " \(PatternCopy.sentence(PatternCopy.word(louds))) of those weeks were loud." : " None of those weeks were quiet."
-        body += " The rating has not moved. Either the fixes are aimed slightly off, or this one is load-bearing."
+        // "Has not moved" only when every week had the same rating: loud then present is a move,
+        // just not to quiet.
+        let moved = Set(run.ratings.map(\.intensity)).count > 1
+        body += moved ? " The rating has not reached quiet." : " The rating has not moved."
+        body += " Either the fixes are aimed slightly off, or this one is load-bearing."
         let basis = PatternCopy.basis("\(weeks) rated weeks and \(Plural.of(run.applied, "applied fix", "applied fixes"))", severity: nil)
         let pattern = data.pattern(patternType, severity: severity, title: title, body: body, related: [run.bug],
                                    dataPoints: weeks + run.applied, pValue: 1, basis: basis,
