@@ -77,7 +77,7 @@ final class AtomFeedTests: XCTestCase {
         XCTAssertEqual(feed.entries[0].title, "v1.3 <minor> & \"quiet\"", "escaped, control character removed")
         XCTAssertEqual(feed.entries[0].link, "https://example.org/egofix/changelog/v1.3.html")
         XCTAssertEqual(feed.entries[0].updated, "2026-11-22T12:00:00Z")
-        XCTAssertTrue(feed.entries[0].content.hasPrefix("<p>Notes with <!-- raw HTML omitted -->raw"), feed.entries[0].content)
+        XCTAssertTrue(feed.entries[0].content.hasPrefix("<p>Notes with &lt;b&gt;raw"), feed.entries[0].content)
         XCTAssertEqual(feed.entries[1].id, "urn:uuid:aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee")
         XCTAssertTrue(xml.contains("<published>2026-11-22T11:00:00Z</published>"))
         XCTAssertTrue(xml.contains("<author><name>egofix</name></author>"), "Atom requires an author")

@@ -5,7 +5,7 @@ import Foundation
 /// Rendering of the user's Markdown (reflections, week notes, release notes, free pages).
 ///
 /// libcmark runs with its safe default (`CMARK_OPT_DEFAULT`, never `CMARK_OPT_UNSAFE`): raw HTML
-/// becomes `<!-- raw HTML omitted -->` and `javascript:`, `vbscript:`, `file:` and non-image `data:`
+/// is shown as the text it is (escaped), and `javascript:`, `vbscript:`, `file:` and non-image `data:`
 /// URLs become empty. On top of that every link and image destination is checked against an allow
 /// list of schemes (`http`, `https`, `mailto` for links; relative URLs for both): a link to anything
 /// else is rendered as its text, and an image from anywhere but the site as its alt text.
@@ -28,8 +28,24 @@ public enum Markdown {
     }
 
     /// The cap on one document, in UTF-8 bytes. Debian's libcmark 0.30.2 has super-linear inputs;
-    /// the cap keeps them cheap.
+    /// the cap keeps most of them cheap.
     public static var maxBytes: Int { Thresholds.maxMarkdownBytes }
+
+    /// More "[" than this in one document, and every "[" is read as the character it is, with no
+    /// link or image made. libcmark's bracket matching is quadratic in them: 64 KiB of
+    /// `![[]()![` took half a second, paid again at every build, whatever the cap (helper 112).
+    /// 2,000 brackets take about 10 ms; no reflection has that many links.
+    static let maxBrackets = 2_000
+
+    /// `text` with each "[" escaped when it holds more than `maxBrackets`.
+    static func bracketsDefused(_ text: String) -> String {
+        var count = 0
+        for b in text.utf8 where b == UInt8(ascii: "[") {
+            count += 1
+            if count > maxBrackets { return text.replacingOccurrences(of: "[", with: "\\[") }
+        }
+        return text
+    }
 
     /// Renders CommonMark to an HTML fragment.
     /// - Parameters:
@@ -65,7 +81,7 @@ public enum Markdown {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
         }
         let options = CMARK_OPT_DEFAULT  // safe: raw HTML and dangerous URLs dropped
-        var text = removingControlCharacters(source)
+        var text = bracketsDefused(removingControlCharacters(source))
         let maybeDocument: OpaquePointer? = text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
         }
@@ -100,12 +116,21 @@ public enum Markdown {
     /// Returns the plain text of the first level-1 heading (before the shift), if any.
     private static func rewrite(_ document: OpaquePointer, headingShift shift: Int32, name: String) throws -> String? {
         guard let iterator = cmark_iter_new(document) else { throw Error.renderFailed(name: name) }
-        var links: [OpaquePointer] = [], images: [OpaquePointer] = []
+        var links: [OpaquePointer] = [], images: [OpaquePointer] = [], html: [OpaquePointer] = []
         var failed = false
         var title: String?
+        // An image replaced by its alt text takes what is inside it along (its plain text is the
+        // replacement): nothing inside is gathered. A nested image or link gathered too was freed
+        // with the outer image's subtree and then replaced in turn, a use after free that crashed
+        // the build (`![![alt](http://e.com/0)](http://e.com/1)`, helper 112).
+        var inside: OpaquePointer?
         while !failed {
             let event = cmark_iter_next(iterator)
             if event == CMARK_EVENT_DONE { break }
+            if let outer = inside {
+                if event == CMARK_EVENT_EXIT, cmark_iter_get_node(iterator) == outer { inside = nil }
+                continue
+            }
             guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator) else { continue }
             let type = cmark_node_get_type(node)
             if type == CMARK_NODE_HEADING {
@@ -116,7 +141,12 @@ public enum Markdown {
             } else if type == CMARK_NODE_IMAGE {
                 let url = cmark_node_get_url(node).map { String(cString: $0) } ?? ""
                 let remote = url.trimmingCharacters(in: .whitespaces).hasPrefix("//") || url.contains(":")
-                if remote || !isAllowed(url: url, schemes: imageSchemes) { images.append(node) }
+                if remote || !isAllowed(url: url, schemes: imageSchemes) {
+                    images.append(node)
+                    inside = node
+                }
+            } else if type == CMARK_NODE_HTML_BLOCK || type == CMARK_NODE_HTML_INLINE {
+                html.append(node)
             }
         }
         cmark_iter_free(iterator)
@@ -130,6 +160,28 @@ public enum Markdown {
                 throw Error.renderFailed(name: name)
             }
             cmark_node_free(image)
+        }
+        // Raw HTML is shown as the text it is: left out, a paragraph that began with a tag
+        // (`<p>`, `<div>`) took the words after it on its lines along (helper 112).
+        for node in html {
+            let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+            let block = cmark_node_get_type(node) == CMARK_NODE_HTML_BLOCK
+            guard let text = cmark_node_new(CMARK_NODE_TEXT) else { throw Error.renderFailed(name: name) }
+            _ = cmark_node_set_literal(text, block ? String(literal.reversed().drop { $0 == "\n" }.reversed()) : literal)
+            var replacement = text
+            if block {
+                guard let paragraph = cmark_node_new(CMARK_NODE_PARAGRAPH) else {
+                    cmark_node_free(text)
+                    throw Error.renderFailed(name: name)
+                }
+                _ = cmark_node_append_child(paragraph, text)
+                replacement = paragraph
+            }
+            guard cmark_node_replace(node, replacement) == 1 else {
+                cmark_node_free(replacement)
+                throw Error.renderFailed(name: name)
+            }
+            cmark_node_free(node)
         }
         for link in links {
             while let child = cmark_node_first_child(link) {
