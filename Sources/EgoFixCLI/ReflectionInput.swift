@@ -51,8 +51,14 @@ enum ReflectionInput {
     static func pipedInput(what: String = "reflection", cap: Int = keptCap) throws -> (bytes: [UInt8], total: Int)? {
         var waiting = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
         if poll(&waiting, 1, 2000) == 0 {
-            StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D"
-                                  + (cap == keptCap ? ", or give it with -m, or add </dev/null for none.\n" : ".\n"))
+            // Ctrl-D is a terminal's: a pipe whose writer is slow (`egofix export - | egofix import -`
+            // of a large store) is only waited for.
+            if isatty(STDIN_FILENO) == 1 || cap == keptCap {
+                StandardStreams.error("egofix: waiting for the \(what) on standard input: end it with Ctrl-D"
+                                      + (cap == keptCap ? ", or give it with -m, or add </dev/null for none.\n" : ".\n"))
+            } else {
+                StandardStreams.error("egofix: waiting for the \(what) on standard input, from the program writing it.\n")
+            }
         }
         var out: [UInt8] = []
         var extra = 0

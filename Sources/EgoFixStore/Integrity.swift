@@ -2,9 +2,11 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// The largest file `egofix import` reads (a century of daily reflections of a few KB is
-    /// under 200 MB); a larger one would take several times its size in memory to refuse.
-    public static let maxImportBytes = 512 * 1_048_576
+    /// The largest file `egofix import` reads, the largest device file a sync reads: a century of
+    /// daily reflections of a few KB is under 200 MB, and 25 years of reflections at the 64 KiB cap
+    /// exported 541 MB, which an import capped at 512 MB refused (helper 112). A larger file would
+    /// take several times its size in memory to refuse.
+    public static let maxImportBytes = 1 << 30
 
     /// Why an export of the store would not import again (`egofix check`), or nil when it would:
     /// the export is the way back from a lost or damaged store, so a store whose records break an

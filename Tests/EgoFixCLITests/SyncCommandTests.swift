@@ -323,6 +323,20 @@ final class SyncCommandTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: d.store), "a refused join left a store")
     }
 
+    /// Joining a folder whose only device file is skipped said "it holds no readable device
+    /// file", naming neither the file nor why (helper 112).
+    func test_sync_cli_aJoinThroughOnlyBadFilesSaysWhyEachWasSkipped() throws {
+        let d = try CLI()
+        let dir = d.workdir + "/shared"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let name = "egofix-device-0F0F0F0F-0F0F-4F0F-8F0F-0F0F0F0F0F0F.json"
+        try Data("{\"format\": \"egofix-device\", tru".utf8).write(to: URL(fileURLWithPath: dir + "/" + name))
+        let join = try d.run(["init", "--from", dir], at: "2026-03-02T09:05:00Z")
+        XCTAssertEqual(join.status, 1, join.out)
+        XCTAssertTrue(join.err.contains("no practice to join in \(dir): its device files were skipped (skipped \(dir)/\(name): it "), join.err)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: d.store), "a refused join left a store")
+    }
+
     /// A machine with its own practice synced into a folder of another's: it said "Synced",
     /// merged nothing, and left its file there, which every sync of the folder's machines then
     /// warned about (helper 110). It is refused, and writes nothing.

@@ -27,7 +27,7 @@ struct Check: AsyncParsableCommand {
                            + "as it is, then restore your last backup or export (`egofix import --replace FILE`).")
         }
         if export != nil {
-            throw CLIError("an export of this store would be refused by `egofix import` (the record named above). The store still works, "
+            throw CLIError("an export of this store would be refused by `egofix import` (the reason is above). The store still works, "
                            + "but its export is no backup: keep a copy of the store file itself.")
         }
     }

@@ -39,7 +39,7 @@ struct Import: AsyncParsableCommand {
         // Read whole, a file takes several times its size in memory before it could be refused.
         if st.st_size > SQLiteStore.maxImportBytes {
             throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads "
-                           + "(a century of daily reflections of a few KB is under 200 MB). Give the path of an export. Nothing was changed.")
+                           + "(a century of daily reflections of a few KB is under 200 MB). Nothing was changed.")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             // The system's reason: "Permission denied" sent nobody to check the path.

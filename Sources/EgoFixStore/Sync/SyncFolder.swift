@@ -32,6 +32,8 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
     /// Neither the folder nor the one that would hold it is there (no ~/Sync on this machine).
     case notThere(String, parent: String)
     case nothingToJoin(String)
+    /// An empty store and a folder whose device files were all skipped, each for the reason given.
+    case noReadableFileToJoin(String, skipped: [String])
     /// An empty store and a folder that is not there (a mistyped path, likelier than an empty folder).
     case noFolderToJoin(String)
     /// A store with a practice, and a folder whose device files are all another practice's: the
@@ -60,6 +62,9 @@ public enum SyncError: Error, Equatable, CustomStringConvertible {
             return "\(dir) holds another practice's files (\(files.joined(separator: ", "))) and none of this one's: a sync would merge nothing and "
                 + "leave this machine's file there for that practice's machines to skip. Give this practice a folder of its own. To move this machine "
                 + "onto that practice instead, export this store (`egofix export FILE`), then start an empty store with `egofix init --from \(dir)`. Nothing was written."
+        case .noReadableFileToJoin(let dir, let skipped):
+            return "no practice to join in \(dir): its device files were skipped (\(skipped.map { $0.hasSuffix(".") ? String($0.dropLast()) : $0 }.joined(separator: "; "))). "
+                + "Sync the machine that has the practice again to write its file anew; nothing was changed."
         case .nothingToJoin(let dir):
             return "no practice to join in \(dir): it holds no readable device file. Run `egofix sync \(dir)` on the machine that has the practice first; nothing was changed."
         case .alreadyAPractice(let path):
@@ -300,7 +305,11 @@ extension SQLiteStore {
                 warn(problem)
             }
         }
-        guard let profile else { throw SyncError.nothingToJoin(folder) }
+        guard let profile else {
+            // Why each file was passed over, said: "holds no readable device file" named neither.
+            if !report.warnings.isEmpty { throw SyncError.noReadableFileToJoin(folder, skipped: report.warnings) }
+            throw SyncError.nothingToJoin(folder)
+        }
         // This machine's first sync into a folder that is another practice's.
         if hasProfile, !otherPractice.isEmpty, samePractice == 0, report.unchanged == 0, !names.contains(own) {
             throw SyncError.anotherPractice(folder, files: otherPractice.sorted())
