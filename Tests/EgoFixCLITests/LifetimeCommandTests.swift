@@ -623,7 +623,7 @@ final class LifetimeCommandTests: XCTestCase {
         XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-liked"], at: "2026-03-02T08:00:00Z").status, 0)
         let r = try cli.run(["bug", "primary", "need-to-be-right"], at: "2026-03-02T08:01:00Z")
         XCTAssertEqual(r.status, 0, r.err)
-        XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was need to be liked)."), r.out)
+        XCTAssertTrue(r.out.contains("Need to be right is your primary bug (was Need to be liked)."), r.out)
         XCTAssertTrue(r.out.contains("// Activated"), r.out)
         let status = try cli.run(["status"], at: "2026-03-02T08:02:00Z").out
         XCTAssertTrue(status.contains("Need to be right         active    primary") && status.contains("Need to be liked         active"), status)

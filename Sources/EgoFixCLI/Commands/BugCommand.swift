@@ -56,7 +56,7 @@ struct BugCommand: AsyncParsableCommand {
                 if change.unchanged { return "\(b.title) is already your primary bug. Nothing was changed." }
                 // First in the day's turn only while active (a stable bug gets retests, not daily fixes).
                 let turn = b.isActive && b.status != .active ? "" : "; it comes first in the day's turn"
-                var lines = Text.wrap(b.title + " is your primary bug" + (change.before.map { $0.id == b.id ? "" : " (was \($0.title.lowercased()))" } ?? "")
+                var lines = Text.wrap(b.title + " is your primary bug" + (change.before.map { $0.id == b.id ? "" : " (was \($0.title))" } ?? "")
                                       + ". A crash is about it unless you name another" + turn + ".")
                 if case .activated(let again) = change.activation {
                     lines.append(s.style.dim("// Activated" + (again ? " again: its severity restarts at low." : ": its fixes join the rotation from the next fix given.")))
