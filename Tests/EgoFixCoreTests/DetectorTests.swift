@@ -636,6 +636,22 @@ final class InteractionSummaryTests: XCTestCase {
         return c
     }
 
+    /// A timed fix marked applied with no timer run, or a multi-step one with no steps, says so
+    /// under the fix, as a counter without a count does (the spec: "timer must complete"; helper 109).
+    func test_InteractionSummary_aTimedFixMarkedWithoutItsTimerSaysSo() throws {
+        let timed = Fix(number: 160, bugId: UUID(), interactionType: .timed, prompt: "Wait.",
+                        configurationData: try JSONEncoder().encode(TimedConfig(durationSeconds: 600)), createdAt: Date(timeIntervalSince1970: 0))
+        var c = FixCompletion(fixId: timed.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try c.mark(.applied, at: Date(timeIntervalSince1970: 60))
+        XCTAssertEqual(InteractionSummary.text(c, fix: timed), "No timer recorded.")
+        var ran = FixCompletion(fixId: timed.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try ran.mark(.applied, at: Date(timeIntervalSince1970: 60), outcomeData: try JSONEncoder().encode(InteractionOutcome(timerCompleted: true)))
+        XCTAssertEqual(InteractionSummary.text(ran, fix: timed), "Timer ran out.")
+        var skipped = FixCompletion(fixId: timed.id, userId: UUID(), assignedAt: Date(timeIntervalSince1970: 0))
+        try skipped.mark(.skipped, at: Date(timeIntervalSince1970: 60))
+        XCTAssertNil(InteractionSummary.text(skipped, fix: timed), "a skipped fix ran nothing to record")
+    }
+
     /// A description that names its unit says it once ("Counted 3 sentences: sentences you ...").
     func test_InteractionSummary_aCounterSaysItsUnitOnce() throws {
         let named = try counter("sentences you finish for someone else", unit: "sentences")

@@ -27,6 +27,8 @@ enum OutcomeCommand {
         switch try? fix.configuration() {
         case .quiz?, .scenario?: return " `egofix amend --option ID` adds one today."
         case .counter?: return " `egofix amend --count N` adds one today."
+        case .timed?: return " `egofix amend --timer-done` adds it today."
+        case .multiStep?: return " `egofix amend --steps N` adds them today."
         default: return ""
         }
     }

@@ -13,6 +13,10 @@ public enum InteractionSummary {
             case .quiz?: return "No answer recorded."
             case .scenario?: return "No choice recorded."
             case .counter?: return "No count recorded."
+            // A timed fix's spec says its timer must complete, a multi-step's that its steps are
+            // done: marked without either, the page and the command said nothing of it.
+            case .timed?: return "No timer recorded."
+            case .multiStep?: return "No steps recorded."
             default: return nil
             }
         }
