@@ -87,11 +87,14 @@ struct History: AsyncParsableCommand {
                     line += " "
                 }
             }
+            // A week that began before the window has blanks above its first day: none at the end.
+            while line.hasSuffix(" ") { line.removeLast() }
             out.append(line)
         }
         // "o" is any day with no outcome: opened, a reboot or the diagnostic at most, as the
         // site's graph says it ("opened" named a diagnostic-only day wrongly).
         out += Text.oneLineOrEach(["A applied  s skipped  F failed", "X crash  o no outcome  . nothing"], separator: "  ").map { s.style.dim($0) }
+        out.append(s.style.dim("A column is a week, Monday at the top, the oldest on the left."))
         out.append("")
         for c in graph.cells.reversed() where !c.activity.isEmpty {
             // Each part with the columns it takes (a painted one's escapes take none).

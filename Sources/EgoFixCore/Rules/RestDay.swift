@@ -4,7 +4,7 @@ import Foundation
 public enum RestDay: String, Sendable, Equatable, Codable {
     /// No bug is active (the last one deactivated).
     case noBugInItsActivePeriod
-    /// Every active bug is stable or resolved: its fixes come back only at its retest.
+    /// Every active bug is stable or resolved: a stable bug's fixes come back only at its retest.
     case everyActiveBugStable
     /// Every fix of the bugs in their active period had its turn lately (applied, or skipped or
     /// failed within its days).
@@ -26,7 +26,7 @@ public enum RestDay: String, Sendable, Equatable, Codable {
     public var reason: String {
         switch self {
         case .noBugInItsActivePeriod: return "No fix today: no bug is active."
-        case .everyActiveBugStable: return "No fix today: every active bug is stable."
+        case .everyActiveBugStable: return "No fix today: every active bug is stable or resolved."
         case .everyFixHadItsTurn: return "No fix today. Every fix that fits has had its turn lately."
         }
     }
@@ -35,7 +35,7 @@ public enum RestDay: String, Sendable, Equatable, Codable {
     public var hint: String? {
         switch self {
         case .noBugInItsActivePeriod: return "`egofix bug activate SLUG` starts one."
-        case .everyActiveBugStable: return "A stable bug's fix comes back for its retest, every \(Thresholds.retestIntervalDays) days; `egofix bug activate SLUG` adds another bug's."
+        case .everyActiveBugStable: return "A stable bug's fixes come back every \(Thresholds.retestIntervalDays) days, to check it holds; `egofix bug activate SLUG` adds another bug's."
         case .everyFixHadItsTurn: return nil
         }
     }
