@@ -28,8 +28,29 @@ final class CopyAuditTests: XCTestCase {
         }
         for (seconds, said) in [(86_400, "24 hours"), (3_600, "1 hour"), (600, "10 minutes"), (90, "90 seconds")] {
             XCTAssertEqual(FixCard.interactionLines(fix: fix(seconds)).first, "timer: " + said)
-            XCTAssertEqual(PageContext.interactionDetail(fix(seconds)), "Timer, \(said).")
+            XCTAssertEqual(PageContext.interactionDetail(fix(seconds))?.text, "Timer, \(said).")
         }
+    }
+
+    /// A multi-step fix's steps are a list on the pages: one paragraph ran "1. Pick a day ... 2. On
+    /// the day ..." together (helper 110).
+    func test_build_aMultiStepFixsStepsAreAList() throws {
+        let steps = #"{"steps":[{"id":"a","instruction":"Pick a day."},{"id":"b","instruction":"Write the urge down."}]}"#
+        let fix = Fix(number: 205, bugId: UUID(), interactionType: .multiStep, prompt: "p", configurationData: Data(steps.utf8),
+                      createdAt: Date(timeIntervalSince1970: 0))
+        XCTAssertEqual(PageContext.interactionDetail(fix), FixDetail(text: nil, steps: ["Pick a day.", "Write the urge down."]))
+        // Built: a catalogue whose only daily fixes have steps.
+        let cli = try CLI(zone: "UTC")
+        let all = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: ReminderCommandTests.repoRoot.appendingPathComponent("Seeds/fixes.json"))) as? [[String: Any]])
+        let kept = all.filter { $0["interactionType"] as? String == "multiStep" || $0["type"] as? String == "quickFix" }
+        try FileManager.default.createDirectory(atPath: cli.workdir + "/Seeds", withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: kept).write(to: URL(fileURLWithPath: cli.workdir + "/Seeds/fixes.json"))
+        XCTAssertEqual(try cli.run(["init", "--bug", "need-to-be-busy"], at: "2026-03-02T08:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["applied", "--steps", "1"], at: "2026-03-02T09:00:00Z").status, 0)
+        XCTAssertEqual(try cli.run(["build", "--out", cli.workdir + "/site"], at: "2026-03-02T10:00:00Z").status, 0)
+        let week = try String(contentsOfFile: cli.workdir + "/site/weeks/2026-W10/index.html", encoding: .utf8)
+        XCTAssertTrue(week.contains("<ol class=\"detail\"><li>"), week)
+        XCTAssertFalse(week.contains("<p class=\"detail\">1. "), week)
     }
 
     /// Activating a bug again said "Activated again: its severity starts low again."

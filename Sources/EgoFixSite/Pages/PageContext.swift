@@ -18,7 +18,7 @@ final class PageContext: Sendable {
     let reflections: [UUID: Result<RawHTML, Markdown.Error>]
     let crashNotes: [UUID: Result<RawHTML, Markdown.Error>]
     /// What each fix asks beyond its prompt, by fix.
-    let fixDetails: [UUID: String]
+    let fixDetails: [UUID: FixDetail]
     /// The pattern the dashboard surfaces: the strongest, alert > insight > observation.
     let surfacedPattern: DetectedPattern?
     /// Stored patterns with the local day they were detected on, in `data.patterns` order.
@@ -108,7 +108,7 @@ final class PageContext: Sendable {
         crashNotes = notes
         // Each fix's configuration is decoded from its JSON once, on every core.
         let used = fixesUsed.compactMap { index.fixesById[$0] }
-        var details: [UUID: String] = [:]
+        var details: [UUID: FixDetail] = [:]
         for (fix, detail) in zip(used, Parallel.map(used, PageContext.interactionDetail)) {
             if let detail { details[fix.id] = detail }
         }
@@ -278,16 +278,17 @@ final class PageContext: Sendable {
             detail: fix.flatMap { fixDetails[$0.id] }, interaction: fix.flatMap { InteractionSummary.text(c, fix: $0) }, reflection: reflection)
     }
 
-    /// What the fix asks beyond its prompt: the scenario, the quiz question, the timer, the steps, the count.
-    static func interactionDetail(_ fix: Fix) -> String? {
+    /// What the fix asks beyond its prompt: the scenario, the quiz question, the timer, the count;
+    /// a multi-step fix's steps as a list (one paragraph ran "1. ... 2. ... 3. ..." together).
+    static func interactionDetail(_ fix: Fix) -> FixDetail? {
         switch try? fix.configuration() {
         case .timed(let t)?:
-            return "Timer, \(Plural.duration(seconds: t.durationSeconds))." + (t.prompt.map { " " + $0 } ?? "")
+            return FixDetail(text: "Timer, \(Plural.duration(seconds: t.durationSeconds))." + (t.prompt.map { " " + $0 } ?? ""))
         case .multiStep(let m)?:
-            return m.steps.enumerated().map { "\($0.offset + 1). \($0.element.instruction)" }.joined(separator: " ")
-        case .quiz(let q)?: return "Quiz: " + q.question
-        case .scenario(let s)?: return "Scenario: " + s.situation
-        case .counter(let c)?: return "Count: " + c.targetDescription + "."
+            return m.steps.isEmpty ? nil : FixDetail(text: nil, steps: m.steps.map(\.instruction))
+        case .quiz(let q)?: return FixDetail(text: "Quiz: " + q.question)
+        case .scenario(let s)?: return FixDetail(text: "Scenario: " + s.situation)
+        case .counter(let c)?: return FixDetail(text: "Count: " + c.targetDescription + ".")
         default: return nil
         }
     }

@@ -1,6 +1,12 @@
 import EgoFixCore
 import Foundation
 
+/// What a fix asks beyond its prompt: a line ("Quiz: ...", "Timer, 10 minutes."), or its steps.
+struct FixDetail: Sendable, Equatable {
+    let text: String?
+    var steps: [String] = []
+}
+
 /// A fix as a page shows it.
 struct FixRow: Sendable {
     let label: String
@@ -13,7 +19,7 @@ struct FixRow: Sendable {
     let outcomeText: String
     let prompt: String
     let comment: String?
-    let detail: String?
+    let detail: FixDetail?
     let interaction: String?
     let reflection: RawHTML?
 
@@ -22,7 +28,8 @@ struct FixRow: Sendable {
             "label": .text(label), "bugSlug": .text(bugSlug), "bugTitle": .text(bugTitle), "severity": .text(severity),
             "typeNote": .text(typeNote), "when": .text(when), "outcome": .text(outcome), "outcomeText": .text(outcomeText),
             "prompt": .text(prompt), "comment": .text(comment), "commentLines": FixRow.lines(comment),
-            "detail": .text(detail), "interaction": .text(interaction), "reflection": .html(reflection),
+            "detail": .text(detail?.text), "steps": .list((detail?.steps ?? []).map { .text($0) }), "hasSteps": .bool(!(detail?.steps.isEmpty ?? true)),
+            "interaction": .text(interaction), "reflection": .html(reflection),
         ]
     }
 
