@@ -74,9 +74,10 @@ struct Snapshot: Codable, Sendable {
         case UserProfile.table: (one, many) = ("profile", "profiles")
         case Bug.table: (one, many) = ("bug", "bugs")
         case Fix.table: (one, many) = ("fix", "fixes")
-        case FixCompletion.table: (one, many) = ("completion", "completions")
+        // In the words the commands use ("completion" and "version entry" were the tables').
+        case FixCompletion.table: (one, many) = ("fix given", "fixes given")
         case Crash.table: (one, many) = ("crash", "crashes")
-        case VersionEntry.table: (one, many) = ("version entry", "version entries")
+        case VersionEntry.table: (one, many) = ("changelog entry", "changelog entries")
         case AnalyticsEvent.table: (one, many) = ("event", "events")
         case DetectedPattern.table: (one, many) = ("pattern", "patterns")
         case WeeklyDiagnostic.table: (one, many) = ("weekly diagnostic", "weekly diagnostics")

@@ -122,7 +122,7 @@ final class ExportImportTests: XCTestCase {
         XCTAssertFalse(report.replaced)
         XCTAssertEqual(report.count("completions"), 5)
         let catalogue = try Fixture.builtInCatalogue()
-        XCTAssertEqual(report.summary, "5 bugs, \(catalogue.fixes.count) fixes, 5 completions, 3 crashes, 1 profile, 2 version entries, "
+        XCTAssertEqual(report.summary, "5 bugs, \(catalogue.fixes.count) fixes, 5 fixes given, 3 crashes, 1 profile, 2 changelog entries, "
                        + "4 events, 2 patterns, 2 weekly diagnostics, \(catalogue.education.count) tidbits")
         XCTAssertEqual(report.count("fixes"), catalogue.fixes.count)
         let second = try target.exportJSON()
