@@ -723,6 +723,8 @@ extension BadInputTests {
         // `amend --fix` with a number no fix has ("FIX #999 has no mark today").
         let none = try store.run(["amend", "--fix", "999"], at: "2026-03-02T09:10:00Z")
         XCTAssertTrue(none.err.hasPrefix("egofix: no FIX #999 in the catalogue."), none.err)
+        // `share` names it the same way (it said "no fix '999'").
+        XCTAssertTrue(try store.run(["share", "999"], at: "2026-03-02T09:10:00Z").err.hasPrefix("egofix: no FIX #999 in the catalogue."))
         // A store in a folder that was not there: the folder made is said (a typo became a folder).
         let deep = cli.workdir + "/new/deeper/s.sqlite"
         let made = try cli.run(["init", "--bug", "need-to-be-right", "--store", deep], at: "2026-03-02T08:00:00Z", namingTheStore: false)

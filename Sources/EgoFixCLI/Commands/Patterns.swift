@@ -63,7 +63,9 @@ struct Patterns: AsyncParsableCommand {
                 if json { return [try JSONOut.encode(JSONDismissal(type: type.rawValue, changed: false))] }
                 return Text.fitted("No \(PatternCopy.name(type)) pattern is surfaced: dismissed on \(LocalDay(earlier, calendar: s.calendar)). Nothing was changed.")
             case .noneDetected:
-                throw CLIError("no \(PatternCopy.name(type)) pattern (\(type.rawValue)) is detected right now. Nothing dismissed.")
+                // The JSON name beside the shown one only where they differ ("avoidance (avoidance)").
+                let also = PatternCopy.name(type) == type.rawValue ? "" : " (\(type.rawValue))"
+                throw CLIError("no \(PatternCopy.name(type)) pattern\(also) is detected right now. Nothing dismissed.")
             case .dismissed:
                 break
             }

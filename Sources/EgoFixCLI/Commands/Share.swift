@@ -33,7 +33,7 @@ struct Share: AsyncParsableCommand {
                 throw CLIError("'\(Terminal.visible(fix))' is not a fix number. Give it as shown on the card: 37, #037 or FIX #037.", code: 64)
             }
             guard let f = try await s.repos.fixes.getAll().first(where: { $0.number == n }) else {
-                throw CLIError("no fix '\(fix)' in the catalogue. Give its number, as shown on the card (FIX #037 is 37).")
+                throw CLIError("no FIX #\(Fix.pad(n)) in the catalogue. Give its number, as shown on the card (FIX #037 is 37).")
             }
             chosen = f
         } else {

@@ -47,7 +47,7 @@ public struct Fix: Identifiable, Codable, Sendable, Equatable {
     /// "FIX #037"
     public var label: String { "FIX #" + Fix.pad(number) }
 
-    static func pad(_ n: Int) -> String {
+    public static func pad(_ n: Int) -> String {
         let s = String(n)
         return s.count >= 3 ? s : String(repeating: "0", count: 3 - s.count) + s
     }
