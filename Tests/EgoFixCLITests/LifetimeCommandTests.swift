@@ -77,6 +77,12 @@ final class LifetimeCommandTests: XCTestCase {
         let three = try ok(cli, ["applied"], "2026-03-02T10:06:00+01:00")
         XCTAssertTrue(three.contains("FIX APPLIED  \(daily)"), three)
         XCTAssertFalse(three.contains("Still to mark") || three.contains("still open"), three)
+        // Today's marked, two more crashes: the first outcome names the one quick fix left.
+        _ = try ok(cli, ["crash", "need-to-be-right"], "2026-03-02T11:00:00+01:00")
+        let fourth = try ok(cli, ["crash", "need-to-impress"], "2026-03-02T11:01:00+01:00")
+        let q4 = try XCTUnwrap(fourth.components(separatedBy: "QUICK FIX // after FIX #").last?.split(separator: "\n").first { $0.hasPrefix("FIX #") }.map { String($0.prefix(8)) }, fourth)
+        let five = try ok(cli, ["skipped"], "2026-03-02T11:02:00+01:00")
+        XCTAssertTrue(five.replacingOccurrences(of: "\n// ", with: " ").contains("Still to mark: \(q4), a quick fix. `egofix today` shows it."), five)
     }
 
     func test_Today_unmarkedQuickFixComesFirstAndTheDaysFixStillComes() throws {

@@ -153,7 +153,8 @@ enum OutcomeCommand {
             }
             let line = queue.count == 1 && queue[0].fix.type != .quickFix && queue[0].completion.givenDay({ LocalDay($0, calendar: s.calendar) }) == s.today
                 ? "// Today's fix, \(queue[0].fix.label), is still open: `egofix today`."
-                : "// Still to mark, in this order: " + queue.map(named).joined(separator: "; then ") + ". `egofix today` shows " + (queue.count == 1 ? "it." : "them.")
+                : queue.count == 1 ? "// Still to mark: " + named(queue[0]) + ". `egofix today` shows it."
+                : "// Still to mark, in this order: " + queue.map(named).joined(separator: "; then ") + ". `egofix today` shows them."
             out += [""] + Text.fitted(line).map { s.style.dim($0) }
         }
         let run = try await DetectionReads.run(s.repos, now: s.now, calendar: s.calendar, after: earlier.value)
