@@ -38,7 +38,7 @@ extension Thresholds {
 
     // Improvement: a downward trend over at least 4 rated weeks, ending in quiet.
     public static let improvementMinimumWeeks = 4
-    /// ... and trending down: Kendall's tau-b of the ratings at most this.
+    /// ... and trending down: Kendall's tau of the ratings at most this.
     public static let improvementMaximumTau = -0.3
 
     // Surfacing

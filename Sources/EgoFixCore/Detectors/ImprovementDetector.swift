@@ -5,11 +5,12 @@ import Foundation
 ///
 /// The ratings looked at are the bug's last 8 in the window (a fixed rule, so the test is not
 /// fooled by picking the highest point to start from). They must start above quiet and end
-/// quiet, trend down (Kendall's tau-b at most -0.3: a zigzag from quiet to quiet, tau -0.04, was
+/// quiet, trend down (Kendall's tau at most -0.3: a zigzag from quiet to quiet, tau -0.04, was
 /// called "went from loud to quiet"), and have a lower mean in their second half than in their
-/// first. Tau-b, which leaves tied pairs out of the scale: with tau-a, each quiet week held
+/// first. The trend is read with the closing run of quiet weeks cut to two: each quiet week held
 /// after the drop counted as no trend, and an improvement kept up for seven weeks was no longer
-/// found (present, then six quiet weeks: tau-a -0.29; tau-b -0.41).
+/// found (present, then six quiet weeks: tau -0.29), while a tie-corrected tau (tau-b) found one
+/// in a zigzag that ends on one quiet week (loud, present, loud, ..., quiet: -0.303).
 /// Confidence: the share of orderings of the earlier ratings
 /// (the final quiet held in place, since it was required) with an S at least as negative — exact,
 /// as at most 7! orderings — Bonferroni-corrected for the number of bugs with enough ratings.
@@ -45,7 +46,10 @@ public struct ImprovementDetector: DataDetector {
             let half = y.count / 2
             let early = y.prefix(half).reduce(0, +) / Double(half)
             let late = y.suffix(y.count - half).reduce(0, +) / Double(y.count - half)
-            guard PatternStatistics.kendallTauB(y) <= Thresholds.improvementMaximumTau, early > late else { continue }
+            var trend = y
+            while trend.count > 2, trend.suffix(3).allSatisfy({ $0 == 0 }) { trend.removeLast() }
+            let pairs = Double(trend.count * (trend.count - 1) / 2)
+            guard Double(PatternStatistics.kendallS(trend)) / pairs <= Thresholds.improvementMaximumTau, early > late else { continue }
             let head = Array(y.dropLast())
             let tail = y[y.count - 1]
             let raw = PatternStatistics.permutationPValue(head, seed: data.context.seed) { h in

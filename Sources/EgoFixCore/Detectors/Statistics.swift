@@ -121,17 +121,6 @@ public enum PatternStatistics {
         return s
     }
 
-    /// Kendall's tau-b of `y` against its order (time, which has no ties): S over the square root
-    /// of all pairs times the pairs not tied in `y`. 0 when every value is the same.
-    public static func kendallTauB(_ y: [Double]) -> Double {
-        let n0 = y.count * (y.count - 1) / 2
-        var groups: [Double: Int] = [:]
-        for v in y { groups[v, default: 0] += 1 }
-        let tied = groups.values.reduce(0) { $0 + $1 * ($1 - 1) / 2 }
-        guard n0 > tied else { return 0 }
-        return Double(kendallS(y)) / (Double(n0) * Double(n0 - tied)).squareRoot()
-    }
-
     /// Number of random permutations drawn when exact enumeration would be too large.
     public static let permutationDraws = 9_999
     /// Series up to this length are permuted exhaustively (8! = 40 320 orderings).
