@@ -7,6 +7,19 @@ import FoundationXML
 #endif
 
 final class SitePagesTests: XCTestCase {
+    /// A version bump stored before its wording changed ("7 more fixes applied.", read as seven to
+    /// go) reads as one stored now, so an old practice's changelog is not a mix (helper 113).
+    func test_changelog_anOldVersionLineReadsAsANewOne() {
+        let user = UUID(), at = Date(timeIntervalSince1970: 1_790_000_000)
+        let old = VersionEntry(userId: user, version: "1.6", changeType: .minorUpdate, description: "7 more fixes applied.", createdAt: at)
+        XCTAssertEqual(PageContext.versionText(old), "7 fixes applied since v1.5.")
+        let new = VersionEntry(userId: user, version: "1.6", changeType: .minorUpdate, description: "7 fixes applied since v1.5.", createdAt: at)
+        XCTAssertEqual(PageContext.versionText(new), "7 fixes applied since v1.5.")
+        let major = VersionEntry(userId: user, version: "2.0", changeType: .majorUpdate, description: "Major update. 70 fixes applied since v1.0.", createdAt: at)
+        XCTAssertEqual(PageContext.versionText(major), "Major update. 70 fixes applied since v1.0.")
+        XCTAssertEqual(PageContext.versionText(nil), "First run. Known issues: all of them.")
+    }
+
     func text(_ files: [String: Data], _ path: String) throws -> String {
         String(decoding: try XCTUnwrap(files[path], "missing \(path)"), as: UTF8.self)
     }

@@ -71,6 +71,18 @@ extension PageContext {
         return first.uppercased() + rest.dropFirst()
     }
 
+    /// A version's line on the changelog and its feed. An entry made before this wording was
+    /// stored as "7 more fixes applied." (read as seven to go, beside "7 more applied fixes to
+    /// v1.2"), and reads as one made now does: "7 fixes applied since v1.0.".
+    static func versionText(_ e: VersionEntry?) -> String {
+        guard let e else { return "First run. Known issues: all of them." }
+        let n = Thresholds.fixesPerMinorVersion
+        guard e.changeType == .minorUpdate, e.description == "\(n) more fixes applied.", let v = Version(e.version), v.minor > 0 else {
+            return e.description
+        }
+        return "\(n) fixes applied since v\(Version(major: v.major, minor: v.minor - 1))."
+    }
+
     func changelog() throws -> Data {
         let path = "changelog/index.html"
         let all = changelogVersions
@@ -105,7 +117,7 @@ extension PageContext {
             return [
                 "anchor": .text(v.version.replacingOccurrences(of: ".", with: "-")), "version": .text(v.version),
                 "date": .text(startDay(of: v).description), "changeType": .text(changeType),
-                "description": .text(v.entry?.description ?? "First run. Known issues: all of them."),
+                "description": .text(PageContext.versionText(v.entry)),
                 "note": .html(try versionNotes[v.version].map { try markdown($0.markdown, name: $0.source) }),
                 "events": .list(events), "fixes": .list(fixes), "hasFixes": .bool(!fixes.isEmpty),
                 // What was applied while this was the version (its description says what made it).
@@ -126,7 +138,7 @@ extension PageContext {
             // (the feed's id) and the version, so it differs from the feed's and stays the same.
             let id = v.entry?.id ?? NameUUID.v5(name: "egofix:changelog:\(data.profile?.id.uuidString.lowercased() ?? "-"):v\(v.version)")
             return AtomEntry(id: id, title: "v\(v.version)", path: "changelog/index.html#v-" + v.version.replacingOccurrences(of: ".", with: "-"),
-                             updated: v.start, published: v.start, summary: v.entry?.description ?? "First run. Known issues: all of them.", content: note)
+                             updated: v.start, published: v.start, summary: PageContext.versionText(v.entry), content: note)
         }
         let updated = index.versionSteps.last?.createdAt ?? data.profile?.createdAt ?? index.today.start(in: options.calendar)
         return AtomFeed.render(entries: Array(entries), title: "Changelog | \(options.title)", baseURL: options.baseURL, updated: updated,
