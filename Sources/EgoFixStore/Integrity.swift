@@ -16,7 +16,7 @@ extension SQLiteStore {
         let data: Data
         do { data = try exportJSON() } catch { return ExportProblem(reason: "\(error)", unreadable: true) }
         if data.count > SQLiteStore.maxImportBytes {
-            return ExportProblem(reason: "it is \(data.count / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads",
+            return ExportProblem(reason: "it is \(data.count / 1_048_576) MiB, over the \(SQLiteStore.maxImportBytes >> 30) GiB an import reads",
                                  unreadable: false)
         }
         do {

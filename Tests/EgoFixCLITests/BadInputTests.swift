@@ -533,7 +533,7 @@ final class ImportSizeTests: XCTestCase {
         try handle.close()
         let r = try cli.run(["import", path], at: "2026-03-02T10:00:00+01:00")
         XCTAssertEqual(r.status, 1)
-        XCTAssertTrue(r.err.contains("over the 1024 MB an import reads"), r.err)
+        XCTAssertTrue(r.err.contains("over the 1 GiB an import reads"), r.err)
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.store), "a refused import left a store")
     }
 }

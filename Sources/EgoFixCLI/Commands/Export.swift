@@ -28,7 +28,7 @@ struct Export: AsyncParsableCommand {
         s.print(["Exported to \(Terminal.visible(file)) (\(data.count) bytes)."])
         // Written, and said: a file `import` refuses is no backup.
         if data.count > SQLiteStore.maxImportBytes {
-            StandardStreams.error("egofix: warning: the export is \(data.count / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB "
+            StandardStreams.error("egofix: warning: the export is \(data.count / 1_048_576) MiB, over the \(SQLiteStore.maxImportBytes >> 30) GiB "
                                   + "`egofix import` reads: it is no backup. Keep a copy of the store file itself.\n")
         }
     }

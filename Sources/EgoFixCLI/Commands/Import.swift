@@ -25,7 +25,7 @@ struct Import: AsyncParsableCommand {
         // The one reader of piped text, with the import's limit (and its word when it waits).
         guard let input = try ReflectionInput.pipedInput(what: "export", cap: SQLiteStore.maxImportBytes) else { return Data() }
         if input.total > SQLiteStore.maxImportBytes {
-            throw CLIError("cannot import standard input: it is over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads. Nothing was changed.")
+            throw CLIError("cannot import standard input: it is over the \(SQLiteStore.maxImportBytes >> 30) GiB an import reads. Nothing was changed.")
         }
         return Data(input.bytes)
     }
@@ -38,8 +38,8 @@ struct Import: AsyncParsableCommand {
         }
         // Read whole, a file takes several times its size in memory before it could be refused.
         if st.st_size > SQLiteStore.maxImportBytes {
-            throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MB, over the \(SQLiteStore.maxImportBytes / 1_048_576) MB an import reads "
-                           + "(a century of daily reflections of a few KB is under 200 MB). Nothing was changed.")
+            throw CLIError("cannot import \(file): it is \(st.st_size / 1_048_576) MiB, over the \(SQLiteStore.maxImportBytes >> 30) GiB an import reads "
+                           + "(a century of daily reflections of a few KB is under 200 MiB). Nothing was changed.")
         }
         guard let data = FileManager.default.contents(atPath: file) else {
             // The system's reason: "Permission denied" sent nobody to check the path.
