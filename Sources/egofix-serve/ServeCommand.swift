@@ -244,6 +244,8 @@ struct ServeCommand: AsyncParsableCommand {
     static func stopOnSignals(removing copy: (lock: Int32, folder: String, manifest: String?)?) {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { return }
+        // Close-on-exec: a browser `--open` starts does not hold the pipe.
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         Signals.pipeWrite = fds[1]
         for sig in [SIGINT, SIGTERM, SIGHUP] {
             signal(sig) { n in
