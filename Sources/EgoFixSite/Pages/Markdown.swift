@@ -80,7 +80,7 @@ public enum Markdown {
         guard bytes <= maxBytes else {
             throw Error.tooLarge(name: name, bytes: bytes, limit: maxBytes)
         }
-        let options = CMARK_OPT_DEFAULT  // safe: raw HTML and dangerous URLs dropped
+        let options = CMARK_OPT_DEFAULT  // safe: dangerous URLs dropped (raw HTML is made text in `rewrite`)
         var text = bracketsDefused(removingControlCharacters(source))
         let maybeDocument: OpaquePointer? = text.withUTF8 { buffer in
             buffer.withMemoryRebound(to: CChar.self) { cmark_parse_document($0.baseAddress, $0.count, options) }
